@@ -1,0 +1,80 @@
+"""Devil's Grip, the solitaire: the public API.
+
+The rules live in `devils_grip_core` (state, actions, end detection) and
+`devils_grip_game` (history with undo/redo, records, daily deal, text rendering); this
+module gathers what a server, a replay tool or a test needs::
+
+    from app.engine.devils_grip import GripGame, TalonToGrid
+    game = GripGame.new(1, passes=3)
+    game.apply(game.hint())
+"""
+
+from app.engine.devils_grip_core import (
+    CELLS,
+    COLS,
+    DRAW,
+    MAX_PILE,
+    PASS_OPTIONS,
+    ROWS,
+    DealThree,
+    EndDeal,
+    GridToGrid,
+    GripAction,
+    GripState,
+    Redeal,
+    Swap,
+    TalonToGrid,
+    cell_name,
+    chain_of,
+    fits,
+    grip_action_from_json,
+    grip_action_to_json,
+    grip_deck,
+    is_chain,
+    rating,
+    talon_showable,
+)
+from app.engine.devils_grip_game import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    GripGame,
+    daily_deal_number,
+    describe,
+    game_from_record,
+    make_grip_record,
+    replay_record,
+)
+
+__all__ = [
+    "CELLS",
+    "COLS",
+    "DRAW",
+    "MAX_PILE",
+    "PASS_OPTIONS",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "ROWS",
+    "DealThree",
+    "EndDeal",
+    "GridToGrid",
+    "GripAction",
+    "GripGame",
+    "GripState",
+    "Redeal",
+    "Swap",
+    "TalonToGrid",
+    "cell_name",
+    "chain_of",
+    "daily_deal_number",
+    "describe",
+    "fits",
+    "game_from_record",
+    "grip_action_from_json",
+    "grip_action_to_json",
+    "grip_deck",
+    "is_chain",
+    "make_grip_record",
+    "rating",
+    "replay_record",
+    "talon_showable",
+]
