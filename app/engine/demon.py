@@ -1,0 +1,1143 @@
+"""Demon: racing Klondike on shared foundations (rules: shared/rules/demon.md).
+
+The model follows python-chess: small immutable values, `legal_actions(seat)`, a validating
+`apply(action)` that returns the *new* round and the events it caused, a canonical JSON form
+that round-trips, and typed errors (app.engine.errors). A failed `apply` raises and leaves
+nothing changed, because nothing is ever mutated.
+
+Conventions
+-----------
+* Seats are numbered 0..players-1. Tableau piles are numbered 0..6 (the rules' pile k is
+  index k-1).
+* Every card sequence is stored bottom..top: the *last* element is the top. For the stock
+  the top is the next card drawn.
+* A foundation pile is a tuple of (card, owner seat), bottom (an ace) .. top.
+
+The deal (rule 3), exactly
+--------------------------
+Seat s's deck is `standard_deck()` (S H D C, A..K) shuffled in place by Fisher-Yates with
+`SplitMix64(derive_seed(seed, s))`. Cards are then taken from the front of the shuffled
+list (`deck[0]` first) and dealt in Klondike row order: for row r = 0..6, one card to each
+pile k = r..6. Row r of pile k is face up when r == k, face down otherwise, so pile k holds
+`deck` cards at rows 0..k with only the last one face up. The remaining 24 cards,
+`deck[28:]`, form the stock with `deck[28]` drawn first (stock tuple = reversed(deck[28:])).
+The waste starts empty.
+
+Draw and recycle (rules 5, 6)
+-----------------------------
+A draw moves stock[-1], stock[-2], stock[-3] (fewer if fewer remain) onto the waste in that
+order; the last one moved is the new waste top. A recycle (stock empty, waste not) makes the
+stock the reversed waste, so the card drawn first in the pass that just ended is drawn first
+again.
+
+Decisions beyond the rules file
+-------------------------------
+* `ToFoundation(pile=None)` plays on the first pile (lowest index) that accepts the card.
+  An ace always starts a new pile at index len(foundations); the pile index an ace names is
+  only a hint and is not checked against the current pile count (two players putting
+  down aces at once both "asked for a new pile").
+* A play aimed at a pile that *once* accepted a card of that suit and rank (someone's card
+  landed first) raises RaceLost naming that pile and the seat whose card sits at that
+  height; with pile=None the same applies when no pile accepts the card but one was taken.
+* A seat "goes out" (rule 15) when a foundation play leaves its layout (tableau, stock and
+  waste) empty; with a full deck that is its 52nd card.
+* Absent seats (left, or past the reconnection grace) may not act; they keep their score and
+  no longer hold up the "everyone is stuck" end. When no seat is left present the round
+  ends with reason "abandoned".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence, Union
+
+from app.engine import demon_stuck
+from app.engine.cards import Card, CardError, format_cards, opposite_colour, parse_cards, standard_deck
+from app.engine.errors import EngineError, GameOver, IllegalAction, NotStarted, RaceLost
+from app.engine.rng import SplitMix64, derive_seed
+
+__all__ = [
+    "PILES",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "WIN_BONUS",
+    "Draw",
+    "Recycle",
+    "ToTableau",
+    "ToFoundation",
+    "DemonAction",
+    "MalformedAction",
+    "LayoutError",
+    "Pile",
+    "SeatState",
+    "RoundEnd",
+    "DemonRound",
+    "DemonEvent",
+    "Started",
+    "Drew",
+    "Recycled",
+    "Moved",
+    "TurnedUp",
+    "Played",
+    "AbsenceChanged",
+    "RoundEnded",
+    "action_from_json",
+    "action_to_json",
+    "score_round",
+    "describe",
+    "DemonMatch",
+]
+
+PILES = 7
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+WIN_BONUS = 10
+OUT_SCORE = 52 + WIN_BONUS
+WASTE = "waste"
+
+
+class MalformedAction(IllegalAction):
+    """The action itself is not well formed (wrong type, field or range)."""
+
+
+class LayoutError(EngineError, ValueError):
+    """An explicit layout or a JSON state is not a valid Demon position."""
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_seat(seat: Any) -> None:
+    if not _is_int(seat) or seat < 0:
+        raise MalformedAction(f"seat must be a non-negative integer, not {seat!r}")
+
+
+def _check_pile_index(value: Any, what: str) -> None:
+    if not _is_int(value) or not (0 <= value < PILES):
+        raise MalformedAction(f"{what} must be a tableau pile 0..{PILES - 1}, not {value!r}")
+
+
+def _check_src(src: Any) -> None:
+    if isinstance(src, str) and src == WASTE:
+        return
+    _check_pile_index(src, 'src (or "waste")')
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Rule 5: turn up to three cards from the stock onto the waste."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    """Rule 6: the stock is empty; turn the waste over to form a new stock."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class ToTableau:
+    """Rule 8: move `count` face-up cards from the top of `src` ("waste" or a pile) onto
+    tableau pile `dst`. From the waste, count must be 1."""
+
+    seat: int
+    src: int | str
+    dst: int
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        _check_src(self.src)
+        _check_pile_index(self.dst, "dst")
+        if not _is_int(self.count) or self.count < 1:
+            raise MalformedAction(f"count must be a positive integer, not {self.count!r}")
+        if self.src == WASTE and self.count != 1:
+            raise MalformedAction("only one card at a time moves from the waste")
+        if self.src == self.dst:
+            raise MalformedAction("a move needs two different piles")
+
+
+@dataclass(frozen=True, slots=True)
+class ToFoundation:
+    """Rules 11, 12, 14: play the top card of `src` ("waste" or a pile) to foundation pile
+    `pile` (an index into round.foundations), or to any pile that accepts it (None)."""
+
+    seat: int
+    src: int | str
+    pile: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        _check_src(self.src)
+        if self.pile is not None and (not _is_int(self.pile) or self.pile < 0):
+            raise MalformedAction(f"pile must be a non-negative integer or null, not {self.pile!r}")
+
+
+DemonAction = Union[Draw, Recycle, ToTableau, ToFoundation]
+_ACTION_TYPES = (Draw, Recycle, ToTableau, ToFoundation)
+
+_JSON_KEYS = {
+    "draw": {"type", "seat"},
+    "recycle": {"type", "seat"},
+    "tableau": {"type", "seat", "src", "dst", "count"},
+    "foundation": {"type", "seat", "src", "pile"},
+}
+
+
+def action_to_json(action: DemonAction) -> dict:
+    """The wire/record form of an action (only the keys that type uses)."""
+    if isinstance(action, Draw):
+        return {"type": "draw", "seat": action.seat}
+    if isinstance(action, Recycle):
+        return {"type": "recycle", "seat": action.seat}
+    if isinstance(action, ToTableau):
+        return {"type": "tableau", "seat": action.seat, "src": action.src, "dst": action.dst,
+                "count": action.count}
+    if isinstance(action, ToFoundation):
+        return {"type": "foundation", "seat": action.seat, "src": action.src, "pile": action.pile}
+    raise MalformedAction(f"not a Demon action: {action!r}")
+
+
+def action_from_json(data: Any) -> DemonAction:
+    """Parse the wire form; raises MalformedAction (an IllegalAction) on anything off.
+
+    Required: "type" and "seat"; "tableau" needs "src" and "dst" ("count" defaults to 1);
+    "foundation" needs "src" ("pile" defaults to null = any pile). Unknown keys are
+    rejected so that a client bug shows up instead of being silently ignored.
+    """
+    if not isinstance(data, Mapping):
+        raise MalformedAction(f"an action must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _JSON_KEYS:
+        raise MalformedAction(
+            f"unknown action type {kind!r}; expected one of draw, recycle, tableau, foundation")
+    extra = set(data) - _JSON_KEYS[kind]
+    if extra:
+        names = ", ".join(sorted(repr(k) for k in extra))
+        raise MalformedAction(f"unexpected key(s) {names} in a {kind!r} action")
+    if "seat" not in data:
+        raise MalformedAction(f"a {kind!r} action needs a seat")
+    seat = data["seat"]
+    if kind == "draw":
+        return Draw(seat)
+    if kind == "recycle":
+        return Recycle(seat)
+    if "src" not in data:
+        raise MalformedAction(f"a {kind!r} action needs src")
+    if kind == "tableau":
+        if "dst" not in data:
+            raise MalformedAction("a 'tableau' action needs dst")
+        return ToTableau(seat, data["src"], data["dst"], data.get("count", 1))
+    return ToFoundation(seat, data["src"], data.get("pile"))
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _cards_from(value: Any, what: str) -> tuple[Card, ...]:
+    """Accept a tuple of Cards, a list of card strings, or "AS 2H" text."""
+    try:
+        if isinstance(value, str):
+            return parse_cards(value)
+        out = []
+        for c in value:
+            out.append(c if isinstance(c, Card) else Card.parse(c))
+        return tuple(out)
+    except (CardError, TypeError) as exc:
+        raise LayoutError(f"{what}: {exc}") from None
+
+
+def _is_run(cards: Sequence[Card]) -> bool:
+    for lower, upper in zip(cards, cards[1:]):
+        if upper.rank != lower.rank - 1 or not opposite_colour(lower, upper):
+            return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """A tableau pile: face-down cards, then the face-up run on them (last = top)."""
+
+    down: tuple[Card, ...] = ()
+    up: tuple[Card, ...] = ()
+
+    @classmethod
+    def parse(cls, down: Any = (), up: Any = ()) -> "Pile":
+        return cls(_cards_from(down, "face-down cards"), _cards_from(up, "face-up cards"))
+
+    @property
+    def top(self) -> Card | None:
+        return self.up[-1] if self.up else None
+
+    def __len__(self) -> int:
+        return len(self.down) + len(self.up)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One player's own layout: 7 tableau piles, the stock and the waste (last = top)."""
+
+    tableau: tuple[Pile, ...]
+    stock: tuple[Card, ...] = ()
+    waste: tuple[Card, ...] = ()
+
+    @classmethod
+    def parse(cls, tableau: Iterable[Any], stock: Any = (), waste: Any = ()) -> "SeatState":
+        """Build from text: tableau items are Pile objects, (down, up) pairs or
+        {"down":..., "up":...} mappings, each side a card string like "5H 6S" or a list."""
+        piles = []
+        for item in tableau:
+            if isinstance(item, Pile):
+                piles.append(item)
+            elif isinstance(item, Mapping):
+                piles.append(Pile.parse(item.get("down", ()), item.get("up", ())))
+            else:
+                down, up = item
+                piles.append(Pile.parse(down, up))
+        while len(piles) < PILES:
+            piles.append(Pile())
+        return cls(tuple(piles), _cards_from(stock, "stock"), _cards_from(waste, "waste"))
+
+    def cards(self) -> list[Card]:
+        out: list[Card] = []
+        for p in self.tableau:
+            out.extend(p.down)
+            out.extend(p.up)
+        out.extend(self.stock)
+        out.extend(self.waste)
+        return out
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.stock and not self.waste and all(len(p) == 0 for p in self.tableau)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    reason: str  # "demon" | "stuck" | "vote" | "time" | "abandoned" | any room reason
+    winner: int | None = None  # the seat that went out (reason "demon"), else None
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    seat: None = None
+
+    def to_json(self) -> dict:
+        return {"type": "started", "seat": None}
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """Cards moved from stock to waste. `visible` is the waste top (up to 3, top last),
+    which everybody can see anyway; the stock order is never revealed."""
+
+    seat: int
+    count: int
+    visible: tuple[Card, ...]
+    stock_count: int
+    waste_count: int
+
+    def to_json(self) -> dict:
+        return {"type": "drew", "seat": self.seat, "count": self.count,
+                "waste": [str(c) for c in self.visible], "stock_count": self.stock_count,
+                "waste_count": self.waste_count}
+
+
+@dataclass(frozen=True, slots=True)
+class Recycled:
+    seat: int
+    stock_count: int
+
+    def to_json(self) -> dict:
+        return {"type": "recycled", "seat": self.seat, "stock_count": self.stock_count}
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """Face-up cards moved onto tableau pile `dst` (from "waste" or a pile)."""
+
+    seat: int
+    src: int | str
+    dst: int
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict:
+        return {"type": "moved", "seat": self.seat, "src": self.src, "dst": self.dst,
+                "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedUp:
+    seat: int
+    pile: int
+    card: Card
+
+    def to_json(self) -> dict:
+        return {"type": "turned_up", "seat": self.seat, "pile": self.pile, "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card of `seat` landed on foundation pile `pile` (new_pile: an ace started it)."""
+
+    seat: int
+    src: int | str
+    card: Card
+    pile: int
+    new_pile: bool
+
+    def to_json(self) -> dict:
+        return {"type": "played", "seat": self.seat, "src": self.src, "card": str(self.card),
+                "pile": self.pile, "new_pile": self.new_pile}
+
+
+@dataclass(frozen=True, slots=True)
+class AbsenceChanged:
+    seat: int
+    absent: bool
+
+    def to_json(self) -> dict:
+        return {"type": "absent", "seat": self.seat, "absent": self.absent}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    reason: str
+    winner: int | None
+    scores: tuple[int, ...]
+    seat: None = None
+
+    def to_json(self) -> dict:
+        return {"type": "round_ended", "seat": None, "reason": self.reason,
+                "winner": self.winner, "scores": list(self.scores)}
+
+
+DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChanged, RoundEnded]
+
+
+# --------------------------------------------------------------------------- the round
+
+
+class _StuckMemo:
+    """A small memo of stuck answers, shared by a round and the rounds derived from it.
+
+    Keyed by (seat layout, what the foundations accept); the answer is a pure function of
+    that key, so sharing it between immutable states is safe. It never takes part in
+    equality, hashing or JSON.
+    """
+
+    __slots__ = ("table",)
+    LIMIT = 512
+
+    def __init__(self) -> None:
+        self.table: dict[tuple[SeatState, frozenset[int]], bool] = {}
+
+    def get(self, key):
+        return self.table.get(key)
+
+    def put(self, key, value: bool) -> None:
+        if len(self.table) >= self.LIMIT:
+            self.table.clear()
+        self.table[key] = value
+
+
+def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:
+    """Rule 9: a face-down card that became the top is turned face up."""
+    if not pile.up and pile.down:
+        return Pile(pile.down[:-1], (pile.down[-1],)), pile.down[-1]
+    return pile, None
+
+
+@dataclass(frozen=True)
+class DemonRound:
+    seats: tuple[SeatState, ...]
+    foundations: tuple[tuple[tuple[Card, int], ...], ...] = ()
+    started: bool = False
+    absent: frozenset[int] = frozenset()
+    end: RoundEnd | None = None
+    seed: int | None = None
+    _memo: _StuckMemo = field(default_factory=_StuckMemo, compare=False, repr=False, hash=False)
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def deal(cls, seed: int, players: int) -> "DemonRound":
+        """A fresh, not yet started round: every seat's own deck shuffled from the seed."""
+        if not _is_int(seed):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        if not _is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+            raise ValueError(f"Demon needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+        return cls(seats=tuple(deal_seat(seed, s) for s in range(players)), seed=seed)
+
+    @classmethod
+    def from_layout(
+        cls,
+        seats: Iterable[Any],
+        foundations: Iterable[Iterable[Any]] = (),
+        started: bool = True,
+        absent: Iterable[int] = (),
+        end: RoundEnd | None = None,
+        seed: int | None = None,
+    ) -> "DemonRound":
+        """A round from explicit cards (tests, replays). Seats are SeatState objects or
+        mappings {"tableau": [...], "stock": ..., "waste": ...}; foundation piles are
+        sequences of (card, seat) pairs or {"card": ..., "seat": ...} mappings.
+
+        Checked: 1..8 seats, 7 piles each, no face-down card on top of a pile, face-up
+        cards form a run (descending, alternating colours), foundation piles are a suit
+        from the ace up, owners are real seats, and no card appears twice for one owner.
+        A layout need not hold all 52 cards of a seat (small test positions).
+        """
+        seat_list = []
+        for i, s in enumerate(seats):
+            if isinstance(s, SeatState):
+                seat_list.append(s)
+            elif isinstance(s, Mapping):
+                seat_list.append(SeatState.parse(s.get("tableau", ()), s.get("stock", ()),
+                                                 s.get("waste", ())))
+            else:
+                raise LayoutError(f"seat {i}: expected a SeatState or a mapping")
+        piles = []
+        for i, fpile in enumerate(foundations):
+            entries = []
+            for entry in fpile:
+                if isinstance(entry, Mapping):
+                    card, owner = entry.get("card"), entry.get("seat")
+                else:
+                    try:
+                        card, owner = entry
+                    except (TypeError, ValueError):
+                        raise LayoutError(f"foundation pile {i}: bad entry {entry!r}") from None
+                if not isinstance(card, Card):
+                    try:
+                        card = Card.parse(card)
+                    except CardError as exc:
+                        raise LayoutError(f"foundation pile {i}: {exc}") from None
+                entries.append((card, owner))
+            piles.append(tuple(entries))
+        absent_set = frozenset(absent)
+        r = cls(seats=tuple(seat_list), foundations=tuple(piles), started=bool(started),
+                absent=absent_set, end=end, seed=seed)
+        r.validate()
+        return r
+
+    def validate(self) -> None:
+        """Raise LayoutError unless this is a well-formed position."""
+        n = len(self.seats)
+        if not (1 <= n <= MAX_PLAYERS):
+            raise LayoutError(f"a round has 1 to {MAX_PLAYERS} seats, not {n}")
+        owned: list[set[Card]] = [set() for _ in range(n)]
+
+        def own(seat: int, card: Card, where: str) -> None:
+            if card in owned[seat]:
+                raise LayoutError(f"seat {seat}: card {card} appears twice (again in {where})")
+            owned[seat].add(card)
+
+        for s, st in enumerate(self.seats):
+            if len(st.tableau) != PILES:
+                raise LayoutError(f"seat {s}: needs {PILES} tableau piles, not {len(st.tableau)}")
+            for k, p in enumerate(st.tableau):
+                if p.down and not p.up:
+                    raise LayoutError(f"seat {s} pile {k}: a face-down card is on top")
+                if not _is_run(p.up):
+                    raise LayoutError(f"seat {s} pile {k}: face-up cards {format_cards(p.up)} "
+                                      "are not a descending run of alternating colours")
+                for c in p.down + p.up:
+                    own(s, c, f"pile {k}")
+            for c in st.stock:
+                own(s, c, "stock")
+            for c in st.waste:
+                own(s, c, "waste")
+        for i, fpile in enumerate(self.foundations):
+            if not fpile:
+                raise LayoutError(f"foundation pile {i} is empty")
+            suit = fpile[0][0].suit
+            for h, (card, owner) in enumerate(fpile):
+                if card.rank != h + 1 or card.suit != suit:
+                    raise LayoutError(f"foundation pile {i}: {card} cannot be at height {h + 1} "
+                                      f"of a {suit} pile")
+                if not _is_int(owner) or not (0 <= owner < n):
+                    raise LayoutError(f"foundation pile {i}: owner {owner!r} is not a seat")
+                own(owner, card, f"foundation pile {i}")
+        for a in self.absent:
+            if not _is_int(a) or not (0 <= a < n):
+                raise LayoutError(f"absent seat {a!r} is not a seat")
+        if self.end is not None:
+            if not isinstance(self.end, RoundEnd) or not isinstance(self.end.reason, str):
+                raise LayoutError("end must be a RoundEnd")
+            w = self.end.winner
+            if w is not None and (not _is_int(w) or not (0 <= w < n)):
+                raise LayoutError(f"winner {w!r} is not a seat")
+
+    def _with(self, **changes: Any) -> "DemonRound":
+        values = {
+            "seats": self.seats,
+            "foundations": self.foundations,
+            "started": self.started,
+            "absent": self.absent,
+            "end": self.end,
+            "seed": self.seed,
+            "_memo": self._memo,
+        }
+        values.update(changes)
+        return DemonRound(**values)
+
+    # ------------------------------------------------------------------ basic queries
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def ended(self) -> bool:
+        return self.end is not None
+
+    def _seat_index(self, seat: Any) -> int:
+        if not _is_int(seat) or not (0 <= seat < len(self.seats)):
+            raise IllegalAction(f"there is no seat {seat!r} (seats 0..{len(self.seats) - 1})")
+        return seat
+
+    def cards_on_foundations(self, seat: int) -> int:
+        return sum(1 for fpile in self.foundations for _c, owner in fpile if owner == seat)
+
+    def scores(self) -> tuple[int, ...]:
+        """Rule 18: 62 for the seat that went out, else its cards on the foundations."""
+        counts = [0] * len(self.seats)
+        for fpile in self.foundations:
+            for _c, owner in fpile:
+                counts[owner] += 1
+        if self.end is not None and self.end.reason == "demon" and self.end.winner is not None:
+            counts[self.end.winner] = OUT_SCORE
+        return tuple(counts)
+
+    def foundation_wants(self) -> frozenset[int]:
+        """What the foundations accept now, as demon_stuck card ids."""
+        return demon_stuck.foundation_wants(p[-1][0] for p in self.foundations)
+
+    def _accepting_pile(self, card: Card) -> int | None:
+        for i, fpile in enumerate(self.foundations):
+            top = fpile[-1][0]
+            if top.suit == card.suit and top.rank == card.rank - 1:
+                return i
+        return None
+
+    # ------------------------------------------------------------------ stuck (rule 16)
+
+    def is_stuck(self, seat: int) -> bool:
+        """Rule 16, exact: no sequence of this seat's own draws, recycles and tableau moves
+        reaches a foundation play, a waste-to-tableau move, or a turn-up, with the
+        foundations as they are. Looks only at the layout (not at started/ended/absent)."""
+        seat = self._seat_index(seat)
+        return self._stuck(seat, self.foundation_wants())
+
+    def _stuck(self, seat: int, wants: frozenset[int]) -> bool:
+        st = self.seats[seat]
+        key = (st, wants)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        ids = demon_stuck.ids
+        piles = [(bool(p.down), tuple(ids(p.up))) for p in st.tableau]
+        stuck = not demon_stuck.can_progress(piles, ids(st.stock), ids(st.waste), wants)
+        self._memo.put(key, stuck)
+        return stuck
+
+    def stuck_seats(self) -> frozenset[int]:
+        wants = self.foundation_wants()
+        return frozenset(s for s in range(len(self.seats)) if self._stuck(s, wants))
+
+    def _all_present_stuck(self, first: int | None = None) -> bool:
+        present = [s for s in range(len(self.seats)) if s not in self.absent]
+        if first is not None and first in present:
+            present.remove(first)
+            present.insert(0, first)
+        wants = self.foundation_wants()
+        return all(self._stuck(s, wants) for s in present)
+
+    def _maybe_end(self, first: int | None, events: list) -> "DemonRound":
+        """End the round when nobody present can ever change anything (or nobody is left)."""
+        if self.end is not None or not self.started:
+            return self
+        if len(self.absent) >= len(self.seats):
+            reason = "abandoned"
+        elif self._all_present_stuck(first):
+            reason = "stuck"
+        else:
+            return self
+        done = self._with(end=RoundEnd(reason, None))
+        events.append(RoundEnded(reason, None, done.scores()))
+        return done
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> "DemonRound":
+        """The "go" signal (rule 4). If nobody could ever move, the round ends at once."""
+        return self.begin()[0]
+
+    def begin(self) -> tuple["DemonRound", list[DemonEvent]]:
+        """`start()` with its events: Started, and RoundEnded if everyone is stuck."""
+        if self.end is not None:
+            raise GameOver("the round is already over")
+        if self.started:
+            raise IllegalAction("the round has already started")
+        events: list[DemonEvent] = [Started()]
+        r = self._with(started=True)._maybe_end(None, events)
+        return r, events
+
+    def finish(self, reason: str) -> tuple["DemonRound", list[DemonEvent]]:
+        """End the round for a room reason ("vote", "time", ...). No winner."""
+        if not isinstance(reason, str) or not reason:
+            raise ValueError("a finish reason is a non-empty string")
+        if self.end is not None:
+            raise GameOver(f"the round is already over ({self.end.reason})")
+        done = self._with(end=RoundEnd(reason, None))
+        return done, [RoundEnded(reason, None, done.scores())]
+
+    def with_absent(self, seat: int, absent: bool = True) -> tuple["DemonRound", list[DemonEvent]]:
+        """Mark a seat out of (or back in) the round. May end the round: when the seats
+        still present are all stuck, or nobody is left."""
+        seat = self._seat_index(seat)
+        now = self.absent | {seat} if absent else self.absent - {seat}
+        if now == self.absent:
+            return self, []
+        events: list[DemonEvent] = [AbsenceChanged(seat, bool(absent))]
+        r = self._with(absent=now)._maybe_end(None, events)
+        return r, events
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self, seat: int) -> list[DemonAction]:
+        """Every legal action of the seat, foundation plays with an explicit pile index
+        (an ace: len(foundations), a new pile). Empty before the start, after the end, and
+        for an absent seat."""
+        seat = self._seat_index(seat)
+        if not self.started or self.end is not None or seat in self.absent:
+            return []
+        st = self.seats[seat]
+        out: list[DemonAction] = []
+        if st.stock:
+            out.append(Draw(seat))
+        elif st.waste:
+            out.append(Recycle(seat))
+        nf = len(self.foundations)
+
+        def foundation_plays(src: int | str, card: Card) -> None:
+            if card.rank == 1:
+                out.append(ToFoundation(seat, src, nf))
+                return
+            for i, fpile in enumerate(self.foundations):
+                top = fpile[-1][0]
+                if top.suit == card.suit and top.rank == card.rank - 1:
+                    out.append(ToFoundation(seat, src, i))
+
+        def accepts(pile: Pile, card: Card) -> bool:
+            top = pile.top
+            if top is None:
+                return card.rank == 13 and not pile.down
+            return top.rank == card.rank + 1 and opposite_colour(top, card)
+
+        if st.waste:
+            w = st.waste[-1]
+            foundation_plays(WASTE, w)
+            for j, dp in enumerate(st.tableau):
+                if accepts(dp, w):
+                    out.append(ToTableau(seat, WASTE, j, 1))
+        for i, sp in enumerate(st.tableau):
+            if not sp.up:
+                continue
+            foundation_plays(i, sp.up[-1])
+            for count in range(1, len(sp.up) + 1):
+                b = sp.up[-count]
+                for j, dp in enumerate(st.tableau):
+                    if j != i and accepts(dp, b):
+                        out.append(ToTableau(seat, i, j, count))
+        return out
+
+    def apply(self, action: DemonAction) -> tuple["DemonRound", list[DemonEvent]]:
+        """Validate and play one action; return the new round and what happened."""
+        if not isinstance(action, _ACTION_TYPES):
+            raise MalformedAction(f"not a Demon action: {action!r}")
+        if self.end is not None:
+            raise GameOver(f"the round is over ({self.end.reason})")
+        if not self.started:
+            raise NotStarted("wait for the signal: the round has not started")
+        seat = self._seat_index(action.seat)
+        if seat in self.absent:
+            raise IllegalAction(f"seat {seat} is out of this round")
+        st = self.seats[seat]
+        events: list[DemonEvent] = []
+        if isinstance(action, Draw):
+            r = self._draw(seat, st, events)
+        elif isinstance(action, Recycle):
+            r = self._recycle(seat, st, events)
+        elif isinstance(action, ToTableau):
+            r = self._to_tableau(seat, st, action, events)
+        else:
+            r = self._to_foundation(seat, st, action, events)
+        if r.end is None:
+            r = r._maybe_end(seat, events)
+        return r, events
+
+    def _replace_seat(self, seat: int, st: SeatState, **changes: Any) -> "DemonRound":
+        seats = self.seats[:seat] + (st,) + self.seats[seat + 1:]
+        return self._with(seats=seats, **changes)
+
+    def _draw(self, seat: int, st: SeatState, events: list) -> "DemonRound":
+        if not st.stock:
+            raise IllegalAction("the stock is empty: recycle the waste instead"
+                                if st.waste else "there is nothing left to draw")
+        n = min(3, len(st.stock))
+        moved = tuple(reversed(st.stock[-n:]))
+        new = SeatState(st.tableau, st.stock[:-n], st.waste + moved)
+        events.append(Drew(seat, n, new.waste[-3:], len(new.stock), len(new.waste)))
+        return self._replace_seat(seat, new)
+
+    def _recycle(self, seat: int, st: SeatState, events: list) -> "DemonRound":
+        if st.stock:
+            raise IllegalAction("the stock is not empty yet: recycle only an empty stock")
+        if not st.waste:
+            raise IllegalAction("stock and waste are both empty: there is nothing to recycle")
+        new = SeatState(st.tableau, tuple(reversed(st.waste)), ())
+        events.append(Recycled(seat, len(new.stock)))
+        return self._replace_seat(seat, new)
+
+    @staticmethod
+    def _check_builds(dst: Pile, card: Card, dst_index: int) -> None:
+        top = dst.top
+        if top is None:
+            if card.rank != 13:
+                raise IllegalAction(f"an empty pile takes only a king (pile {dst_index} is empty, "
+                                    f"{card} is not a king)")
+            return
+        if top.rank != card.rank + 1 or not opposite_colour(top, card):
+            raise IllegalAction(f"{card} cannot go on {top}: it needs one rank lower and the "
+                                "opposite colour")
+
+    def _to_tableau(self, seat: int, st: SeatState, a: ToTableau, events: list) -> "DemonRound":
+        piles = list(st.tableau)
+        dst = piles[a.dst]
+        waste = st.waste
+        if a.src == WASTE:
+            if not waste:
+                raise IllegalAction("the waste is empty")
+            cards = (waste[-1],)
+            self._check_builds(dst, cards[0], a.dst)
+            waste = waste[:-1]
+            turned = None
+        else:
+            src = piles[a.src]
+            if a.count > len(src.up):
+                raise IllegalAction(f"pile {a.src} has {len(src.up)} face-up card(s), "
+                                    f"cannot move {a.count}")
+            cards = src.up[-a.count:]
+            self._check_builds(dst, cards[0], a.dst)
+            piles[a.src], turned = _turn_up(Pile(src.down, src.up[:-a.count]))
+        piles[a.dst] = Pile(dst.down, dst.up + cards)
+        events.append(Moved(seat, a.src, a.dst, cards))
+        if turned is not None:
+            events.append(TurnedUp(seat, a.src, turned))
+        return self._replace_seat(seat, SeatState(tuple(piles), st.stock, waste))
+
+    def _to_foundation(self, seat: int, st: SeatState, a: ToFoundation, events: list) -> "DemonRound":
+        piles = list(st.tableau)
+        waste = st.waste
+        turned = None
+        if a.src == WASTE:
+            if not waste:
+                raise IllegalAction("the waste is empty")
+            card = waste[-1]
+        else:
+            src = piles[a.src]
+            if not src.up:
+                raise IllegalAction(f"pile {a.src} is empty")
+            card = src.up[-1]
+        target = self._resolve_foundation(card, a.pile)
+        if a.src == WASTE:
+            waste = waste[:-1]
+        else:
+            src = piles[a.src]
+            piles[a.src], turned = _turn_up(Pile(src.down, src.up[:-1]))
+        fnd = list(self.foundations)
+        new_pile = target == len(fnd)
+        if new_pile:
+            fnd.append(((card, seat),))
+        else:
+            fnd[target] = fnd[target] + ((card, seat),)
+        new_st = SeatState(tuple(piles), st.stock, waste)
+        events.append(Played(seat, a.src, card, target, new_pile))
+        if turned is not None:
+            events.append(TurnedUp(seat, a.src, turned))
+        r = self._replace_seat(seat, new_st, foundations=tuple(fnd))
+        if new_st.is_empty:  # rule 15: "Demon!"
+            r = r._with(end=RoundEnd("demon", seat))
+            events.append(RoundEnded("demon", seat, r.scores()))
+        return r
+
+    def _resolve_foundation(self, card: Card, pile: int | None) -> int:
+        """The index the card lands on (len(foundations) = a new pile), or raise."""
+        nf = len(self.foundations)
+        if card.rank == 1:
+            return nf  # an ace always starts a new pile (rule 11)
+        if pile is None:
+            found = self._accepting_pile(card)
+            if found is not None:
+                return found
+            lost = self._race_lost(card, None)
+            if lost is not None:
+                raise lost
+            raise IllegalAction(f"no foundation pile accepts {card} (it needs "
+                                f"{Card(card.rank - 1, card.suit)} on top)")
+        if pile >= nf:
+            raise IllegalAction(f"there is no foundation pile {pile} (there are {nf}); only an "
+                                "ace starts a new pile")
+        top = self.foundations[pile][-1][0]
+        if top.suit == card.suit and top.rank == card.rank - 1:
+            return pile
+        lost = self._race_lost(card, pile)
+        if lost is not None:
+            raise lost
+        raise IllegalAction(f"foundation pile {pile} (top {top}) does not accept {card}")
+
+    def _race_lost(self, card: Card, pile: int | None) -> RaceLost | None:
+        """Rule 14: the pile once accepted a card like this one, and someone's got there
+        first. The seat named is the owner of the card now at that height."""
+        candidates = range(len(self.foundations)) if pile is None else (pile,)
+        for i in candidates:
+            fpile = self.foundations[i]
+            if fpile[0][0].suit == card.suit and len(fpile) >= card.rank:
+                by = fpile[card.rank - 1][1]
+                return RaceLost(f"too late: seat {by} put {fpile[card.rank - 1][0]} on "
+                                f"foundation pile {i} first", pile=i, by_seat=by)
+        return None
+
+    # ------------------------------------------------------------------ views
+
+    def seat_view(self, seat: int) -> dict:
+        """One seat's layout as everyone may see it: no face-down card, no stock order."""
+        seat = self._seat_index(seat)
+        st = self.seats[seat]
+        return {
+            "seat": seat,
+            "tableau": [{"down": len(p.down), "up": [str(c) for c in p.up]} for p in st.tableau],
+            "stock": len(st.stock),
+            "waste": [str(c) for c in st.waste[-3:]],
+            "waste_count": len(st.waste),
+            "on_foundations": self.cards_on_foundations(seat),
+            "absent": seat in self.absent,
+        }
+
+    def view(self, viewer: int | None = None) -> dict:
+        """The public JSON view of the round (the same for every viewer for now)."""
+        end = self.end
+        return {
+            "players": len(self.seats),
+            "started": self.started,
+            "ended": end is not None,
+            "reason": end.reason if end else None,
+            "winner": end.winner if end else None,
+            "absent": sorted(self.absent),
+            "stuck": sorted(self.stuck_seats()),
+            "scores": list(self.scores()),
+            "seats": [self.seat_view(s) for s in range(len(self.seats))],
+            "foundations": [[{"card": str(c), "seat": o} for c, o in p] for p in self.foundations],
+            "foundation_tops": [{"card": str(p[-1][0]), "seat": p[-1][1], "count": len(p)}
+                                for p in self.foundations],
+        }
+
+    # ------------------------------------------------------------------ full state JSON
+
+    def to_json(self) -> dict:
+        """The canonical full state, hidden cards included (server side only)."""
+        return {
+            "players": len(self.seats),
+            "seed": self.seed,
+            "started": self.started,
+            "absent": sorted(self.absent),
+            "end": None if self.end is None else {"reason": self.end.reason,
+                                                  "winner": self.end.winner},
+            "seats": [
+                {
+                    "tableau": [{"down": [str(c) for c in p.down], "up": [str(c) for c in p.up]}
+                                for p in st.tableau],
+                    "stock": [str(c) for c in st.stock],
+                    "waste": [str(c) for c in st.waste],
+                }
+                for st in self.seats
+            ],
+            "foundations": [[{"card": str(c), "seat": o} for c, o in p] for p in self.foundations],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> "DemonRound":
+        """Inverse of to_json; raises LayoutError on malformed input."""
+        if not isinstance(data, Mapping):
+            raise LayoutError("a Demon state must be a JSON object")
+        try:
+            seats = data["seats"]
+            end = data.get("end")
+            if end is not None:
+                if not isinstance(end, Mapping) or not isinstance(end.get("reason"), str):
+                    raise LayoutError("end must be null or {reason, winner}")
+                end = RoundEnd(end["reason"], end.get("winner"))
+            seed = data.get("seed")
+            if seed is not None and not _is_int(seed):
+                raise LayoutError(f"seed must be an integer or null, not {seed!r}")
+            absent = data.get("absent", [])
+            started = data.get("started", False)
+            if not isinstance(started, bool):
+                raise LayoutError("started must be true or false")
+            if not isinstance(seats, list) or not isinstance(absent, list):
+                raise LayoutError("seats and absent must be lists")
+            for s in seats:
+                if not isinstance(s, Mapping) or not isinstance(s.get("tableau"), list) \
+                        or len(s["tableau"]) != PILES:
+                    raise LayoutError(f"every seat needs a tableau of {PILES} piles")
+            if "players" in data and data["players"] != len(seats):
+                raise LayoutError("players does not match the number of seats")
+            return cls.from_layout(seats, data.get("foundations", []), started=started,
+                                   absent=absent, end=end, seed=seed)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, LayoutError):
+                raise
+            raise LayoutError(f"malformed Demon state: {exc!r}") from None
+
+
+def deal_seat(seed: int, seat: int) -> SeatState:
+    """Seat `seat`'s layout for deal `seed` (see the module docstring for the exact rule)."""
+    deck = standard_deck()
+    SplitMix64(derive_seed(seed, seat)).shuffle(deck)
+    down: list[list[Card]] = [[] for _ in range(PILES)]
+    up: list[Card | None] = [None] * PILES
+    i = 0
+    for row in range(PILES):
+        for k in range(row, PILES):
+            if row == k:
+                up[k] = deck[i]
+            else:
+                down[k].append(deck[i])
+            i += 1
+    tableau = tuple(Pile(tuple(down[k]), (up[k],)) for k in range(PILES))  # type: ignore[arg-type]
+    return SeatState(tableau, tuple(reversed(deck[i:])), ())
+
+
+def score_round(round_: DemonRound) -> tuple[int, ...]:
+    return round_.scores()
+
+
+def describe(round_: DemonRound) -> str:
+    """A readable text picture of the full state (face-down cards in parentheses)."""
+    lines = []
+    head = f"Demon round, {len(round_.seats)} players"
+    if round_.seed is not None:
+        head += f", seed {round_.seed}"
+    if round_.end is not None:
+        head += f" - ended ({round_.end.reason}"
+        if round_.end.winner is not None:
+            head += f", seat {round_.end.winner} went out"
+        head += ")"
+    else:
+        head += " - in play" if round_.started else " - waiting for the signal"
+    lines.append(head)
+    lines.append(f"Foundations ({len(round_.foundations)} piles):")
+    for i, p in enumerate(round_.foundations):
+        top, owner = p[-1]
+        lines.append(f"  {i:2d}: {p[0][0]}..{top} ({len(p)} cards; top by seat {owner})")
+    stuck = round_.stuck_seats()
+    scores = round_.scores()
+    for s, st in enumerate(round_.seats):
+        tags = []
+        if s in round_.absent:
+            tags.append("absent")
+        if s in stuck:
+            tags.append("stuck")
+        lines.append(f"Seat {s}{' [' + ', '.join(tags) + ']' if tags else ''}: "
+                     f"{round_.cards_on_foundations(s)} on foundations")
+        for k, p in enumerate(st.tableau):
+            down = f"({format_cards(p.down)}) " if p.down else ""
+            lines.append(f"  pile {k}: {down}{format_cards(p.up) or '-'}")
+        lines.append(f"  stock {len(st.stock)}: {format_cards(reversed(st.stock)) or '-'}")
+        lines.append(f"  waste {len(st.waste)}: {format_cards(st.waste) or '-'}")
+    lines.append("Scores: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(scores)))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the match
+
+
+@dataclass(frozen=True)
+class DemonMatch:
+    """Rule 19: a fixed number of rounds; the highest total wins, ties shared."""
+
+    players: int
+    rounds: int
+    history: tuple[tuple[int, ...], ...] = ()
+
+    @classmethod
+    def new(cls, players: int, rounds: int) -> "DemonMatch":
+        if not _is_int(players) or not (1 <= players <= MAX_PLAYERS):
+            raise ValueError(f"a match has 1 to {MAX_PLAYERS} players, not {players!r}")
+        if not _is_int(rounds) or rounds < 1:
+            raise ValueError(f"a match has at least one round, not {rounds!r}")
+        return cls(players, rounds)
+
+    def add_round(self, scores: Sequence[int]) -> "DemonMatch":
+        if self.is_over:
+            raise GameOver(f"the match is over ({self.rounds} rounds played)")
+        scores = tuple(scores)
+        if len(scores) != self.players or not all(_is_int(x) and x >= 0 for x in scores):
+            raise ValueError(f"expected {self.players} non-negative scores, got {scores!r}")
+        return DemonMatch(self.players, self.rounds, self.history + (scores,))
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.history)
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.history) >= self.rounds
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(r[s] for r in self.history) for s in range(self.players))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the highest total (all of them on a tie); () before any round."""
+        if not self.history:
+            return ()
+        totals = self.totals
+        best = max(totals)
+        return tuple(s for s, t in enumerate(totals) if t == best)
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "rounds": self.rounds,
+                "history": [list(r) for r in self.history]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "DemonMatch":
+        if not isinstance(data, Mapping):
+            raise ValueError("a match must be a JSON object")
+        m = cls.new(data.get("players"), data.get("rounds"))
+        history = data.get("history", [])
+        if not isinstance(history, list) or len(history) > m.rounds:
+            raise ValueError("history must be a list of at most `rounds` score lists")
+        for r in history:
+            if not isinstance(r, list):
+                raise ValueError("each round's scores must be a list")
+            m = m.add_round(r)
+        return m

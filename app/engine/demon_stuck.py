@@ -1,0 +1,177 @@
+"""Exact "stuck" detection for Demon (rule 16), kept apart from the rules module.
+
+A seat is *stuck* when no sequence of its own actions (draws, recycles, tableau-to-tableau
+moves) can reach a position where it can make *progress*: a foundation play, a card leaving
+the waste for the tableau, or a face-down card being turned up. The foundations are taken
+as they are (other players are not assumed to move).
+
+The search exploits the structure of the game:
+
+* Draws and recycles touch only the stock and the waste; tableau moves touch only the
+  tableau. Until progress is made, the two halves evolve independently, so the set of
+  reachable positions is the product (reachable waste states) x (reachable tableaus).
+* The waste half is a deterministic cycle with one branch point (the recycle, only when the
+  stock is empty). What matters is the set R of cards that can ever be the waste top: the
+  tops seen while finishing the current pass, then the tops of one full pass after a
+  recycle (every later pass repeats that one).
+* The tableau half is searched exhaustively, but only over what matters for progress:
+  face-down cards stay down (we stop as soon as one could be turned up), so a pile is
+  represented as (has face-down cards?, face-up run), and a position as the *sorted*
+  tuple of its piles (which pile is which never matters for progress).
+
+Progress exists iff some card of R is playable to a foundation, or some reachable tableau
+has a top card playable to a foundation, a top (or an empty pile, for a king) that accepts
+a card of R, or a face-up run resting on face-down cards that can move away whole.
+
+Cards are handled here as small ints, `rank * 4 + suit` with suits S H D C = 0 1 2 3, so
+that the search does plain integer and tuple work.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from app.engine.cards import SUITS, Card
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_RED = (False, True, True, False)  # S H D C
+KING = 13
+
+
+def card_id(card: Card) -> int:
+    return card.rank * 4 + _SUIT_INDEX[card.suit]
+
+
+_ID_OF: dict[Card, int] = {
+    Card(rank, suit): rank * 4 + _SUIT_INDEX[suit] for rank in range(1, 14) for suit in SUITS
+}
+
+
+def _parents_of(cid: int) -> tuple[int, ...]:
+    """Ids of the two cards a card may be built on in the tableau (none for a king)."""
+    rank, suit = divmod(cid, 4)
+    if rank >= KING:
+        return ()
+    red = _RED[suit]
+    return tuple((rank + 1) * 4 + s for s in range(4) if _RED[s] != red)
+
+
+# Index by card id; ids run from 4 (AS) to 55 (KC).
+_PARENTS: tuple[tuple[int, ...], ...] = tuple(_parents_of(i) if i >= 4 else () for i in range(56))
+
+
+def ids(cards: Iterable[Card]) -> list[int]:
+    m = _ID_OF
+    return [m[c] for c in cards]
+
+
+def foundation_wants(tops: Iterable[Card]) -> frozenset[int]:
+    """Ids of the cards the foundations accept now: every ace, and the successor of each
+    pile top (a pile topped by a king accepts nothing)."""
+    wants = {1 * 4 + s for s in range(4)}
+    for top in tops:
+        if top.rank < KING:
+            wants.add((top.rank + 1) * 4 + _SUIT_INDEX[top.suit])
+    return frozenset(wants)
+
+
+def reachable_waste_tops(stock: Sequence[int], waste: Sequence[int]) -> set[int]:
+    """Every card that draws and recycles (draw three, unlimited recycles) can put on top
+    of the waste, starting from this stock (last = next drawn) and waste (last = top)."""
+    order = list(waste)
+    order.extend(reversed(stock))  # the waste after the current pass ends
+    n = len(order)
+    tops: set[int] = set()
+    if n == 0:
+        return tops
+    w = len(waste)
+    i = w - 1
+    if w:
+        tops.add(order[i])
+    while i < n - 1:  # finish the current pass
+        i = min(i + 3, n - 1)
+        tops.add(order[i])
+    i = -1
+    while i < n - 1:  # one full pass after a recycle; later passes repeat it
+        i = min(i + 3, n - 1)
+        tops.add(order[i])
+    return tops
+
+
+def can_progress(
+    piles: Sequence[tuple[bool, tuple[int, ...]]],
+    stock: Sequence[int],
+    waste: Sequence[int],
+    wants: frozenset[int],
+) -> bool:
+    """True when some sequence of the seat's own actions reaches progress.
+
+    `piles` are (has face-down cards, face-up ids bottom..top); `stock`/`waste` are ids
+    with the last element on top; `wants` is `foundation_wants(...)`.
+    """
+    rtops = reachable_waste_tops(stock, waste)
+    # A waste card that can reach the top and go to a foundation.
+    if not wants.isdisjoint(rtops):
+        return True
+    # Tableau tops that would take a card of R, and whether R holds a king.
+    takers: set[int] = set()
+    king_in_r = False
+    for c in rtops:
+        if c >= KING * 4:
+            king_in_r = True
+        else:
+            takers.update(_PARENTS[c])
+    return _tableau_search(piles, wants, frozenset(takers), king_in_r)
+
+
+def _tableau_search(
+    piles: Sequence[tuple[bool, tuple[int, ...]]],
+    wants: frozenset[int],
+    takers: frozenset[int],
+    king_in_r: bool,
+) -> bool:
+    start = tuple(sorted(piles))
+    seen = {start}
+    todo = [start]
+    parents = _PARENTS
+    king_low = KING * 4
+    while todo:
+        state = todo.pop()
+        top_at: dict[int, int] = {}
+        empty_at = -1
+        for idx, (_down, up) in enumerate(state):
+            if up:
+                t = up[-1]
+                if t in wants or t in takers:
+                    return True
+                top_at[t] = idx
+            else:
+                empty_at = idx
+        if empty_at >= 0 and king_in_r:
+            return True
+        for i, (down, up) in enumerate(state):
+            for p, b in enumerate(up):
+                if b >= king_low:
+                    # A king-headed run can only go to an empty pile; moving it off a pile
+                    # with nothing under it just swaps two piles (same sorted state).
+                    if empty_at < 0 or (p == 0 and not down):
+                        continue
+                    dests = (empty_at,)
+                else:
+                    dests = tuple(top_at[x] for x in parents[b] if x in top_at)
+                    if not dests:
+                        continue
+                if p == 0 and down:
+                    return True  # the whole face-up part leaves: a card turns up
+                rest = up[:p]
+                run = up[p:]
+                for j in dests:
+                    nxt = list(state)
+                    nxt[i] = (down, rest)
+                    nxt[j] = (state[j][0], state[j][1] + run)
+                    nxt.sort()
+                    key = tuple(nxt)
+                    if key not in seen:
+                        seen.add(key)
+                        todo.append(key)
+    return False
