@@ -1,0 +1,1 @@
+"""Thin FastAPI layer: parse, authenticate, hand over to rooms. No rules here."""

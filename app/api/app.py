@@ -1,0 +1,84 @@
+"""The ASGI application: routers, static files, security headers and the lifespan.
+
+`create_app(settings)` builds a fresh app (tests use it with their own settings); uvicorn
+runs it with `--factory` or through `python -m app`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+import app as app_pkg
+from app.api import grip_http, rooms_http, ws
+from app.config import Settings
+from app.rooms.grip_sessions import GripSessions
+from app.rooms.hub import Hub
+
+PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
+STATIC_DIR = PROJECT_ROOT / "static"
+RULES_FILE = PROJECT_ROOT / "docs" / "rules.md"
+
+# No inline script or style anywhere in static/, so the policy can be this strict.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'; form-action 'self'")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    hub = Hub(settings)
+    grips = GripSessions(settings.max_rooms)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await hub.start()
+        yield
+        await hub.stop()
+
+    app = FastAPI(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.hub = hub
+    app.state.grips = grips
+    app.state.started = time.monotonic()
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.get("/health")
+    async def health() -> dict:
+        return {"status": "ok", "version": app_pkg.__version__,
+                "uptime_s": round(time.monotonic() - app.state.started, 3), "rooms": len(hub.rooms)}
+
+    @app.get("/api/rules")
+    async def rules() -> JSONResponse:
+        text = RULES_FILE.read_text(encoding="utf-8") if RULES_FILE.exists() else ""
+        return JSONResponse({"markdown": text})
+
+    app.include_router(rooms_http.router)
+    app.include_router(grip_http.router)
+    app.include_router(ws.router)
+
+    index = STATIC_DIR / "index.html"
+
+    async def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    app.add_api_route("/", page, include_in_schema=False)
+    app.add_api_route("/grip", page, include_in_schema=False)
+    app.add_api_route("/r/{code}", page, include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    return app

@@ -1,0 +1,42 @@
+"""HTTP side of rooms: create, look up, join. The token is returned once, here."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+
+from app.protocol.messages import CreateRoom, JoinRoom, SeatGrant
+from app.rooms.hub import HubFull
+from app.rooms.secrets_util import normalise_code
+
+router = APIRouter(prefix="/api/rooms")
+
+
+def _grant(code: str, player, token: str) -> SeatGrant:
+    return SeatGrant(code=code, token=token, you=player.id, seat=player.seat,
+                     spectator=player.seat is None)
+
+
+@router.post("", response_model=SeatGrant)
+async def create_room(body: CreateRoom, request: Request) -> SeatGrant:
+    try:
+        handle, player, token = request.app.state.hub.create_room(body)
+    except HubFull as err:
+        raise HTTPException(503, str(err)) from err
+    return _grant(handle.room.code, player, token)
+
+
+@router.get("/{code}")
+async def room_summary(code: str, request: Request) -> dict:
+    handle = request.app.state.hub.rooms.get(normalise_code(code))
+    if handle is None:
+        raise HTTPException(404, "No room with that code.")
+    return handle.room.to_public_summary()
+
+
+@router.post("/{code}/join", response_model=SeatGrant)
+async def join_room(code: str, body: JoinRoom, request: Request) -> SeatGrant:
+    joined = await request.app.state.hub.join_room(normalise_code(code), body.name)
+    if joined is None:
+        raise HTTPException(404, "No room with that code.")
+    handle, player, token = joined
+    return _grant(handle.room.code, player, token)

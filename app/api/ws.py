@@ -1,0 +1,112 @@
+"""The WebSocket endpoint: one socket per seat, authenticated by its first frame.
+
+This layer only enforces the transport's rules (origin, hello, frame size, rate, JSON
+shape) and hands validated messages to the hub. The token travels in the first frame,
+not in the URL, so it never reaches an access log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from app.config import Settings
+from app.protocol import messages as m
+from app.rooms.connection import Pipe, RateLimiter
+from app.rooms.hub import CLOSE_POLICY, Hub, dumps
+from app.rooms.logfmt import log_event
+from app.rooms.secrets_util import normalise_code
+
+router = APIRouter()
+
+CLOSE_TOO_BIG = 1009
+
+
+def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
+    """Same origin by default, plus the configured allow-list. Non-browser clients send
+    no Origin at all; they are not the cross-site threat this check exists for."""
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in settings.origin_allow_list:
+        return True
+    return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def explain(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if not isinstance(part, int) or True)
+    return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid message")
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    log_event("socket_refused", reason=reason)
+    await websocket.close(code, reason)
+
+
+@router.websocket("/ws/{code}")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    settings: Settings = websocket.app.state.settings
+    hub: Hub = websocket.app.state.hub
+    await websocket.accept()
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings):
+        return await _refuse(websocket, CLOSE_POLICY, "origin not allowed")
+    try:
+        first = await asyncio.wait_for(websocket.receive_text(), settings.hello_timeout_s)
+    except asyncio.TimeoutError:
+        return await _refuse(websocket, CLOSE_POLICY, "hello expected")
+    except (WebSocketDisconnect, RuntimeError, KeyError):
+        return
+    if len(first.encode()) > settings.max_frame_bytes:
+        return await _refuse(websocket, CLOSE_TOO_BIG, "frame too large")
+    try:
+        hello = m.client_message.validate_json(first)
+    except ValidationError:
+        hello = None
+    if not isinstance(hello, m.Hello):
+        return await _refuse(websocket, CLOSE_POLICY, "hello expected")
+    handle = hub.rooms.get(normalise_code(code))
+    player = handle.room.player_by_token(hello.token) if handle else None
+    if handle is None or player is None or player.left:
+        return await _refuse(websocket, CLOSE_POLICY, "unknown room or token")
+
+    pipe = Pipe(websocket, settings.send_queue)
+    limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)
+    await hub.attach(handle, player, pipe, hello.v)
+    try:
+        while not pipe.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                pipe.send(dumps({"type": "error", "code": "invalid", "message": "Send JSON text frames."}))
+                continue
+            if len(text.encode()) > settings.max_frame_bytes:
+                pipe.close(CLOSE_TOO_BIG, "frame too large")
+                log_event("socket_closed", code=handle.room.code, player=player.id, reason="frame too large")
+                break
+            if not limiter.allow():
+                pipe.close(CLOSE_POLICY, "too many messages")
+                log_event("socket_closed", code=handle.room.code, player=player.id, reason="flood")
+                break
+            try:
+                msg = m.client_message.validate_json(text)
+            except ValidationError as err:
+                pipe.send(dumps({"type": "error", "code": "invalid", "message": explain(err)}))
+                log_event("input_rejected", code=handle.room.code, player=player.id, reason="invalid")
+                continue
+            if isinstance(msg, m.Hello):
+                pipe.send(dumps({"type": "error", "code": "invalid", "message": "Already authenticated."}))
+                continue
+            await hub.handle_message(handle, player, msg)
+            if isinstance(msg, m.Leave):
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await hub.detach(handle, player, pipe)
+        await pipe.drain_and_stop()

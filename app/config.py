@@ -1,0 +1,45 @@
+"""Server settings, read from environment variables prefixed `DEMON_` (pydantic-settings).
+
+Every setting has an embedded default so `make run` needs no configuration; README.md
+lists them all. Settings are passed explicitly to the parts that need them (no global
+singleton), so tests can build an app with their own values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DEMON_", extra="ignore")
+
+    host: str = Field("127.0.0.1", description="Address to listen on (0.0.0.0 in Docker).")
+    port: int = Field(8000, description="TCP port.")
+    data_dir: Path = Field(Path("data"), description="Where the SQLite database lives.")
+    allowed_origins: str = Field(
+        "",
+        description="Comma-separated extra Origins allowed to open WebSockets; "
+        "the page's own origin is always allowed.",
+    )
+    reconnect_grace_s: float = Field(120.0, description="How long a dropped seat is held.")
+    empty_room_ttl_s: float = Field(300.0, description="A room nobody is connected to is removed after this.")
+    countdown_s: float = Field(3.0, description="Countdown before a round starts (rule 4).")
+    hello_timeout_s: float = Field(5.0, description="A socket must authenticate within this.")
+    max_frame_bytes: int = Field(4096, description="Largest WebSocket frame accepted (close 1009 above).")
+    rate_per_s: float = Field(20.0, description="Messages per second allowed per socket (sustained).")
+    rate_burst: int = Field(40, description="Burst of messages allowed per socket before close 1008.")
+    send_queue: int = Field(256, description="Outgoing messages buffered per socket before it is dropped (1013).")
+    replay_window: int = Field(512, description="Events a room keeps for reconnecting clients.")
+    max_rooms: int = Field(2000, description="Rooms (and Devil's Grip games) held at once.")
+    persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
+    log_level: str = Field("info", description="Log level.")
+    test_seed: int | None = Field(
+        None, description="Testing only: every Demon round is dealt from this seed."
+    )
+
+    @property
+    def origin_allow_list(self) -> frozenset[str]:
+        return frozenset(o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip())

@@ -1,0 +1,1 @@
+"""Message models shared by the server's API and room layers (see docs/protocol.md)."""

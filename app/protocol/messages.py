@@ -1,0 +1,149 @@
+"""Every message of the protocol as a pydantic model, in one place (docs/protocol.md).
+
+Client messages forbid unknown fields, so a typo or an injected field is an error, not
+something silently ignored. Demon actions are validated structurally here; whether an
+action is *legal* is the engine's decision.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20)]
+Source = Union[Literal["waste"], Annotated[int, Field(ge=0, le=6)]]
+Pile = Annotated[int, Field(ge=0, le=6)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# --- Demon actions (the seat comes from the token, never from the client) -------------
+
+
+class DrawAction(_Strict):
+    type: Literal["draw"]
+
+
+class RecycleAction(_Strict):
+    type: Literal["recycle"]
+
+
+class TableauAction(_Strict):
+    type: Literal["tableau"]
+    src: Source
+    dst: Pile
+    count: Annotated[int, Field(ge=1, le=13)] = 1
+
+
+class FoundationAction(_Strict):
+    type: Literal["foundation"]
+    src: Source
+    pile: Annotated[int, Field(ge=0, le=63)] | None = None
+
+
+DemonActionMsg = Annotated[
+    Union[DrawAction, RecycleAction, TableauAction, FoundationAction], Field(discriminator="type")
+]
+
+
+# --- Client -> server over the WebSocket ----------------------------------------------
+
+
+class Hello(_Strict):
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    v: Annotated[int, Field(ge=0)] | None = None
+
+
+class Start(_Strict):
+    type: Literal["start"]
+
+
+class RoomOptions(_Strict):
+    rounds: Annotated[int, Field(ge=1, le=20)] = 3
+    time_limit_s: Annotated[int, Field(ge=60, le=3600)] | None = None
+    max_players: Annotated[int, Field(ge=2, le=8)] = 8
+
+
+class SetOptions(RoomOptions):
+    type: Literal["options"]
+
+
+class Action(_Strict):
+    type: Literal["action"]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    action: DemonActionMsg
+
+
+class Vote(_Strict):
+    type: Literal["vote"]
+    end: bool = True
+
+
+class NextRound(_Strict):
+    type: Literal["next_round"]
+
+
+class Rematch(_Strict):
+    type: Literal["rematch"]
+
+
+class Leave(_Strict):
+    type: Literal["leave"]
+
+
+class Resync(_Strict):
+    type: Literal["resync"]
+
+
+class Ping(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping],
+    Field(discriminator="type"),
+]
+client_message = TypeAdapter(ClientMessage)
+
+
+# --- HTTP bodies ----------------------------------------------------------------------
+
+
+class CreateRoom(RoomOptions):
+    name: Name
+
+
+class JoinRoom(_Strict):
+    name: Name
+
+
+class SeatGrant(BaseModel):
+    """Answer to create/join: the token is shown once and never broadcast."""
+
+    code: str
+    token: str
+    you: str
+    seat: int | None
+    spectator: bool
+
+
+class NewGrip(_Strict):
+    number: Annotated[int, Field(ge=0, le=2**63)] | None = None
+    daily: bool = False
+    passes: Literal[1, 3] | None = None
+
+
+class GripRequest(_Strict):
+    op: Literal["action", "undo", "redo", "hint", "end"]
+    action: dict | None = None
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    uptime_s: float
+    rooms: int

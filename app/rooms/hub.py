@@ -1,0 +1,252 @@
+"""The hub: every live room in this process, their locks, sockets and timers.
+
+One writer per room (boardgame.io's match queue, concurrency 1): every change to a room
+goes through `RoomHandle.lock`, so the order in which messages arrive is the order in
+which they are applied, and that decides every race (Demon rule 14). Rooms never share
+a lock, so a busy room does not slow another.
+
+After each change the hub `publish`es: the public events are serialised once and queued
+on every socket of the room; then each seat whose legal actions changed gets its own
+`legal` message. Nothing here awaits a client's network (see `connection.Pipe`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from app.config import Settings
+from app.protocol import messages as m
+from app.rooms.connection import Pipe
+from app.rooms.logfmt import log_event
+from app.rooms.room import Options, Outcome, Player, Room, RoomError
+from app.rooms.secrets_util import hash_token, new_code, new_token
+
+log = logging.getLogger("demon.hub")
+
+CLOSE_RESTART = 1012
+CLOSE_POLICY = 1008
+
+
+def dumps(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+@dataclass
+class RoomHandle:
+    room: Room
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pipes: dict[str, Pipe] = field(default_factory=dict)  # player id -> its socket
+    legal_sent: dict[str, list] = field(default_factory=dict)
+    countdown: asyncio.Task | None = None
+
+
+class HubFull(Exception):
+    pass
+
+
+class Hub:
+    def __init__(self, settings: Settings, store: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings
+        self.store = store
+        self.clock = clock
+        self.rooms: dict[str, RoomHandle] = {}
+        self._ticker: asyncio.Task | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def stop(self) -> None:
+        """Graceful stop: tell every socket to come back later (1012) and flush."""
+        if self._ticker:
+            self._ticker.cancel()
+        pipes = [p for h in self.rooms.values() for p in h.pipes.values()]
+        for pipe in pipes:
+            pipe.close(CLOSE_RESTART, "server restarting")
+        await asyncio.gather(*(p.drain_and_stop(1.0) for p in pipes), return_exceptions=True)
+
+    def _new_room(self, options: Options) -> Room:
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        room = Room(code, options, countdown_s=self.settings.countdown_s,
+                    replay_window=self.settings.replay_window, grace_s=self.settings.reconnect_grace_s,
+                    test_seed=self.settings.test_seed)
+        room.clock = self.clock
+        return room
+
+    # ------------------------------------------------------------ HTTP-side entry points
+
+    def create_room(self, body: m.CreateRoom) -> tuple[RoomHandle, Player, str]:
+        if len(self.rooms) >= self.settings.max_rooms:
+            raise HubFull("The server is full; try again later.")
+        room = self._new_room(Options(body.rounds, body.time_limit_s, body.max_players))
+        handle = RoomHandle(room)
+        self.rooms[room.code] = handle
+        token = new_token()
+        player = room.join(body.name, hash_token(token))
+        self._save(handle)
+        log_event("room_created", code=room.code, max_players=body.max_players, rounds=body.rounds)
+        return handle, player, token
+
+    async def join_room(self, code: str, name: str) -> tuple[RoomHandle, Player, str] | None:
+        handle = self.rooms.get(code)
+        if handle is None:
+            return None
+        async with handle.lock:
+            token = new_token()
+            player = handle.room.join(name, hash_token(token))
+            handle.room.last_active = self.clock()
+            self._publish(handle, Outcome(events=[handle.room._room_event()]))
+        return handle, player, token
+
+    # ------------------------------------------------------------ sockets
+
+    async def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None) -> None:
+        """A socket authenticated as `player`: send what it missed, then go live."""
+        async with handle.lock:
+            room = handle.room
+            old = handle.pipes.pop(player.id, None)
+            if old is not None:
+                old.close(CLOSE_POLICY, "opened in another tab")
+            self._publish(handle, room.connect(player, self.clock()))  # the others see us arrive
+            handle.pipes[player.id] = pipe
+            pipe.send(dumps({"type": "welcome", "code": room.code, "you": player.id,
+                             "seat": player.seat, "v": room.v}))
+            missed = room.events_since(last_v) if last_v is not None else None
+            if missed is None:
+                pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
+            else:
+                for message in missed:
+                    pipe.send(dumps(message))
+            handle.legal_sent.pop(player.id, None)
+            self._send_legal(handle)
+            log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
+
+    async def detach(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
+        async with handle.lock:
+            if handle.pipes.get(player.id) is not pipe:
+                return  # replaced by a newer socket of the same seat
+            del handle.pipes[player.id]
+            handle.legal_sent.pop(player.id, None)
+            if player.left:
+                return
+            self._publish(handle, handle.room.disconnect(player, self.clock()))
+
+    async def handle_message(self, handle: RoomHandle, player: Player, msg: Any) -> None:
+        """Dispatch one validated client message; all room changes happen here, locked."""
+        async with handle.lock:
+            room = handle.room
+            now = self.clock()
+            pipe = handle.pipes.get(player.id)
+            try:
+                if isinstance(msg, m.Action):
+                    outcome = room.act(player, msg.id, msg.action.model_dump(), now)
+                    if outcome.reply and outcome.reply["type"] == "rejected" and not outcome.reply.get("duplicate"):
+                        log_event("action_rejected", code=room.code, player=player.id,
+                                  reason=outcome.reply["code"])
+                elif isinstance(msg, m.Start):
+                    outcome = room.start(player, now)
+                elif isinstance(msg, m.NextRound):
+                    outcome = room.next_round(player, now)
+                elif isinstance(msg, m.SetOptions):
+                    outcome = room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
+                elif isinstance(msg, m.Vote):
+                    outcome = room.vote(player, msg.end)
+                elif isinstance(msg, m.Rematch):
+                    outcome = room.rematch(player, now)
+                elif isinstance(msg, m.Leave):
+                    outcome = room.leave(player, now)
+                elif isinstance(msg, m.Resync):
+                    if pipe:
+                        pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
+                        handle.legal_sent.pop(player.id, None)
+                    outcome = Outcome()
+                elif isinstance(msg, m.Ping):
+                    outcome = Outcome(reply={"type": "pong"})
+                else:
+                    outcome = Outcome(reply={"type": "error", "code": "invalid", "message": "Unexpected message."})
+            except RoomError as err:
+                outcome = Outcome(reply={"type": "error", "code": err.code, "message": err.message})
+                log_event("request_refused", code=room.code, player=player.id, reason=err.code)
+            self._publish(handle, outcome)
+            if outcome.reply is not None and pipe is not None:
+                pipe.send(dumps(outcome.reply))
+            if room.phase.value == "countdown" and handle.countdown is None:
+                handle.countdown = asyncio.create_task(self._count_down(handle))
+                log_event("round_countdown", code=room.code, players=len(room.players))
+            if isinstance(msg, m.Leave) and pipe is not None:
+                del handle.pipes[player.id]
+                pipe.close(1000, "left")
+
+    # ------------------------------------------------------------ publishing
+
+    def _publish(self, handle: RoomHandle, outcome: Outcome) -> None:
+        if outcome.events:
+            self._save(handle)
+            for event in outcome.events:
+                text = dumps(event)
+                for pipe in handle.pipes.values():
+                    pipe.send(text)
+                kind = event["event"]["kind"]
+                if kind == "round_ended":
+                    result = event["event"]["result"]
+                    log_event("round_ended", code=handle.room.code, round_no=result["round_no"],
+                              reason=result["reason"], match_over=result["match_over"])
+                elif kind == "round_started":
+                    log_event("round_started", code=handle.room.code, round_no=event["event"]["round_no"],
+                              players=len(handle.room.players))
+        self._send_legal(handle)
+
+    def _send_legal(self, handle: RoomHandle) -> None:
+        room = handle.room
+        for pid, pipe in handle.pipes.items():
+            player = room.player_by_id(pid)
+            if player is None:
+                continue
+            legal = room.legal_for(player)
+            if handle.legal_sent.get(pid) != legal:
+                handle.legal_sent[pid] = legal
+                pipe.send(dumps({"type": "legal", "v": room.v, "actions": legal}))
+
+    def _save(self, handle: RoomHandle) -> None:
+        if self.store is not None:
+            self.store.save_room(handle.room)
+
+    # ------------------------------------------------------------ timers
+
+    async def _count_down(self, handle: RoomHandle) -> None:
+        try:
+            await asyncio.sleep(self.settings.countdown_s)
+            async with handle.lock:
+                self._publish(handle, handle.room.begin_round(self.clock()))
+        finally:
+            handle.countdown = None
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(0.25)
+            try:
+                await self.tick()
+            except Exception:  # a bug in one room must not stop the clock for all
+                log.exception("tick failed")
+
+    async def tick(self) -> None:
+        now = self.clock()
+        for code, handle in list(self.rooms.items()):
+            async with handle.lock:
+                room = handle.room
+                if room.phase.value == "countdown" and handle.countdown is None:
+                    handle.countdown = asyncio.create_task(self._count_down(handle))
+                self._publish(handle, room.tick(now))
+                if not handle.pipes and room.is_idle(now, self.settings.empty_room_ttl_s):
+                    del self.rooms[code]
+                    if self.store is not None:
+                        self.store.forget_room(room)
+                    log_event("room_removed", code=code, reason="idle")

@@ -1,0 +1,509 @@
+"""One Demon room: the table, its players, the match, and its versioned event log.
+
+This module is synchronous and knows nothing of sockets or asyncio: every method takes
+the current time (`now`, monotonic seconds) and returns what happened as data, so room
+logic is tested directly (tests/rooms) and the async layer (`hub.py`) only moves bytes.
+The hub calls these methods under the room's lock, which makes arrival order decide
+every race (Demon rule 14).
+
+Versioning (lichess's model): every public change appends an event with the next
+version `v` to a bounded history. A reconnecting client names the last `v` it saw and
+gets the missed events, or a snapshot when it fell out of the window.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from app.engine.demon import DemonRound, action_from_json, action_to_json
+from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
+from app.engine.rng import SplitMix64
+from app.rooms.secrets_util import token_matches
+
+MAX_SEATS = 8
+RECENT_ACTION_IDS = 256
+
+
+class Phase(str, Enum):
+    LOBBY = "lobby"
+    COUNTDOWN = "countdown"
+    PLAYING = "playing"
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
+
+
+class RoomError(Exception):
+    """A request the room refuses; `code` is machine-readable (docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Options:
+    rounds: int = 3
+    time_limit_s: int | None = None
+    max_players: int = MAX_SEATS
+
+    def to_json(self) -> dict:
+        return {"rounds": self.rounds, "time_limit_s": self.time_limit_s, "max_players": self.max_players}
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    token_hash: bytes
+    seat: int | None = None  # index in the current round; None for a spectator
+    colour: int | None = None
+    connected: bool = False
+    left: bool = False
+    dropped_at: float | None = None  # monotonic time the last socket closed
+    total: int = 0
+    recent: OrderedDict = field(default_factory=OrderedDict)  # action id -> reply dict
+
+    def public(self) -> dict:
+        return {"id": self.id, "name": self.name, "seat": self.seat, "colour": self.colour,
+                "connected": self.connected, "left": self.left, "total": self.total}
+
+
+@dataclass
+class Outcome:
+    """What a room call produced: public events (already versioned) and a direct reply."""
+
+    events: list[dict] = field(default_factory=list)
+    reply: dict | None = None
+
+
+class Room:
+    def __init__(self, code: str, options: Options, *, countdown_s: float = 3.0,
+                 replay_window: int = 512, grace_s: float = 120.0,
+                 test_seed: int | None = None, seed_source: SplitMix64 | None = None) -> None:
+        self.code = code
+        self.options = options
+        self.countdown_s = countdown_s
+        self.grace_s = grace_s
+        self.test_seed = test_seed
+        self._seeds = seed_source or SplitMix64(int.from_bytes(os.urandom(8), "big"))
+        self.players: list[Player] = []  # seated, in seat order once a round starts
+        self.spectators: list[Player] = []
+        self.host: str | None = None
+        self.phase = Phase.LOBBY
+        self.round: DemonRound | None = None
+        self.round_no = 0
+        self.round_seed: int | None = None
+        self.round_actions: list[dict] = []
+        self.round_initial: DemonRound | None = None
+        self.countdown_ends: float | None = None
+        self.round_deadline: float | None = None
+        self.votes: set[int] = set()
+        self.history: list[dict] = []  # finished rounds
+        self.result: dict | None = None
+        self.v = 0
+        self.log: deque[tuple[int, dict]] = deque(maxlen=replay_window)
+        self._next_player = 1
+        self.created_at = time.time()
+        self.last_active = time.monotonic()  # when somebody was last connected
+        self.clock = time.monotonic  # injectable, so room tests control time
+
+    # ----------------------------------------------------------------- membership
+
+    def everyone(self) -> list[Player]:
+        return self.players + self.spectators
+
+    def player_by_token(self, token: str) -> Player | None:
+        found = None
+        for p in self.everyone():
+            if token_matches(token, p.token_hash):  # compare every one: no early exit timing
+                found = p
+        return found
+
+    def player_by_id(self, pid: str) -> Player | None:
+        return next((p for p in self.everyone() if p.id == pid), None)
+
+    def _seated(self) -> list[Player]:
+        return [p for p in self.players if not p.left]
+
+    def _free_colour(self) -> int:
+        used = {p.colour for p in self.players if not p.left}
+        return next(c for c in range(MAX_SEATS) if c not in used)
+
+    def join(self, name: str, token_hash: bytes) -> Player:
+        """Seat a newcomer if the table is between rounds and has room, else spectate."""
+        player = Player(id=f"p{self._next_player}", name=name, token_hash=token_hash)
+        self._next_player += 1
+        between_rounds = self.phase in (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER)
+        if between_rounds and len(self._seated()) < self.options.max_players:
+            self._seat(player)
+        else:
+            self.spectators.append(player)
+        if self.host is None:
+            self.host = player.id
+        return player
+
+    def _seat(self, player: Player) -> None:
+        player.colour = self._free_colour()
+        player.seat = len(self.players)
+        self.players.append(player)
+
+    def connect(self, player: Player, now: float) -> Outcome:
+        player.connected = True
+        player.dropped_at = None
+        self.last_active = now
+        return Outcome(events=[self._room_event()])
+
+    def disconnect(self, player: Player, now: float) -> Outcome:
+        player.connected = False
+        player.dropped_at = now
+        self.last_active = now
+        out = Outcome(events=[self._room_event()])
+        self._check_vote(out)
+        return out
+
+    def leave(self, player: Player, now: float) -> Outcome:
+        """Give up the seat for good. Mid-round the cards stay and still score."""
+        out = Outcome()
+        player.left = True
+        player.connected = False
+        if self.host == player.id:
+            self._pass_host()
+        if player in self.spectators:
+            self.spectators.remove(player)
+        elif self.phase in (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER):
+            self._compact_seats()
+        elif self.phase is Phase.PLAYING and self.round is not None and player.seat is not None:
+            self._mark_absent(player.seat, out)
+        out.events.append(self._room_event())
+        self._check_vote(out)
+        return out
+
+    def _compact_seats(self) -> None:
+        self.players = [p for p in self.players if not p.left]
+        for i, p in enumerate(self.players):
+            p.seat = i
+
+    def _pass_host(self) -> None:
+        candidates = [p for p in self.players if not p.left and p.connected] or \
+                     [p for p in self.players if not p.left] or \
+                     [p for p in self.spectators if not p.left]
+        self.host = candidates[0].id if candidates else None
+
+    # ----------------------------------------------------------------- host controls
+
+    def _require_host(self, player: Player) -> None:
+        if player.id != self.host:
+            raise RoomError("not_host", "Only the host can do that.")
+
+    def set_options(self, player: Player, options: Options) -> Outcome:
+        self._require_host(player)
+        if self.phase is not Phase.LOBBY:
+            raise RoomError("bad_phase", "Options can only be changed in the lobby.")
+        if options.max_players < len(self._seated()):
+            raise RoomError("invalid", "More players are already seated than that.")
+        self.options = options
+        return Outcome(events=[self._room_event()])
+
+    def start(self, player: Player, now: float) -> Outcome:
+        self._require_host(player)
+        if self.phase not in (Phase.LOBBY, Phase.ROUND_OVER):
+            raise RoomError("bad_phase", "A round cannot start now.")
+        if self.phase is Phase.ROUND_OVER and self.round_no >= self.options.rounds:
+            raise RoomError("bad_phase", "The match is over: start a rematch.")
+        self._compact_seats()
+        self._seat_waiting_spectators()
+        if len(self.players) < 2:
+            raise RoomError("bad_phase", "At least two seated players are needed.")
+        self.phase = Phase.COUNTDOWN
+        self.countdown_ends = now + self.countdown_s
+        self.result = None
+        out = Outcome()
+        out.events.append(self._room_event())
+        out.events.append(self._emit({"kind": "countdown", "ends_in_ms": int(self.countdown_s * 1000)}))
+        return out
+
+    def _seat_waiting_spectators(self) -> None:
+        for spectator in list(self.spectators):
+            if len(self.players) >= self.options.max_players:
+                break
+            self.spectators.remove(spectator)
+            self._seat(spectator)
+
+    def begin_round(self, now: float) -> Outcome:
+        """The signal (rule 4): deal and open the round for everyone at once."""
+        if self.phase is not Phase.COUNTDOWN:
+            return Outcome()
+        self.round_no += 1
+        self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
+        dealt = DemonRound.deal(self.round_seed, len(self.players))
+        self.round_initial = dealt
+        self.round = dealt.start()
+        self.round_actions = []
+        self.votes = set()
+        self.phase = Phase.PLAYING
+        self.countdown_ends = None
+        limit = self.options.time_limit_s
+        self.round_deadline = now + limit if limit else None
+        out = Outcome()
+        for p in self.players:  # a seat already away past its grace is out from the start
+            if not p.connected and p.dropped_at is not None and now - p.dropped_at >= self.grace_s:
+                self.round, _ = self.round.with_absent(p.seat)
+        out.events.append(self._room_event())
+        out.events.append(self._emit({"kind": "round_started", "round_no": self.round_no,
+                                      "round": self.round_view(), "time_left_ms": self._time_left_ms(now)}))
+        self._after_round_change(out)
+        return out
+
+    def next_round(self, player: Player, now: float) -> Outcome:
+        if self.phase is not Phase.ROUND_OVER:
+            raise RoomError("bad_phase", "There is no finished round to follow.")
+        return self.start(player, now)
+
+    def rematch(self, player: Player, now: float) -> Outcome:
+        self._require_host(player)
+        if self.phase is not Phase.MATCH_OVER:
+            raise RoomError("bad_phase", "The match is not over.")
+        for p in self.players:
+            p.total = 0
+        self.history = []
+        self.round_no = 0
+        self.round = None
+        self.result = None
+        self.phase = Phase.LOBBY
+        self._compact_seats()
+        self._seat_waiting_spectators()
+        return Outcome(events=[self._room_event()])
+
+    # ----------------------------------------------------------------- play
+
+    def act(self, player: Player, action_id: str, action: dict, now: float) -> Outcome:
+        """Apply one Demon action; the reply is `ack` or `rejected`, never an exception."""
+        if action_id in player.recent:
+            return Outcome(reply={**player.recent[action_id], "duplicate": True})
+        out = Outcome()
+        try:
+            out.reply = self._apply(player, action_id, action, out)
+        except RaceLost as race:
+            winner = self._player_at_seat(race.by_seat)
+            out.reply = {"type": "rejected", "id": action_id, "code": "race_lost", "reason": str(race),
+                         "pile": race.pile, "by_seat": race.by_seat,
+                         "by_name": winner.name if winner else None}
+        except RoomError as err:
+            out.reply = {"type": "rejected", "id": action_id, "code": err.code, "reason": err.message}
+        except NotStarted as err:
+            out.reply = {"type": "rejected", "id": action_id, "code": "not_started", "reason": str(err)}
+        except GameOver as err:
+            out.reply = {"type": "rejected", "id": action_id, "code": "round_over", "reason": str(err)}
+        except IllegalAction as err:
+            out.reply = {"type": "rejected", "id": action_id, "code": "illegal", "reason": str(err)}
+        player.recent[action_id] = out.reply
+        while len(player.recent) > RECENT_ACTION_IDS:
+            player.recent.popitem(last=False)
+        return out
+
+    def _apply(self, player: Player, action_id: str, action: dict, out: Outcome) -> dict:
+        if player.seat is None or player not in self.players:
+            raise RoomError("spectator", "Spectators cannot play.")
+        if self.phase in (Phase.LOBBY, Phase.COUNTDOWN) or self.round is None:
+            raise NotStarted("The round has not started yet.")
+        if self.phase is not Phase.PLAYING:
+            raise GameOver("The round is over.")
+        if player.seat in self.round.absent:
+            raise RoomError("illegal", "You are out of this round.")
+        engine_action = action_from_json({**action, "seat": player.seat})
+        new_round, engine_events = self.round.apply(engine_action)
+        old = self.round
+        self.round = new_round
+        self.round_actions.append(action_to_json(engine_action))
+        out.events.append(self._emit({
+            "kind": "move", "seat": player.seat, "action": action,
+            "engine": [e.to_json() for e in engine_events],
+            "seat_view": new_round.seat_view(player.seat),
+            "foundations": self._changed_foundations(old, new_round),
+            "stuck": sorted(new_round.stuck_seats()),
+            "cards_home": self._cards_home(new_round),
+        }))
+        move_v = self.v
+        self._after_round_change(out)
+        return {"type": "ack", "id": action_id, "v": move_v}
+
+    def vote(self, player: Player, end: bool) -> Outcome:
+        if self.phase is not Phase.PLAYING or player.seat is None or player not in self.players:
+            raise RoomError("bad_phase", "There is no round you can vote in.")
+        if end:
+            self.votes.add(player.seat)
+        else:
+            self.votes.discard(player.seat)
+        out = Outcome(events=[self._emit({"kind": "votes", "votes": sorted(self.votes)})])
+        self._check_vote(out)
+        return out
+
+    def tick(self, now: float) -> Outcome:
+        """Deadlines: the round's time limit and the reconnection grace period."""
+        out = Outcome()
+        if self.phase is Phase.PLAYING and self.round_deadline is not None and now >= self.round_deadline:
+            self._finish("time", out)
+        if self.phase is Phase.PLAYING and self.round is not None:
+            expired = [p for p in self.players
+                       if not p.connected and p.dropped_at is not None and p.seat not in self.round.absent
+                       and now - p.dropped_at >= self.grace_s]
+            for p in expired:
+                self._mark_absent(p.seat, out)
+            if expired:
+                out.events.append(self._room_event())
+                self._check_vote(out)
+        return out
+
+    def _voters(self) -> set[int]:
+        assert self.round is not None
+        return {p.seat for p in self.players
+                if p.connected and not p.left and p.seat not in self.round.absent}
+
+    def _check_vote(self, out: Outcome) -> None:
+        if self.phase is not Phase.PLAYING or self.round is None or not self.votes:
+            return
+        voters = self._voters()
+        if voters and voters <= self.votes:
+            self._finish("vote", out)
+
+    def _finish(self, reason: str, out: Outcome) -> None:
+        assert self.round is not None
+        self.round, events = self.round.finish(reason)
+        self._after_round_change(out)
+
+    def _mark_absent(self, seat: int, out: Outcome) -> None:
+        assert self.round is not None
+        self.round, _events = self.round.with_absent(seat)
+        self.votes.discard(seat)
+        self._after_round_change(out)
+
+    def _after_round_change(self, out: Outcome) -> None:
+        """Close the round when the engine says it ended (Demon!, all stuck, vote, time)."""
+        if self.round is None or self.round.end is None or self.phase is not Phase.PLAYING:
+            return
+        scores = self.round.scores()
+        by_id = {}
+        for p in self.players:
+            by_id[p.id] = scores[p.seat]
+            p.total += scores[p.seat]
+        winner = self._player_at_seat(self.round.end.winner) if self.round.end.winner is not None else None
+        entry = {"round_no": self.round_no, "reason": self.round.end.reason,
+                 "winner": winner.id if winner else None, "scores": by_id}
+        self.history.append(entry)
+        match_over = self.round_no >= self.options.rounds
+        self.phase = Phase.MATCH_OVER if match_over else Phase.ROUND_OVER
+        self.round_deadline = None
+        totals = {p.id: p.total for p in self.players}
+        best = max(totals.values())
+        self.result = {**entry, "totals": totals, "match_over": match_over,
+                       "winners": [pid for pid, t in totals.items() if t == best] if match_over else []}
+        out.events.append(self._emit({"kind": "round_ended", "result": self.result}))
+        out.events.append(self._room_event())
+
+    def _player_at_seat(self, seat: int | None) -> Player | None:
+        return next((p for p in self.players if p.seat == seat), None)
+
+    # ----------------------------------------------------------------- views
+
+    def legal_for(self, player: Player) -> list[dict]:
+        if (self.phase is not Phase.PLAYING or self.round is None or player.seat is None
+                or player not in self.players):
+            return []
+        actions = []
+        for a in self.round.legal_actions(player.seat):
+            j = action_to_json(a)
+            j.pop("seat", None)
+            actions.append(j)
+        return actions
+
+    @staticmethod
+    def _foundation_entry(index: int, pile) -> dict:
+        card, owner = pile[-1]
+        return {"pile": index, "top": str(card), "seat": owner, "count": len(pile)}
+
+    def _changed_foundations(self, old: DemonRound, new: DemonRound) -> list[dict]:
+        changed = []
+        for i, pile in enumerate(new.foundations):
+            if i >= len(old.foundations) or old.foundations[i] is not pile and old.foundations[i] != pile:
+                changed.append(self._foundation_entry(i, pile))
+        return changed
+
+    @staticmethod
+    def _cards_home(rnd: DemonRound) -> list[int]:
+        return [rnd.cards_on_foundations(s) for s in range(len(rnd.seats))]
+
+    def round_view(self) -> dict | None:
+        if self.round is None:
+            return None
+        r = self.round
+        return {
+            "seats": [r.seat_view(s) for s in range(len(r.seats))],
+            "foundations": [self._foundation_entry(i, pile) for i, pile in enumerate(r.foundations)],
+            "stuck": sorted(r.stuck_seats()),
+            "absent": sorted(r.absent),
+            "votes": sorted(self.votes),
+            "cards_home": self._cards_home(r),
+        }
+
+    def _time_left_ms(self, now: float) -> int | None:
+        if self.round_deadline is None:
+            return None
+        return max(0, int((self.round_deadline - now) * 1000))
+
+    def public_state(self, now: float, *, with_round: bool = True) -> dict:
+        absent = self.round.absent if self.round is not None and self.phase is Phase.PLAYING else frozenset()
+        state = {
+            "code": self.code,
+            "phase": self.phase.value,
+            "host": self.host,
+            "options": self.options.to_json(),
+            "players": [{**p.public(), "absent": p.seat in absent, "voted": p.seat in self.votes}
+                        for p in self.players],
+            "spectators": [{"id": p.id, "name": p.name, "connected": p.connected} for p in self.spectators],
+            "round_no": self.round_no,
+            "countdown_ends_in_ms": (max(0, int((self.countdown_ends - now) * 1000))
+                                     if self.countdown_ends is not None else None),
+            "time_left_ms": self._time_left_ms(now),
+            "history": self.history,
+            "result": self.result,
+        }
+        if with_round:
+            state["round"] = self.round_view()
+        return state
+
+    def _room_event(self) -> dict:
+        return self._emit({"kind": "room", "state": self.public_state(self.clock(), with_round=False)})
+
+    def _emit(self, event: dict) -> dict:
+        self.v += 1
+        self.log.append((self.v, event))
+        return {"type": "event", "v": self.v, "event": event}
+
+    def events_since(self, v: int) -> list[dict] | None:
+        """Events after version `v`, or None when they are no longer all in the window."""
+        if v > self.v:
+            return None
+        if v == self.v:
+            return []
+        if not self.log or self.log[0][0] > v + 1:
+            return None
+        return [{"type": "event", "v": ev_v, "event": ev} for ev_v, ev in self.log if ev_v > v]
+
+    def is_idle(self, now: float, ttl_s: float) -> bool:
+        """Nobody connected for `ttl_s`: the hub may remove the room."""
+        if any(p.connected for p in self.everyone()):
+            return False
+        return now - self.last_active >= ttl_s
+
+    def to_public_summary(self) -> dict:
+        return {"code": self.code, "phase": self.phase.value,
+                "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected}
+                            for p in self.players],
+                "max_players": self.options.max_players, "spectators": len(self.spectators)}
+
