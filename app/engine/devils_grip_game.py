@@ -210,10 +210,19 @@ def game_from_record(record: Any) -> GripGame:
     if not isinstance(options, dict) or set(options) != {"passes"}:
         raise InvalidRecord("'options' must be {\"passes\": 1, 3 or null}")
     passes = options["passes"]
+    known = {"format", "version", "game", "options", "number", "seed", "initial", "actions", "used_undo"}
+    extra = set(record) - known
+    if extra:
+        raise InvalidRecord(f"unknown key(s) in a Devil's Grip record: {', '.join(sorted(map(str, extra)))}")
     number = record.get("number")
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         raise InvalidRecord("'number' must be an integer or null")
-    used_undo = record.get("used_undo")
+    seed = record.get("seed")  # the common record header's name for the deal number
+    if seed is not None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or (number is not None and seed != number):
+            raise InvalidRecord("'seed' must be the deal number (the same as 'number')")
+        number = seed
+    used_undo = record.get("used_undo", False)
     if not isinstance(used_undo, bool):
         raise InvalidRecord("'used_undo' must be true or false")
     init = record.get("initial")
@@ -240,7 +249,10 @@ def game_from_record(record: Any) -> GripGame:
 
 def replay_record(record: Any) -> GripState:
     """The final state of a record; raises `InvalidRecord(message, index=i)` at the first
-    illegal action (index None for a bad header or initial position)."""
+    illegal action (index None for a bad header or initial position).
+
+    Besides the fields `make_grip_record` writes, the common header's ``seed`` is accepted
+    as another name for ``number``, and ``used_undo`` may be left out (false)."""
     return game_from_record(record).state
 
 
@@ -249,7 +261,7 @@ def replay_record(record: Any) -> GripState:
 
 def describe(state: GripState) -> str:
     """A readable text picture of a position (used by ``python -m app.engine replay``)."""
-    width = 12
+    width = 13
     lines = []
     head = f"Devil's Grip  stock {len(state.stock)}  talon {len(state.talon)}"
     if state.talon:

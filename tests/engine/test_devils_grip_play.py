@@ -224,6 +224,9 @@ def test_record_round_trip(seed):
     final = replay_record(rec)
     assert final.to_json() == g.state.to_json()
     assert game_from_record(rec).state == g.state
+    # The common header's "seed" names the deal number too.
+    alias = {k: v for k, v in rec.items() if k != "number"} | {"seed": rec["number"]}
+    assert replay_record(alias) == g.state
 
 
 def test_bad_records_name_the_first_bad_action():
@@ -242,7 +245,8 @@ def test_bad_records_name_the_first_bad_action():
         replay_record(bad)
     assert e.value.index == 3
     for field, value in [("format", "x"), ("version", 2), ("game", "demon"), ("options", {}),
-                         ("number", "1"), ("used_undo", None), ("actions", {})]:
+                         ("number", "1"), ("used_undo", 1), ("actions", {}), ("seed", rec["number"] + 1),
+                         ("extra", 0)]:
         bad = copy.deepcopy(rec)
         bad[field] = value
         with pytest.raises(InvalidRecord):
