@@ -381,6 +381,8 @@ class Room:
         assert self.round is not None
         self.round, _events = self.round.with_absent(seat)
         self.votes.discard(seat)
+        out.events.append(self._emit({"kind": "absent", "absent": sorted(self.round.absent),
+                                      "stuck": sorted(self.round.stuck_seats())}))
         self._after_round_change(out)
 
     def _after_round_change(self, out: Outcome) -> None:

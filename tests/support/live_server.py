@@ -1,0 +1,88 @@
+"""A real server for tests: `python -m app` in a subprocess on a free loopback port.
+
+Tests talk to it over real sockets (httpx, websockets, Chromium), so they exercise the
+same uvicorn, WebSocket implementation and settings a self-hoster runs.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, data_dir: Path, **settings: object) -> None:
+        self.data_dir = data_dir
+        self.settings = settings
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+        self.log_path = data_dir / f"server-{self.port}.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def env(self) -> dict:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
+        env.update({"DEMON_PORT": str(self.port), "DEMON_HOST": "127.0.0.1",
+                    "DEMON_DATA_DIR": str(self.data_dir), "DEMON_LOG_LEVEL": "info"})
+        env.update({f"DEMON_{k.upper()}": str(v) for k, v in self.settings.items()})
+        return env
+
+    def start(self, timeout: float = 20.0) -> "LiveServer":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env(),
+                                     stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log()}")
+            try:
+                if httpx.get(self.base + "/health", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not become healthy:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 10.0) -> int | None:
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        code = self.proc.returncode
+        self.proc = None
+        return code
+
+    def __enter__(self) -> "LiveServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

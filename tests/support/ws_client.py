@@ -1,0 +1,162 @@
+"""A scripted player: one real WebSocket, and the client-side state rules of the protocol.
+
+It applies events exactly as docs/protocol.md tells a browser to (drop duplicates, resync
+on a gap, a snapshot replaces everything), so tests can compare what different clients
+believe with what the server holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from typing import Any
+
+import httpx
+import websockets
+
+
+async def create_room(base: str, name: str = "Ann", **options: Any) -> dict:
+    async with httpx.AsyncClient() as http:
+        r = await http.post(base + "/api/rooms", json={"name": name, **options})
+        r.raise_for_status()
+        return r.json()
+
+
+async def join_room(base: str, code: str, name: str) -> dict:
+    async with httpx.AsyncClient() as http:
+        r = await http.post(f"{base}/api/rooms/{code}/join", json={"name": name})
+        r.raise_for_status()
+        return r.json()
+
+
+class Player:
+    def __init__(self, ws_base: str, grant: dict) -> None:
+        self.ws_base = ws_base
+        self.grant = grant
+        self.code = grant["code"]
+        self.token = grant["token"]
+        self.ws: Any = None
+        self.state: dict | None = None
+        self.v: int | None = None
+        self.legal: list[dict] = []
+        self.replies: dict[str, dict] = {}
+        self.errors: list[dict] = []
+        self.received: list[dict] = []  # every message, in order
+        self.gaps = 0
+        self.close_code: int | None = None
+        self._reader: asyncio.Task | None = None
+        self._changed = asyncio.Event()
+        self._seq = 0
+
+    @property
+    def seat(self) -> int | None:
+        me = self.me()
+        return me["seat"] if me else None
+
+    def me(self) -> dict | None:
+        if not self.state:
+            return None
+        return next((p for p in self.state["players"] if p["id"] == self.grant["you"]), None)
+
+    async def connect(self, *, resume: bool = False, origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self.ws = await websockets.connect(f"{self.ws_base}/ws/{self.code}", additional_headers=headers,
+                                           compression=None, max_size=2**22)
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token,
+                                       "v": self.v if resume else None}))
+        self.close_code = None
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=2)
+
+    async def send(self, message: dict) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def act(self, action: dict, action_id: str | None = None) -> str:
+        self._seq += 1
+        action_id = action_id or f"a{self._seq}"
+        await self.send({"type": "action", "id": action_id, "action": action})
+        return action_id
+
+    async def reply(self, action_id: str, timeout: float = 5.0) -> dict:
+        await self.wait_for(lambda: action_id in self.replies, timeout)
+        return self.replies[action_id]
+
+    async def wait_for(self, predicate, timeout: float = 5.0) -> None:
+        async def waiter() -> None:
+            while not predicate():
+                self._changed.clear()
+                if self.close_code is not None and not predicate():
+                    raise ConnectionError(f"socket closed with {self.close_code}")
+                await self._changed.wait()
+        await asyncio.wait_for(waiter(), timeout)
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.handle(json.loads(raw))
+                self._changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            code = self.ws.close_code if self.ws is not None else None
+            self.close_code = code if code is not None else 1006
+            self._changed.set()
+
+    # ------------------------------------------------------------ protocol rules
+
+    def handle(self, msg: dict) -> None:
+        self.received.append(msg)
+        kind = msg["type"]
+        if kind == "snapshot":
+            self.state = copy.deepcopy(msg["state"])
+            self.v = msg["v"]
+        elif kind == "event":
+            if self.v is None or msg["v"] <= self.v:
+                return
+            if msg["v"] != self.v + 1:
+                self.gaps += 1
+                asyncio.ensure_future(self.send({"type": "resync"}))
+                return
+            self.apply_event(msg["event"])
+            self.v = msg["v"]
+        elif kind == "legal":
+            self.legal = msg["actions"]
+        elif kind in ("ack", "rejected"):
+            self.replies[msg["id"]] = msg
+        elif kind == "error":
+            self.errors.append(msg)
+
+    def apply_event(self, event: dict) -> None:
+        assert self.state is not None
+        kind = event["kind"]
+        if kind == "room":
+            self.state.update(event["state"])
+        elif kind == "round_started":
+            self.state["round"] = copy.deepcopy(event["round"])
+            self.state["round_no"] = event["round_no"]
+        elif kind == "move":
+            rnd = self.state["round"]
+            rnd["seats"][event["seat"]] = event["seat_view"]
+            for change in event["foundations"]:
+                entry = {k: change[k] for k in ("pile", "top", "seat", "count")}
+                if change["pile"] < len(rnd["foundations"]):
+                    rnd["foundations"][change["pile"]] = entry
+                else:
+                    rnd["foundations"].append(entry)
+            rnd["stuck"] = event["stuck"]
+            rnd["cards_home"] = event["cards_home"]
+        elif kind == "votes":
+            self.state["round"]["votes"] = event["votes"]
+        elif kind == "round_ended":
+            self.state["result"] = event["result"]
+        elif kind == "countdown":
+            pass
+        elif kind == "absent":
+            self.state["round"]["absent"] = event["absent"]
+            self.state["round"]["stuck"] = event["stuck"]
