@@ -449,7 +449,9 @@ class GripState:
         this state is never changed. Events are dicts: ``deal`` (cards turned), ``redeal``,
         ``talon``, ``move``, ``swap``, ``fill`` (rule 7: the card that refilled an emptied
         cell and where it came from), and a final ``end`` when the deal ends (by the player
-        or by rule 10), with score, rating and won.
+        or by rule 10), with score, rating and won. When the play wins the deal, the rows
+        are arranged at once (rule 6, see `arranged`) and an ``arrange`` event carries the
+        new grid.
         """
         if self.ended:
             raise GameOver("the deal is over")
@@ -472,6 +474,14 @@ class GripState:
         if new._stuck:
             new = replace(new, ended=True)
             events.append(new._end_event("rule"))
+            if new.won:  # rule 6: the app arranges the rows of a won deal itself
+                try:
+                    tidy = new.arranged()
+                except IllegalAction:  # a made-up position whose piles cannot fill the rows
+                    tidy = new
+                if tidy.grid != new.grid:
+                    new = tidy
+                    events.append({"type": "arrange", "grid": [_strs(p) for p in new.grid]})
         return new, events
 
     def _end_event(self, by: str) -> dict:

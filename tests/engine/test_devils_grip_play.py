@@ -106,6 +106,23 @@ def test_random_playouts_keep_the_invariants(number, passes, rng):
                 accepted = False
             assert accepted == (normal(a) in legal), a
             assert s.to_json() == before
+        # A random JSON object, as a client might send it: parsed and applied, or rejected.
+        data = {k: rng.choice([rng.randrange(-1, 26), "3", None, True])
+                for k in rng.sample(["src", "dst", "count", "a", "b"], rng.randrange(0, 4))}
+        data["type"] = rng.choice(["deal", "redeal", "talon", "move", "swap", "x", 1])
+        before = s.to_json()
+        try:
+            parsed = grip_action_from_json(data)
+        except IllegalAction:
+            parsed = None
+        if parsed is not None:
+            try:
+                s.apply(parsed)
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (normal(parsed) in legal), data
+        assert s.to_json() == before
         a = choose(rng, s)
         prev_score = s.score()
         s, events = s.apply(a)

@@ -209,6 +209,15 @@ def test_rule_06_rows_arranged_when_won():
     assert sorted(a.grid) == sorted(s.grid)
     with pytest.raises(IllegalAction):
         GripState.deal(3).arranged()
+    # Winning by play arranges the rows at once.
+    last = scrambled[0].split()
+    grid = [last[:3]] + [p.split() for p in scrambled[1:]]
+    nearly = GripState.from_layout(grid, [], [last[3]])
+    assert not nearly.is_over() and nearly.hint() == TalonToGrid(0)
+    done, ev = nearly.apply(TalonToGrid(0))
+    assert done.won and done.ended and done.grid == a.grid
+    assert ev[-1] == {"type": "arrange", "grid": [[str(c) for c in p] for p in a.grid]}
+    assert done.arranged() == done
 
 
 def test_rule_07_emptied_cell_refilled_from_stock_then_talon():
