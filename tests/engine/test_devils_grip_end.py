@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine.cards import Card
-from app.engine.devils_grip import GripState, Redeal, DealThree, TalonToGrid, GridToGrid
+from app.engine.devils_grip import GripState
 
 INERT = ["2S 5S 8S JS", "3H 6H 9H QH", "4D 7D TD KD", "2C 5C 8C JC", "3S 6S 9S QS", "4H 7H TH KH"]
 

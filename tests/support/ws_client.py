@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import socket
 from typing import Any
 
 import httpx
@@ -59,10 +60,20 @@ class Player:
             return None
         return next((p for p in self.state["players"] if p["id"] == self.grant["you"]), None)
 
-    async def connect(self, *, resume: bool = False, origin: str | None = None) -> None:
+    async def connect(self, *, resume: bool = False, origin: str | None = None,
+                      tiny_buffers: bool = False) -> None:
+        """`tiny_buffers` makes a client whose socket fills up fast (slow-reader tests)."""
         headers = {"Origin": origin} if origin else None
+        extra: dict[str, Any] = {}
+        if tiny_buffers:
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+            host, port = self.ws_base.split("//")[1].split(":")
+            sock.connect((host, int(port)))
+            sock.setblocking(False)
+            extra = {"sock": sock, "max_queue": 1}
         self.ws = await websockets.connect(f"{self.ws_base}/ws/{self.code}", additional_headers=headers,
-                                           compression=None, max_size=2**22)
+                                           compression=None, max_size=2**22, **extra)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token,
                                        "v": self.v if resume else None}))
         self.close_code = None

