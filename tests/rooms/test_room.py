@@ -1,0 +1,202 @@
+"""Room logic without sockets: the Room class is synchronous and takes the time as an
+argument, so every rule of the table is tested directly."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.demon import DemonRound
+from app.rooms.room import Options, Phase, Room, RoomError
+from app.rooms.secrets_util import hash_token, new_code, normalise_code, token_matches
+
+T0 = 1000.0
+
+
+def make_room(n: int = 2, **options) -> tuple[Room, list]:
+    room = Room("ROOMABC", Options(**options), countdown_s=3, grace_s=120, test_seed=288)
+    room.clock = lambda: T0
+    players = [room.join(f"P{i}", hash_token(f"tok{i}")) for i in range(n)]
+    for p in players:
+        room.connect(p, T0)
+    return room, players
+
+
+def started(n: int = 2, **options) -> tuple[Room, list]:
+    room, players = make_room(n, **options)
+    room.start(players[0], T0)
+    room.begin_round(T0 + 3)
+    return room, players
+
+
+def kinds(outcome) -> list[str]:
+    return [e["event"]["kind"] for e in outcome.events]
+
+
+def test_codes_and_tokens():
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) == 200 and all(len(c) == 7 and c.isalpha() and c.isupper() for c in codes)
+    assert not any(ch in c for c in codes for ch in "IO")
+    assert 24 ** 7 >= 10 ** 9
+    assert normalise_code(" kxw-prtm ") == "KXWPRTM"
+    h = hash_token("secret")
+    assert token_matches("secret", h) and not token_matches("secreT", h)
+
+
+def test_first_joiner_is_host_and_joiners_are_seated_up_to_the_maximum():
+    room, players = make_room(3, max_players=2)
+    assert room.host == players[0].id
+    assert [p.seat for p in players] == [0, 1, None]
+    assert players[2] in room.spectators
+    assert room.player_by_token("tok1") is players[1]
+    assert room.player_by_token("nope") is None
+
+
+def test_start_needs_the_host_and_two_seated_players():
+    room, players = make_room(1)
+    with pytest.raises(RoomError) as err:
+        room.start(players[0], T0)
+    assert err.value.code == "bad_phase"
+    room2, players2 = make_room(2)
+    with pytest.raises(RoomError) as err:
+        room2.start(players2[1], T0)
+    assert err.value.code == "not_host"
+
+
+def test_countdown_then_the_round_starts_for_everyone_at_once():
+    room, players = make_room(3)
+    out = room.start(players[0], T0)
+    assert room.phase is Phase.COUNTDOWN and "countdown" in kinds(out)
+    reply = room.act(players[1], "early", {"type": "draw"}, T0 + 1).reply
+    assert reply["code"] == "not_started"
+    out = room.begin_round(T0 + 3)
+    assert room.phase is Phase.PLAYING and "round_started" in kinds(out)
+    assert room.round.started and len(room.round.seats) == 3
+    assert all(room.legal_for(p) for p in players)
+
+
+def test_late_joiner_spectates_then_is_seated_next_round():
+    room, players = started(2, rounds=2)
+    late = room.join("Late", hash_token("late"))
+    assert late.seat is None and room.legal_for(late) == []
+    assert room.act(late, "x", {"type": "draw"}, T0).reply["code"] == "spectator"
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    assert room.phase is Phase.ROUND_OVER
+    room.next_round(players[0], T0)
+    room.begin_round(T0 + 3)
+    assert late.seat == 2 and len(room.round.seats) == 3
+
+
+def test_action_ack_duplicate_and_illegal():
+    room, players = started()
+    v = room.v
+    out = room.act(players[0], "a1", {"type": "draw"}, T0 + 4)
+    assert out.reply == {"type": "ack", "id": "a1", "v": v + 1}
+    again = room.act(players[0], "a1", {"type": "draw"}, T0 + 4)
+    assert again.reply["duplicate"] and again.reply["v"] == v + 1 and not again.events
+    assert room.v == v + 1
+    bad = room.act(players[0], "a2", {"type": "tableau", "src": 0, "dst": 0, "count": 1}, T0 + 4)
+    assert bad.reply["code"] == "illegal" and not bad.events and room.v == v + 1
+
+
+def test_race_lost_names_the_winner():
+    room, players = started()
+    seat0 = room.round.seats[0].tableau
+    ace = next(i for i, p in enumerate(seat0) if p.up and str(p.up[-1]) == "AC")
+    room.act(players[0], "ace", {"type": "foundation", "src": ace, "pile": None}, T0)
+    two0 = next(i for i, p in enumerate(room.round.seats[0].tableau) if p.up and str(p.up[-1]) == "2C")
+    two1 = next(i for i, p in enumerate(room.round.seats[1].tableau) if p.up and str(p.up[-1]) == "2C")
+    first = room.act(players[1], "b", {"type": "foundation", "src": two1, "pile": 0}, T0)
+    second = room.act(players[0], "a", {"type": "foundation", "src": two0, "pile": 0}, T0)
+    assert first.reply["type"] == "ack"
+    assert second.reply["code"] == "race_lost" and second.reply["by_seat"] == 1
+    assert second.reply["by_name"] == "P1" and second.reply["pile"] == 0
+    assert str(room.round.seats[0].tableau[two0].up[-1]) == "2C"
+
+
+def test_vote_ends_the_round_when_every_connected_player_voted():
+    room, players = started(3)
+    room.vote(players[0], True)
+    room.disconnect(players[2], T0 + 5)  # a dropped player does not block the vote
+    out = room.vote(players[1], True)
+    assert room.phase is Phase.ROUND_OVER and "round_ended" in kinds(out)
+    assert room.result["reason"] == "vote"
+
+
+def test_time_limit_ends_the_round():
+    room, players = started(2, time_limit_s=60)
+    assert not room.tick(T0 + 60).events
+    out = room.tick(T0 + 63.5)
+    assert room.result["reason"] == "time" and "round_ended" in kinds(out)
+
+
+def test_seat_away_past_the_grace_period_is_out_but_still_scores():
+    room, players = started(3)
+    room.disconnect(players[2], T0 + 10)
+    room.tick(T0 + 100)
+    assert 2 not in room.round.absent
+    out = room.tick(T0 + 131)
+    assert 2 in room.round.absent and "absent" in kinds(out)
+    assert room.act(players[2], "z", {"type": "draw"}, T0 + 131).reply["code"] == "illegal"
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    assert set(room.result["scores"]) == {p.id for p in players}
+
+
+def test_host_leaving_passes_the_host_on():
+    room, players = make_room(3)
+    room.leave(players[0], T0)
+    assert room.host == players[1].id
+    assert [p.seat for p in room.players] == [0, 1]
+
+
+def test_match_totals_rounds_and_rematch():
+    room, players = started(2, rounds=2)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    assert room.phase is Phase.ROUND_OVER and room.round_no == 1
+    room.next_round(players[0], T0)
+    room.begin_round(T0 + 3)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    assert room.phase is Phase.MATCH_OVER and room.result["match_over"]
+    totals = room.result["totals"]
+    assert totals == {p.id: sum(h["scores"][p.id] for h in room.history) for p in players}
+    assert set(room.result["winners"]) == {pid for pid, t in totals.items() if t == max(totals.values())}
+    with pytest.raises(RoomError):
+        room.next_round(players[0], T0)
+    room.rematch(players[0], T0)
+    assert room.phase is Phase.LOBBY and room.round_no == 0 and all(p.total == 0 for p in players)
+
+
+def test_demon_ends_the_round_with_62_for_the_winner():
+    room, players = started(2)
+    one_left = DemonRound.from_layout(
+        [{"tableau": [{"up": ["KS"]}] + [{}] * 6},
+         {"tableau": [{"up": ["KH"]}] + [{}] * 6}],
+        foundations=[[(f"{r}S", 0) for r in "A23456789TJQ"], [(f"{r}H", 1) for r in "A23456789TJQ"]])
+    room.round = one_left
+    out = room.act(players[0], "last", {"type": "foundation", "src": 0, "pile": 0}, T0)
+    assert out.reply["type"] == "ack"
+    assert room.result["reason"] == "demon" and room.result["winner"] == players[0].id
+    assert room.result["scores"][players[0].id] == 62
+
+
+def test_events_since_replays_or_asks_for_a_snapshot():
+    room = Room("ROOMABC", Options(), replay_window=4)
+    room.clock = lambda: T0
+    p = room.join("A", hash_token("a"))
+    for _ in range(10):
+        room.connect(p, T0)
+    assert [e["v"] for e in room.events_since(8)] == [9, 10]
+    assert room.events_since(10) == []
+    assert room.events_since(3) is None  # fell out of the window
+    assert room.events_since(11) is None  # from the future: resync
+
+
+def test_idle_room_expires():
+    room, players = make_room(2)
+    for p in players:
+        room.disconnect(p, T0 + 1)
+    assert not room.is_idle(T0 + 100, ttl_s=300)
+    assert room.is_idle(T0 + 302, ttl_s=300)
