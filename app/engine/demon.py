@@ -295,12 +295,15 @@ class SeatState:
 
     @classmethod
     def parse(cls, tableau: Iterable[Any], stock: Any = (), waste: Any = ()) -> "SeatState":
-        """Build from text: tableau items are Pile objects, (down, up) pairs or
-        {"down":..., "up":...} mappings, each side a card string like "5H 6S" or a list."""
+        """Build from text: tableau items are Pile objects, (down, up) pairs,
+        {"down":..., "up":...} mappings or () / None for an empty pile; each side is a card
+        string like "5H 6S" or a list. Missing piles (fewer than 7) are empty."""
         piles = []
         for item in tableau:
             if isinstance(item, Pile):
                 piles.append(item)
+            elif item is None or (isinstance(item, (tuple, list)) and not item):
+                piles.append(Pile())
             elif isinstance(item, Mapping):
                 piles.append(Pile.parse(item.get("down", ()), item.get("up", ())))
             else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from app.engine.cards import Card, parse_cards, standard_deck
@@ -19,16 +21,19 @@ from app.engine.demon import (
     ToFoundation,
     ToTableau,
     TurnedUp,
+    action_from_json,
     score_round,
 )
 from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
 from app.engine.rng import SplitMix64, derive_seed
-from test_demon_support import C, check_invariants, seat, suit_pile
+from test_demon_support import C, check_invariants, choose_action, seat, suit_pile
 
-EMPTY = SeatState(tuple(Pile() for _ in range(7)))
+# A second seat that is never stuck (an ace is always playable), so that small test
+# positions do not end the round by rule 16 before the test is done.
+ALIVE = SeatState.parse([], stock="AC")
 
 
-def two_seats(s0: SeatState, s1: SeatState = EMPTY, foundations=(), **kw) -> DemonRound:
+def two_seats(s0: SeatState, s1: SeatState = ALIVE, foundations=(), **kw) -> DemonRound:
     return DemonRound.from_layout([s0, s1], foundations, **kw)
 
 
@@ -170,39 +175,44 @@ def test_rule_06_recycle_in_klondike_order():
 
 
 def test_rule_07_available_cards_waste_top_pile_top_and_runs():
-    s0 = seat(("5C", "9H 8S 7D"), ("", "9C"), waste="6D 2S")
+    s0 = seat(("5C", "9H 8S 7D"), ("", "7C"), ("", "9D"), waste="6D 2S")
     r = two_seats(s0, foundations=[suit_pile("S", 1)])
-    # the waste top is available, the card under it is not
+    # the waste top is available...
     r1, _ = r.apply(ToFoundation(0, "waste"))
     assert r1.foundations[0][-1][0] == C("2S")
+    # ...the card under it is not: only the top 2S is considered (6D would fit on 7C)
     with pytest.raises(IllegalAction):
-        r.apply(ToTableau(0, "waste", 0))  # 2S does not fit 7D; 6D underneath is unavailable
-    # a face-up run from its middle: 8S 7D onto... nothing fits; the top card alone can move
-    r2, _ = r.apply(ToTableau(0, 0, 1, 1) if False else ToTableau(0, 1, 0, 1)) if False else (None, None)
-    legal = r.legal_actions(0)
-    # face-down cards are never available: at most the face-up count moves
+        r.apply(ToTableau(0, "waste", 1))
+    assert ToTableau(0, "waste", 1) in r1.legal_actions(0)
+    # a face-up run taken from its middle: 8S 7D onto 9D
+    r2, _ = r.apply(ToTableau(0, 0, 2, 2))
+    assert r2.seats[0].tableau[0].up == parse_cards("9H")
+    assert r2.seats[0].tableau[2].up == parse_cards("9D 8S 7D")
+    # face-down cards are never available
     with pytest.raises(IllegalAction, match="face-up"):
-        r.apply(ToTableau(0, 0, 1, 4))
-    assert ToFoundation(0, "waste", 0) in legal
+        r.apply(ToTableau(0, 0, 2, 4))
 
 
 def test_rule_08_build_down_in_alternating_colours():
-    s0 = seat(("", "TD"), ("QS", "JH"), ("", "9S 8H"), ("", "KC QD"), (), ("", "9D"), ("", "7S"))
+    s0 = seat(("", "TD"), ("QS", "JH"), ("", "9S 8H"), ("", "KC QD"), (), ("", "7S"), ("", "9C"))
     r = two_seats(s0)
     r1, events = r.apply(ToTableau(0, 2, 0, 2))  # the run 9S 8H moves as a whole onto TD
     assert r1.seats[0].tableau[0].up == parse_cards("TD 9S 8H")
     assert r1.seats[0].tableau[2] == Pile()
     assert events == [Moved(0, 2, 0, parse_cards("9S 8H"))]
+    assert events[0].to_json() == {"type": "moved", "seat": 0, "src": 2, "dst": 0, "cards": ["9S", "8H"]}
+    r2, _ = r.apply(ToTableau(0, 2, 6, 1))  # the top of a run alone: 8H onto 9C
+    assert r2.seats[0].tableau[2].up == parse_cards("9S")
+    assert r2.seats[0].tableau[6].up == parse_cards("9C 8H")
     with pytest.raises(IllegalAction, match="opposite colour"):
-        r.apply(ToTableau(0, 5, 0))  # 9D on TD: same colour
-    with pytest.raises(IllegalAction):
-        r.apply(ToTableau(0, 6, 0))  # 7S on TD: not one rank lower
+        r.apply(ToTableau(0, 1, 3))  # JH on QD: same colour
+    with pytest.raises(IllegalAction, match="one rank lower"):
+        r.apply(ToTableau(0, 5, 0))  # 7S on TD: not one rank lower
     with pytest.raises(IllegalAction, match="only a king"):
-        r.apply(ToTableau(0, 5, 4))  # empty pile takes only a king
-    r2, _ = r.apply(ToTableau(0, 3, 4, 2))  # a king-headed run onto an empty pile
-    assert r2.seats[0].tableau[4].up == parse_cards("KC QD")
-    r3, _ = r.apply(ToTableau(0, 2, 3, 1))  # part of a run: the 8H alone onto ... QD? no
-    assert False if r3 is None else True
+        r.apply(ToTableau(0, 5, 4))  # an empty pile takes only a king
+    r3, _ = r.apply(ToTableau(0, 3, 4, 2))  # a king-headed run onto an empty pile
+    assert r3.seats[0].tableau[4].up == parse_cards("KC QD")
+    assert r3.seats[0].tableau[3] == Pile()
 
 
 def test_rule_09_turn_up_is_automatic():
@@ -237,7 +247,7 @@ def test_rule_10_a_player_touches_only_their_own_layout():
 
 def test_rule_11_shared_foundations_any_ace_starts_a_pile():
     s0 = seat(("", "AH"), ("", "2H"), ("", "3S"), waste="AS")
-    s1 = seat(("", "AH"), ("", "3H"))
+    s1 = seat(("", "AH"), ("", "3H"), stock="AC")
     r = two_seats(s0, s1)
     r, ev = r.apply(ToFoundation(0, 0))  # an ace starts pile 0
     assert ev[0] == Played(0, 0, C("AH"), 0, True)
@@ -253,8 +263,8 @@ def test_rule_11_shared_foundations_any_ace_starts_a_pile():
     r, _ = r.apply(ToFoundation(0, "waste", pile=len(r.foundations)))  # ace names "new pile"
     assert len(r.foundations) == 3
     # piles are built up to the king, and no further
-    king_pile = [suit_pile("C", 13, 0)]
-    r = two_seats(seat(("", "AC")), foundations=king_pile)
+    king_pile = [suit_pile("H", 13, 1)]
+    r = two_seats(seat(("", "AH")), foundations=king_pile)
     r, _ = r.apply(ToFoundation(0, 0))
     assert len(r.foundations) == 2  # the ace went to a new pile, not on the king
     # at most 4 x players piles: every deck has four aces
@@ -276,50 +286,54 @@ def test_rule_12_foundation_plays_from_waste_top_or_pile_top_one_card():
 
 def test_rule_13_cards_never_leave_the_foundations():
     r = DemonRound.deal(8, 2).start()
-    seen: list = []
-    import random
-    from test_demon_support import choose_action
-
     rng = random.Random(8)
+    seen: list = []
     for _ in range(300):
         a = choose_action(r, rng, [0, 1])
         if a is None or r.end is not None:
             break
         r, _ = r.apply(a)
-        # every earlier foundation pile is a prefix of the same pile now
-        for i, pile in enumerate(seen):
+        for i, pile in enumerate(seen):  # every earlier pile is a prefix of the pile now
             assert r.foundations[i][: len(pile)] == pile
         seen = list(r.foundations)
     assert seen, "the playout made foundation plays"
-    for a in r.legal_actions(0) + r.legal_actions(1):
-        assert getattr(a, "src", None) in (None, "waste", 0, 1, 2, 3, 4, 5, 6)
+    # no action can even name a foundation as its source
+    for bad in ({"type": "tableau", "seat": 0, "src": "foundation", "dst": 1},
+                {"type": "tableau", "seat": 0, "src": 7, "dst": 1},
+                {"type": "foundation", "seat": 0, "src": "foundation"}):
+        with pytest.raises(IllegalAction):
+            action_from_json(bad)
 
 
 def test_rule_14_first_come_first_served():
-    s0 = seat(("", "7H"), waste="7H")
-    s1 = seat(("", "7H"))
+    s0 = seat(("", "7H"), stock="AC")
+    s1 = seat(("", "7H"), stock="AC")
     r = two_seats(s0, s1, [suit_pile("H", 6, 0)])
     won, _ = r.apply(ToFoundation(1, 0, pile=0))  # seat 1's play arrived first
     with pytest.raises(RaceLost) as info:
         won.apply(ToFoundation(0, 0, pile=0))
     assert info.value.pile == 0 and info.value.by_seat == 1
+    assert "seat 1" in str(info.value)
     with pytest.raises(RaceLost) as info:  # "any pile" loses the same way
-        won.apply(ToFoundation(0, "waste"))
+        won.apply(ToFoundation(0, 0))
     assert info.value.pile == 0 and info.value.by_seat == 1
-    # nothing changed in the loser's layout
-    assert won.seats[0] == r.seats[0]
-    # still the owner of the card *at that height* after the pile moved on
-    s1b = seat(("", "8C 7H"))
-    r = two_seats(seat(("", "7H")), seat(("", "8S"), waste="7H"), [suit_pile("H", 6, 0)])
-    r, _ = r.apply(ToFoundation(1, "waste"))
-    r = r  # pile is now ...6H(0) 7H(1)
+    # the other order: seat 0 first, seat 1 loses
+    won0, _ = r.apply(ToFoundation(0, 0))
     with pytest.raises(RaceLost) as info:
-        r.apply(ToFoundation(0, 0, pile=0))
+        won0.apply(ToFoundation(1, 0))
+    assert info.value.by_seat == 0
+    # the seat named is the one whose card sits at that height, even after the pile grew
+    s2 = seat(("", "8S"), waste="8H")
+    r3 = DemonRound.from_layout([s0, s1, s2], [suit_pile("H", 6, 0)])
+    r3, _ = r3.apply(ToFoundation(1, 0))
+    r3, _ = r3.apply(ToFoundation(2, "waste"))
+    with pytest.raises(RaceLost) as info:
+        r3.apply(ToFoundation(0, 0, pile=0))
     assert info.value.by_seat == 1
-    assert s1b.tableau[0].up[-1] == C("7H")
-
-
-# --------------------------------------------------------------------------- rules 15-19
+    # a pile that never held that card is a plain illegal play, not a lost race
+    with pytest.raises(IllegalAction) as plain:
+        two_seats(s0, s1, [suit_pile("H", 5, 0)]).apply(ToFoundation(0, 0, pile=0))
+    assert not isinstance(plain.value, RaceLost)
 
 
 def test_rule_15_demon_ends_the_round_at_once():
@@ -340,11 +354,23 @@ def test_rule_15_demon_ends_the_round_at_once():
 
 def test_rule_16_stuck_everywhere_ends_the_round():
     # seat 0 can play its last useful card; afterwards nobody can ever do anything
-    s0 = seat(("KD", "QC"), waste="5H")
-    s1 = seat(("QD", "KH"), stock="4C 8C")
+    s0 = seat(("KD", "QC"), waste="2S")
+    s1 = seat(("QD", "5H"), stock="9C 8C")
     r = two_seats(s0, s1, [suit_pile("S", 1, 0)])
-    r, events = r.apply(ToFoundation(0, "waste"))  # no, 5H has no pile
-    assert False, events
+    assert r.stuck_seats() == {1} and r.is_stuck(1) and not r.is_stuck(0)
+    r_draw, events = r.apply(Draw(1))  # a stuck seat may still act; seat 0 keeps it going
+    assert r_draw.end is None
+    r, events = r.apply(ToFoundation(0, "waste"))
+    assert r.end == RoundEnd("stuck", None)
+    assert [e.to_json()["type"] for e in events] == ["played", "round_ended"]
+    assert events[-1].scores == (2, 0)
+    assert r.view(None)["stuck"] == [0, 1] and r.view(None)["reason"] == "stuck"
+    # not yet started: no automatic end; the signal itself can end a hopeless round
+    fresh = two_seats(seat(("KD", "QC")), s1, [suit_pile("S", 3, 0)], started=False)
+    assert fresh.end is None
+    begun, events = fresh.begin()
+    assert begun.end == RoundEnd("stuck", None)
+    assert [e.to_json()["type"] for e in events] == ["started", "round_ended"]
 
 
 def test_rule_17_vote_time_and_absence_are_engine_operations():
@@ -353,22 +379,28 @@ def test_rule_17_vote_time_and_absence_are_engine_operations():
     assert done.end == RoundEnd("vote", None) and events[0].reason == "vote"
     with pytest.raises(GameOver):
         done.finish("time")
+    with pytest.raises(GameOver):
+        done.apply(Draw(0))
     timed, _ = r.finish("time")
     assert timed.end.reason == "time" and timed.scores() == (0, 0, 0)
     # an absent seat keeps its cards and score, and no longer blocks "everyone stuck"
     stuck_seat = seat(("", "5C"))
-    busy_seat = seat(stock="9S")
+    busy_seat = seat(stock="3H")
     r = DemonRound.from_layout([stuck_seat, busy_seat], [suit_pile("H", 2, 1)])
     assert r.stuck_seats() == {0} and r.end is None
     r2, events = r.with_absent(1)
     assert r2.absent == {1}
-    assert [e.to_json()["type"] for e in events] == ["absent", "round_ended"]
+    assert [e.to_json() for e in events][0] == {"type": "absent", "seat": 1, "absent": True}
+    assert events[-1].to_json()["type"] == "round_ended"
     assert r2.end == RoundEnd("stuck", None) and r2.scores() == (0, 2)
-    back, ev = r.with_absent(1, True)[0], None
-    assert back.end is not None
-    everyone_left, _ = r.with_absent(0)
-    everyone_left, _ = everyone_left.with_absent(1)
-    assert everyone_left.end is not None
+    r3, events = r2.with_absent(1, False)  # coming back later changes the flag only
+    assert r3.absent == frozenset() and r3.end == r2.end
+    assert r.with_absent(0, False) == (r, [])  # no change, no event
+    # the stuck seat leaving does not end the round; the last one leaving does
+    left0, events = r.with_absent(0)
+    assert left0.end is None and len(events) == 1
+    nobody, _ = left0.with_absent(1)
+    assert nobody.end == RoundEnd("abandoned", None)
 
 
 def test_rule_18_scoring():
