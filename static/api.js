@@ -1,0 +1,57 @@
+// The HTTP side of docs/protocol.md. Every call resolves to the parsed JSON answer or
+// throws an ApiError carrying the status and the server's `detail`.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(typeof detail === 'string' ? detail : `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'network');
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!response.ok) {
+    const detail = data && data.detail !== undefined ? data.detail : `HTTP ${response.status}`;
+    throw new ApiError(response.status, Array.isArray(detail) ? detailText(detail) : detail);
+  }
+  return data;
+}
+
+// pydantic's 422 answers carry a list of problems; keep their messages.
+function detailText(list) {
+  return list.map((item) => (item && item.msg) || String(item)).join('; ');
+}
+
+export const api = {
+  createRoom: (name, options) => request('POST', '/api/rooms', { body: { name, ...options } }),
+  getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`),
+  joinRoom: (code, name) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
+    { body: { name } }),
+  rules: () => request('GET', '/api/rules'),
+  history: () => request('GET', '/api/history'),
+  newGrip: ({ number = null, daily = false, passes = null } = {}) =>
+    request('POST', '/api/grip', { body: { number, daily, passes } }),
+  getGrip: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}`, { token }),
+  gripOp: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}`,
+    { body, token }),
+};

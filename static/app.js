@@ -1,0 +1,109 @@
+// The entry point: the page header (language, sound, four-colour deck, help), and a
+// small router for the three addresses the server answers with index.html:
+//   /            home
+//   /r/{CODE}    a Demon room (lobby or table)
+//   /grip        Devil's Grip
+
+import { h, replaceChildren, modal, toast, icon } from './dom.js';
+import { t, LANGUAGES, getLang, setLang, onLangChange } from './i18n.js';
+import { getPref, setPref } from './storage.js';
+import { setFourColour, isFourColour, clearArtCache } from './cards.js';
+import { soundOn, setSound, play } from './sound.js';
+import { showRules } from './rules.js';
+import * as home from './home.js';
+import * as room from './room.js';
+import * as grip from './grip.js';
+
+const header = document.getElementById('top');
+const main = document.getElementById('main');
+let current = null;
+
+setFourColour(getPref('fourColour', false));
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+function route() {
+  if (current && current.destroy) current.destroy();
+  current = null;
+  document.body.classList.remove('dragging');
+  replaceChildren(main);
+  const path = location.pathname;
+  const roomMatch = /^\/r\/([A-Za-z0-9_-]{1,32})\/?$/.exec(path);
+  if (roomMatch) {
+    document.body.dataset.view = 'room';
+    current = room.mount(main, { code: roomMatch[1].toUpperCase(), navigate });
+  } else if (/^\/grip\/?$/.test(path)) {
+    document.body.dataset.view = 'grip';
+    current = grip.mount(main, { navigate });
+  } else {
+    document.body.dataset.view = 'home';
+    current = home.mount(main, { navigate });
+  }
+  renderHeader();
+}
+
+function renderHeader() {
+  const langSelect = h('select', { class: 'lang', 'aria-label': t('header.language'),
+    onchange: (e) => setLang(e.target.value) },
+  LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === getLang() }, name)));
+  const soundBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-pressed': String(soundOn()),
+    title: t('header.sound'), 'aria-label': t('header.sound'),
+    onclick: () => {
+      setSound(!soundOn());
+      play('select');
+      toast(soundOn() ? t('header.soundOn') : t('header.soundOff'));
+      renderHeader();
+    } }, icon(soundOn() ? 'soundOn' : 'soundOff'));
+  const colourBtn = h('button', { type: 'button', class: 'icon-btn four', 'aria-pressed': String(isFourColour()),
+    title: t('header.fourColour'), 'aria-label': t('header.fourColour'),
+    onclick: () => {
+      setFourColour(!isFourColour());
+      setPref('fourColour', isFourColour());
+      clearArtCache();
+      renderHeader();
+      if (current && current.rerender) current.rerender();
+    } }, h('span', { class: 'suit-s', text: '♠' }), h('span', { class: 'suit-h', text: '♥' }),
+  h('span', { class: 'suit-d', text: '♦' }), h('span', { class: 'suit-c', text: '♣' }));
+  const helpBtn = h('button', { type: 'button', class: 'icon-btn', title: t('header.keys'),
+    'aria-label': t('header.keys'), 'aria-keyshortcuts': '?', onclick: showKeys }, '?');
+  const rulesBtn = h('button', { type: 'button', class: 'text-btn', onclick: () => showRules() }, t('header.rules'));
+  const brand = h('a', { href: '/', class: 'brand', onclick: (e) => { e.preventDefault(); navigate('/'); } },
+    h('span', { class: 'brand-mark', 'aria-hidden': 'true', text: '♠' }),
+    h('span', { class: 'brand-name', text: t('app.title') }));
+  replaceChildren(header, brand, h('nav', { class: 'top-tools', 'aria-label': t('header.tools') },
+    rulesBtn, colourBtn, soundBtn, helpBtn, langSelect));
+  document.documentElement.lang = getLang();
+  document.title = current && current.title ? current.title() : t('app.title');
+}
+
+function showKeys() {
+  const sections = [
+    [t('keys.general'), [['?', t('keys.help')], ['Esc', t('keys.escape')], ['Tab', t('keys.tab')]]],
+  ];
+  if (current && current.keys) sections.push(...current.keys());
+  const body = h('div', { class: 'keys-help' }, sections.map(([title, rows]) => h('section', null,
+    h('h3', { text: title }),
+    h('dl', null, rows.map(([key, what]) => [h('dt', null, h('kbd', { text: key })), h('dd', { text: what })])))));
+  modal(t('keys.title'), body);
+}
+
+document.addEventListener('keydown', (e) => {
+  if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = e.target && e.target.tagName;
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
+  if (document.querySelector('.modal-shade')) return;
+  e.preventDefault();
+  showKeys();
+});
+
+window.addEventListener('popstate', route);
+onLangChange(() => {
+  renderHeader();
+  if (current && current.rerender) current.rerender();
+});
+
+route();

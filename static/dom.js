@@ -1,0 +1,136 @@
+// Small DOM helpers. Every piece of text goes in as a text node: nothing here ever
+// parses a string as HTML, so a player's name can never become markup.
+
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  append(el, children);
+  return el;
+}
+
+function setProps(el, props) {
+  if (!props) return;
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'text') el.textContent = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'style') Object.assign(el.style, value);
+    else if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === 'value' && 'value' in el) el.value = value;
+    else if (key === 'checked' || key === 'selected' || key === 'disabled') {
+      el[key] = Boolean(value);
+    } else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, String(value));
+  }
+}
+
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+// Replace the children of `container` with `children`, keeping keyboard focus on the
+// element with the same data-focus key when there is one in the new content.
+export function replaceChildren(container, ...children) {
+  const active = document.activeElement;
+  const key = active && container.contains(active) ? active.dataset.focus : null;
+  clear(container);
+  append(container, children);
+  if (key) {
+    const again = container.querySelector(`[data-focus="${cssEscape(key)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+export function cssEscape(text) {
+  return window.CSS && CSS.escape ? CSS.escape(text) : String(text).replace(/["\\]/g, '\\$&');
+}
+
+let toastBox = null;
+
+// A short note at the bottom of the screen, read out by screen readers.
+export function toast(message, kind = 'info', ms = 3200) {
+  if (!toastBox) {
+    toastBox = h('div', { class: 'toasts', role: 'status', 'aria-live': 'polite' });
+    document.body.append(toastBox);
+  }
+  const note = h('div', { class: `toast toast-${kind}`, text: message });
+  toastBox.append(note);
+  setTimeout(() => note.classList.add('toast-out'), ms);
+  setTimeout(() => note.remove(), ms + 400);
+  return note;
+}
+
+export function button(label, onClick, props = {}) {
+  return h('button', { type: 'button', ...props, onclick: onClick }, label);
+}
+
+// A modal dialog with a title; returns {el, close}. Escape and the close button close it.
+export function modal(title, body, { onClose, wide = false } = {}) {
+  const previous = document.activeElement;
+  const closeBtn = h('button', { type: 'button', class: 'modal-close', 'aria-label': '×' }, '×');
+  const box = h('div', { class: wide ? 'modal-box wide' : 'modal-box', role: 'dialog',
+    'aria-modal': 'true', 'aria-label': title, tabindex: '-1' },
+  h('div', { class: 'modal-head' }, h('h2', { text: title }), closeBtn), body);
+  const shade = h('div', { class: 'modal-shade' }, box);
+  function close() {
+    shade.remove();
+    document.removeEventListener('keydown', onKey, true);
+    if (previous && previous.focus) previous.focus({ preventScroll: true });
+    if (onClose) onClose();
+  }
+  function onKey(e) {
+    if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close(); }
+  }
+  closeBtn.addEventListener('click', close);
+  shade.addEventListener('click', (e) => { if (e.target === shade) close(); });
+  document.addEventListener('keydown', onKey, true);
+  document.body.append(shade);
+  box.focus();
+  return { el: box, close };
+}
+
+export function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+export function prefersReducedMotion() {
+  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ICONS = {
+  soundOn: ['M3 9h4l5-4v14l-5-4H3z', 'M15 8.5a4.5 4.5 0 0 1 0 7', 'M17.5 6a8 8 0 0 1 0 12'],
+  soundOff: ['M3 9h4l5-4v14l-5-4H3z', 'M15.5 9.5l5 5', 'M20.5 9.5l-5 5'],
+  copy: ['M8 8h11v12H8z', 'M5 16V4h11'],
+  share: ['M12 3v12', 'M7 8l5-5 5 5', 'M5 13v7h14v-7'],
+  undo: ['M9 5L4 10l5 5', 'M4 10h10a5 5 0 0 1 0 10h-3'],
+  redo: ['M15 5l5 5-5 5', 'M20 10H10a5 5 0 0 0 0 10h3'],
+};
+
+// A small line icon drawn with SVG elements (no markup strings involved).
+export function icon(name) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'icon');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const d of ICONS[name] || []) {
+    const path = document.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}

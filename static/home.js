@@ -1,0 +1,187 @@
+// Home: create a Demon room, join one by its code, play Devil's Grip, read the rules,
+// and (when the server keeps them) the recent games.
+
+import { h, replaceChildren } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+import { getPref, setPref, setRoomCreds } from './storage.js';
+import { showRules } from './rules.js';
+import { backEl, cardEl } from './cards.js';
+
+export const TIME_LIMITS = [null, 60, 120, 180, 300, 600, 900, 1800, 3600];
+
+export function timeLimitLabel(seconds) {
+  return seconds ? t('options.minutes', { n: seconds / 60 }) : t('options.noLimit');
+}
+
+export function optionFields(options, onChange, idPrefix) {
+  const rounds = h('select', { id: `${idPrefix}-rounds`, name: 'rounds', onchange: onChange },
+    Array.from({ length: 20 }, (_, i) => i + 1).map((n) =>
+      h('option', { value: n, selected: n === options.rounds }, String(n))));
+  const limit = h('select', { id: `${idPrefix}-limit`, name: 'time_limit_s', onchange: onChange },
+    TIME_LIMITS.map((s) => h('option', { value: s === null ? '' : s, selected: s === (options.time_limit_s ?? null) },
+      timeLimitLabel(s))));
+  const players = h('select', { id: `${idPrefix}-max`, name: 'max_players', onchange: onChange },
+    [2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === options.max_players }, String(n))));
+  const read = () => ({
+    rounds: Number(rounds.value),
+    time_limit_s: limit.value === '' ? null : Number(limit.value),
+    max_players: Number(players.value),
+  });
+  const el = h('div', { class: 'option-fields' },
+    h('label', { for: rounds.id }, h('span', { text: t('options.rounds') }), rounds),
+    h('label', { for: limit.id }, h('span', { text: t('options.timeLimit') }), limit),
+    h('label', { for: players.id }, h('span', { text: t('options.maxPlayers') }), players));
+  return { el, read, inputs: [rounds, limit, players] };
+}
+
+export function mount(container, { navigate }) {
+  let destroyed = false;
+  let history = null;
+  const form = { name: getPref('name', ''), code: '', options: { rounds: 3, time_limit_s: null, max_players: 8 } };
+  let busy = false;
+  let error = { create: '', join: '' };
+
+  api.history().then((data) => {
+    if (!destroyed && data && Array.isArray(data.games)) { history = data.games; render(); }
+  }).catch(() => {});
+
+  function nameInput(id) {
+    return h('input', { id, name: 'name', type: 'text', maxlength: '20', autocomplete: 'nickname',
+      required: true, value: form.name, placeholder: t('home.namePlaceholder'),
+      oninput: (e) => { form.name = e.target.value; syncNames(e.target); } });
+  }
+
+  function syncNames(source) {
+    container.querySelectorAll('input[name="name"]').forEach((el) => { if (el !== source) el.value = form.name; });
+  }
+
+  function cleanName() {
+    const name = form.name.trim();
+    if (!name || name.length > 20) return null;
+    setPref('name', name);
+    return name;
+  }
+
+  async function create(e) {
+    e.preventDefault();
+    const name = cleanName();
+    if (!name) { error.create = t('home.nameNeeded'); render(); return; }
+    busy = true; error.create = ''; render();
+    try {
+      const answer = await api.createRoom(name, form.options);
+      setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
+        you: answer.you ?? null, spectator: answer.spectator, name });
+      navigate(`/r/${answer.code}`);
+    } catch (err) {
+      busy = false;
+      error.create = errorText(err);
+      if (!destroyed) render();
+    }
+  }
+
+  async function join(e) {
+    e.preventDefault();
+    const name = cleanName();
+    const code = form.code.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+    if (!code) { error.join = t('home.codeNeeded'); render(); return; }
+    if (!name) { error.join = t('home.nameNeeded'); render(); return; }
+    busy = true; error.join = ''; render();
+    try {
+      const answer = await api.joinRoom(code, name);
+      setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
+        you: answer.you ?? null, spectator: answer.spectator, name });
+      navigate(`/r/${answer.code}`);
+    } catch (err) {
+      busy = false;
+      error.join = err.status === 404 ? t('home.noSuchRoom') : errorText(err);
+      if (!destroyed) render();
+    }
+  }
+
+  function render() {
+    const opts = optionFields(form.options, () => { form.options = opts.read(); }, 'create');
+    const createForm = h('form', { class: 'panel create', onsubmit: create, 'aria-labelledby': 'create-title' },
+      h('h2', { id: 'create-title', text: t('home.createTitle') }),
+      h('p', { class: 'lead', text: t('home.createLead') }),
+      h('label', { for: 'create-name' }, h('span', { text: t('home.yourName') }), nameInput('create-name')),
+      opts.el,
+      error.create ? h('p', { class: 'error', role: 'alert', text: error.create }) : null,
+      h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'create-room' }, t('home.createButton')));
+
+    const codeInput = h('input', { id: 'join-code', name: 'code', type: 'text', maxlength: '12',
+      autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', value: form.code,
+      placeholder: 'KXWPRTM', class: 'code-input',
+      oninput: (e) => { form.code = e.target.value.toUpperCase(); } });
+    const joinForm = h('form', { class: 'panel join', onsubmit: join, 'aria-labelledby': 'join-title' },
+      h('h2', { id: 'join-title', text: t('home.joinTitle') }),
+      h('label', { for: 'join-code' }, h('span', { text: t('home.roomCode') }), codeInput),
+      h('label', { for: 'join-name' }, h('span', { text: t('home.yourName') }), nameInput('join-name')),
+      error.join ? h('p', { class: 'error', role: 'alert', text: error.join }) : null,
+      h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'join-room' }, t('home.joinButton')));
+
+    const gripPanel = h('section', { class: 'panel grip-promo', 'aria-labelledby': 'grip-title' },
+      h('h2', { id: 'grip-title', text: t('home.gripTitle') }),
+      h('p', { class: 'lead', text: t('home.gripLead') }),
+      h('div', { class: 'promo-cards', 'aria-hidden': 'true' }, cardEl('2S', { mini: true }), cardEl('5S', { mini: true }),
+        cardEl('8S', { mini: true }), cardEl('JS', { mini: true })),
+      h('a', { href: '/grip', class: 'button primary', id: 'play-grip',
+        onclick: (e) => { e.preventDefault(); navigate('/grip'); } }, t('home.gripButton')));
+
+    const rules = h('section', { class: 'panel about', 'aria-labelledby': 'about-title' },
+      h('h2', { id: 'about-title', text: t('home.aboutTitle') }),
+      h('p', { text: t('home.aboutDemon') }),
+      h('p', { text: t('home.aboutGrip') }),
+      h('button', { type: 'button', class: 'secondary', onclick: () => showRules() }, t('home.readRules')));
+
+    const recent = history && history.length ? h('section', { class: 'panel recent', 'aria-labelledby': 'recent-title' },
+      h('h2', { id: 'recent-title', text: t('home.recentTitle') }),
+      h('ol', { class: 'recent-list' }, history.slice(0, 10).map(recentItem))) : null;
+
+    replaceChildren(container, h('div', { class: 'home' },
+      h('section', { class: 'hero' },
+        h('div', { class: 'hero-cards', 'aria-hidden': 'true' }, backEl(0, { mini: true }), backEl(1, { mini: true }),
+          backEl(2, { mini: true }), cardEl('AH', { mini: true })),
+        h('h1', { text: t('app.title') }),
+        h('p', { class: 'tagline', text: t('home.tagline') })),
+      h('div', { class: 'home-grid' }, createForm, joinForm, gripPanel, rules, recent)));
+  }
+
+  render();
+  return {
+    rerender: render,
+    title: () => t('app.title'),
+    keys: () => [],
+    destroy() { destroyed = true; },
+  };
+}
+
+function recentItem(game) {
+  const players = Array.isArray(game.players) ? game.players : [];
+  const when = game.ended_at || game.finished_at || game.at || game.created_at;
+  const date = when ? new Date(typeof when === 'number' && when < 1e12 ? when * 1000 : when) : null;
+  const winners = new Set(Array.isArray(game.winners) ? game.winners : []);
+  const kind = game.game || game.kind || 'demon';
+  const names = players.map((p, i) => {
+    const name = typeof p === 'string' ? p : (p && p.name) || '?';
+    const total = p && typeof p === 'object' && (p.total ?? p.score);
+    const seat = p && typeof p === 'object' && p.seat !== undefined ? p.seat : i;
+    const won = winners.has(seat) || (p && (winners.has(p.id) || p.winner));
+    return h('span', { class: won ? 'recent-player winner' : 'recent-player' },
+      name, total !== undefined && total !== null && total !== false ? ` ${total}` : '', won ? ' ★' : '');
+  });
+  return h('li', null,
+    h('span', { class: 'recent-kind', text: kind === 'grip' ? t('home.gripTitle') : 'Demon' }),
+    date && !Number.isNaN(date.getTime()) ? h('time', { datetime: date.toISOString(), text: date.toLocaleString() }) : null,
+    game.rounds ? h('span', { class: 'recent-rounds',
+      text: t('home.roundsCount', { n: Array.isArray(game.rounds) ? game.rounds.length : game.rounds }) }) : null,
+    h('span', { class: 'recent-players' }, names));
+}
+
+export function errorText(err) {
+  if (!err) return t('error.generic');
+  if (err.status === 0) return t('error.network');
+  if (err.status === 429) return t('error.tooMany');
+  if (typeof err.detail === 'string' && err.detail) return `${t('error.server')}: ${err.detail}`;
+  return t('error.generic');
+}

@@ -1,0 +1,151 @@
+// The room lobby: the code (large), invite link (copy / share), the seats, and the
+// host's options and start button. Names are always inserted as text.
+
+import { h, replaceChildren, toast, icon } from './dom.js';
+import { t } from './i18n.js';
+import { backEl } from './cards.js';
+import { seatedPlayers, colourOfPlayer, spectatorCount, playerById } from './demon-state.js';
+import { optionFields } from './home.js';
+import { play } from './sound.js';
+
+export function mount(container, ctx) {
+  const el = h('div', { class: 'lobby' });
+  container.append(el);
+  let lastOptionsKey = null;
+  let optionsBox = null;
+  let built = false;
+  const seatsBox = h('section', { class: 'panel seats-panel', 'aria-labelledby': 'seats-title' });
+  const optionsSlot = h('div', { class: 'options-slot' });
+
+  function link() {
+    return `${location.origin}/r/${ctx.model.code}`;
+  }
+
+  async function copyLink() {
+    const url = link();
+    let ok = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(url);
+        ok = true;
+      }
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      const field = el.querySelector('#invite-link');
+      if (field) { field.focus(); field.select(); }
+    }
+    toast(ok ? t('lobby.copied') : t('lobby.copyManually'));
+    play('select');
+  }
+
+  async function share() {
+    try {
+      await navigator.share({ title: t('app.title'), text: t('lobby.shareText'), url: link() });
+    } catch {
+      // the player closed the share sheet
+    }
+  }
+
+  function seatRow(seat, player, state) {
+    if (!player) {
+      return h('li', { class: 'seat free' },
+        h('span', { class: 'seat-back empty', 'aria-hidden': 'true' }),
+        h('span', { class: 'seat-name muted', text: t('lobby.freeSeat') }));
+    }
+    const me = ctx.model.you ? player.id === ctx.model.you : seat === ctx.model.seat;
+    const conn = player.absent ? 'absent' : player.connected ? 'online' : 'offline';
+    return h('li', { class: `seat${me ? ' me' : ''}`, dataset: { seat: String(seat) } },
+      backEl(colourOfPlayer(player), { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
+      h('span', { class: 'seat-name', text: player.name }),
+      h('span', { class: 'seat-tags' },
+        player.id === state.host || seat === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
+        me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
+        h('span', { class: `conn conn-${conn}` },
+          h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`))));
+  }
+
+  function update() {
+    const state = ctx.model.state;
+    if (!state) return;
+    const players = seatedPlayers(state);
+    const bySeat = new Map(players.map((p) => [p.seat, p]));
+    const max = state.options && state.options.max_players ? state.options.max_players : Math.max(2, players.length);
+    const seats = [];
+    const shown = Math.max(max, ...players.map((p) => p.seat + 1));
+    for (let s = 0; s < shown; s++) seats.push(seatRow(s, bySeat.get(s), state));
+    const host = ctx.isHost();
+    const hostPlayer = typeof state.host === 'number' ? bySeat.get(state.host) : playerById(state, state.host);
+    const hostName = hostPlayer ? hostPlayer.name : null;
+    const canStart = players.filter((p) => !p.absent).length >= 2;
+    const counting = state.phase === 'countdown';
+
+    const inviteField = h('input', { id: 'invite-link', type: 'text', readonly: true, value: link(),
+      'aria-label': t('lobby.inviteLink'), onfocus: (e) => e.target.select() });
+    const invite = h('div', { class: 'invite' },
+      inviteField,
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
+        typeof navigator.share === 'function'
+          ? h('button', { type: 'button', class: 'secondary', id: 'share-link', onclick: share }, icon('share'), t('lobby.share')) : null));
+
+    // Options: the host edits them; rebuilding the selects while one is open would
+    // close it, so they are rebuilt only when the options change.
+    const opts = state.options || {};
+    const optionsKey = JSON.stringify([opts, host, ctx.model.status]);
+    if (optionsKey !== lastOptionsKey || !optionsBox) {
+      lastOptionsKey = optionsKey;
+      if (host) {
+        const fields = optionFields({ rounds: opts.rounds ?? 3, time_limit_s: opts.time_limit_s ?? null,
+          max_players: opts.max_players ?? 8 }, () => {
+          ctx.send({ type: 'options', ...fields.read() });
+        }, 'lobby');
+        optionsBox = h('section', { class: 'panel lobby-options', 'aria-labelledby': 'opt-title' },
+          h('h2', { id: 'opt-title', text: t('lobby.options') }), fields.el);
+      } else {
+        optionsBox = h('section', { class: 'panel lobby-options', 'aria-labelledby': 'opt-title' },
+          h('h2', { id: 'opt-title', text: t('lobby.options') }),
+          h('dl', { class: 'opt-list' },
+            h('dt', { text: t('options.rounds') }), h('dd', { text: String(opts.rounds ?? '—') }),
+            h('dt', { text: t('options.timeLimit') }), h('dd', { text: opts.time_limit_s ? t('options.minutes', { n: opts.time_limit_s / 60 }) : t('options.noLimit') }),
+            h('dt', { text: t('options.maxPlayers') }), h('dd', { text: String(opts.max_players ?? '—') })));
+      }
+    }
+
+    const startArea = host
+      ? h('div', { class: 'start-area' },
+        h('button', { type: 'button', class: 'primary big', id: 'start-game', disabled: !canStart || counting,
+          onclick: () => ctx.send({ type: 'start' }) }, t('lobby.start')),
+        canStart ? null : h('p', { class: 'note', text: t('lobby.needTwo') }))
+      : h('p', { class: 'waiting' }, ctx.model.seat === null ? t('lobby.spectating') + ' ' : '',
+        t('lobby.waitingFor', { name: hostName || '?' }));
+
+    if (!built) {
+      built = true;
+      replaceChildren(el,
+        h('section', { class: 'panel lobby-head', 'aria-labelledby': 'code-title' },
+          h('p', { id: 'code-title', class: 'code-label', text: t('lobby.roomCode') }),
+          h('p', { class: 'room-code', id: 'room-code', text: ctx.model.code,
+            'aria-label': ctx.model.code.split('').join(' ') }),
+          invite),
+        seatsBox, optionsSlot,
+        h('div', { class: 'row lobby-foot' },
+          h('button', { type: 'button', class: 'secondary', id: 'leave-room', onclick: () => {
+            if (window.confirm(t('lobby.leaveConfirm'))) ctx.leave();
+          } }, t('lobby.leave'))));
+    }
+    replaceChildren(seatsBox,
+      h('h2', { id: 'seats-title', text: t('lobby.seats', { n: players.length, max }) }),
+      h('ul', { class: 'seats' }, seats),
+      spectatorCount(state) ? h('p', { class: 'note', text: t('lobby.spectators', { n: spectatorCount(state) }) }) : null,
+      startArea);
+    if (optionsSlot.firstChild !== optionsBox) replaceChildren(optionsSlot, optionsBox);
+  }
+
+  return {
+    update,
+    keys: () => [[t('keys.lobby'), [['Tab', t('keys.tab')], ['Enter', t('keys.lobbyEnter')]]]],
+    destroy() { el.remove(); },
+  };
+}
