@@ -7,20 +7,27 @@ is off (compression costs CPU per message and opens compression side channels).
 
 from __future__ import annotations
 
+import sys
+
 import uvicorn
 
 from app.api.app import create_app
 from app.config import Settings
+from app.rooms.store import StoreError
 
 
 def main() -> None:
     settings = Settings()
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        app = create_app(settings)
+    except StoreError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from err
     uvicorn.run(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
         proxy_headers=True,

@@ -20,6 +20,7 @@ from app.api import grip_http, rooms_http, ws
 from app.config import Settings
 from app.rooms.grip_sessions import GripSessions
 from app.rooms.hub import Hub
+from app.rooms.store import Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
 STATIC_DIR = PROJECT_ROOT / "static"
@@ -35,14 +36,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    hub = Hub(settings)
-    grips = GripSessions(settings.max_rooms)
+    store = Store.open(settings.data_dir) if settings.persist else None
+    hub = Hub(settings, store)
+    grips = GripSessions(settings.max_rooms, store)
+    if store is not None:
+        for session in store.load_grips():
+            grips.games[session.id] = session
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await hub.start()
         yield
         await hub.stop()
+        if store is not None:
+            store.close()
 
     app = FastAPI(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
     app.state.settings = settings
@@ -67,6 +74,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def rules() -> JSONResponse:
         text = RULES_FILE.read_text(encoding="utf-8") if RULES_FILE.exists() else ""
         return JSONResponse({"markdown": text})
+
+    @app.get("/api/history")
+    async def history() -> dict:
+        """Finished matches, newest first, for the home page's "recent games"."""
+        return {"games": store.recent_matches(10) if store is not None else []}
 
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)

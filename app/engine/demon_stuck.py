@@ -56,8 +56,19 @@ def _parents_of(cid: int) -> tuple[int, ...]:
     return tuple((rank + 1) * 4 + s for s in range(4) if _RED[s] != red)
 
 
-# Index by card id; ids run from 4 (AS) to 55 (KC).
+def _children_of(cid: int) -> tuple[int, ...]:
+    """Ids of the two cards that may be built on this card in the tableau (none on an ace)."""
+    rank, suit = divmod(cid, 4)
+    if rank <= 1:
+        return ()
+    red = _RED[suit]
+    return tuple((rank - 1) * 4 + s for s in range(4) if _RED[s] != red)
+
+
+# Indexed by card id; ids run from 4 (AS) to 55 (KC).
 _PARENTS: tuple[tuple[int, ...], ...] = tuple(_parents_of(i) if i >= 4 else () for i in range(56))
+_CHILDREN: tuple[tuple[int, ...], ...] = tuple(_children_of(i) if i >= 4 else () for i in range(56))
+_KINGS: tuple[int, ...] = tuple(KING * 4 + s for s in range(4))
 
 
 def ids(cards: Iterable[Card]) -> list[int]:
@@ -130,48 +141,58 @@ def _tableau_search(
     takers: frozenset[int],
     king_in_r: bool,
 ) -> bool:
+    """Depth-first search over tableau rearrangements, stopping at the first progress.
+
+    Moves are generated from the destinations: for each pile top, the (at most two) cards
+    that may be built on it; for an empty pile, the kings. A card found at the bottom of
+    the face-up part of a pile with face-down cards means a turn-up: progress.
+    """
+    goal = wants | takers
     start = tuple(sorted(piles))
     seen = {start}
     todo = [start]
-    parents = _PARENTS
-    king_low = KING * 4
+    children = _CHILDREN
+    kings = _KINGS
     while todo:
         state = todo.pop()
-        top_at: dict[int, int] = {}
+        where: dict[int, tuple[int, int]] = {}
         empty_at = -1
         for idx, (_down, up) in enumerate(state):
             if up:
-                t = up[-1]
-                if t in wants or t in takers:
+                if up[-1] in goal:
                     return True
-                top_at[t] = idx
+                for p, c in enumerate(up):
+                    where[c] = (idx, p)
             else:
                 empty_at = idx
-        if empty_at >= 0 and king_in_r:
-            return True
-        for i, (down, up) in enumerate(state):
-            for p, b in enumerate(up):
-                if b >= king_low:
-                    # A king-headed run can only go to an empty pile; moving it off a pile
-                    # with nothing under it just swaps two piles (same sorted state).
-                    if empty_at < 0 or (p == 0 and not down):
-                        continue
-                    dests = (empty_at,)
-                else:
-                    dests = tuple(top_at[x] for x in parents[b] if x in top_at)
-                    if not dests:
-                        continue
-                if p == 0 and down:
-                    return True  # the whole face-up part leaves: a card turns up
-                rest = up[:p]
-                run = up[p:]
-                for j in dests:
-                    nxt = list(state)
-                    nxt[i] = (down, rest)
-                    nxt[j] = (state[j][0], state[j][1] + run)
-                    nxt.sort()
-                    key = tuple(nxt)
-                    if key not in seen:
-                        seen.add(key)
-                        todo.append(key)
+        if empty_at >= 0:
+            if king_in_r:
+                return True
+            for k in kings:
+                at = where.get(k)
+                if at is None or at[1]:
+                    continue
+                i = at[0]
+                if state[i][0]:
+                    return True  # a king-headed run leaves its face-down cards
+                # a king already at the bottom of a pile would only swap two piles
+        for j, (down_j, up_j) in enumerate(state):
+            if not up_j:
+                continue
+            for c in children[up_j[-1]]:
+                at = where.get(c)
+                if at is None:
+                    continue
+                i, p = at
+                down_i, up_i = state[i]
+                if p == 0 and down_i:
+                    return True  # the whole face-up part moves: a card turns up
+                nxt = list(state)
+                nxt[i] = (down_i, up_i[:p])
+                nxt[j] = (down_j, up_j + up_i[p:])
+                nxt.sort()
+                key = tuple(nxt)
+                if key not in seen:
+                    seen.add(key)
+                    todo.append(key)
     return False

@@ -60,6 +60,14 @@ class Hub:
     # ------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        if self.store is not None:
+            for room in self.store.load_rooms(countdown_s=self.settings.countdown_s,
+                                              replay_window=self.settings.replay_window,
+                                              grace_s=self.settings.reconnect_grace_s,
+                                              test_seed=self.settings.test_seed):
+                room.clock = self.clock
+                self.rooms[room.code] = RoomHandle(room)
+                log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v)
         self._ticker = asyncio.create_task(self._tick_forever())
 
     async def stop(self) -> None:
@@ -161,6 +169,8 @@ class Hub:
                     outcome = room.vote(player, msg.end)
                 elif isinstance(msg, m.Rematch):
                     outcome = room.rematch(player, now)
+                    if self.store is not None:
+                        self.store.reopen_match(room)
                 elif isinstance(msg, m.Leave):
                     outcome = room.leave(player, now)
                 elif isinstance(msg, m.Resync):

@@ -99,7 +99,8 @@ class Room:
         self.round: DemonRound | None = None
         self.round_no = 0
         self.round_seed: int | None = None
-        self.round_actions: list[dict] = []
+        self.round_actions: list[dict] = []  # the round's log: engine actions and room steps
+        self.round_step_ids: list[tuple[str, str, int] | None] = []  # (player, action id, v) per step
         self.round_initial: DemonRound | None = None
         self.countdown_ends: float | None = None
         self.round_deadline: float | None = None
@@ -245,6 +246,7 @@ class Room:
         self.round_initial = dealt
         self.round = dealt.start()
         self.round_actions = []
+        self.round_step_ids = []
         self.votes = set()
         self.phase = Phase.PLAYING
         self.countdown_ends = None
@@ -254,6 +256,7 @@ class Room:
         for p in self.players:  # a seat already away past its grace is out from the start
             if not p.connected and p.dropped_at is not None and now - p.dropped_at >= self.grace_s:
                 self.round, _ = self.round.with_absent(p.seat)
+                self._log_step({"type": "absent", "seat": p.seat})
         out.events.append(self._room_event())
         out.events.append(self._emit({"kind": "round_started", "round_no": self.round_no,
                                       "round": self.round_view(), "time_left_ms": self._time_left_ms(now)}))
@@ -320,7 +323,6 @@ class Room:
         new_round, engine_events = self.round.apply(engine_action)
         old = self.round
         self.round = new_round
-        self.round_actions.append(action_to_json(engine_action))
         out.events.append(self._emit({
             "kind": "move", "seat": player.seat, "action": action,
             "engine": [e.to_json() for e in engine_events],
@@ -330,6 +332,7 @@ class Room:
             "cards_home": self._cards_home(new_round),
         }))
         move_v = self.v
+        self._log_step(action_to_json(engine_action), (player.id, action_id, move_v))
         self._after_round_change(out)
         return {"type": "ack", "id": action_id, "v": move_v}
 
@@ -374,12 +377,14 @@ class Room:
 
     def _finish(self, reason: str, out: Outcome) -> None:
         assert self.round is not None
-        self.round, events = self.round.finish(reason)
+        self.round, _events = self.round.finish(reason)
+        self._log_step({"type": "finish", "reason": reason})
         self._after_round_change(out)
 
     def _mark_absent(self, seat: int, out: Outcome) -> None:
         assert self.round is not None
         self.round, _events = self.round.with_absent(seat)
+        self._log_step({"type": "absent", "seat": seat})
         self.votes.discard(seat)
         out.events.append(self._emit({"kind": "absent", "absent": sorted(self.round.absent),
                                       "stuck": sorted(self.round.stuck_seats())}))
@@ -407,6 +412,10 @@ class Room:
                        "winners": [pid for pid, t in totals.items() if t == best] if match_over else []}
         out.events.append(self._emit({"kind": "round_ended", "result": self.result}))
         out.events.append(self._room_event())
+
+    def _log_step(self, step: dict, ids: tuple[str, str, int] | None = None) -> None:
+        self.round_actions.append(step)
+        self.round_step_ids.append(ids)
 
     def _player_at_seat(self, seat: int | None) -> Player | None:
         return next((p for p in self.players if p.seat == seat), None)

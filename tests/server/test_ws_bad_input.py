@@ -207,17 +207,20 @@ def test_slow_reader_is_dropped_with_1013_and_resyncs(tmp_path):
         await slow.close()
         await slow.connect(tiny_buffers=True)
         await slow.wait_for(lambda: slow.state is not None)
+        await players[0].wait_for(lambda: all(p["connected"] for p in players[0].state["players"]))
         slow._reader.cancel()  # stop reading: the socket fills, then the server's queue
         fast = players[0]
-        for _ in range(5000):
-            legal = fast.legal
-            action = next((a for a in legal if a["type"] in ("draw", "recycle")), None)
-            if action is None:
+        # Each resync makes the server send this client a whole snapshot it never reads.
+        for _ in range(4000):
+            try:
+                await slow.ws.send('{"type":"resync"}')
+            except Exception:
                 break
-            await fast.reply(await fast.act(action))
             if any(p["id"] == slow.grant["you"] and not p["connected"] for p in fast.state["players"]):
                 break
-        assert any(p["id"] == slow.grant["you"] and not p["connected"] for p in fast.state["players"])
+        await fast.wait_for(lambda: any(p["id"] == slow.grant["you"] and not p["connected"]
+                                        for p in fast.state["players"]), 10)
+        await fast.reply(await fast.act(next(a for a in fast.legal if a["type"] in ("draw", "recycle"))))
         again = Player(server.ws_base, slow.grant)
         await again.connect()
         await again.wait_for(lambda: again.state is not None and again.state["phase"] == "playing")
@@ -227,5 +230,5 @@ def test_slow_reader_is_dropped_with_1013_and_resyncs(tmp_path):
         await fast.close()
         await again.close()
 
-    with LiveServer(tmp_path, send_queue=4, rate_per_s=1000, rate_burst=1000, countdown_s=0.1) as srv:
+    with LiveServer(tmp_path, send_queue=16, rate_per_s=100000, rate_burst=100000, countdown_s=0.1) as srv:
         asyncio.run(main(srv))

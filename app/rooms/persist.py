@@ -1,0 +1,99 @@
+"""A room as plain data, and back: what the SQLite store saves and restores.
+
+The current round is kept as an engine record: the dealt cards (`round_initial`) plus the
+ordered log of what changed it (`round_actions`: player actions, and the room's own
+`absent`/`finish` steps). Restoring replays that log through the engine, so a restored
+round is exactly the one that was played, and the log can be appended to cheaply.
+Everything else about the room is small and is saved whole ("meta").
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from app.engine.demon import DemonRound, action_from_json
+from app.rooms.room import Options, Phase, Player, Room
+
+
+def _player_to_json(p: Player) -> dict:
+    return {"id": p.id, "name": p.name, "token_hash": p.token_hash.hex(), "seat": p.seat,
+            "colour": p.colour, "left": p.left, "total": p.total}
+
+
+def _player_from_json(d: dict, now: float) -> Player:
+    return Player(id=d["id"], name=d["name"], token_hash=bytes.fromhex(d["token_hash"]), seat=d["seat"],
+                  colour=d["colour"], left=d["left"], total=d["total"], connected=False, dropped_at=now)
+
+
+def room_meta(room: Room, now: float) -> dict:
+    """Everything but the round's cards and action log."""
+    return {
+        "code": room.code,
+        "options": room.options.to_json(),
+        "players": [_player_to_json(p) for p in room.players],
+        "spectators": [_player_to_json(p) for p in room.spectators],
+        "host": room.host,
+        "phase": room.phase.value,
+        "round_no": room.round_no,
+        "round_seed": room.round_seed,
+        "votes": sorted(room.votes),
+        "history": room.history,
+        "result": room.result,
+        "v": room.v,
+        "next_player": room._next_player,
+        "created_at": room.created_at,
+        "time_left_s": (room.round_deadline - now) if room.round_deadline is not None else None,
+    }
+
+
+def room_initial(room: Room) -> dict | None:
+    return room.round_initial.to_json() if room.round_initial is not None else None
+
+
+def replay_round(initial: dict, steps: list[dict]) -> DemonRound:
+    """The round after its log: the start signal, then every step in order."""
+    rnd = DemonRound.from_json(initial).start()
+    for step in steps:
+        kind = step.get("type")
+        if kind == "absent":
+            rnd, _ = rnd.with_absent(step["seat"])
+        elif kind == "finish":
+            rnd, _ = rnd.finish(step["reason"])
+        else:
+            rnd, _ = rnd.apply(action_from_json(step))
+    return rnd
+
+
+def restore_room(meta: dict, initial: dict | None, steps: list[dict],
+                 step_ids: list[tuple[str, str, int] | None], *, now: float, **room_kwargs: Any) -> Room:
+    """Rebuild a Room. Every player comes back disconnected: the grace period restarts."""
+    o = meta["options"]
+    room = Room(meta["code"], Options(o["rounds"], o["time_limit_s"], o["max_players"]), **room_kwargs)
+    room.players = [_player_from_json(d, now) for d in meta["players"]]
+    room.spectators = [_player_from_json(d, now) for d in meta["spectators"]]
+    room.host = meta["host"]
+    room.phase = Phase(meta["phase"])
+    room.round_no = meta["round_no"]
+    room.round_seed = meta["round_seed"]
+    room.votes = set(meta["votes"])
+    room.history = meta["history"]
+    room.result = meta["result"]
+    room.v = meta["v"]
+    room._next_player = meta["next_player"]
+    room.created_at = meta.get("created_at", time.time())
+    room.last_active = now
+    if meta.get("time_left_s") is not None and room.phase is Phase.PLAYING:
+        room.round_deadline = now + max(0.0, meta["time_left_s"])
+    if room.phase is Phase.COUNTDOWN:
+        room.countdown_ends = now + room.countdown_s
+    if initial is not None:
+        room.round_initial = DemonRound.from_json(initial)
+        room.round_actions = list(steps)
+        room.round_step_ids = list(step_ids)
+        room.round = replay_round(initial, steps)
+    by_id = {p.id: p for p in room.everyone()}
+    for player_id, action_id, v in filter(None, step_ids):
+        if player_id in by_id:
+            by_id[player_id].recent[action_id] = {"type": "ack", "id": action_id, "v": v}
+    return room
