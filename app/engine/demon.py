@@ -439,16 +439,16 @@ DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChan
 class _StuckMemo:
     """A small memo of stuck answers, shared by a round and the rounds derived from it.
 
-    Keyed by (seat layout, what the foundations accept); the answer is a pure function of
-    that key, so sharing it between immutable states is safe. It never takes part in
-    equality, hashing or JSON.
+    Keyed by (the seat layout as ints, what the foundations accept); the answer is a pure
+    function of that key, so sharing it between immutable states is safe. It never takes
+    part in equality, hashing or JSON.
     """
 
     __slots__ = ("table",)
     LIMIT = 512
 
     def __init__(self) -> None:
-        self.table: dict[tuple[SeatState, frozenset[int]], bool] = {}
+        self.table: dict[tuple[tuple, frozenset[int]], bool] = {}
 
     def get(self, key):
         return self.table.get(key)
@@ -649,14 +649,12 @@ class DemonRound:
         return self._stuck(seat, self.foundation_wants())
 
     def _stuck(self, seat: int, wants: frozenset[int]) -> bool:
-        st = self.seats[seat]
-        key = (st, wants)
+        piles, stock, waste = encoded = demon_stuck.encode_seat(self.seats[seat])
+        key = (encoded, wants)
         hit = self._memo.get(key)
         if hit is not None:
             return hit
-        ids = demon_stuck.ids
-        piles = [(bool(p.down), tuple(ids(p.up))) for p in st.tableau]
-        stuck = not demon_stuck.can_progress(piles, ids(st.stock), ids(st.waste), wants)
+        stuck = not demon_stuck.can_progress(piles, stock, waste, wants)
         self._memo.put(key, stuck)
         return stuck
 

@@ -42,11 +42,6 @@ def card_id(card: Card) -> int:
     return card.rank * 4 + _SUIT_INDEX[card.suit]
 
 
-_ID_OF: dict[Card, int] = {
-    Card(rank, suit): rank * 4 + _SUIT_INDEX[suit] for rank in range(1, 14) for suit in SUITS
-}
-
-
 def _parents_of(cid: int) -> tuple[int, ...]:
     """Ids of the two cards a card may be built on in the tableau (none for a king)."""
     rank, suit = divmod(cid, 4)
@@ -71,9 +66,18 @@ _CHILDREN: tuple[tuple[int, ...], ...] = tuple(_children_of(i) if i >= 4 else ()
 _KINGS: tuple[int, ...] = tuple(KING * 4 + s for s in range(4))
 
 
-def ids(cards: Iterable[Card]) -> list[int]:
-    m = _ID_OF
-    return [m[c] for c in cards]
+def ids(cards: Iterable[Card]) -> tuple[int, ...]:
+    si = _SUIT_INDEX
+    return tuple([c.rank * 4 + si[c.suit] for c in cards])
+
+
+def encode_seat(seat) -> tuple:
+    """A seat layout (app.engine.demon.SeatState) as ints: (piles, stock, waste), each pile
+    (has face-down cards, face-up ids). Hashable, so it also serves as a memo key."""
+    si = _SUIT_INDEX
+    piles = tuple([(bool(p.down), tuple([c.rank * 4 + si[c.suit] for c in p.up]))
+                   for p in seat.tableau])
+    return piles, ids(seat.stock), ids(seat.waste)
 
 
 def foundation_wants(tops: Iterable[Card]) -> frozenset[int]:

@@ -1,0 +1,160 @@
+"""Engine benchmarks: `python bench/engine.py` (or `make bench`).
+
+Demon: the time of one exact stuck check (rule 16) per seat, on realistic mid-round
+positions. Positions come from seeded playouts by a simple greedy player (foundation plays
+first, then moves that turn a card up or take a card off the waste, else a draw, now and
+then a random tableau move); every few actions from the 15th on, each seat's stuck check
+is timed with the memo cleared, so every call does the full search. Also the cost of
+`apply` (which includes the end-of-round stuck check).
+
+Then, if bench/engine_devils_grip.py exists, its `main()` runs too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from app.engine.demon import (  # noqa: E402
+    DemonRound,
+    Draw,
+    Moved,
+    Played,
+    Recycle,
+    ToFoundation,
+    ToTableau,
+    TurnedUp,
+)
+
+
+def greedy_action(r: DemonRound, seat: int, rng: random.Random):
+    acts = r.legal_actions(seat)
+    if not acts:
+        return None
+    plays = [a for a in acts if isinstance(a, ToFoundation)]
+    if plays:
+        return rng.choice(plays)
+    useful = []
+    for a in acts:
+        if isinstance(a, ToTableau):
+            if a.src == "waste":
+                useful.append(a)
+            else:
+                pile = r.seats[seat].tableau[a.src]
+                if a.count == len(pile.up) and pile.down:
+                    useful.append(a)
+    if useful:
+        return rng.choice(useful)
+    moves = [a for a in acts if isinstance(a, ToTableau)]
+    if moves and rng.random() < 0.15:
+        return rng.choice(moves)
+    for a in acts:
+        if isinstance(a, (Draw, Recycle)):
+            return a
+    return rng.choice(acts)
+
+
+def percentile(values: list[float], p: float) -> float:
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, int(round(p / 100 * (len(s) - 1)))))
+    return s[k]
+
+
+def fmt(values: list[float]) -> str:
+    if not values:
+        return "n=0"
+    us = [v * 1e6 for v in values]
+    return (f"n={len(us):6d}  p50 {percentile(us, 50):8.1f} us  p99 {percentile(us, 99):8.1f} us  "
+            f"max {max(us):8.1f} us  mean {statistics.fmean(us):7.1f} us")
+
+
+def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
+    stuck_times: list[float] = []
+    free_times: list[float] = []
+    apply_times: list[float] = []
+    actions = 0
+    ends: dict[str, int] = {}
+    for g in range(rounds):
+        seed = seed0 + g
+        rng = random.Random(seed)
+        r = DemonRound.deal(seed, players).start()
+        idle = 0
+        n = 0
+        while r.end is None and n < 3000 and idle < 4 * players:
+            seat = rng.randrange(players)
+            a = greedy_action(r, seat, rng)
+            if a is None:
+                idle += 1
+                continue
+            t0 = time.perf_counter()
+            r2, events = r.apply(a)
+            apply_times.append(time.perf_counter() - t0)
+            progress = any(isinstance(e, (Played, TurnedUp)) or (isinstance(e, Moved) and e.src == "waste")
+                           for e in events)
+            idle = 0 if progress else idle
+            r = r2
+            n += 1
+            if n >= 15 and n % every == 0 and r.end is None:
+                for s in range(players):
+                    r._memo.table.clear()  # time the full search, not the memo
+                    t0 = time.perf_counter()
+                    stuck = r.is_stuck(s)
+                    dt = time.perf_counter() - t0
+                    (stuck_times if stuck else free_times).append(dt)
+        actions += n
+        reason = r.end.reason if r.end else "unfinished"
+        ends[reason] = ends.get(reason, 0) + 1
+    return {"stuck": stuck_times, "free": free_times, "apply": apply_times, "actions": actions,
+            "ends": ends}
+
+
+def run_devils_grip() -> None:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine_devils_grip.py")
+    if not os.path.exists(path):
+        print("\n(bench/engine_devils_grip.py not found: Devil's Grip bench skipped)")
+        return
+    spec = importlib.util.spec_from_file_location("engine_devils_grip_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    print()
+    module.main()
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=60, help="seeded rounds to play (default 60)")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--every", type=int, default=5, help="sample a position every N actions")
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--no-grip", action="store_true", help="skip the Devil's Grip bench")
+    args = ap.parse_args(argv)
+
+    print(f"Demon stuck detection (rule 16): {args.rounds} seeded rounds, {args.players} players, "
+          f"a position every {args.every} actions from the 15th, every seat timed")
+    t0 = time.perf_counter()
+    res = bench_demon(args.rounds, args.players, args.every, args.seed)
+    wall = time.perf_counter() - t0
+    all_times = res["stuck"] + res["free"]
+    print(f"  is_stuck, all positions   {fmt(all_times)}")
+    print(f"  is_stuck, stuck seats     {fmt(res['stuck'])}")
+    print(f"  is_stuck, not stuck       {fmt(res['free'])}")
+    print(f"  apply (incl. end check)   {fmt(res['apply'])}")
+    print(f"  {res['actions']} actions played; rounds ended: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(res["ends"].items()))
+          + f"; {wall:.1f} s wall")
+    p99_ms = percentile(all_times, 99) * 1e3 if all_times else 0.0
+    print(f"  target p99 <= 1 ms: {'OK' if p99_ms <= 1.0 else 'MISSED'} ({p99_ms:.3f} ms)")
+    if not args.no_grip:
+        run_devils_grip()
+
+
+if __name__ == "__main__":
+    main()
