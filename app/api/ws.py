@@ -37,9 +37,11 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
 
 
 def explain(error: ValidationError) -> str:
+    """The first problem pydantic found, as `field.path: what is wrong`."""
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first.get("loc", ()) if not isinstance(part, int) or True)
-    return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid message")
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    message = first.get("msg", "invalid message")
+    return f"{where}: {message}" if where else message
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:

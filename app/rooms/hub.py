@@ -111,7 +111,7 @@ class Hub:
             token = new_token()
             player = handle.room.join(name, hash_token(token))
             handle.room.last_active = self.clock()
-            self._publish(handle, Outcome(events=[handle.room._room_event()]))
+            self._publish(handle, Outcome(events=[handle.room.room_event()]))
         return handle, player, token
 
     # ------------------------------------------------------------ sockets

@@ -158,13 +158,13 @@ class Room:
         player.connected = True
         player.dropped_at = None
         self.last_active = now
-        return Outcome(events=[self._room_event()])
+        return Outcome(events=[self.room_event()])
 
     def disconnect(self, player: Player, now: float) -> Outcome:
         player.connected = False
         player.dropped_at = now
         self.last_active = now
-        out = Outcome(events=[self._room_event()])
+        out = Outcome(events=[self.room_event()])
         self._check_vote(out)
         return out
 
@@ -181,7 +181,7 @@ class Room:
             self._compact_seats()
         elif self.phase is Phase.PLAYING and self.round is not None and player.seat is not None:
             self._mark_absent(player.seat, out)
-        out.events.append(self._room_event())
+        out.events.append(self.room_event())
         self._check_vote(out)
         return out
 
@@ -209,7 +209,7 @@ class Room:
         if options.max_players < len(self._seated()):
             raise RoomError("invalid", "More players are already seated than that.")
         self.options = options
-        return Outcome(events=[self._room_event()])
+        return Outcome(events=[self.room_event()])
 
     def start(self, player: Player, now: float) -> Outcome:
         self._require_host(player)
@@ -225,7 +225,7 @@ class Room:
         self.countdown_ends = now + self.countdown_s
         self.result = None
         out = Outcome()
-        out.events.append(self._room_event())
+        out.events.append(self.room_event())
         out.events.append(self._emit({"kind": "countdown", "ends_in_ms": int(self.countdown_s * 1000)}))
         return out
 
@@ -257,7 +257,7 @@ class Room:
             if not p.connected and p.dropped_at is not None and now - p.dropped_at >= self.grace_s:
                 self.round, _ = self.round.with_absent(p.seat)
                 self._log_step({"type": "absent", "seat": p.seat})
-        out.events.append(self._room_event())
+        out.events.append(self.room_event())
         out.events.append(self._emit({"kind": "round_started", "round_no": self.round_no,
                                       "round": self.round_view(), "time_left_ms": self._time_left_ms(now)}))
         self._after_round_change(out)
@@ -281,7 +281,7 @@ class Room:
         self.phase = Phase.LOBBY
         self._compact_seats()
         self._seat_waiting_spectators()
-        return Outcome(events=[self._room_event()])
+        return Outcome(events=[self.room_event()])
 
     # ----------------------------------------------------------------- play
 
@@ -359,7 +359,7 @@ class Room:
             for p in expired:
                 self._mark_absent(p.seat, out)
             if expired:
-                out.events.append(self._room_event())
+                out.events.append(self.room_event())
                 self._check_vote(out)
         return out
 
@@ -411,7 +411,7 @@ class Room:
         self.result = {**entry, "totals": totals, "match_over": match_over,
                        "winners": [pid for pid, t in totals.items() if t == best] if match_over else []}
         out.events.append(self._emit({"kind": "round_ended", "result": self.result}))
-        out.events.append(self._room_event())
+        out.events.append(self.room_event())
 
     def _log_step(self, step: dict, ids: tuple[str, str, int] | None = None) -> None:
         self.round_actions.append(step)
@@ -488,7 +488,7 @@ class Room:
             state["round"] = self.round_view()
         return state
 
-    def _room_event(self) -> dict:
+    def room_event(self) -> dict:
         return self._emit({"kind": "room", "state": self.public_state(self.clock(), with_round=False)})
 
     def _emit(self, event: dict) -> dict:
