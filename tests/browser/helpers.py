@@ -1,0 +1,50 @@
+"""Small steps the browser tests share: create and join rooms, read the layout shown."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+
+def create_room(page: Page, name: str) -> str:
+    """On the home page: create a room; returns its code once the lobby shows."""
+    page.fill("#create-name", name)
+    page.click("#create-room")
+    expect(page.locator("#room-code")).to_be_visible()
+    code = page.inner_text("#room-code").strip()
+    assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
+    return code
+
+
+def join_by_link(page: Page, link: str, name: str) -> None:
+    page.goto(link)
+    page.fill("#link-name", name)
+    page.click("#join-by-link")
+    expect(page.locator("#room-code")).to_be_visible()
+
+
+def wait_for_table(page: Page) -> None:
+    """The round is on: this seat's tableau has face-up cards to pick."""
+    expect(page.locator(".mine .tableau [data-pick]").first).to_be_visible()
+
+
+def my_layout(page: Page) -> dict:
+    """Everything this seat's own layout shows, as plain data."""
+    return page.evaluate("""() => {
+        const piles = [...document.querySelectorAll('.mine .tableau .pile')].map((p) => ({
+            down: p.querySelectorAll('.card.down').length,
+            up: [...p.querySelectorAll('.card.up')].map((c) => c.dataset.card),
+        }));
+        const waste = [...document.querySelectorAll('.mine .waste [data-card]')].map((c) => c.dataset.card);
+        const stock = document.querySelector('.mine .stock .stock-count').textContent;
+        return {piles, waste, stock};
+    }""")
+
+
+def foundation_cards(page: Page) -> list[str]:
+    return page.eval_on_selector_all(".foundations [data-fpile] [data-card]", "els => els.map(e => e.dataset.card)")
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

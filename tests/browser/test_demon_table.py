@@ -1,0 +1,221 @@
+"""Demon in real browsers: joining by link, playing, seeing each other's plays,
+reloading mid-round, a lost race, four players, a phone screen and a spectator.
+
+The server deals every round from RACE_SEED (see conftest.py): Ann (seat 0) has A♣ on
+pile 1 and 2♣ on pile 4; Bob (seat 1) has 2♣ on pile 1 and A♣ on pile 7.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.helpers import (create_room, foundation_cards, join_by_link, my_layout,
+                                   no_horizontal_scroll, wait_for_table)
+
+
+def eventually(check, seconds: float = 3.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def start_two(open_page):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    expect(ann.locator(".seat", has_text="Bob")).to_be_visible()
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+    return ann, bob
+
+
+def test_join_by_copied_link_play_and_reload(open_page):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    ann.click("#copy-link")
+    link = ann.evaluate("navigator.clipboard.readText()")
+    assert link == ann.input_value("#invite-link")
+    assert link.endswith(f"/r/{code}")
+
+    bob = open_page("bob", path=None)
+    join_by_link(bob, link, "Bob")
+    # both see each other, with their connection state; only the host may start
+    expect(ann.locator(".seat", has_text="Bob")).to_contain_text("online")
+    expect(bob.locator(".seat", has_text="Ann")).to_contain_text("host")
+    expect(bob.locator("#start-game")).to_have_count(0)
+    expect(bob.locator(".waiting")).to_contain_text("Ann")
+
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+    expect(ann.locator(".opp", has_text="Bob")).to_be_visible()
+    expect(bob.locator(".opp", has_text="Ann")).to_be_visible()
+
+    # Ann double-clicks her ace: it goes to a new foundation, and Bob sees it arrive
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(1)
+    expect(bob.locator(".opp", has_text="Ann")).to_contain_text("1/52")
+
+    # Bob drags his own ace onto the empty "new pile" place; Ann sees a second A♣
+    bob.locator('.mine [data-card="AC"]').drag_to(bob.locator(".fnd-new"))
+    expect(ann.locator('.foundations [data-card="AC"]')).to_have_count(2)
+    # each foundation card carries its owner's mark (not only a colour)
+    expect(ann.locator(".foundations .owner-tag")).to_have_text(["A", "B"])
+
+    # a reload in the middle of the round returns to the same seat and the same cards
+    expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(2)
+    expect(bob.locator(".ghost")).to_have_count(0)
+    before = my_layout(bob)
+    bob.reload()
+    wait_for_table(bob)
+    assert eventually(lambda: my_layout(bob) == before), (my_layout(bob), before)
+    expect(bob.locator(".mine-head")).to_contain_text("Bob")
+    expect(bob.locator(".foundations [data-card]")).to_have_count(2)
+    # and it is still live: Ann's next play reaches the reloaded page
+    ann.dblclick('.mine [data-card="2C"]')
+    expect(bob.locator('.foundations [data-card="2C"]')).to_have_count(1)
+
+
+class Gate:
+    """Holds the messages the server sends one page, to make a race deterministic."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.held: list[str] = []
+        self.page_side = None
+
+    def route(self, ws) -> None:
+        server = ws.connect_to_server()
+        self.page_side = ws
+
+        def from_server(message):
+            if self.closed:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    def release(self) -> None:
+        self.closed = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held = []
+
+
+def test_lost_race_slides_back_with_note(open_page):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None)
+    gate = Gate()
+    bob.route_web_socket(re.compile(r".*/ws/.*"), gate.route)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(bob.locator('.foundations [data-fpile="0"] [data-card="AC"]')).to_be_visible()
+
+    # Bob's screen stops hearing from the server: Ann's 2♣ lands first, but Bob still
+    # sees the pile open and plays his own 2♣ onto it — click card, click pile.
+    gate.closed = True
+    ann.dblclick('.mine [data-card="2C"]')
+    expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
+    bob.click('.mine [data-card="2C"]')
+    expect(bob.locator('[data-fpile="0"].legal-target')).to_be_visible()
+    bob.click('[data-fpile="0"]')
+    deadline = time.monotonic() + 5
+    while not any('"rejected"' in m for m in gate.held) and time.monotonic() < deadline:
+        bob.wait_for_timeout(50)
+    assert any('"race_lost"' in m for m in gate.held), gate.held
+    gate.release()
+
+    expect(bob.locator(".race-note")).to_have_text("Beaten by Ann!")
+    expect(bob.locator(".toast").last).to_contain_text("Beaten by Ann!")
+    # the card slid back: it is in Bob's first pile again, visible, and no copy is flying
+    back = bob.locator('.mine [data-src="0"] [data-card="2C"]')
+    expect(back).to_be_visible()
+    expect(bob.locator(".ghost")).to_have_count(0)
+    expect(bob.locator(".mine .lifted")).to_have_count(0)
+    # and Ann's 2♣ is the one on the pile
+    expect(bob.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
+    expect(bob.locator('.foundations [data-fpile="0"] .owner-tag')).to_have_text("A")
+
+
+def test_four_players_phone_and_spectator(open_page, artifacts):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    link = f"/r/{code}"
+    bob = open_page("bob", path=None)
+    join_by_link(bob, link, "Bob")
+    cleo = open_page("cleo", path=None)
+    join_by_link(cleo, link, "Cleo")
+    # the fourth player is on a phone held upright
+    dana = open_page("dana", viewport=PHONE, path=None)
+    join_by_link(dana, link, "Dana")
+    expect(ann.locator(".seat:not(.free)")).to_have_count(4)
+    expect(ann.locator(".seat", has_text="Dana")).to_contain_text("online")
+    ann.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
+    dana.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+
+    ann.click("#start-game")
+    for page in (ann, bob, cleo, dana):
+        wait_for_table(page)
+    expect(ann.locator(".opp")).to_have_count(3)
+
+    # a few plays so the foundations show several owners
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(dana.locator('.foundations [data-card="AC"]')).to_have_count(1)
+    dana.locator('.mine [data-card="AD"]').dblclick()
+    cleo.dblclick('.mine [data-card="AC"]')
+    expect(ann.locator(".foundations [data-card]")).to_have_count(3)
+    bob.keyboard.press("d")  # Bob draws three with the keyboard
+    expect(ann.locator('.opp[data-seat="1"] .opp-waste [data-card]')).to_have_count(1)
+    ann.wait_for_timeout(400)  # let the last card finish flying
+    ann.screenshot(path=str(artifacts / "table-4-players.png"), full_page=True)
+
+    # the phone: nothing wider than the screen, every pile on it, targets big enough
+    assert no_horizontal_scroll(dana)
+    boxes = dana.eval_on_selector_all(
+        ".mine .pile, .mine .stock, .opp, .foundations, #vote-end",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; })")
+    assert boxes and all(left >= 0 and right <= PHONE["width"] for left, right, _, _ in boxes), boxes
+    pile_widths = dana.eval_on_selector_all(".mine .pile", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert len(pile_widths) == 7 and min(pile_widths) >= 40, pile_widths
+    dana.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+
+    # someone arriving mid-round watches: the same table, no controls
+    eve = open_page("eve", path=None)
+    eve.goto(link)
+    eve.fill("#link-name", "Eve")
+    eve.click("#join-by-link")
+    expect(eve.locator(".opp")).to_have_count(4)
+    expect(eve.locator(".mine")).to_be_hidden()
+    expect(eve.locator("[data-pick]")).to_have_count(0)
+    expect(eve.locator("#vote-end")).to_have_count(0)
+    expect(eve.locator(".table-status")).to_contain_text("watching")
+    assert foundation_cards(eve) == foundation_cards(ann)
+
+
+def test_vote_ends_round_and_host_deals_next(open_page):
+    ann, bob = start_two(open_page)
+    ann.click("#vote-end")
+    expect(bob.locator("#vote-end")).to_contain_text("1/2")
+    bob.keyboard.press("v")
+    for page in (ann, bob):
+        expect(page.locator("#results")).to_contain_text("The players voted to end the round.")
+    expect(bob.locator("#next-round")).to_have_count(0)
+    ann.click("#next-round")
+    wait_for_table(bob)
+    expect(bob.locator(".table-status")).to_contain_text("Round 2/3")
