@@ -86,9 +86,9 @@ function faceBody(card, colours) {
   ];
   if ('JQK'.includes(r)) {
     const tint = colour === '#1b1b1f' ? '#e7e7ee' : `${colour}22`;
-    parts.push(`<rect x="18" y="44" width="64" height="74" rx="6" fill="${tint}" stroke="${colour}" stroke-width="2"/>`);
-    parts.push(rankText(r, 50, 96, 46, colour, 'middle'));
-    parts.push(suitShape(suit, 40, 100, 20, colour));
+    parts.push(`<rect x="18" y="42" width="64" height="78" rx="6" fill="${tint}" stroke="${colour}" stroke-width="2"/>`);
+    parts.push(rankText(r, 50, 88, 42, colour, 'middle'));
+    parts.push(suitShape(suit, 41, 94, 18, colour));
   } else {
     const big = r === 'A' ? 58 : 48;
     parts.push(suitShape(suit, 50 - big / 2, 82 - big / 2, big, colour));

@@ -383,6 +383,7 @@ export function mount(container, ctx) {
     const seats = roundSeats().filter((s) => s.seat !== model.seat);
     const r = round();
     opponents.classList.toggle('many', seats.length > 3);
+    opponents.classList.toggle('few', seats.length <= 2);
     opponents.classList.toggle('spectating', model.seat === null);
     replaceChildren(opponents, seats.map(({ seat, view }) => {
       const p = (st.players || []).find((x) => x.seat === seat);

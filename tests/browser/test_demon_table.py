@@ -208,14 +208,97 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     assert foundation_cards(eve) == foundation_cards(ann)
 
 
-def test_vote_ends_round_and_host_deals_next(open_page):
-    ann, bob = start_two(open_page)
+def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
+    ann = open_page("ann")
+    ann.fill("#create-name", "Ann")
+    ann.select_option("#create-rounds", "1")
+    ann.click("#create-room")
+    expect(ann.locator("#room-code")).to_be_visible()
+    code = ann.inner_text("#room-code")
+    bob = open_page("bob", path=None)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+
+    # keyboard only: 1 picks pile 1 (A♣), F sends it to a foundation; 4 then F the 2♣
+    ann.keyboard.press("1")
+    expect(ann.locator('.mine [data-card="AC"].selected')).to_be_visible()
+    ann.keyboard.press("f")
+    expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(1)
+    ann.keyboard.press("4")
+    ann.keyboard.press("f")
+    expect(bob.locator('.foundations [data-card="2C"]')).to_have_count(1)
+    ann.keyboard.press("d")
+    expect(bob.locator('.opp[data-seat="0"] .opp-waste [data-card]')).to_have_count(1)
+    # the key list opens with ?
+    ann.keyboard.press("?")
+    expect(ann.locator(".keys-help")).to_contain_text("send the held card to a foundation")
+    ann.keyboard.press("Escape")
+    expect(ann.locator(".keys-help")).to_have_count(0)
+
+    # both vote (button and V key): the only round, so the match is over
     ann.click("#vote-end")
     expect(bob.locator("#vote-end")).to_contain_text("1/2")
     bob.keyboard.press("v")
     for page in (ann, bob):
         expect(page.locator("#results")).to_contain_text("The players voted to end the round.")
-    expect(bob.locator("#next-round")).to_have_count(0)
-    ann.click("#next-round")
+        expect(page.locator("#results")).to_contain_text("The match is over")
+        expect(page.locator(".match-winner")).to_contain_text("Ann")
+    expect(bob.locator("#rematch")).to_have_count(0)
+    expect(bob.locator("#results")).to_contain_text("Waiting for the host")
+
+    # the finished match is listed on the home page
+    bob.goto("/")
+    expect(bob.locator(".recent-list li").first).to_contain_text("Ann")
+    expect(bob.locator(".recent-list li").first).to_contain_text("Bob")
+    bob.goto(f"/r/{code}")
+
+    ann.click("#rematch")
+    expect(ann.locator("#start-game")).to_be_visible()
+    expect(bob.locator(".seat", has_text="Ann")).to_be_visible()
+
+
+class Outage:
+    """Lets a page's WebSocket through, or (while `down`) closes every new one at once
+    with 1012, the code a restarting server sends."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.sockets = []
+
+    def route(self, ws) -> None:
+        if self.down:
+            ws.close(code=1012, reason="restarting")
+            return
+        self.sockets.append((ws, ws.connect_to_server()))
+
+    def cut(self) -> None:
+        self.down = True
+        for ws, server in self.sockets:
+            server.close()
+            ws.close(code=1012, reason="restarting")
+        self.sockets = []
+
+
+def test_connection_drop_shows_reconnecting_and_recovers(open_page):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None)
+    outage = Outage()
+    bob.route_web_socket(re.compile(r".*/ws/.*"), outage.route)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
     wait_for_table(bob)
-    expect(bob.locator(".table-status")).to_contain_text("Round 2/3")
+
+    outage.cut()
+    expect(bob.locator(".conn-banner")).to_contain_text("Reconnecting")
+    # meanwhile Ann plays; Bob catches up when the line is back
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(ann.locator(".opp", has_text="Bob")).to_contain_text("offline")
+    outage.down = False
+    expect(bob.locator(".conn-banner")).to_be_hidden(timeout=15000)
+    expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(1)
+    expect(ann.locator(".opp", has_text="Bob")).to_contain_text("online")
+    bob.dblclick('.mine [data-card="2C"]')
+    expect(ann.locator('.foundations [data-card="2C"]')).to_have_count(1)
