@@ -65,6 +65,12 @@ class Pipe:
             self.closed = True
 
     async def drain_and_stop(self, timeout: float = 1.0) -> None:
+        """Let a close we asked for reach the client; a socket that is simply gone has
+        nothing left to receive, so its sender stops at once (and a server stop is quick)."""
+        if not self.closed:
+            self.closed = True
+            self.task.cancel()
+            return
         try:
             await asyncio.wait_for(asyncio.shield(self.task), timeout)
         except (asyncio.TimeoutError, Exception):

@@ -74,6 +74,9 @@ class Hub:
         """Graceful stop: tell every socket to come back later (1012) and flush."""
         if self._ticker:
             self._ticker.cancel()
+        for handle in self.rooms.values():
+            if handle.countdown is not None:
+                handle.countdown.cancel()  # the room stays in its countdown and resumes it on restart
         pipes = [p for h in self.rooms.values() for p in h.pipes.values()]
         for pipe in pipes:
             pipe.close(CLOSE_RESTART, "server restarting")

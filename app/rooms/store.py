@@ -20,6 +20,7 @@ left untouched.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -73,8 +74,14 @@ class Store:
 
     @classmethod
     def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION) -> "Store":
-        data_dir.mkdir(parents=True, exist_ok=True)
         path = data_dir / DB_NAME
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"Cannot create the data directory {data_dir} ({err}).") from err
+        if not os.access(data_dir, os.W_OK | os.X_OK):
+            raise StoreError(f"The data directory {data_dir} is not writable by this user "
+                             f"(uid {os.getuid()}): fix its owner or permissions.")
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -94,11 +94,11 @@ class Player:
         await self.send({"type": "action", "id": action_id, "action": action})
         return action_id
 
-    async def reply(self, action_id: str, timeout: float = 5.0) -> dict:
+    async def reply(self, action_id: str, timeout: float = 15.0) -> dict:
         await self.wait_for(lambda: action_id in self.replies, timeout)
         return self.replies[action_id]
 
-    async def wait_for(self, predicate, timeout: float = 5.0) -> None:
+    async def wait_for(self, predicate, timeout: float = 15.0) -> None:
         async def waiter() -> None:
             while not predicate():
                 self._changed.clear()
