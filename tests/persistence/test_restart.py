@@ -4,6 +4,7 @@ same data directory (issue: rooms and matches kept in SQLite)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import copy
 import json
 import random
@@ -14,6 +15,7 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from app.rooms.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION
 from tests.server.test_ws_play import bot, choose, seat_players, start_round
@@ -224,3 +226,27 @@ def test_devils_grip_game_survives_a_restart(tmp_path):
     finally:
         server.stop()
     assert json.dumps(back)  # JSON-able
+
+
+
+def test_data_directory_that_cannot_be_created_gives_a_clear_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    server = LiveServer(blocker / "data")
+    proc = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "Cannot create the data directory" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(os.getuid() == 0, reason="root may write to any directory")
+def test_unwritable_data_directory_gives_a_clear_error(tmp_path):
+    """Seen in Docker with a root-owned bind mount: the error called the (missing)
+    database "unreadable" instead of naming the directory's permissions."""
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o555)
+    server = LiveServer(data)
+    proc = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "not writable" in proc.stderr
