@@ -24,6 +24,7 @@ export function mount(container) {
   let loadError = '';
   let summaryShownFor = null;
   let isDaily = false;
+  let lastTalonCount = null;
   let passes = getPref('gripPasses', null);
   if (![1, 3, null].includes(passes)) passes = null;
 
@@ -373,11 +374,13 @@ export function mount(container) {
     s.stock ? backEl(0, { label: t('table.stockCount', { n: s.stock }) }) : slotEl(canRedeal ? '↺' : '', 'recycle'),
     h('span', { class: 'stock-count', text: String(s.stock) }));
     const talon = s.talon || [];
+    const dealt = lastTalonCount !== null && (s.talon_count ?? 0) > lastTalonCount;
+    lastTalonCount = s.talon_count ?? 0;
     const talonBox = h('div', { class: `talon fan-${talon.length}${hintHas('talon') ? ' hint' : ''}`, id: 'grip-talon',
       role: 'button', tabindex: '0', 'aria-keyshortcuts': 'T',
       'aria-label': talon.length ? t('grip.talonTop', { card: cardText(talon[talon.length - 1]), n: s.talon_count ?? talon.length }) : t('grip.talonEmpty') },
     talon.length ? talon.map((c, i) => {
-      const node = cardEl(c);
+      const node = cardEl(c, { extraClass: dealt ? 'dealt' : '' });
       node.style.setProperty('--i', i);
       if (i === talon.length - 1 && !finished()) node.dataset.pick = 'talon';
       return node;

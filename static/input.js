@@ -126,6 +126,9 @@ export function attachCardInput(root, adapter) {
 
   return {
     activate,
+    // the selection being dragged right now, if any (views keep its cards hidden when
+    // they redraw mid-drag)
+    dragging: () => (drag ? drag.sel : null),
     cancel() {
       if (drag) { drag.ghost.remove(); drag = null; document.body.classList.remove('dragging'); }
       down = null;

@@ -2,7 +2,7 @@
 // the shared foundations in the middle. Everything drawn comes from the server's
 // state; the moves offered come from the server's legal list.
 
-import { h, replaceChildren, toast, formatClock, cssEscape } from './dom.js';
+import { h, replaceChildren, toast, formatClock, cssEscape, icon } from './dom.js';
 import { t } from './i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from './cards.js';
 import { playerName, playsOf, seatedPlayers, playerAtSeat, playerById, colourOfSeat, byPlayer } from './demon-state.js';
@@ -22,7 +22,10 @@ export function mount(container, ctx) {
   const mine = h('section', { class: 'mine' });
   const results = h('div', { class: 'results-slot' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-  const el = h('div', { class: 'table' }, status, opponents, foundations, mine, results, live);
+  const el = h('div', { class: 'table' }, status, results, opponents, foundations, mine, live);
+  let mineKey = null; // what the own layout was last drawn from
+  let lastWaste = null;
+  let lastWasteCount = null;
   container.append(el);
 
   const input = attachCardInput(el, {
@@ -368,7 +371,7 @@ export function mount(container, ctx) {
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
     replaceChildren(status,
       h('span', { class: 'round-no', text: t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }) }),
-      h('span', { class: 'time-left', id: 'time-left', hidden: model.timeEnd === null }),
+      h('span', { class: 'time-left', hidden: model.timeEnd === null }, icon('clock'), h('span', { id: 'time-left' })),
       phaseText ? h('span', { class: 'phase', text: phaseText }) : null,
       model.seat === null ? h('span', { class: 'tag spectator', text: t('table.spectating') }) : null,
       model.seat !== null && st.phase === 'playing'
@@ -450,17 +453,24 @@ export function mount(container, ctx) {
     const me = seatView(model.seat);
     const r = round();
     const myColour = colourOfSeat(st, model.seat);
+    const mePlayer = playerAtSeat(st, model.seat);
     mine.style.setProperty('--seat', seatColour(myColour));
     if (!me) {
       replaceChildren(mine, h('p', { class: 'note', text: t('table.waitingSeat') }));
       return;
     }
     const canAct = playing();
+    const key = JSON.stringify([me, canAct, legal(), r.stuck, r.cards_home, mePlayer && mePlayer.total,
+      mePlayer && mePlayer.name, myColour, t('lang.code')]);
+    if (key === mineKey && mine.firstChild) {
+      hideMoving();
+      return;
+    }
+    mineKey = key;
     const hasDraw = legal().some((a) => a.type === 'draw');
     const hasRecycle = legal().some((a) => a.type === 'recycle');
     const stuck = r.stuck && r.stuck.includes(model.seat);
     const home = r.cards_home ? r.cards_home[model.seat] ?? 0 : 0;
-    const mePlayer = playerAtSeat(st, model.seat);
     const total = mePlayer ? mePlayer.total : null;
 
     const stockBtn = h('button', { type: 'button', class: 'stock', id: 'stock', dataset: { focus: 'stock', src: 'stock' },
@@ -471,11 +481,16 @@ export function mount(container, ctx) {
     h('span', { class: 'stock-count', text: String(me.stock) }));
 
     const waste = me.waste || [];
+    const wasteKey = `${waste.join(' ')}|${me.waste_count}|${me.stock}`;
+    const drawn = lastWaste !== null && wasteKey !== lastWaste && me.waste_count > 0
+      && (lastWasteCount === null || me.waste_count > lastWasteCount);
+    lastWaste = wasteKey;
+    lastWasteCount = me.waste_count;
     const wasteBox = h('div', { class: `waste fan-${waste.length}`, dataset: { focus: 'waste', src: 'waste' }, tabindex: '0',
       role: 'button', 'aria-keyshortcuts': 'W',
       'aria-label': waste.length ? t('table.wasteTop', { card: cardText(waste[waste.length - 1]), n: me.waste_count ?? waste.length }) : t('table.wasteEmpty') },
     waste.length ? waste.map((c, i) => {
-      const node = cardEl(c);
+      const node = cardEl(c, { extraClass: drawn ? 'dealt' : '' });
       node.style.setProperty('--i', i);
       if (i === waste.length - 1) node.dataset.pick = 'w';
       return node;
@@ -516,10 +531,16 @@ export function mount(container, ctx) {
         total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null),
       h('div', { class: 'mine-top' }, stockBtn, wasteBox),
       h('div', { class: 'tableau' }, piles));
-    // cards on their way to the server stay hidden until it answers
+    hideMoving();
+  }
+
+  // Cards being dragged, or on their way to the server, stay hidden in the layout.
+  function hideMoving() {
     for (const p of pending.values()) {
       if (p.ghost && !p.ghost.removed && p.sel) liftOf(p.sel).forEach((n) => n.classList.add('lifted'));
     }
+    const held = input.dragging();
+    if (held) liftOf(held).forEach((n) => n.classList.add('lifted'));
   }
 
   function drawResults() {
@@ -584,11 +605,11 @@ export function mount(container, ctx) {
   function tick(msLeft) {
     const node = status.querySelector('#time-left');
     if (!node) return;
-    node.hidden = msLeft === null;
+    node.parentElement.hidden = msLeft === null;
     if (msLeft !== null) {
       const text = t('table.timeLeft', { time: formatClock(msLeft) });
       if (node.textContent !== text) node.textContent = text;
-      node.classList.toggle('low', msLeft < 30000);
+      node.parentElement.classList.toggle('low', msLeft < 30000);
     }
   }
 

@@ -119,9 +119,10 @@ def open_page(browser, server):
     problems = PageProblems()
     contexts = []
 
-    def _open(tag: str, viewport: dict | None = None, path: str = "/", locale: str = "en-GB"):
+    def _open(tag: str, viewport: dict | None = None, path: str = "/", locale: str = "en-GB",
+              touch: bool = False):
         context = browser.new_context(viewport=viewport or DESKTOP, locale=locale,
-                                      base_url=server.base)
+                                      base_url=server.base, has_touch=touch, is_mobile=touch)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
         contexts.append(context)
         page = context.new_page()

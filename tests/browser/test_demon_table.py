@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.helpers import (create_room, foundation_cards, join_by_link, my_layout,
-                                   no_horizontal_scroll, wait_for_table)
+                                   no_horizontal_scroll, touch_drag, wait_for_table)
 
 
 def eventually(check, seconds: float = 3.0) -> bool:
@@ -161,8 +161,8 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     join_by_link(bob, link, "Bob")
     cleo = open_page("cleo", path=None)
     join_by_link(cleo, link, "Cleo")
-    # the fourth player is on a phone held upright
-    dana = open_page("dana", viewport=PHONE, path=None)
+    # the fourth player is on a touch phone held upright
+    dana = open_page("dana", viewport=PHONE, path=None, touch=True)
     join_by_link(dana, link, "Dana")
     expect(ann.locator(".seat:not(.free)")).to_have_count(4)
     expect(ann.locator(".seat", has_text="Dana")).to_contain_text("online")
@@ -174,12 +174,18 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
         wait_for_table(page)
     expect(ann.locator(".opp")).to_have_count(3)
 
-    # a few plays so the foundations show several owners
+    # a few plays so the foundations show several owners; Dana plays with her finger:
+    # tap a card, tap where it goes; then drag one
     ann.dblclick('.mine [data-card="AC"]')
     expect(dana.locator('.foundations [data-card="AC"]')).to_have_count(1)
-    dana.locator('.mine [data-card="AD"]').dblclick()
+    dana.tap('.mine [data-card="AD"]')
+    expect(dana.locator(".fnd-new.legal-target")).to_be_visible()
+    dana.tap(".fnd-new")
+    expect(ann.locator('.foundations [data-card="AD"]')).to_have_count(1)
+    touch_drag(dana, dana.locator('.mine [data-card="AC"]'), dana.locator(".fnd-new"))
+    expect(ann.locator('.foundations [data-card="AC"]')).to_have_count(2)
     cleo.dblclick('.mine [data-card="AC"]')
-    expect(ann.locator(".foundations [data-card]")).to_have_count(3)
+    expect(ann.locator(".foundations [data-card]")).to_have_count(4)
     bob.keyboard.press("d")  # Bob draws three with the keyboard
     expect(ann.locator('.opp[data-seat="1"] .opp-waste [data-card]')).to_have_count(1)
     ann.wait_for_timeout(400)  # let the last card finish flying
@@ -227,6 +233,7 @@ def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
     ann.keyboard.press("f")
     expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(1)
     ann.keyboard.press("4")
+    expect(ann.locator('[data-fpile="0"].legal-target')).to_be_visible()  # where it may go
     ann.keyboard.press("f")
     expect(bob.locator('.foundations [data-card="2C"]')).to_have_count(1)
     ann.keyboard.press("d")
@@ -302,3 +309,60 @@ def test_connection_drop_shows_reconnecting_and_recovers(open_page):
     expect(ann.locator(".opp", has_text="Bob")).to_contain_text("online")
     bob.dblclick('.mine [data-card="2C"]')
     expect(ann.locator('.foundations [data-card="2C"]')).to_have_count(1)
+
+
+class Tamper:
+    """Between the server and a page: loses one `move` event on request and delivers
+    every other event twice; records what the page sends."""
+
+    def __init__(self) -> None:
+        self.lose_next_move = False
+        self.sent: list[str] = []
+        self.received: list[str] = []
+
+    def route(self, ws) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            self.received.append(message)
+            if self.lose_next_move and '"kind":"move"' in message:
+                self.lose_next_move = False
+                return
+            ws.send(message)
+            if '"type":"event"' in message:
+                ws.send(message)
+
+        def from_page(message):
+            self.sent.append(message)
+            server.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(from_page)
+
+
+def test_duplicates_dropped_and_gap_resynced(open_page):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None)
+    tamper = Tamper()
+    bob.route_web_socket(re.compile(r".*/ws/.*"), tamper.route)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    wait_for_table(bob)
+    assert '"type":"hello"' in tamper.sent[0].replace(" ", "")
+
+    tamper.lose_next_move = True
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(ann.locator('.foundations [data-card="AC"]')).to_have_count(1)
+    bob.wait_for_timeout(300)
+    expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(0)  # lost on the way
+    # the next event skips a version: Bob asks for a snapshot, which replaces his state
+    ann.dblclick('.mine [data-card="2C"]')
+    expect(bob.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
+    assert any('"resync"' in m for m in tamper.sent), tamper.sent
+    assert any('"type":"snapshot"' in m for m in tamper.received[-6:])
+    expect(bob.locator('.opp[data-seat="0"]')).to_contain_text("2/52")
+    expect(bob.locator('.opp[data-seat="0"] .opp-pile[data-src="0"] .card.slot')).to_have_count(1)
+    # doubled events changed nothing: Bob's own play still works
+    bob.dblclick('.mine [data-card="AC"]')
+    expect(ann.locator('.foundations [data-fpile="1"] [data-card="AC"]')).to_be_visible()
