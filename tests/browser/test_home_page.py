@@ -1,0 +1,56 @@
+"""The home page: languages (from the browser, switchable, remembered), the rules dialog,
+the key list, and player names shown as text, never as markup."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import join_by_link
+
+
+def test_language_follows_browser_and_can_be_switched(open_page):
+    page = open_page("ru", locale="ru-RU")
+    expect(page.locator("#create-title")).to_have_text("Создать комнату «Демон»")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    page.select_option("select.lang", "fi")
+    expect(page.locator("#create-title")).to_have_text("Perusta Demon-huone")
+    page.reload()
+    expect(page.locator("#create-title")).to_have_text("Perusta Demon-huone")
+    for code, title in (("ro", "Creează o cameră Demon"), ("de", "Demon-Raum eröffnen"),
+                        ("en", "Start a Demon room")):
+        page.select_option("select.lang", code)
+        expect(page.locator("#create-title")).to_have_text(title)
+
+
+def test_rules_and_keys_dialogs(open_page):
+    page = open_page("rules")
+    page.click("header >> text=Rules")
+    dialog = page.locator(".modal-box")
+    expect(dialog.locator(".rules-text h3").first).to_be_visible()
+    expect(dialog).to_contain_text("Demon")
+    expect(dialog).to_contain_text("Devil's Grip")
+    assert dialog.locator(".rules-text script, .rules-text img").count() == 0
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    page.keyboard.press("?")
+    expect(page.locator(".keys-help")).to_be_visible()
+    page.keyboard.press("Escape")
+    # sound and the four-colour deck are toggles that say whether they are on
+    page.click('button[aria-label="Sound"]')
+    expect(page.locator('button[aria-label="Sound"]')).to_have_attribute("aria-pressed", "true")
+    page.click('button[aria-label="Four-colour deck"]')
+    expect(page.locator('button[aria-label="Four-colour deck"]')).to_have_attribute("aria-pressed", "true")
+
+
+def test_names_are_text_not_markup(open_page):
+    host = open_page("host")
+    host.fill("#create-name", "<b>Ann</b><i>")
+    host.click("#create-room")
+    expect(host.locator("#room-code")).to_be_visible()
+    code = host.inner_text("#room-code")
+    guest = open_page("guest", path=None)
+    join_by_link(guest, f"/r/{code}", '<img src=x onerror=>')
+    expect(host.locator(".seat-name").nth(1)).to_have_text("<img src=x onerror=>")
+    expect(guest.locator(".seat-name").first).to_have_text("<b>Ann</b><i>")
+    assert host.locator(".seats img, .seats b, .seats i").count() == 0
+    assert guest.locator(".seats img, .seats b, .seats i").count() == 0
