@@ -77,6 +77,8 @@ function renderHeader() {
   replaceChildren(header, brand, h('nav', { class: 'top-tools', 'aria-label': t('header.tools') },
     rulesBtn, colourBtn, soundBtn, helpBtn, langSelect));
   document.documentElement.lang = getLang();
+  const skip = document.querySelector('.skip');
+  if (skip) skip.textContent = t('app.skip');
   document.title = current && current.title ? current.title() : t('app.title');
 }
 

@@ -14,6 +14,7 @@ export const LANGUAGES = [
 const en = {
   'lang.code': 'en',
   'app.title': "Demon & Devil's Grip",
+  'app.skip': 'Skip to the game',
   'header.language': 'Language',
   'header.sound': 'Sound',
   'header.soundOn': 'Sound on',
@@ -250,6 +251,7 @@ const en = {
 
 const ro = {
   'lang.code': 'ro',
+  'app.skip': 'Sari la joc',
   'app.title': 'Demon & Devil’s Grip',
   'header.language': 'Limba',
   'header.sound': 'Sunet',
@@ -471,6 +473,7 @@ const ro = {
 
 const de = {
   'lang.code': 'de',
+  'app.skip': 'Zum Spiel springen',
   'app.title': 'Demon & Devil’s Grip',
   'header.language': 'Sprache',
   'header.sound': 'Ton',
@@ -692,6 +695,7 @@ const de = {
 
 const fi = {
   'lang.code': 'fi',
+  'app.skip': 'Siirry peliin',
   'app.title': 'Demon & Devil’s Grip',
   'header.language': 'Kieli',
   'header.sound': 'Äänet',
@@ -913,6 +917,7 @@ const fi = {
 
 const ru = {
   'lang.code': 'ru',
+  'app.skip': 'Перейти к игре',
   'app.title': 'Демон и Devil’s Grip',
   'header.language': 'Язык',
   'header.sound': 'Звук',

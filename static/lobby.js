@@ -145,6 +145,8 @@ export function mount(container, ctx) {
 
   return {
     update,
+    // a refused option change: show the room's real options again
+    onError: () => { lastOptionsKey = null; update(); },
     keys: () => [[t('keys.lobby'), [['Tab', t('keys.tab')], ['Enter', t('keys.lobbyEnter')]]]],
     destroy() { el.remove(); },
   };

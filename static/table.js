@@ -585,7 +585,9 @@ export function mount(container, ctx) {
       host && matchOver ? h('button', { type: 'button', class: 'primary big', id: 'rematch',
         onclick: () => ctx.send({ type: 'rematch' }) }, t('result.rematch')) : null,
       !host ? h('p', { class: 'note', text: matchOver ? t('result.waitRematch') : t('result.waitNext') }) : null,
-      h('button', { type: 'button', class: 'secondary', onclick: () => ctx.leave() }, t('lobby.leave'))));
+      h('button', { type: 'button', class: 'secondary', onclick: () => {
+        if (window.confirm(t('lobby.leaveConfirm'))) ctx.leave();
+      } }, t('lobby.leave'))));
   }
 
   function update() {

@@ -152,6 +152,16 @@ def test_lost_race_slides_back_with_note(open_page):
     expect(bob.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
     expect(bob.locator('.foundations [data-fpile="0"] .owner-tag')).to_have_text("A")
 
+    # both stuck players vote; the host deals the next round
+    ann.click("#vote-end")
+    bob.click("#vote-end")
+    expect(bob.locator("#results")).to_contain_text("Round 1 is over")
+    expect(bob.locator("#next-round")).to_have_count(0)
+    ann.click("#next-round")
+    expect(bob.locator(".table-status")).to_contain_text("Round 2/3")
+    wait_for_table(bob)
+    expect(bob.locator(".foundations [data-card]")).to_have_count(0)
+
 
 def test_four_players_phone_and_spectator(open_page, artifacts):
     ann = open_page("ann")
@@ -170,6 +180,7 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     dana.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
 
     ann.click("#start-game")
+    expect(dana.locator(".countdown-n")).to_be_visible()  # 3-2-1 before anyone may play
     for page in (ann, bob, cleo, dana):
         wait_for_table(page)
     expect(ann.locator(".opp")).to_have_count(3)
