@@ -139,6 +139,8 @@ export function mount(container, ctx) {
       h('h2', { id: 'seats-title', text: t('lobby.seats', { n: players.length, max }) }),
       h('ul', { class: 'seats' }, seats),
       spectatorCount(state) ? h('p', { class: 'note', text: t('lobby.spectators', { n: spectatorCount(state) }) }) : null,
+      Array.isArray(state.spectators) && state.spectators.length
+        ? h('ul', { class: 'watchers' }, state.spectators.map((p) => h('li', { text: p.name }))) : null,
       startArea);
     if (optionsSlot.firstChild !== optionsBox) replaceChildren(optionsSlot, optionsBox);
   }
