@@ -61,7 +61,9 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in this
+# thread while it is open, which would break the asyncio tests that run after these.
+@pytest.fixture(scope="package")
 def server(tmp_path_factory):
     srv = LiveServer(tmp_path_factory.mktemp("browser-server"), test_seed=RACE_SEED,
                      countdown_s=0.6, reconnect_grace_s=60)
@@ -69,7 +71,7 @@ def server(tmp_path_factory):
         yield srv
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path):
     with playwright_api.sync_playwright() as pw:
         kwargs = {"args": CHROMIUM_ARGS}
