@@ -22,6 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from app.engine import demon_stuck
 from app.engine.demon import (  # noqa: E402
     DemonRound,
     Draw,
@@ -103,7 +104,7 @@ def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
             n += 1
             if n >= 15 and n % every == 0 and r.end is None:
                 for s in range(players):
-                    r._memo.table.clear()  # time the full search, not the memo
+                    r._memo.clear()  # time the full search, not the memo
                     t0 = time.perf_counter()
                     stuck = r.is_stuck(s)
                     dt = time.perf_counter() - t0
@@ -113,6 +114,51 @@ def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
         ends[reason] = ends.get(reason, 0) + 1
     return {"stuck": stuck_times, "free": free_times, "apply": apply_times, "actions": actions,
             "ends": ends}
+
+
+def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
+    """What the server pays per move for rule 16: `apply` plus `stuck_seats()` (the room
+    sends the stuck list with every move). "incremental" is the engine as it is: answers
+    are memoised per (seat layout, what the foundations accept), so only seats whose
+    situation changed are searched. "naive" clears the memo before every move, i.e. a full
+    search of every seat after every play. Same rounds, same actions, in the same run."""
+    calls = {"n": 0}
+    real = demon_stuck.progress_witness
+
+    def counting(*args, **kwargs):
+        calls["n"] += 1
+        return real(*args, **kwargs)
+
+    results = {}
+    demon_stuck.progress_witness = counting
+    try:
+        for mode in ("incremental", "naive"):
+            calls["n"] = 0
+            moves = 0
+            elapsed = 0.0
+            for g in range(rounds):
+                rng = random.Random(seed0 + g)
+                r = DemonRound.deal(seed0 + g, players).start()
+                idle = 0
+                while r.end is None and moves < 10**6 and idle < 4 * players:
+                    a = greedy_action(r, rng.randrange(players), rng)
+                    if a is None:
+                        idle += 1
+                        continue
+                    idle = 0
+                    if mode == "naive":
+                        r._memo.clear()
+                    t0 = time.perf_counter()
+                    r, _events = r.apply(a)
+                    r.stuck_seats()
+                    elapsed += time.perf_counter() - t0
+                    moves += 1
+                    if moves % 400 == 0:
+                        break
+            results[mode] = {"moves": moves, "searches": calls["n"], "seconds": elapsed}
+    finally:
+        demon_stuck.progress_witness = real
+    return results
 
 
 def run_devils_grip() -> None:
@@ -152,6 +198,13 @@ def main(argv: list[str] | None = None) -> None:
           + f"; {wall:.1f} s wall")
     p99_ms = percentile(all_times, 99) * 1e3 if all_times else 0.0
     print(f"  target p99 <= 1 ms: {'OK' if p99_ms <= 1.0 else 'MISSED'} ({p99_ms:.3f} ms)")
+    inc = bench_incremental(20, 8, args.seed)
+    a, b = inc["incremental"], inc["naive"]
+    print("\nStuck checks per move, 8 seats (apply + stuck_seats, as the server does):")
+    for name, r in (("incremental (memo)", a), ("naive (every seat)", b)):
+        print(f"  {name:20s} {r['searches'] / r['moves']:5.2f} searches/move   "
+              f"{r['seconds'] / r['moves'] * 1e6:7.1f} us/move   ({r['moves']} moves)")
+    print(f"  incremental / naive time: {a['seconds'] / a['moves'] / (b['seconds'] / b['moves']):.2f}")
     if not args.no_grip:
         run_devils_grip()
 

@@ -437,26 +437,43 @@ DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChan
 
 
 class _StuckMemo:
-    """A small memo of stuck answers, shared by a round and the rounds derived from it.
+    """The last rule-16 answer for each seat, shared by a round and the rounds derived
+    from it, so that a move only searches the seats whose situation can have changed.
 
-    Keyed by (the seat layout as ints, what the foundations accept); the answer is a pure
-    function of that key, so sharing it between immutable states is safe. It never takes
+    An entry is (the seat's layout object, the foundations' wants it was computed with,
+    the witness: None = stuck, else `progress_witness`'s answer). It is reused, without a
+    search, when the layout is the same object and either the wants are equal, or the
+    witness still holds: progress that ignores the foundations, or a witness card that is
+    still wanted; or the seat was stuck and the foundations accept nothing new (fewer
+    wanted cards cannot unstick a seat). Every check is about meaning, not about which
+    round asks, so sharing the memo between immutable rounds is safe. It never takes
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("table",)
-    LIMIT = 512
+    __slots__ = ("entries",)
 
     def __init__(self) -> None:
-        self.table: dict[tuple[tuple, frozenset[int]], bool] = {}
+        self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
 
-    def get(self, key):
-        return self.table.get(key)
+    def lookup(self, seat: int, layout: SeatState, wants: frozenset[int]) -> tuple[bool, bool]:
+        """(found, stuck)."""
+        entry = self.entries.get(seat)
+        if entry is None or entry[0] is not layout:
+            return False, False
+        _layout, old_wants, witness = entry
+        if wants == old_wants:
+            return True, witness is None
+        if witness is None:
+            return (wants <= old_wants), True
+        if witness == demon_stuck.ANY_FOUNDATIONS or witness in wants:
+            return True, False
+        return False, False
 
-    def put(self, key, value: bool) -> None:
-        if len(self.table) >= self.LIMIT:
-            self.table.clear()
-        self.table[key] = value
+    def store(self, seat: int, layout: SeatState, wants: frozenset[int], witness: int | None) -> None:
+        self.entries[seat] = (layout, wants, witness)
+
+    def clear(self) -> None:
+        self.entries.clear()
 
 
 def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:
@@ -649,14 +666,14 @@ class DemonRound:
         return self._stuck(seat, self.foundation_wants())
 
     def _stuck(self, seat: int, wants: frozenset[int]) -> bool:
-        piles, stock, waste = encoded = demon_stuck.encode_seat(self.seats[seat])
-        key = (encoded, wants)
-        hit = self._memo.get(key)
-        if hit is not None:
-            return hit
-        stuck = not demon_stuck.can_progress(piles, stock, waste, wants)
-        self._memo.put(key, stuck)
-        return stuck
+        layout = self.seats[seat]
+        found, stuck = self._memo.lookup(seat, layout, wants)
+        if found:
+            return stuck
+        piles, stock, waste = demon_stuck.encode_seat(layout)
+        witness = demon_stuck.progress_witness(piles, stock, waste, wants)
+        self._memo.store(seat, layout, wants, witness)
+        return witness is None
 
     def stuck_seats(self) -> frozenset[int]:
         wants = self.foundation_wants()

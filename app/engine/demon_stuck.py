@@ -113,21 +113,30 @@ def reachable_waste_tops(stock: Sequence[int], waste: Sequence[int]) -> set[int]
     return tops
 
 
-def can_progress(
+# What `progress_witness` returns when the progress it found does not use the foundations
+# (a waste card onto the tableau, or a turn-up): such an answer holds whatever they accept.
+ANY_FOUNDATIONS = -1
+
+
+def progress_witness(
     piles: Sequence[tuple[bool, tuple[int, ...]]],
     stock: Sequence[int],
     waste: Sequence[int],
     wants: frozenset[int],
-) -> bool:
-    """True when some sequence of the seat's own actions reaches progress.
+) -> int | None:
+    """None when the seat is stuck; otherwise why it is not: ANY_FOUNDATIONS, or the id of
+    the wanted card whose foundation play the search reached.
 
+    The witness lets a caller keep the answer while the foundations change: it stays true
+    as long as that card is still wanted (the seat's own layout being unchanged).
     `piles` are (has face-down cards, face-up ids bottom..top); `stock`/`waste` are ids
     with the last element on top; `wants` is `foundation_wants(...)`.
     """
     rtops = reachable_waste_tops(stock, waste)
     # A waste card that can reach the top and go to a foundation.
-    if not wants.isdisjoint(rtops):
-        return True
+    for c in rtops:
+        if c in wants:
+            return c
     # Tableau tops that would take a card of R, and whether R holds a king.
     takers: set[int] = set()
     king_in_r = False
@@ -139,19 +148,29 @@ def can_progress(
     return _tableau_search(piles, wants, frozenset(takers), king_in_r)
 
 
+def can_progress(
+    piles: Sequence[tuple[bool, tuple[int, ...]]],
+    stock: Sequence[int],
+    waste: Sequence[int],
+    wants: frozenset[int],
+) -> bool:
+    """True when some sequence of the seat's own actions reaches progress."""
+    return progress_witness(piles, stock, waste, wants) is not None
+
+
 def _tableau_search(
     piles: Sequence[tuple[bool, tuple[int, ...]]],
     wants: frozenset[int],
     takers: frozenset[int],
     king_in_r: bool,
-) -> bool:
-    """Depth-first search over tableau rearrangements, stopping at the first progress.
+) -> int | None:
+    """Depth-first search over tableau rearrangements, stopping at the first progress:
+    ANY_FOUNDATIONS, or the id of a wanted card that became a pile top; None if none.
 
     Moves are generated from the destinations: for each pile top, the (at most two) cards
     that may be built on it; for an empty pile, the kings. A card found at the bottom of
     the face-up part of a pile with face-down cards means a turn-up: progress.
     """
-    goal = wants | takers
     start = tuple(sorted(piles))
     seen = {start}
     todo = [start]
@@ -163,22 +182,25 @@ def _tableau_search(
         empty_at = -1
         for idx, (_down, up) in enumerate(state):
             if up:
-                if up[-1] in goal:
-                    return True
+                top = up[-1]
+                if top in takers:
+                    return ANY_FOUNDATIONS
+                if top in wants:
+                    return top
                 for p, c in enumerate(up):
                     where[c] = (idx, p)
             else:
                 empty_at = idx
         if empty_at >= 0:
             if king_in_r:
-                return True
+                return ANY_FOUNDATIONS
             for k in kings:
                 at = where.get(k)
                 if at is None or at[1]:
                     continue
                 i = at[0]
                 if state[i][0]:
-                    return True  # a king-headed run leaves its face-down cards
+                    return ANY_FOUNDATIONS  # a king-headed run leaves its face-down cards
                 # a king already at the bottom of a pile would only swap two piles
         for j, (down_j, up_j) in enumerate(state):
             if not up_j:
@@ -190,7 +212,7 @@ def _tableau_search(
                 i, p = at
                 down_i, up_i = state[i]
                 if p == 0 and down_i:
-                    return True  # the whole face-up part moves: a card turns up
+                    return ANY_FOUNDATIONS  # the whole face-up part moves: a card turns up
                 nxt = list(state)
                 nxt[i] = (down_i, up_i[:p])
                 nxt[j] = (down_j, up_j + up_i[p:])
@@ -199,4 +221,4 @@ def _tableau_search(
                 if key not in seen:
                     seen.add(key)
                     todo.append(key)
-    return False
+    return None
