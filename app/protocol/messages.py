@@ -11,7 +11,10 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20)]
+# A player's name: 1-20 characters of plain text (no control characters). The browser
+# always inserts it as text, so markup in a name is shown, never run.
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20,
+                                        pattern=r"^[^\x00-\x1f\x7f]+$")]
 Source = Union[Literal["waste"], Annotated[int, Field(ge=0, le=6)]]
 Pile = Annotated[int, Field(ge=0, le=6)]
 

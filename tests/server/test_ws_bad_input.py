@@ -177,6 +177,8 @@ def test_http_bad_input(server):
     with httpx.Client(base_url=server.base) as http:
         assert http.post("/api/rooms", json={"name": ""}).status_code == 422
         assert http.post("/api/rooms", json={"name": "x" * 21}).status_code == 422
+        assert http.post("/api/rooms", json={"name": "   "}).status_code == 422
+        assert http.post("/api/rooms", json={"name": "a\nb"}).status_code == 422
         assert http.post("/api/rooms", json={"name": "A", "max_players": 9}).status_code == 422
         assert http.post("/api/rooms", json={"name": "A", "extra": 1}).status_code == 422
         assert http.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
