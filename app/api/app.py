@@ -40,8 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(settings, store)
     grips = GripSessions(settings.max_rooms, store)
     if store is not None:
-        for session in store.load_grips():
-            grips.games[session.id] = session
+        store.expire_grips()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

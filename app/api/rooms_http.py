@@ -6,6 +6,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from app.protocol.messages import CreateRoom, JoinRoom, SeatGrant
 from app.rooms.hub import HubFull
+from app.rooms.room import RoomError
 from app.rooms.secrets_util import normalise_code
 
 router = APIRouter(prefix="/api/rooms")
@@ -35,7 +36,10 @@ async def room_summary(code: str, request: Request) -> dict:
 
 @router.post("/{code}/join", response_model=SeatGrant)
 async def join_room(code: str, body: JoinRoom, request: Request) -> SeatGrant:
-    joined = await request.app.state.hub.join_room(normalise_code(code), body.name)
+    try:
+        joined = await request.app.state.hub.join_room(normalise_code(code), body.name)
+    except RoomError as err:
+        raise HTTPException(409, err.message) from err
     if joined is None:
         raise HTTPException(404, "No room with that code.")
     handle, player, token = joined

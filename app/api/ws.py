@@ -58,9 +58,9 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         return await _refuse(websocket, CLOSE_POLICY, "origin not allowed")
     try:
         first = await asyncio.wait_for(websocket.receive_text(), settings.hello_timeout_s)
-    except asyncio.TimeoutError:
+    except (asyncio.TimeoutError, KeyError):  # KeyError: a binary frame has no text
         return await _refuse(websocket, CLOSE_POLICY, "hello expected")
-    except (WebSocketDisconnect, RuntimeError, KeyError):
+    except (WebSocketDisconnect, RuntimeError):
         return
     if len(first.encode()) > settings.max_frame_bytes:
         return await _refuse(websocket, CLOSE_TOO_BIG, "frame too large")
@@ -77,8 +77,11 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
 
     pipe = Pipe(websocket, settings.send_queue)
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)
-    await hub.attach(handle, player, pipe, hello.v)
+    attached = False
     try:
+        attached = await hub.attach(handle, player, pipe, hello.v)
+        if not attached:
+            pipe.close(CLOSE_POLICY, "unknown room or token")
         while not pipe.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
@@ -104,11 +107,12 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             if isinstance(msg, m.Hello):
                 pipe.send(dumps({"type": "error", "code": "invalid", "message": "Already authenticated."}))
                 continue
-            await hub.handle_message(handle, player, msg)
+            await hub.handle_message(handle, player, pipe, msg)
             if isinstance(msg, m.Leave):
                 break
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        await hub.detach(handle, player, pipe)
+        if attached:
+            await hub.detach(handle, player, pipe)
         await pipe.drain_and_stop()

@@ -143,10 +143,3 @@ class NewGrip(_Strict):
 class GripRequest(_Strict):
     op: Literal["action", "undo", "redo", "hint", "end"]
     action: dict | None = None
-
-
-class Health(BaseModel):
-    status: Literal["ok"]
-    version: str
-    uptime_s: float
-    rooms: int

@@ -1,5 +1,9 @@
 """Solo Devil's Grip games played through the server.
 
+Games live in SQLite; memory holds the recently used ones (at most `max_games`), and a
+game not in memory is loaded on its next request, so a flood of new games can only push
+others out of memory, never delete them.
+
 The browser never learns the rules: each answer carries the state the engine renders
 for it (`GripState.view()`, no stock order) and the legal actions. A game is owned by
 whoever holds its token (hashed here, as for seats).
@@ -17,8 +21,6 @@ from app.engine.devils_grip import (GripGame, daily_deal_number, grip_action_fro
 from app.engine.errors import IllegalAction
 from app.rooms.logfmt import log_event
 from app.rooms.secrets_util import hash_token, new_token, token_matches
-
-MAX_DEAL_NUMBER = 2**63
 
 
 @dataclass
@@ -61,16 +63,18 @@ class GripSessions:
         return session, token
 
     def _evict_oldest(self) -> None:
+        """Make room in memory; the game stays saved (when persistence is on)."""
         oldest = min(self.games.values(), key=lambda s: s.last_used)
-        self.forget(oldest.id)
-
-    def forget(self, game_id: str) -> None:
-        session = self.games.pop(game_id, None)
-        if session is not None and self.store is not None:
-            self.store.forget_grip(game_id)
+        del self.games[oldest.id]
 
     def get(self, game_id: str, token: str | None) -> GripSession:
         session = self.games.get(game_id)
+        if session is None and self.store is not None:
+            session = self.store.load_grip(game_id)
+            if session is not None:
+                if len(self.games) >= self.max_games:
+                    self._evict_oldest()
+                self.games[session.id] = session
         if session is None or not token or not token_matches(token, session.token_hash):
             raise GripError(404, "No such game (or not yours).")
         session.last_used = time.time()

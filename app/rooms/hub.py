@@ -107,10 +107,13 @@ class Hub:
         return handle, player, token
 
     async def join_room(self, code: str, name: str) -> tuple[RoomHandle, Player, str] | None:
+        """None when there is no such room; RoomError("room_full") when it cannot take more."""
         handle = self.rooms.get(code)
         if handle is None:
             return None
         async with handle.lock:
+            if self.rooms.get(code) is not handle:  # removed while we waited
+                return None
             token = new_token()
             player = handle.room.join(name, hash_token(token))
             handle.room.last_active = self.clock()
@@ -119,10 +122,13 @@ class Hub:
 
     # ------------------------------------------------------------ sockets
 
-    async def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None) -> None:
-        """A socket authenticated as `player`: send what it missed, then go live."""
+    async def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None) -> bool:
+        """A socket authenticated as `player`: send what it missed, then go live. False
+        when the room was removed or the player left while the socket was opening."""
         async with handle.lock:
             room = handle.room
+            if self.rooms.get(room.code) is not handle or player.left:
+                return False
             old = handle.pipes.pop(player.id, None)
             if old is not None:
                 old.close(CLOSE_POLICY, "opened in another tab")
@@ -139,6 +145,7 @@ class Hub:
             handle.legal_sent.pop(player.id, None)
             self._send_legal(handle)
             log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
+        return True
 
     async def detach(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
         async with handle.lock:
@@ -150,12 +157,12 @@ class Hub:
                 return
             self._publish(handle, handle.room.disconnect(player, self.clock()))
 
-    async def handle_message(self, handle: RoomHandle, player: Player, msg: Any) -> None:
-        """Dispatch one validated client message; all room changes happen here, locked."""
+    async def handle_message(self, handle: RoomHandle, player: Player, pipe: Pipe, msg: Any) -> None:
+        """Dispatch one validated client message from `pipe`'s socket; all room changes
+        happen here, locked. Replies go to the socket that asked."""
         async with handle.lock:
             room = handle.room
             now = self.clock()
-            pipe = handle.pipes.get(player.id)
             try:
                 if isinstance(msg, m.Action):
                     outcome = room.act(player, msg.id, msg.action.model_dump(), now)
@@ -177,9 +184,9 @@ class Hub:
                 elif isinstance(msg, m.Leave):
                     outcome = room.leave(player, now)
                 elif isinstance(msg, m.Resync):
-                    if pipe:
-                        pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
-                        handle.legal_sent.pop(player.id, None)
+                    pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
+                    handle.legal_sent.pop(player.id, None)
+                    self._send_legal(handle)
                     outcome = Outcome()
                 elif isinstance(msg, m.Ping):
                     outcome = Outcome(reply={"type": "pong"})
@@ -189,32 +196,35 @@ class Hub:
                 outcome = Outcome(reply={"type": "error", "code": err.code, "message": err.message})
                 log_event("request_refused", code=room.code, player=player.id, reason=err.code)
             self._publish(handle, outcome)
-            if outcome.reply is not None and pipe is not None:
+            if outcome.reply is not None:
                 pipe.send(dumps(outcome.reply))
             if room.phase.value == "countdown" and handle.countdown is None:
                 handle.countdown = asyncio.create_task(self._count_down(handle))
                 log_event("round_countdown", code=room.code, players=len(room.players))
-            if isinstance(msg, m.Leave) and pipe is not None:
-                del handle.pipes[player.id]
+            if isinstance(msg, m.Leave):
+                if handle.pipes.get(player.id) is pipe:
+                    del handle.pipes[player.id]
                 pipe.close(1000, "left")
 
     # ------------------------------------------------------------ publishing
 
     def _publish(self, handle: RoomHandle, outcome: Outcome) -> None:
-        if outcome.events:
-            self._save(handle)
-            for event in outcome.events:
-                text = dumps(event)
-                for pipe in handle.pipes.values():
-                    pipe.send(text)
-                kind = event["event"]["kind"]
-                if kind == "round_ended":
-                    result = event["event"]["result"]
-                    log_event("round_ended", code=handle.room.code, round_no=result["round_no"],
-                              reason=result["reason"], match_over=result["match_over"])
-                elif kind == "round_started":
-                    log_event("round_started", code=handle.room.code, round_no=event["event"]["round_no"],
-                              players=len(handle.room.players))
+        """Save, then send the events to every socket, then the legal actions that changed."""
+        if not outcome.events:
+            return
+        self._save(handle)
+        for event in outcome.events:
+            text = dumps(event)
+            for pipe in handle.pipes.values():
+                pipe.send(text)
+            kind = event["event"]["kind"]
+            if kind == "round_ended":
+                result = event["event"]["result"]
+                log_event("round_ended", code=handle.room.code, round_no=result["round_no"],
+                          reason=result["reason"], match_over=result["match_over"])
+            elif kind == "round_started":
+                log_event("round_started", code=handle.room.code, round_no=event["event"]["round_no"],
+                          players=len(handle.room.players))
         self._send_legal(handle)
 
     def _send_legal(self, handle: RoomHandle) -> None:
@@ -229,8 +239,14 @@ class Hub:
                 pipe.send(dumps({"type": "legal", "v": room.v, "actions": legal}))
 
     def _save(self, handle: RoomHandle) -> None:
-        if self.store is not None:
+        """A failed write (disk full…) is logged and the game goes on: the store only
+        counts what it wrote, so the next successful save catches up."""
+        if self.store is None:
+            return
+        try:
             self.store.save_room(handle.room)
+        except Exception:
+            log.exception("could not save room %s", handle.room.code)
 
     # ------------------------------------------------------------ timers
 
@@ -254,12 +270,18 @@ class Hub:
         now = self.clock()
         for code, handle in list(self.rooms.items()):
             async with handle.lock:
-                room = handle.room
-                if room.phase.value == "countdown" and handle.countdown is None:
-                    handle.countdown = asyncio.create_task(self._count_down(handle))
-                self._publish(handle, room.tick(now))
-                if not handle.pipes and room.is_idle(now, self.settings.empty_room_ttl_s):
-                    del self.rooms[code]
-                    if self.store is not None:
-                        self.store.forget_room(room)
-                    log_event("room_removed", code=code, reason="idle")
+                try:
+                    self._tick_room(code, handle, now)
+                except Exception:  # one broken room must not stop the clock for the others
+                    log.exception("tick failed for room %s", code)
+
+    def _tick_room(self, code: str, handle: RoomHandle, now: float) -> None:
+        room = handle.room
+        if room.phase.value == "countdown" and handle.countdown is None:
+            handle.countdown = asyncio.create_task(self._count_down(handle))
+        self._publish(handle, room.tick(now))
+        if not handle.pipes and room.is_idle(now, self.settings.empty_room_ttl_s):
+            del self.rooms[code]
+            if self.store is not None:
+                self.store.forget_room(room)
+            log_event("room_removed", code=code, reason="idle")

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from app.engine.demon import DemonRound, action_from_json
-from app.rooms.room import Options, Phase, Player, Room
+from app.engine.demon import DemonRound
+from app.engine.records import make_demon_record, replay_demon
+from app.rooms.room import Options, Outcome, Phase, Player, Room
 
 
 def _player_to_json(p: Player) -> dict:
@@ -43,7 +44,8 @@ def room_meta(room: Room, now: float) -> dict:
         "v": room.v,
         "next_player": room._next_player,
         "created_at": room.created_at,
-        "time_left_s": (room.round_deadline - now) if room.round_deadline is not None else None,
+        # Wall-clock deadline: the round's clock keeps running while the server is down.
+        "deadline_wall": (time.time() + room.round_deadline - now) if room.round_deadline is not None else None,
     }
 
 
@@ -51,18 +53,16 @@ def room_initial(room: Room) -> dict | None:
     return room.round_initial.to_json() if room.round_initial is not None else None
 
 
+def round_record(room: Room) -> dict | None:
+    """The current round as an engine record (docs/records.md): dealt cards + log."""
+    if room.round_initial is None:
+        return None
+    return make_demon_record(room.round_initial, room.round_actions)
+
+
 def replay_round(initial: dict, steps: list[dict]) -> DemonRound:
-    """The round after its log: the start signal, then every step in order."""
-    rnd = DemonRound.from_json(initial).start()
-    for step in steps:
-        kind = step.get("type")
-        if kind == "absent":
-            rnd, _ = rnd.with_absent(step["seat"])
-        elif kind == "finish":
-            rnd, _ = rnd.finish(step["reason"])
-        else:
-            rnd, _ = rnd.apply(action_from_json(step))
-    return rnd
+    """The round after its log, replayed by the engine's record player."""
+    return replay_demon(make_demon_record(DemonRound.from_json(initial), steps))
 
 
 def restore_room(meta: dict, initial: dict | None, steps: list[dict],
@@ -83,8 +83,8 @@ def restore_room(meta: dict, initial: dict | None, steps: list[dict],
     room._next_player = meta["next_player"]
     room.created_at = meta.get("created_at", time.time())
     room.last_active = now
-    if meta.get("time_left_s") is not None and room.phase is Phase.PLAYING:
-        room.round_deadline = now + max(0.0, meta["time_left_s"])
+    if meta.get("deadline_wall") is not None and room.phase is Phase.PLAYING:
+        room.round_deadline = now + (meta["deadline_wall"] - time.time())
     if room.phase is Phase.COUNTDOWN:
         room.countdown_ends = now + room.countdown_s
     if initial is not None:
@@ -92,6 +92,9 @@ def restore_room(meta: dict, initial: dict | None, steps: list[dict],
         room.round_actions = list(steps)
         room.round_step_ids = list(step_ids)
         room.round = replay_round(initial, steps)
+        room.cycled = {step["seat"] for step in steps if step.get("type") == "recycle"}
+        if room.phase is Phase.PLAYING and room.round.end is not None:
+            room._after_round_change(Outcome())  # saved just before the round's end was
     by_id = {p.id: p for p in room.everyone()}
     for player_id, action_id, v in filter(None, step_ids):
         if player_id in by_id:

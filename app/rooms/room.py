@@ -26,6 +26,7 @@ from app.engine.rng import SplitMix64
 from app.rooms.secrets_util import token_matches
 
 MAX_SEATS = 8
+MAX_SPECTATORS = 32
 RECENT_ACTION_IDS = 256
 
 
@@ -101,6 +102,7 @@ class Room:
         self.round_seed: int | None = None
         self.round_actions: list[dict] = []  # the round's log: engine actions and room steps
         self.round_step_ids: list[tuple[str, str, int] | None] = []  # (player, action id, v) per step
+        self.cycled: set[int] = set()  # seats that have turned their whole stock over once
         self.round_initial: DemonRound | None = None
         self.countdown_ends: float | None = None
         self.round_deadline: float | None = None
@@ -143,6 +145,9 @@ class Room:
         between_rounds = self.phase in (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER)
         if between_rounds and len(self._seated()) < self.options.max_players:
             self._seat(player)
+        elif len(self.spectators) >= MAX_SPECTATORS:
+            self._next_player -= 1
+            raise RoomError("room_full", "This room is full.")
         else:
             self.spectators.append(player)
         if self.host is None:
@@ -164,9 +169,7 @@ class Room:
         player.connected = False
         player.dropped_at = now
         self.last_active = now
-        out = Outcome(events=[self.room_event()])
-        self._check_vote(out)
-        return out
+        return Outcome(events=[self.room_event()])
 
     def leave(self, player: Player, now: float) -> Outcome:
         """Give up the seat for good. Mid-round the cards stay and still score."""
@@ -177,7 +180,7 @@ class Room:
             self._pass_host()
         if player in self.spectators:
             self.spectators.remove(player)
-        elif self.phase in (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER):
+        elif self.phase in (Phase.LOBBY, Phase.COUNTDOWN, Phase.ROUND_OVER, Phase.MATCH_OVER):
             self._compact_seats()
         elif self.phase is Phase.PLAYING and self.round is not None and player.seat is not None:
             self._mark_absent(player.seat, out)
@@ -217,10 +220,12 @@ class Room:
             raise RoomError("bad_phase", "A round cannot start now.")
         if self.phase is Phase.ROUND_OVER and self.round_no >= self.options.rounds:
             raise RoomError("bad_phase", "The match is over: start a rematch.")
+        staying = len(self._seated())
+        waiting = len([p for p in self.spectators if not p.left])
+        if min(self.options.max_players, staying + waiting) < 2:
+            raise RoomError("bad_phase", "At least two seated players are needed.")
         self._compact_seats()
         self._seat_waiting_spectators()
-        if len(self.players) < 2:
-            raise RoomError("bad_phase", "At least two seated players are needed.")
         self.phase = Phase.COUNTDOWN
         self.countdown_ends = now + self.countdown_s
         self.result = None
@@ -240,6 +245,10 @@ class Room:
         """The signal (rule 4): deal and open the round for everyone at once."""
         if self.phase is not Phase.COUNTDOWN:
             return Outcome()
+        self.countdown_ends = None
+        if len(self.players) < 2:  # somebody left during the countdown
+            self.phase = Phase.LOBBY if self.round_no == 0 else Phase.ROUND_OVER
+            return Outcome(events=[self.room_event()])
         self.round_no += 1
         self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
         dealt = DemonRound.deal(self.round_seed, len(self.players))
@@ -247,6 +256,7 @@ class Room:
         self.round = dealt.start()
         self.round_actions = []
         self.round_step_ids = []
+        self.cycled = set()
         self.votes = set()
         self.phase = Phase.PLAYING
         self.countdown_ends = None
@@ -256,7 +266,7 @@ class Room:
         for p in self.players:  # a seat already away past its grace is out from the start
             if not p.connected and p.dropped_at is not None and now - p.dropped_at >= self.grace_s:
                 self.round, _ = self.round.with_absent(p.seat)
-                self._log_step({"type": "absent", "seat": p.seat})
+                self._log_step({"type": "absent", "seat": p.seat, "absent": True})
         out.events.append(self.room_event())
         out.events.append(self._emit({"kind": "round_started", "round_no": self.round_no,
                                       "round": self.round_view(), "time_left_ms": self._time_left_ms(now)}))
@@ -277,6 +287,11 @@ class Room:
         self.history = []
         self.round_no = 0
         self.round = None
+        self.round_initial = None
+        self.round_seed = None
+        self.round_actions = []
+        self.round_step_ids = []
+        self.cycled = set()
         self.result = None
         self.phase = Phase.LOBBY
         self._compact_seats()
@@ -320,6 +335,8 @@ class Room:
         if player.seat in self.round.absent:
             raise RoomError("illegal", "You are out of this round.")
         engine_action = action_from_json({**action, "seat": player.seat})
+        if action.get("type") == "recycle":
+            self.cycled.add(player.seat)
         new_round, engine_events = self.round.apply(engine_action)
         old = self.round
         self.round = new_round
@@ -328,7 +345,7 @@ class Room:
             "engine": [e.to_json() for e in engine_events],
             "seat_view": new_round.seat_view(player.seat),
             "foundations": self._changed_foundations(old, new_round),
-            "stuck": sorted(new_round.stuck_seats()),
+            "stuck": self.public_stuck(),
             "cards_home": self._cards_home(new_round),
         }))
         move_v = self.v
@@ -350,6 +367,12 @@ class Room:
     def tick(self, now: float) -> Outcome:
         """Deadlines: the round's time limit and the reconnection grace period."""
         out = Outcome()
+        host = self.player_by_id(self.host) if self.host else None
+        if (host is not None and not host.connected and host.dropped_at is not None
+                and now - host.dropped_at >= self.grace_s):
+            self._pass_host()
+            if self.host != host.id:
+                out.events.append(self.room_event())
         if self.phase is Phase.PLAYING and self.round_deadline is not None and now >= self.round_deadline:
             self._finish("time", out)
         if self.phase is Phase.PLAYING and self.round is not None:
@@ -364,9 +387,12 @@ class Room:
         return out
 
     def _voters(self) -> set[int]:
+        """Seats that must agree (rule 17): everyone still in the round. A player whose
+        connection dropped keeps their seat, and their say, until the grace period ends
+        (then they are absent); so a flaky connection or a server restart never decides a
+        vote."""
         assert self.round is not None
-        return {p.seat for p in self.players
-                if p.connected and not p.left and p.seat not in self.round.absent}
+        return {p.seat for p in self.players if not p.left and p.seat not in self.round.absent}
 
     def _check_vote(self, out: Outcome) -> None:
         if self.phase is not Phase.PLAYING or self.round is None or not self.votes:
@@ -384,10 +410,10 @@ class Room:
     def _mark_absent(self, seat: int, out: Outcome) -> None:
         assert self.round is not None
         self.round, _events = self.round.with_absent(seat)
-        self._log_step({"type": "absent", "seat": seat})
+        self._log_step({"type": "absent", "seat": seat, "absent": True})
         self.votes.discard(seat)
         out.events.append(self._emit({"kind": "absent", "absent": sorted(self.round.absent),
-                                      "stuck": sorted(self.round.stuck_seats())}))
+                                      "stuck": self.public_stuck()}))
         self._after_round_change(out)
 
     def _after_round_change(self, out: Outcome) -> None:
@@ -433,6 +459,15 @@ class Room:
             actions.append(j)
         return actions
 
+    def public_stuck(self) -> list[int]:
+        """Seats known to be stuck (rule 16), shown only for seats that have been through
+        their whole stock once. The answer depends on the order of the face-down stock;
+        before every stock card has been on view, telling it would leak that order."""
+        if self.round is None:
+            return []
+        seen_all = self.cycled | {s for s, seat in enumerate(self.round.seats) if not seat.stock}
+        return sorted(self.round.stuck_seats() & seen_all)
+
     @staticmethod
     def _foundation_entry(index: int, pile) -> dict:
         card, owner = pile[-1]
@@ -456,7 +491,7 @@ class Room:
         return {
             "seats": [r.seat_view(s) for s in range(len(r.seats))],
             "foundations": [self._foundation_entry(i, pile) for i, pile in enumerate(r.foundations)],
-            "stuck": sorted(r.stuck_seats()),
+            "stuck": self.public_stuck(),
             "absent": sorted(r.absent),
             "votes": sorted(self.votes),
             "cards_home": self._cards_home(r),

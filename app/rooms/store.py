@@ -20,6 +20,7 @@ left untouched.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -30,6 +31,8 @@ from app.engine.devils_grip import GripGame
 from app.rooms.grip_sessions import GripSession
 from app.rooms.persist import restore_room, room_initial, room_meta
 from app.rooms.room import Phase, Room
+
+log = logging.getLogger("demon.store")
 
 DB_NAME = "demon.sqlite3"
 ROOM_EXPIRY_S = 24 * 3600  # a room untouched this long is not restored
@@ -174,10 +177,14 @@ class Store:
             steps = self.conn.execute(
                 "SELECT step, player, action_id, v FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
                 (code, round_no)).fetchall()
-            room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
-                                [json.loads(s[0]) for s in steps],
-                                [(p, a, v) if p is not None else None for _, p, a, v in steps],
-                                now=now, **room_kwargs)
+            try:
+                room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
+                                    [json.loads(s[0]) for s in steps],
+                                    [(p, a, v) if p is not None else None for _, p, a, v in steps],
+                                    now=now, **room_kwargs)
+            except Exception as err:  # one damaged room must not keep the others from starting
+                log.error("room %s could not be restored and is left in the database: %s", code, err)
+                continue
             self._saved[code] = (round_no, len(steps))
             rooms.append(room)
         return rooms
@@ -216,14 +223,18 @@ class Store:
                               "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated",
                               (session.id, session.token_hash.hex(), _dumps(session.game.to_json()), time.time()))
 
-    def forget_grip(self, game_id: str) -> None:
+    def load_grip(self, game_id: str) -> GripSession | None:
+        row = self.conn.execute("SELECT id, token_hash, game, updated FROM grips WHERE id = ?",
+                                (game_id,)).fetchone()
+        if row is None:
+            return None
+        gid, th, game, updated = row
+        return GripSession(id=gid, token_hash=bytes.fromhex(th), game=GripGame.from_json(json.loads(game)),
+                           last_used=updated)
+
+    def expire_grips(self) -> int:
+        """Forget Devil's Grip games untouched for GRIP_EXPIRY_S; returns how many."""
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("DELETE FROM grips WHERE id = ?", (game_id,))
-
-    def load_grips(self) -> list[GripSession]:
-        cutoff = time.time() - GRIP_EXPIRY_S
-        rows = self.conn.execute("SELECT id, token_hash, game, updated FROM grips WHERE updated >= ?",
-                                 (cutoff,)).fetchall()
-        return [GripSession(id=gid, token_hash=bytes.fromhex(th), game=GripGame.from_json(json.loads(game)),
-                            last_used=updated) for gid, th, game, updated in rows]
+            return self.conn.execute("DELETE FROM grips WHERE updated < ?",
+                                     (time.time() - GRIP_EXPIRY_S,)).rowcount

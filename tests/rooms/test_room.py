@@ -114,13 +114,95 @@ def test_race_lost_names_the_winner():
     assert str(room.round.seats[0].tableau[two0].up[-1]) == "2C"
 
 
-def test_vote_ends_the_round_when_every_connected_player_voted():
+def test_vote_ends_the_round_when_every_player_in_the_round_voted():
     room, players = started(3)
     room.vote(players[0], True)
-    room.disconnect(players[2], T0 + 5)  # a dropped player does not block the vote
-    out = room.vote(players[1], True)
+    room.vote(players[1], True)
+    assert room.phase is Phase.PLAYING
+    out = room.vote(players[2], True)
     assert room.phase is Phase.ROUND_OVER and "round_ended" in kinds(out)
     assert room.result["reason"] == "vote"
+
+
+def test_a_dropped_player_keeps_their_say_until_the_grace_period_ends():
+    """Review finding: a closed socket (or a server restart) used to end the vote."""
+    room, players = started(2)
+    room.vote(players[0], True)
+    room.disconnect(players[1], T0 + 5)
+    assert room.phase is Phase.PLAYING
+    room.tick(T0 + 5 + 121)  # now absent: no longer blocks the vote
+    assert room.phase is Phase.ROUND_OVER and room.result["reason"] == "vote"
+
+
+def test_leaving_during_the_countdown_is_not_dealt_in():
+    room, players = make_room(3)
+    room.start(players[0], T0)
+    room.leave(players[2], T0 + 1)
+    room.begin_round(T0 + 3)
+    assert len(room.round.seats) == 2 and [p.seat for p in room.players] == [0, 1]
+
+
+def test_the_round_does_not_start_when_the_countdown_is_left_alone():
+    room, players = make_room(2)
+    room.start(players[0], T0)
+    room.leave(players[1], T0 + 1)
+    room.begin_round(T0 + 3)
+    assert room.phase is Phase.LOBBY and room.round is None
+
+
+def test_a_refused_start_changes_nothing():
+    room, players = started(3, rounds=3)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    room.vote(players[2], True)
+    room.leave(players[1], T0)
+    room.leave(players[2], T0)
+    seats_before = [(p.id, p.seat) for p in room.players]
+    with pytest.raises(RoomError):
+        room.start(players[0], T0)
+    assert [(p.id, p.seat) for p in room.players] == seats_before
+
+
+def test_rematch_forgets_the_old_round():
+    room, players = started(2, rounds=1)
+    room.act(players[0], "d", {"type": "draw"}, T0)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    room.rematch(players[0], T0)
+    assert room.round is None and room.round_initial is None
+    assert room.round_actions == [] and room.round_step_ids == []
+
+
+def test_a_host_away_past_the_grace_period_hands_over():
+    room, players = make_room(3)
+    room.disconnect(players[0], T0)
+    room.tick(T0 + 60)
+    assert room.host == players[0].id
+    out = room.tick(T0 + 121)
+    assert room.host == players[1].id and "room" in kinds(out)
+
+
+def test_spectators_are_capped():
+    room, players = started(2)
+    for i in range(32):
+        room.join(f"S{i}", hash_token(f"s{i}"))
+    with pytest.raises(RoomError) as err:
+        room.join("One too many", hash_token("x"))
+    assert err.value.code == "room_full"
+
+
+def test_stuck_is_shown_only_for_seats_that_have_seen_their_whole_stock():
+    """Whether a seat is stuck depends on its face-down stock order: it is public only
+    once every stock card has been on view (review finding)."""
+    room, players = started(2)
+    stuck = DemonRound.from_layout(
+        [{"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H"},
+         {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"}])
+    room.round = stuck
+    assert room.round.stuck_seats() == {0, 1}
+    assert room.public_stuck() == []
+    room.act(players[1], "draw", {"type": "draw"}, T0)
+    assert room.public_stuck() == [1]
 
 
 def test_time_limit_ends_the_round():

@@ -139,6 +139,9 @@ def test_unknown_token_foreign_origin_missing_hello_are_closed_with_1008(server)
         ws = await raw_socket(server, code)
         await ws.send(json.dumps({"type": "start"}))  # not a hello
         await expect_close(ws, 1008)
+        ws = await raw_socket(server, code)
+        await ws.send(b"\x00binary hello")  # review finding: used to drop with 1006
+        await expect_close(ws, 1008)
         # The page's own origin is allowed.
         good = Player(server.ws_base, players[1].grant)
         await players[1].close()

@@ -1,0 +1,88 @@
+"""The SQLite store without sockets: what is saved is what comes back."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from app.rooms.grip_sessions import GripSessions
+from app.rooms.persist import round_record
+from app.rooms.room import Options, Phase, Room
+from app.rooms.secrets_util import hash_token
+from app.rooms.store import Store
+from app.engine.records import replay_demon
+
+def room_with_round(code: str = "ROOMAAA", **options) -> tuple[Room, list]:
+    global T0
+    T0 = time.monotonic()
+    room = Room(code, Options(**options), test_seed=288)
+    players = [room.join(f"P{i}", hash_token(f"t{i}")) for i in range(2)]
+    for p in players:
+        room.connect(p, T0)
+    room.start(players[0], T0)
+    room.begin_round(T0)
+    return room, players
+
+
+T0 = time.monotonic()
+
+
+def restored(store: Store, code: str) -> Room:
+    return next(r for r in store.load_rooms() if r.code == code)
+
+
+def test_a_saved_room_comes_back_the_same(tmp_path):
+    store = Store.open(tmp_path)
+    room, players = room_with_round(time_limit_s=300)
+    for i in range(6):
+        action = room.legal_for(players[i % 2])[0]
+        room.act(players[i % 2], f"a{i}", action, T0)
+        store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.round == room.round and back.v == room.v and back.phase is Phase.PLAYING
+    assert back.public_state(T0)["round"] == room.public_state(T0)["round"]
+    # The round is kept as an engine record that replays to the same state.
+    assert replay_demon(round_record(back)) == room.round
+    # The round's clock is a wall-clock deadline: it does not grow back on restart.
+    assert 295 < back.round_deadline - time.monotonic() <= 300
+
+
+def test_a_rematch_is_restored_without_the_old_round(tmp_path):
+    """Review finding: the finished round's steps were written again after a rematch."""
+    store = Store.open(tmp_path)
+    room, players = room_with_round(rounds=1)
+    room.act(players[0], "d", {"type": "draw"}, T0)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    store.save_room(room)
+    room.rematch(players[0], T0)
+    store.reopen_match(room)
+    store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.phase is Phase.LOBBY and back.round is None
+    assert back.public_state(T0)["round"] is None
+
+
+def test_a_damaged_room_is_skipped_and_the_others_restored(tmp_path):
+    store = Store.open(tmp_path)
+    good, _ = room_with_round("GOODAAA")
+    bad, players = room_with_round("BADAAAA")
+    bad.act(players[0], "d", {"type": "draw"}, T0)
+    store.save_room(good)
+    store.save_room(bad)
+    store.conn.execute("UPDATE steps SET step = ? WHERE code = ?",
+                       (json.dumps({"type": "tableau", "seat": 0, "src": 0, "dst": 0, "count": 1}), "BADAAAA"))
+    rooms = Store.open(tmp_path).load_rooms()
+    assert [r.code for r in rooms] == ["GOODAAA"]
+    assert Store.open(tmp_path).conn.execute("SELECT count(*) FROM rooms").fetchone()[0] == 2
+
+
+def test_devils_grip_games_pushed_out_of_memory_are_still_there(tmp_path):
+    """Review finding: eviction used to delete the oldest saved game."""
+    grips = GripSessions(max_games=2, store=Store.open(tmp_path))
+    first, token = grips.new(1, False, None)
+    grips.new(2, False, None)
+    grips.new(3, False, None)
+    assert first.id not in grips.games
+    again = grips.get(first.id, token)
+    assert again.game.number == 1
