@@ -12,19 +12,17 @@ from app.rooms.secrets_util import hash_token
 from app.rooms.store import Store
 from app.engine.records import replay_demon
 
+now = time.monotonic
+
+
 def room_with_round(code: str = "ROOMAAA", **options) -> tuple[Room, list]:
-    global T0
-    T0 = time.monotonic()
     room = Room(code, Options(**options), test_seed=288)
     players = [room.join(f"P{i}", hash_token(f"t{i}")) for i in range(2)]
     for p in players:
-        room.connect(p, T0)
-    room.start(players[0], T0)
-    room.begin_round(T0)
+        room.connect(p, now())
+    room.start(players[0], now())
+    room.begin_round(now())
     return room, players
-
-
-T0 = time.monotonic()
 
 
 def restored(store: Store, code: str) -> Room:
@@ -36,11 +34,11 @@ def test_a_saved_room_comes_back_the_same(tmp_path):
     room, players = room_with_round(time_limit_s=300)
     for i in range(6):
         action = room.legal_for(players[i % 2])[0]
-        room.act(players[i % 2], f"a{i}", action, T0)
+        room.act(players[i % 2], f"a{i}", action, now())
         store.save_room(room)
     back = restored(Store.open(tmp_path), room.code)
     assert back.round == room.round and back.v == room.v and back.phase is Phase.PLAYING
-    assert back.public_state(T0)["round"] == room.public_state(T0)["round"]
+    assert back.public_state(now())["round"] == room.public_state(now())["round"]
     # The round is kept as an engine record that replays to the same state.
     assert replay_demon(round_record(back)) == room.round
     # The round's clock is a wall-clock deadline: it does not grow back on restart.
@@ -51,23 +49,23 @@ def test_a_rematch_is_restored_without_the_old_round(tmp_path):
     """Review finding: the finished round's steps were written again after a rematch."""
     store = Store.open(tmp_path)
     room, players = room_with_round(rounds=1)
-    room.act(players[0], "d", {"type": "draw"}, T0)
+    room.act(players[0], "d", {"type": "draw"}, now())
     room.vote(players[0], True)
     room.vote(players[1], True)
     store.save_room(room)
-    room.rematch(players[0], T0)
+    room.rematch(players[0], now())
     store.reopen_match(room)
     store.save_room(room)
     back = restored(Store.open(tmp_path), room.code)
     assert back.phase is Phase.LOBBY and back.round is None
-    assert back.public_state(T0)["round"] is None
+    assert back.public_state(now())["round"] is None
 
 
 def test_a_damaged_room_is_skipped_and_the_others_restored(tmp_path):
     store = Store.open(tmp_path)
     good, _ = room_with_round("GOODAAA")
     bad, players = room_with_round("BADAAAA")
-    bad.act(players[0], "d", {"type": "draw"}, T0)
+    bad.act(players[0], "d", {"type": "draw"}, now())
     store.save_room(good)
     store.save_room(bad)
     store.conn.execute("UPDATE steps SET step = ? WHERE code = ?",
