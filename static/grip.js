@@ -35,8 +35,8 @@ export function mount(container) {
   const controls = h('section', { class: 'panel grip-new', 'aria-labelledby': 'grip-new-title' });
   const stats = h('section', { class: 'panel grip-stats', 'aria-labelledby': 'grip-stats-title' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-  const board = h('div', { class: 'grip-board' }, top, grid);
-  const el = h('div', { class: 'grip' }, bar, summarySlot, board, h('div', { class: 'grip-side' }, controls, stats), live);
+  const board = h('div', { class: 'grip-board' }, grid);
+  const el = h('div', { class: 'grip' }, bar, summarySlot, top, board, h('div', { class: 'grip-side' }, controls, stats), live);
   container.append(el);
 
   const input = attachCardInput(el, {

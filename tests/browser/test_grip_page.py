@@ -91,3 +91,34 @@ def test_grip_on_a_phone(open_page, artifacts):
     widths = page.eval_on_selector_all(".grip-grid .cell", "els => els.map(e => e.getBoundingClientRect().right)")
     assert len(widths) == 24 and max(widths) <= PHONE["width"]
     page.screenshot(path=str(artifacts / "grip-phone.png"), full_page=True)
+
+
+def test_grip_fits_a_laptop_and_stays_clear_of_the_header(open_page):
+    """At 1280 x 800 the whole grid shows under the deal bar without scrolling. On a
+    shorter window the page scrolls: the sticky header hides what passes under it (no
+    half-transparent overlap), and whatever keyboard focus scrolls to lands below it."""
+    page = open_page("grip-laptop", viewport={"width": 1280, "height": 800}, path="/grip")
+    expect(page.locator('[data-cell="23"] [data-card]').first).to_be_visible()
+    header = page.locator("#top").bounding_box()
+    header_bottom = header["y"] + header["height"]
+    assert page.locator(".grip-bar").bounding_box()["y"] >= header_bottom
+    last = page.locator('[data-cell="23"]').bounding_box()
+    assert last["y"] + last["height"] <= 800, last
+    stock = page.locator("#grip-stock").bounding_box()
+    assert stock["y"] + stock["height"] <= 800, stock
+    alpha = page.evaluate("""() => {
+        const c = getComputedStyle(document.querySelector('#top')).backgroundColor;
+        const m = /rgba\\([^)]*,\\s*([\\d.]+)\\)/.exec(c);
+        return m ? Number(m[1]) : 1;
+    }""")
+    assert alpha == 1, "the sticky header must not show the page through it"
+
+    page.set_viewport_size({"width": 1280, "height": 560})
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.focus('[data-cell="16"]')
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    focused = page.evaluate("""() => ({cell: document.activeElement.dataset.cell,
+                                       top: document.activeElement.getBoundingClientRect().top})""")
+    assert focused["cell"] == "0"
+    assert focused["top"] >= header_bottom, focused
