@@ -68,9 +68,11 @@ function renderHeader() {
       if (current && current.rerender) current.rerender();
     } }, h('span', { class: 'suit-s', text: '♠' }), h('span', { class: 'suit-h', text: '♥' }),
   h('span', { class: 'suit-d', text: '♦' }), h('span', { class: 'suit-c', text: '♣' }));
-  const helpBtn = h('button', { type: 'button', class: 'icon-btn', title: t('header.keys'),
+  const helpBtn = h('button', { type: 'button', class: 'icon-btn keys-btn', title: t('header.keys'),
     'aria-label': t('header.keys'), 'aria-keyshortcuts': '?', onclick: showKeys }, '?');
-  const rulesBtn = h('button', { type: 'button', class: 'text-btn', onclick: () => showRules() }, t('header.rules'));
+  // on a phone only the icon shows; the label stays the button's name
+  const rulesBtn = h('button', { type: 'button', class: 'text-btn rules-btn', title: t('header.rules'),
+    onclick: () => showRules() }, icon('book'), h('span', { class: 'label', text: t('header.rules') }));
   const brand = h('a', { href: '/', class: 'brand', onclick: (e) => { e.preventDefault(); navigate('/'); } },
     h('span', { class: 'brand-mark', 'aria-hidden': 'true', text: '♠' }),
     h('span', { class: 'brand-name', text: t('app.title') }));

@@ -90,7 +90,8 @@ export function modal(title, body, { onClose, wide = false } = {}) {
     if (onClose) onClose();
   }
   function onKey(e) {
-    if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close(); }
+    if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close(); return; }
+    if (e.key === 'Tab') keepFocusIn(box, e);
   }
   closeBtn.addEventListener('click', close);
   shade.addEventListener('click', (e) => { if (e.target === shade) close(); });
@@ -98,6 +99,20 @@ export function modal(title, body, { onClose, wide = false } = {}) {
   document.body.append(shade);
   box.focus();
   return { el: box, close };
+}
+
+// Tab and Shift+Tab go round the dialog's own controls instead of wandering to the
+// page behind it.
+function keepFocusIn(box, e) {
+  const items = [...box.querySelectorAll('button, a[href], input, select, textarea, [tabindex="0"]')]
+    .filter((el) => !el.disabled && el.getClientRects().length);
+  if (!items.length) { e.preventDefault(); box.focus(); return; }
+  const first = items[0];
+  const last = items[items.length - 1];
+  const active = document.activeElement;
+  if (!box.contains(active)) { e.preventDefault(); first.focus(); return; }
+  if (e.shiftKey && (active === first || active === box)) { e.preventDefault(); last.focus(); return; }
+  if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
 }
 
 export function formatClock(ms) {
@@ -120,6 +135,7 @@ const ICONS = {
   clock: ['M21 12a9 9 0 1 1-18 0a9 9 0 1 1 18 0', 'M12 7v5l3 2'],
   undo: ['M9 5L4 10l5 5', 'M4 10h10a5 5 0 0 1 0 10h-3'],
   redo: ['M15 5l5 5-5 5', 'M20 10H10a5 5 0 0 0 0 10h3'],
+  book: ['M12 6.5C9.5 4.8 6.5 4.5 3 5v13c3.5-.5 6.5-.2 9 1.5c2.5-1.7 5.5-2 9-1.5V5c-3.5-.5-6.5-.2-9 1.5z', 'M12 6.5v13'],
 };
 
 // A small line icon drawn with SVG elements (no markup strings involved).

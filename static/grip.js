@@ -512,7 +512,7 @@ export function mount(container) {
     rerender: () => { controls.dataset.lang = ''; render(); },
     title: () => `${t('home.gripTitle')} · ${t('app.title')}`,
     keys: () => [[t('keys.grip'), [
-      ['D / Space', t('keys.gripDeal')],
+      [`D / ${t('keys.space')}`, t('keys.gripDeal')],
       ['T', t('keys.pickTalon')],
       ['← ↑ → ↓', t('keys.cellMove')],
       ['Enter', t('keys.gripEnter')],

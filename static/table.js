@@ -626,7 +626,7 @@ export function mount(container, ctx) {
     beforeEvent,
     afterEvent,
     keys: () => [[t('keys.demon'), [
-      ['D / Space', t('keys.draw')],
+      [`D / ${t('keys.space')}`, t('keys.draw')],
       ['1 – 7', t('keys.pickPile')],
       ['W', t('keys.pickWaste')],
       ['↑ / ↓', t('keys.runLength')],

@@ -20,6 +20,39 @@ def test_language_follows_browser_and_can_be_switched(open_page):
                         ("en", "Start a Demon room")):
         page.select_option("select.lang", code)
         expect(page.locator("#create-title")).to_have_text(title)
+    # key names are translated too
+    page.select_option("select.lang", "ru")
+    page.goto("/grip")
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    page.keyboard.press("?")
+    expect(page.locator(".keys-help")).to_contain_text("D / Пробел")
+
+
+TEXT_WIDTH = """(el) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const st = getComputedStyle(el);
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    return Math.max(...[...el.options].map((o) => ctx.measureText(o.text).width));
+}"""
+
+
+def test_header_and_options_fit_a_narrow_phone_in_every_language(open_page):
+    """At 360 px (a small Android phone) every header control is on the screen and big
+    enough to tap, and no option's text is cut off in the create-room form."""
+    page = open_page("narrow", viewport={"width": 360, "height": 740}, touch=True)
+    for code in ("en", "ro", "de", "fi", "ru"):
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        boxes = page.eval_on_selector_all(".top .brand, .top-tools > *", """els => els
+            .filter((e) => e.getClientRects().length)
+            .map((e) => { const r = e.getBoundingClientRect(); return [e.className, r.left, r.right, r.width, r.height]; })""")
+        assert len(boxes) == 6, boxes
+        for name, left, right, width, height in boxes:
+            assert left >= 0 and right <= 360, (code, name, left, right)
+            assert width >= 40 and height >= 40, (code, name, width, height)
+        for select in page.locator("#create-rounds, #create-limit, #create-max").all():
+            room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
+            assert select.evaluate(TEXT_WIDTH) <= room, (code, select.get_attribute("id"))
 
 
 def test_rules_and_keys_dialogs(open_page):
@@ -34,6 +67,12 @@ def test_rules_and_keys_dialogs(open_page):
     expect(dialog).to_have_count(0)
     page.keyboard.press("?")
     expect(page.locator(".keys-help")).to_be_visible()
+    # Tab goes round the dialog's own buttons, never to the page behind it
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('.modal-box') !== null")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.closest('.modal-box') !== null")
     page.keyboard.press("Escape")
     # sound and the four-colour deck are toggles that say whether they are on
     page.click('button[aria-label="Sound"]')
