@@ -177,6 +177,12 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     join_by_link(dana, link, "Dana")
     expect(ann.locator(".seat:not(.free)")).to_have_count(4)
     expect(ann.locator(".seat", has_text="Dana")).to_contain_text("online")
+    # on a laptop screen the whole lobby shows at once: code, seats, options, buttons
+    ann.set_viewport_size({"width": 1280, "height": 800})
+    for selector in ("#room-code", "#copy-link", "#start-game", "#lobby-limit", "#leave-room"):
+        box = ann.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (selector, box)
+    ann.set_viewport_size(DESKTOP)
     ann.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
     dana.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
 
@@ -213,8 +219,9 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     assert len(pile_widths) == 7 and min(pile_widths) >= 40, pile_widths
     dana.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
 
-    # someone arriving mid-round watches: the same table, no controls
-    eve = open_page("eve", path=None)
+    # someone arriving mid-round watches, on a phone: the same table, no controls, and
+    # with no layout of their own every seat is shown in full (no scrolling band)
+    eve = open_page("eve", viewport=PHONE, path=None, touch=True)
     eve.goto(link)
     eve.fill("#link-name", "Eve")
     eve.click("#join-by-link")
@@ -224,6 +231,9 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     expect(eve.locator("#vote-end")).to_have_count(0)
     expect(eve.locator(".table-status")).to_contain_text("watching")
     assert foundation_cards(eve) == foundation_cards(ann)
+    band = eve.locator(".opponents").evaluate("(el) => [el.scrollHeight, el.clientHeight]")
+    assert band[0] <= band[1] + 1, band
+    assert no_horizontal_scroll(eve)
 
 
 def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
@@ -310,8 +320,11 @@ def test_connection_drop_shows_reconnecting_and_recovers(open_page):
     ann.click("#start-game")
     wait_for_table(bob)
 
+    table_top = bob.locator(".table").bounding_box()["y"]
     outage.cut()
     expect(bob.locator(".conn-banner")).to_contain_text("Reconnecting")
+    # the note floats over the page: the table does not jump under the player's hand
+    assert bob.locator(".table").bounding_box()["y"] == table_top
     # meanwhile Ann plays; Bob catches up when the line is back
     ann.dblclick('.mine [data-card="AC"]')
     expect(ann.locator(".opp", has_text="Bob")).to_contain_text("offline")
