@@ -171,7 +171,7 @@ function recentItem(game) {
       name, total !== undefined && total !== null && total !== false ? ` ${total}` : '', won ? ' ★' : '');
   });
   return h('li', null,
-    h('span', { class: 'recent-kind', text: kind === 'grip' ? t('home.gripTitle') : 'Demon' }),
+    h('span', { class: 'recent-kind', text: kind === 'grip' ? t('home.gripTitle') : t('home.demonTitle') }),
     date && !Number.isNaN(date.getTime()) ? h('time', { datetime: date.toISOString(), text: date.toLocaleString() }) : null,
     game.rounds ? h('span', { class: 'recent-rounds',
       text: t('home.roundsCount', { n: Array.isArray(game.rounds) ? game.rounds.length : game.rounds }) }) : null,

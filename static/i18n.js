@@ -42,6 +42,8 @@ const en = {
   'home.readRules': 'Read the rules',
   'home.recentTitle': 'Recent games',
   'home.roundsCount': '{n} rounds',
+  'home.roundsCount.one': '{n} round',
+  'home.demonTitle': 'Demon',
   'home.nameNeeded': 'Please type a name (1–20 characters).',
   'home.codeNeeded': 'Please type the room code.',
   'home.noSuchRoom': 'There is no room with that code.',
@@ -280,6 +282,7 @@ const ro = {
   'home.readRules': 'Citește regulile',
   'home.recentTitle': 'Jocuri recente',
   'home.roundsCount': '{n} runde',
+  'home.roundsCount.one': '{n} rundă',
   'home.nameNeeded': 'Scrie un nume (1–20 de caractere).',
   'home.codeNeeded': 'Scrie codul camerei.',
   'home.noSuchRoom': 'Nu există nicio cameră cu acest cod.',
@@ -346,6 +349,7 @@ const ro = {
   'lobby.waitingFor': 'Se așteaptă ca {name} să înceapă…',
   'lobby.spectating': 'Urmărești jocul.',
   'lobby.spectators': '{n} spectatori',
+  'lobby.spectators.one': '{n} spectator',
   'lobby.leave': 'Părăsește camera',
   'lobby.leaveConfirm': 'Părăsești camera definitiv? Locul tău va fi al altcuiva.',
   'room.connecting': 'Conectare…',
@@ -503,6 +507,7 @@ const de = {
   'home.readRules': 'Regeln lesen',
   'home.recentTitle': 'Letzte Spiele',
   'home.roundsCount': '{n} Runden',
+  'home.roundsCount.one': '{n} Runde',
   'home.nameNeeded': 'Bitte einen Namen eingeben (1–20 Zeichen).',
   'home.codeNeeded': 'Bitte den Raumcode eingeben.',
   'home.noSuchRoom': 'Einen Raum mit diesem Code gibt es nicht.',
@@ -569,6 +574,7 @@ const de = {
   'lobby.waitingFor': 'Warten, bis {name} startet…',
   'lobby.spectating': 'Du schaust zu.',
   'lobby.spectators': '{n} schauen zu',
+  'lobby.spectators.one': '{n} schaut zu',
   'lobby.leave': 'Raum verlassen',
   'lobby.leaveConfirm': 'Den Raum endgültig verlassen? Dein Platz wird frei.',
   'room.connecting': 'Verbinden…',
@@ -726,6 +732,7 @@ const fi = {
   'home.readRules': 'Lue säännöt',
   'home.recentTitle': 'Viimeisimmät pelit',
   'home.roundsCount': '{n} kierrosta',
+  'home.roundsCount.one': '{n} kierros',
   'home.nameNeeded': 'Kirjoita nimi (1–20 merkkiä).',
   'home.codeNeeded': 'Kirjoita huonekoodi.',
   'home.noSuchRoom': 'Tällä koodilla ei ole huonetta.',
@@ -792,6 +799,7 @@ const fi = {
   'lobby.waitingFor': 'Odotetaan, että {name} aloittaa…',
   'lobby.spectating': 'Katsot peliä.',
   'lobby.spectators': '{n} katsojaa',
+  'lobby.spectators.one': '{n} katsoja',
   'lobby.leave': 'Poistu huoneesta',
   'lobby.leaveConfirm': 'Poistutaanko huoneesta lopullisesti? Paikkasi vapautuu.',
   'room.connecting': 'Yhdistetään…',
@@ -949,6 +957,7 @@ const ru = {
   'home.readRules': 'Читать правила',
   'home.recentTitle': 'Недавние игры',
   'home.roundsCount': 'раундов: {n}',
+  'home.demonTitle': 'Демон',
   'home.nameNeeded': 'Введите имя (1–20 символов).',
   'home.codeNeeded': 'Введите код комнаты.',
   'home.noSuchRoom': 'Комнаты с таким кодом нет.',
@@ -1174,10 +1183,25 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
+// A count may pick a singular form: with {n: 1}, 'key.one' is used when the language
+// has it (English "1 round", "2 rounds").
+let plurals = null;
+function pluralKey(key, vars) {
+  if (!vars || typeof vars.n !== 'number') return null;
+  try {
+    if (!plurals || plurals.lang !== lang) plurals = { lang, rules: new Intl.PluralRules(lang) };
+    return `${key}.${plurals.rules.select(vars.n)}`;
+  } catch {
+    return null;
+  }
+}
+
 // t('table.beatenBy', {name: 'Ann'}) -> "Beaten by Ann!". Values are substituted as
 // plain strings; the result is always used as text, never as HTML.
 export function t(key, vars) {
-  let text = TABLE[lang][key];
+  const plural = pluralKey(key, vars);
+  let text = plural ? TABLE[lang][plural] : undefined;
+  if (text === undefined) text = TABLE[lang][key];
   if (text === undefined) text = en[key];
   if (text === undefined) return key;
   if (vars) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));

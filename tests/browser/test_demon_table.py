@@ -281,6 +281,7 @@ def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
     bob.goto("/")
     expect(bob.locator(".recent-list li").first).to_contain_text("Ann")
     expect(bob.locator(".recent-list li").first).to_contain_text("Bob")
+    expect(bob.locator(".recent-list li").first.locator(".recent-rounds")).to_have_text("1 round")
     bob.goto(f"/r/{code}")
 
     ann.click("#rematch")
