@@ -1,0 +1,943 @@
+"""Server benchmark: `.venv/bin/python bench/server.py [--rooms 50] [--seconds 20] [--quick]`.
+
+Starts the real server (`python -m app`, uvicorn, one process) on a free loopback port
+with a temporary data directory, creates R rooms of 8 seats over HTTP, connects one
+WebSocket per seat (first frame `hello`), the host of each room starts, and every seat
+plays legal moves chosen from the `legal` messages the server sends it.
+
+Two loads, on the same sockets:
+
+* open loop: every seat sends about one play per second (interval uniform in 0.5-1.5 s,
+  scheduled in advance and independent of the replies; a seat with nothing to play at
+  that moment skips). Latency is measured from a play being sent to its broadcast
+  `event` (kind "move") arriving at each of the OTHER seats of the room: the `ack`
+  gives the version `v` the play produced, the receivers note when event `v` arrived,
+  all in this one process, so on one clock.
+* saturated (closed loop): every seat sends its next play as soon as the previous one
+  is answered, for a fixed time; the figure is moves applied per second.
+
+Then the same two loads against bench/bare_server.py (receive, send to every socket of
+the room), whose clients send a small play message with an id; the sender's own copy
+is its acknowledgement. Our server runs twice in the same run: persistence on (the
+default) and off (DEMON_PERSIST=false). RSS per connection is the growth of the server's
+VmRSS (/proc/PID/status) while the sockets connect, divided by their number.
+
+The client is a separate process from the server (the servers are subprocesses) and is
+kept cheap: a bare asyncio protocol (bench/_wsclient.py) and prefix checks so that only
+the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stops by
+itself. `--repeat N` runs every server N times in rotation and reports medians (the
+machine may be shared); `--gc-log` reports the servers' full garbage collections;
+`--profile DIR` records py-spy profiles of our server's saturated phase. What the
+figures mean, and the figures measured: docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import httpx  # noqa: E402
+
+from _wsclient import WSClient, connect  # noqa: E402
+
+SEATS = 8
+HOST = "127.0.0.1"
+OPEN, CLOSED, IDLE = "open", "closed", "idle"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+TARGETS = {  # name -> (label, kind, extra environment)
+    "on": ("ours, persist on", "ours", {"DEMON_PERSIST": "true"}),
+    "off": ("ours, persist off", "ours", {"DEMON_PERSIST": "false"}),
+    "bare": ("bare fan-out", "bare", {}),
+}
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+# ====================================================================== server process
+
+
+def code_version() -> str:
+    """The commit the server code comes from (and whether app/ differs from it)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, timeout=5).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "app"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=5).stdout.strip()
+        return (head or "?") + (" + uncommitted changes in app/" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+def loadavg() -> str:
+    """The machine is shared: say how busy it was (1, 5, 15 minutes)."""
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def machine_cpu_s() -> float:
+    """CPU time used by everything on the machine (all CPUs), from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    return (user + nice + system + irq + softirq + steal) / CLK_TCK
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """A server subprocess, its log file, and its memory and CPU from /proc."""
+
+    def __init__(self, argv: list[str], env: dict, log_path: Path, port: int) -> None:
+        self.argv, self.env, self.log_path, self.port = argv, env, log_path, port
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30.0) -> None:
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.check()
+            try:
+                with socket.create_connection((HOST, self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start listening:\n{self.log_tail()}")
+
+    def check(self) -> None:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log_tail()}")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def rss_kb(self) -> int:
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise RuntimeError("no VmRSS")
+
+    def cpu_s(self) -> float:
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self) -> float | None:
+        """SIGTERM, wait (kill after 10 s); returns how long the exit took."""
+        if self.proc is None or self.proc.poll() is not None:
+            return None
+        t0 = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return time.monotonic() - t0
+
+
+# ====================================================================== measurement
+
+
+class Phase:
+    """Counters of one load phase; sends happen in [t0, t1)."""
+
+    def __init__(self, name: str, t0: float, seconds: float) -> None:
+        self.name = name
+        self.t0 = t0
+        self.t1 = t0 + seconds
+        self.seconds = seconds
+        self.sends = 0
+        self.applied = 0
+        self.skipped = 0
+        self.rejected: Counter = Counter()
+        self.rtts: list[float] = []  # play sent -> its ack, at the sender
+        self.rounds_ended: Counter = Counter()
+        self.frames = 0  # frames the clients received, and their characters
+        self.chars = 0
+
+
+class Room:
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.seats: list = []
+        self.sent: dict = {}  # play key (our v, or the bare id) -> time it was sent
+        self.arrivals: list[tuple[object, float]] = []  # (play key, arrival) at other seats
+
+    def reset(self) -> None:
+        self.sent.clear()
+        self.arrivals.clear()
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, round(p / 100 * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+def fan_out_latencies(rooms: list[Room]) -> list[float]:
+    out = []
+    for room in rooms:
+        sent = room.sent
+        for key, t in room.arrivals:
+            ts = sent.get(key)
+            if ts is not None:
+                out.append(t - ts)
+    out.sort()
+    return out
+
+
+class Driver:
+    """What every bot consults: the current mode and phase, and the error log."""
+
+    def __init__(self, rate: float) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.mode = IDLE
+        self.phase = Phase("setup", time.monotonic(), 0.0)
+        self.rate = rate
+        self.errors: Counter = Counter()
+        self.closed_sockets = 0
+
+
+# ====================================================================== our server's bot
+
+
+def choose(legal: list[dict], view: dict | None, rng: random.Random) -> dict | None:
+    """Foundation plays first, then waste to tableau, then a run that uncovers a
+    face-down card, then draw or recycle; else any other tableau move (so a seat with an
+    empty stock keeps playing), else nothing."""
+    if not legal:
+        return None
+    plays = [a for a in legal if a["type"] == "foundation"]
+    if plays:
+        return rng.choice(plays)
+    tableau = [a for a in legal if a["type"] == "tableau"]
+    waste = [a for a in tableau if a["src"] == "waste"]
+    if waste:
+        return rng.choice(waste)
+    if view is not None:
+        piles = view["tableau"]
+        uncover = [a for a in tableau if a["src"] != "waste" and piles[a["src"]]["down"]
+                   and a["count"] == len(piles[a["src"]]["up"])]
+        if uncover:
+            return rng.choice(uncover)
+    for a in legal:
+        if a["type"] in ("draw", "recycle"):
+            return a
+    return rng.choice(tableau) if tableau else None
+
+
+class DemonSeat:
+    """One seat on our server: keeps its legal actions and its own layout, plays."""
+
+    EVENT = '{"type":"event","v":'
+
+    def __init__(self, driver: Driver, room: Room, grant: dict, host: bool, rng: random.Random) -> None:
+        self.driver = driver
+        self.room = room
+        self.token = grant["token"]
+        self.pid = grant["you"]
+        self.seat: int | None = grant["seat"]
+        self.host = host
+        self.rng = rng
+        self.ws: WSClient | None = None
+        self.welcomed = False
+        self.playing = False
+        self.legal: list[dict] = []
+        self.view: dict | None = None
+        self.seq = 0
+        self.pending: dict[str, float] = {}  # action id -> sent at
+        self.outstanding: str | None = None  # closed loop: the play awaiting its answer
+        self.next_at = 0.0
+
+    # ---------------------------------------------------------------- receiving
+
+    def on_text(self, text: str, t: float) -> None:
+        phase = self.driver.phase
+        phase.frames += 1
+        phase.chars += len(text)
+        if text.startswith(self.EVENT):
+            comma = text.find(",", 20)
+            k = comma + 18  # after ',"event":{"kind":"'
+            if text.startswith('move","seat":', k):
+                s0 = k + 13
+                seat = int(text[s0:text.find(",", s0)])
+                if seat != self.seat:
+                    self.room.arrivals.append((int(text[20:comma]), t))
+                else:
+                    self.view = json.loads(text)["event"]["seat_view"]
+                return
+            self.on_event(json.loads(text)["event"])
+            return
+        kind = text[9:12]  # '{"type":"' is 9 characters
+        if kind == "leg":
+            self.legal = json.loads(text)["actions"]
+            if self.driver.mode == CLOSED and self.outstanding is None:
+                self.play_now()
+        elif kind == "ack":
+            msg = json.loads(text)
+            self.answered(msg["id"], t, msg.get("v"), None)
+        elif kind == "rej":
+            msg = json.loads(text)
+            self.answered(msg["id"], t, None, msg.get("code"))
+        elif kind == "wel":
+            self.seat = json.loads(text)["seat"]
+            self.welcomed = True
+        elif kind == "sna":
+            state = json.loads(text)["state"]
+            self.playing = state["phase"] == "playing"
+            if state.get("round") and self.seat is not None:
+                self.view = state["round"]["seats"][self.seat]
+        elif kind == "err":
+            self.driver.errors[json.loads(text).get("code", "?")] += 1
+
+    def on_event(self, event: dict) -> None:
+        kind = event["kind"]
+        if kind == "room":
+            for p in event["state"]["players"]:
+                if p["id"] == self.pid:
+                    self.seat = p["seat"]
+        elif kind == "round_started":
+            self.playing = True
+            self.view = event["round"]["seats"][self.seat]
+        elif kind == "round_ended":
+            self.playing = False
+            if self.host:
+                result = event["result"]
+                self.driver.phase.rounds_ended[result["reason"]] += 1
+                if result["match_over"]:
+                    self.ws.send_text('{"type":"rematch"}')
+                    self.ws.send_text('{"type":"start"}')
+                else:
+                    self.ws.send_text('{"type":"next_round"}')
+
+    def answered(self, action_id: str, t: float, v: int | None, code: str | None) -> None:
+        sent = self.pending.pop(action_id, None)
+        if sent is None:
+            return  # a play from an earlier phase
+        phase = self.driver.phase
+        if v is not None:
+            phase.applied += 1
+            phase.rtts.append(t - sent)
+            self.room.sent[v] = sent
+        else:
+            phase.rejected[code] += 1
+        if action_id == self.outstanding:
+            self.outstanding = None
+            if self.driver.mode == CLOSED:
+                self.play_now()
+
+    # ---------------------------------------------------------------- sending
+
+    def send_play(self, action: dict) -> None:
+        self.seq += 1
+        action_id = str(self.seq)
+        self.outstanding = action_id
+        self.pending[action_id] = time.monotonic()
+        self.driver.phase.sends += 1
+        self.ws.send_text('{"type":"action","id":"%s","action":%s}' % (action_id, _dumps(action)))
+
+    def play_now(self) -> None:
+        """Closed loop: the next play, right away (or when new legal actions arrive)."""
+        if time.monotonic() >= self.driver.phase.t1:
+            return
+        action = choose(self.legal, self.view, self.rng) if self.playing else None
+        if action is not None:
+            self.send_play(action)
+
+    def tick(self) -> None:
+        """Open loop: one scheduled play, whatever happened to the previous ones."""
+        driver = self.driver
+        if driver.mode != OPEN:
+            return
+        action = choose(self.legal, self.view, self.rng) if self.playing else None
+        if action is None:
+            driver.phase.skipped += 1
+        else:
+            self.send_play(action)
+        self.next_at += self.rng.uniform(0.5, 1.5) / driver.rate
+        if self.next_at < driver.phase.t1:  # loop.time() is time.monotonic()
+            driver.loop.call_at(self.next_at, self.tick)
+
+    def reset(self) -> None:
+        self.pending.clear()
+        self.outstanding = None
+
+
+# ====================================================================== bare server's bot
+
+
+class BareSeat:
+    """One socket on the bare server: sends `{"type":"action","id":"seat.n",...}` and
+    recognises its own copy (the acknowledgement) by the seat in the id."""
+
+    PREFIX = '{"type":"action","id":"'  # 23 characters
+
+    def __init__(self, driver: Driver, room: Room, seat: int, rng: random.Random) -> None:
+        self.driver = driver
+        self.room = room
+        self.seat = seat
+        self.rng = rng
+        self.ws: WSClient | None = None
+        self.welcomed = True
+        self.seq = 0
+        self.pending: dict[str, float] = {}
+        self.outstanding: str | None = None
+        self.next_at = 0.0
+
+    def on_text(self, text: str, t: float) -> None:
+        phase = self.driver.phase
+        phase.frames += 1
+        phase.chars += len(text)
+        if not text.startswith(self.PREFIX):
+            return
+        end = text.find('"', 23)
+        play_id = text[23:end]
+        if int(play_id[:play_id.find(".")]) != self.seat:
+            self.room.arrivals.append((play_id, t))
+            return
+        sent = self.pending.pop(play_id, None)
+        if sent is None:
+            return
+        phase.applied += 1
+        phase.rtts.append(t - sent)
+        if play_id == self.outstanding:
+            self.outstanding = None
+            if self.driver.mode == CLOSED:
+                self.play_now()
+
+    def send_play(self) -> None:
+        self.seq += 1
+        play_id = f"{self.seat}.{self.seq}"
+        self.outstanding = play_id
+        now = time.monotonic()
+        self.pending[play_id] = now
+        self.room.sent[play_id] = now
+        self.driver.phase.sends += 1
+        self.ws.send_text('{"type":"action","id":"%s","action":{"type":"draw"}}' % play_id)
+
+    def play_now(self) -> None:
+        if time.monotonic() < self.driver.phase.t1:
+            self.send_play()
+
+    def tick(self) -> None:
+        driver = self.driver
+        if driver.mode != OPEN:
+            return
+        self.send_play()
+        self.next_at += self.rng.uniform(0.5, 1.5) / driver.rate
+        if self.next_at < driver.phase.t1:  # loop.time() is time.monotonic()
+            driver.loop.call_at(self.next_at, self.tick)
+
+    def reset(self) -> None:
+        self.pending.clear()
+        self.outstanding = None
+
+
+# ====================================================================== setup
+
+
+async def wait_until(predicate, timeout: float, what: str, server: ServerProcess) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        server.check()
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def create_rooms(base: str, n_rooms: int, prefix: str) -> list[list[dict]]:
+    """Each room: the creator (host) and 7 joiners, all seated in the lobby."""
+    sem = asyncio.Semaphore(8)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        async def one(i: int) -> list[dict]:
+            async with sem:
+                r = await http.post("/api/rooms", json={"name": f"{prefix}{i}h", "rounds": 20, "max_players": SEATS})
+                r.raise_for_status()
+                grants = [r.json()]
+                code = grants[0]["code"]
+                for s in range(1, SEATS):
+                    r = await http.post(f"/api/rooms/{code}/join", json={"name": f"{prefix}{i}s{s}"})
+                    r.raise_for_status()
+                    grants.append(r.json())
+                return grants
+        return list(await asyncio.gather(*(one(i) for i in range(n_rooms))))
+
+
+async def connect_all(driver: Driver, port: int, seats: list, path_of) -> None:
+    sem = asyncio.Semaphore(32)
+
+    def on_close(_client: WSClient) -> None:
+        driver.closed_sockets += 1
+
+    async def one(seat) -> None:
+        async with sem:
+            seat.ws = await connect(HOST, port, path_of(seat), seat.on_text, on_close)
+            if isinstance(seat, DemonSeat):
+                seat.ws.send_text(_dumps({"type": "hello", "token": seat.token, "v": None}))
+
+    await asyncio.gather(*(one(s) for s in seats))
+
+
+async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
+    """Touch every code path once (imports, first allocations) before the RSS baseline."""
+    driver = Driver(1.0)
+    driver.phase = Phase("warm-up", time.monotonic(), 5.0)
+    room = Room("warm")
+    if kind == "ours":
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            r = await http.post("/api/rooms", json={"name": "warm", "rounds": 1, "max_players": 2})
+            grants = [r.json()]
+            grants.append((await http.post(f"/api/rooms/{grants[0]['code']}/join", json={"name": "warm2"})).json())
+        seats = [DemonSeat(driver, room, g, i == 0, random.Random(i)) for i, g in enumerate(grants)]
+        await connect_all(driver, server.port, seats, lambda s: f"/ws/{grants[0]['code']}")
+        await wait_until(lambda: all(s.welcomed for s in seats), 10, "warm-up welcome", server)
+        seats[0].ws.send_text('{"type":"start"}')
+        await wait_until(lambda: all(s.playing and s.legal for s in seats), 10, "warm-up round", server)
+        for s in seats:
+            s.send_play(choose(s.legal, s.view, s.rng))
+    else:
+        seats = [BareSeat(driver, room, i, random.Random(i)) for i in range(2)]
+        await connect_all(driver, server.port, seats, lambda s: "/ws/warm")
+        for s in seats:
+            s.send_play()
+    await wait_until(lambda: not any(s.pending for s in seats), 10, "warm-up answers", server)
+    for s in seats:
+        s.ws.close()
+    await asyncio.sleep(0.3)
+
+
+# ====================================================================== one server
+
+
+async def run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms: list[Room], seats: list,
+                    server: ServerProcess, drain: float = 1.0) -> dict:
+    for room in rooms:
+        room.reset()
+    for seat in seats:
+        seat.reset()
+    gc.collect()
+    gc.disable()  # no collector pause in the client during a phase (the bots make no cycles)
+    try:
+        return await _run_phase(driver, name, mode, seconds, rooms, seats, server, drain)
+    finally:
+        gc.enable()
+
+
+async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms: list[Room], seats: list,
+                     server: ServerProcess, drain: float) -> dict:
+    all0 = machine_cpu_s()
+    cpu0, ru0, t0 = server.cpu_s(), resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    phase = Phase(name, t0, seconds)
+    driver.phase = phase
+    driver.mode = mode
+    if mode == OPEN:
+        for seat in seats:  # spread the first plays over the first interval
+            seat.next_at = driver.loop.time() + seat.rng.uniform(0.0, 1.0) / driver.rate
+            driver.loop.call_at(seat.next_at, seat.tick)
+    else:
+        for seat in seats:
+            seat.play_now()
+    await asyncio.sleep(seconds)
+    driver.mode = IDLE
+    cpu1, ru1 = server.cpu_s(), resource.getrusage(resource.RUSAGE_SELF)
+    elapsed = time.monotonic() - t0
+    all1 = machine_cpu_s()
+    await asyncio.sleep(drain)  # answers still in flight
+    server.check()
+    lat = fan_out_latencies(rooms)
+    rtts = sorted(phase.rtts)
+    client_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    return {
+        "sends": phase.sends, "applied": phase.applied, "skipped": phase.skipped,
+        "rejected": dict(phase.rejected), "rounds_ended": dict(phase.rounds_ended),
+        "moves_s": phase.applied / elapsed, "elapsed": elapsed,
+        "lat_n": len(lat), "p50": percentile(lat, 50), "p99": percentile(lat, 99),
+        "max": lat[-1] if lat else float("nan"),
+        "ack_p50": percentile(rtts, 50), "ack_p99": percentile(rtts, 99),
+        "server_cpu": (cpu1 - cpu0) / elapsed, "client_cpu": client_cpu / elapsed,
+        "other_cpu": max(0.0, (all1 - all0) - (cpu1 - cpu0) - client_cpu) / elapsed,
+        "cpu_us_per_move": (cpu1 - cpu0) / max(1, phase.applied) * 1e6,
+        "window": (t0, t0 + elapsed),
+        "frames_per_move": phase.frames / max(1, phase.applied),
+        "kb_per_move": phase.chars / max(1, phase.applied) / 1024,
+    }
+
+
+def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen | None:
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(spy).exists():
+        print("  (py-spy not found: `.venv/bin/pip install py-spy`; no profile)")
+        return None
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(max(1, int(seconds))),
+                             "--rate", "250", "--format", "raw", "--output", str(out), "--nonblocking"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int = 0) -> dict:
+    label, kind, extra_env = TARGETS[name]
+    port = free_port()
+    data_dir = work / f"data-{name}-{run}"
+    data_dir.mkdir()
+    if kind == "ours":
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
+        env.update({
+            "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
+            "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
+            "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",  # bots are not flooders
+            "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
+            "DEMON_TEST_SEED": str(args.seed),
+        })
+        env.update(extra_env)
+        argv = ["-m", "app"]
+    else:
+        env = dict(os.environ)
+        argv = [str(HERE / "bare_server.py"), "--port", str(port), "--impl", args.bare_impl]
+        label = f"bare ({args.bare_impl})"
+    gc_log = work / f"gc-{name}-{run}.log"
+    argv = [sys.executable] + ([str(HERE / "_gcwatch.py"), str(gc_log)] if args.gc_log else []) + argv
+    server = ServerProcess(argv, env, work / f"server-{name}-{run}.log", port)
+    base = f"http://{HOST}:{port}"
+    print(f"- {label}: starting (load average {loadavg()})", flush=True)
+    server.start()
+    result: dict = {"name": name, "label": label, "kind": kind}
+    clients: list = []
+    try:
+        driver = Driver(args.rate)
+        await warm_up(kind, server, base)
+        await asyncio.sleep(0.3)
+        rss0 = server.rss_kb()
+        rooms = [Room(f"r{i}") for i in range(args.rooms)]
+        seats: list = []
+        t_setup = time.monotonic()
+        if kind == "ours":
+            grants = await create_rooms(base, args.rooms, "b")
+            rss1 = server.rss_kb()
+            for room, room_grants in zip(rooms, grants):
+                room.code = room_grants[0]["code"]
+                for i, grant in enumerate(room_grants):
+                    seat = DemonSeat(driver, room, grant, i == 0, random.Random(f"{room.key}-{i}"))
+                    room.seats.append(seat)
+                    seats.append(seat)
+            await connect_all(driver, port, seats, lambda s: f"/ws/{s.room.code}")
+        else:
+            rss1 = rss0
+            for room in rooms:
+                for i in range(SEATS):
+                    seat = BareSeat(driver, room, i, random.Random(f"{room.key}-{i}"))
+                    room.seats.append(seat)
+                    seats.append(seat)
+            await connect_all(driver, port, seats, lambda s: f"/ws/{s.room.key}")
+        clients = [s.ws for s in seats]
+        await wait_until(lambda: all(s.welcomed for s in seats), 30, "every seat's welcome", server)
+        await asyncio.sleep(0.5)
+        rss2 = server.rss_kb()
+        n = len(seats)
+        print(f"  {args.rooms} rooms x {SEATS} seats connected in {time.monotonic() - t_setup:.1f} s", flush=True)
+        if kind == "ours":
+            for room in rooms:
+                room.seats[0].ws.send_text('{"type":"start"}')
+            await wait_until(lambda: all(s.playing and s.legal for s in seats), 30, "every round to start", server)
+        gc.collect()
+        gc.freeze()  # the bots' long-lived objects are never scanned again
+        result["open"] = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
+        o = result["open"]
+        print(f"  open loop: {o['moves_s']:.0f} moves/s, p99 {o['p99'] * 1e3:.1f} ms; "
+              f"other processes {o['other_cpu'] * 100:.0f}% of a core", flush=True)
+        rss3 = server.rss_kb()
+        spy = None
+        if args.profile and kind == "ours" and run == 0:
+            spy = start_profiler(server.pid, args.sat_seconds, Path(args.profile) / f"{name}.txt")
+        result["sat"] = await run_phase(driver, "saturated", CLOSED, args.sat_seconds, rooms, seats, server)
+        s = result["sat"]
+        print(f"  saturated: {s['moves_s']:.0f} moves/s, p99 {s['p99'] * 1e3:.1f} ms; "
+              f"other processes {s['other_cpu'] * 100:.0f}% of a core", flush=True)
+        if spy is not None:
+            try:
+                spy.wait(30)
+            except subprocess.TimeoutExpired:
+                spy.kill()
+        result.update(connections=n, rss0=rss0, rss1=rss1, rss2=rss2, rss3=rss3,
+                      rss_per_conn_kb=(rss2 - rss1) / n, rss_per_seat_kb=(rss3 - rss0) / n,
+                      errors=dict(driver.errors), closed_early=driver.closed_sockets)
+    finally:
+        result["stop_s"] = server.stop()
+        for c in clients:
+            if c is not None:
+                c.close()
+        gc.unfreeze()
+        await asyncio.sleep(0.2)
+    if args.gc_log:
+        pauses = []
+        if gc_log.exists():
+            pauses = [tuple(map(float, line.split()[:2])) for line in gc_log.read_text().splitlines() if line]
+        for key in ("open", "sat"):
+            t0, t1 = result[key]["window"]
+            inside = [d for start, d in pauses if t0 <= start <= t1]
+            result[key]["gc"] = (len(inside), sum(inside), max(inside, default=0.0))
+    return result
+
+
+# ====================================================================== report
+
+
+def ms(x: float) -> str:
+    return f"{x * 1e3:.2f}"
+
+
+def _median(values: list):
+    values = sorted(values)
+    half = len(values) // 2
+    return values[half] if len(values) % 2 else (values[half - 1] + values[half]) / 2
+
+
+def merge_runs(runs: list[dict]) -> dict:
+    """Several runs of one server: the median of every figure; counts of rejections and
+    round ends summed; the lowest and highest moves/s and p99 kept as a range."""
+    out = dict(runs[0])
+    out["runs"] = len(runs)
+    out["errors"] = dict(sum((Counter(r.get("errors", {})) for r in runs), Counter()))
+    for key, value in runs[0].items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value is not None:
+            out[key] = _median([r[key] for r in runs])
+    for phase in ("open", "sat"):
+        merged = {}
+        for key, value in runs[0][phase].items():
+            values = [r[phase][key] for r in runs]
+            if isinstance(value, dict):
+                merged[key] = dict(sum((Counter(v) for v in values), Counter()))
+            elif key == "gc":  # (count, total, longest): over all runs
+                merged[key] = (sum(v[0] for v in values), sum(v[1] for v in values), max(v[2] for v in values))
+            elif isinstance(value, tuple):
+                merged[key] = tuple(_median(list(column)) for column in zip(*values))
+            else:
+                merged[key] = _median(values)
+        merged["range"] = {k: (min(r[phase][k] for r in runs), max(r[phase][k] for r in runs))
+                           for k in ("moves_s", "p99")}
+        out[phase] = merged
+    return out
+
+
+def print_report(results: list[dict], args: argparse.Namespace) -> None:
+    by = {r["name"]: r for r in results}
+    cols = [r["label"] for r in results]
+    rows: list[tuple[str, list[str]]] = [
+        ("connections", [f"{r['connections']:.0f}" for r in results]),
+        ("RSS before rooms (MB)", [f"{r['rss0'] / 1024:.1f}" for r in results]),
+        ("RSS sockets up (MB)", [f"{r['rss2'] / 1024:.1f}" for r in results]),
+        ("RSS/connection (KB)", [f"{r['rss_per_conn_kb']:.1f}" for r in results]),
+        ("RSS/seat in play (KB)", [f"{r['rss_per_seat_kb']:.1f}" for r in results]),
+    ]
+    for key, title in (("open", f"open loop, {args.rate:g} play/s/seat, {args.seconds:g} s"),
+                       ("sat", f"saturated (closed loop), {args.sat_seconds:g} s")):
+        rows.append((f"-- {title}", ["" for _ in results]))
+        rows += [
+            ("moves/s applied", [f"{r[key]['moves_s']:.0f}" for r in results]),
+            ("plays sent / skipped", [f"{r[key]['sends']:.0f} / {r[key]['skipped']:.0f}" for r in results]),
+            ("rejected" + (" (all runs)" if args.repeat > 1 else ""),
+             [", ".join(f"{k} {v}" for k, v in sorted(r[key]["rejected"].items())) or "0" for r in results]),
+            ("fan-out p50 (ms)", [ms(r[key]["p50"]) for r in results]),
+            ("fan-out p99 (ms)", [ms(r[key]["p99"]) for r in results]),
+            ("fan-out max (ms)", [ms(r[key]["max"]) for r in results]),
+            ("fan-out samples", [f"{r[key]['lat_n']:.0f}" for r in results]),
+            ("ack p50 / p99 (ms)", [f"{ms(r[key]['ack_p50'])} / {ms(r[key]['ack_p99'])}" for r in results]),
+            ("frames / KB to clients per move", [f"{r[key]['frames_per_move']:.1f} / {r[key]['kb_per_move']:.1f}"
+                                           for r in results]),
+            ("server CPU (% of a core)", [f"{r[key]['server_cpu'] * 100:.0f}" for r in results]),
+            ("server CPU per move (us)", [f"{r[key]['cpu_us_per_move']:.0f}" for r in results]),
+            ("moves per server CPU-second", [f"{1e6 / r[key]['cpu_us_per_move']:.0f}" for r in results]),
+            ("client CPU (% of a core)", [f"{r[key]['client_cpu'] * 100:.0f}" for r in results]),
+            ("other processes' CPU (% of a core)", [f"{r[key]['other_cpu'] * 100:.0f}" for r in results]),
+        ]
+        if args.repeat > 1:
+            rows.append(("moves/s, lowest - highest run", [
+                "{:.0f} - {:.0f}".format(*r[key]["range"]["moves_s"]) for r in results]))
+            rows.append(("fan-out p99, lowest - highest (ms)", [
+                "{} - {}".format(*map(ms, r[key]["range"]["p99"])) for r in results]))
+        if args.gc_log:
+            rows.append(("server full GCs: n / sum / max" + (" (all runs)" if args.repeat > 1 else ""), [
+                "{:.0f} / {:.0f} / {:.0f} ms".format(r[key]["gc"][0], r[key]["gc"][1] * 1e3, r[key]["gc"][2] * 1e3)
+                for r in results]))
+    w = max(20, *(len(c) + 2 for c in cols), *(len(c) + 2 for _, cells in rows for c in cells))
+    print()
+    if args.repeat > 1:
+        print(f"medians of {args.repeat} runs per server")
+    print(f"{'':36}" + "".join(c.rjust(w) for c in cols))
+    for title, cells in rows:
+        if title.startswith("--"):
+            print(title)
+        else:
+            print(f"{title:36}" + "".join(c.rjust(w) for c in cells))
+    for r in results:
+        extra = []
+        if r.get("errors"):
+            extra.append(f"error messages {r['errors']}")
+        if r.get("closed_early"):
+            extra.append(f"{r['closed_early']} sockets closed before the end")
+        ended = Counter(r["open"]["rounds_ended"]) + Counter(r["sat"]["rounds_ended"])
+        if ended:
+            extra.append("rounds ended: " + ", ".join(f"{k} {v}" for k, v in sorted(ended.items())))
+        if extra:
+            print(f"  {r['label']}: " + "; ".join(extra))
+
+    print("\nTargets (50 rooms x 8 is the specified load):")
+
+    def line(text: str, value: float, ok: bool) -> None:
+        print(f"  {text:58} {value:8.2f}   {'met' if ok else 'MISSED'}")
+
+    bare = by.get("bare")
+    for name in ("on", "off"):
+        ours = by.get(name)
+        if ours is None or bare is None:
+            continue
+        tag = "persist on" if name == "on" else "persist off"
+        q = ours["open"]["p99"] / bare["open"]["p99"]
+        line(f"p99 ours / p99 bare, open loop ({tag}; <= 2)", q, q <= 2)
+        q = ours["sat"]["moves_s"] / bare["sat"]["moves_s"]
+        line(f"saturated moves/s ours / bare ({tag}; >= 0.8)", q, q >= 0.8)
+        # The same question asked of CPU time, which other load on the machine disturbs less.
+        q = bare["sat"]["cpu_us_per_move"] / ours["sat"]["cpu_us_per_move"]
+        line(f"  same, as moves per server CPU-second ({tag})", q, q >= 0.8)
+    for name in ("on", "off"):
+        if name in by:
+            v = by[name]["rss_per_conn_kb"]
+            line(f"RSS per connection, KB ({TARGETS[name][0]}; <= 40)", v, v <= 40)
+    if "on" in by and "off" in by:
+        on, off = by["on"], by["off"]
+        cost = 1 - on["sat"]["moves_s"] / off["sat"]["moves_s"]
+        line("persistence cost, % of saturated moves/s (<= 15)", cost * 100, cost <= 0.15)
+        print(f"  {'p99 open loop, persist on / off (ms)':58} {ms(on['open']['p99']):>8} / {ms(off['open']['p99'])}")
+        print(f"  {'p99 saturated, persist on / off (ms)':58} {ms(on['sat']['p99']):>8} / {ms(off['sat']['p99'])}")
+        print(f"  {'server CPU per move, persist on / off (us)':58} "
+              f"{on['sat']['cpu_us_per_move']:8.0f} / {off['sat']['cpu_us_per_move']:.0f}")
+
+
+def _function(frame: str) -> str:
+    """'f (path/x.py:12)' -> 'f (path/x.py)': py-spy's raw frames carry the line."""
+    head, sep, tail = frame.rpartition(":")
+    return head + ")" if sep and tail.rstrip(")").isdigit() else frame
+
+
+def print_profiles(directory: Path, top: int = 20) -> None:
+    """Self and inclusive time per function; inclusive only for our code (app/) and the
+    few library calls it makes directly, since the ASGI stack wraps every sample."""
+    for path in sorted(directory.glob("*.txt")):
+        own: Counter = Counter()
+        inclusive: Counter = Counter()
+        total = 0
+        for line in path.read_text(errors="replace").splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not stack or not count.isdigit():
+                continue
+            n = int(count)
+            frames = [_function(f) for f in stack.split(";")]
+            total += n
+            own[frames[-1]] += n
+            for frame in set(frames):
+                inclusive[frame] += n
+        if not total:
+            continue
+        print(f"\nprofile {path.name}: {total} samples (py-spy, saturated phase)")
+        print("  self time (function):")
+        for frame, n in own.most_common(top):
+            print(f"    {100 * n / total:5.1f}%  {frame}")
+        print("  inclusive time, app/ and json (function):")
+        ours = [(f, n) for f, n in inclusive.most_common() if "(app/" in f or "(json/" in f]
+        for frame, n in ours[:top + 10]:
+            print(f"    {100 * n / total:5.1f}%  {frame}")
+
+
+# ====================================================================== main
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Benchmark the Demon server against a bare WebSocket fan-out.")
+    ap.add_argument("--rooms", type=int, default=50, help="rooms of 8 seats (default 50)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="open-loop phase length (default 20)")
+    ap.add_argument("--sat-seconds", type=float, default=10.0, help="saturated phase length (default 10)")
+    ap.add_argument("--rate", type=float, default=1.0, help="open loop: plays per second per seat (default 1)")
+    ap.add_argument("--seed", type=int, default=20240, help="DEMON_TEST_SEED: every round's deal")
+    ap.add_argument("--targets", default="on,off,bare",
+                    help="which servers, in order: on (persistence on), off, bare (default all)")
+    ap.add_argument("--bare-impl", choices=("starlette", "websockets"), default="starlette",
+                    help="bare server: uvicorn + Starlette (default, the fair baseline) or the websockets library")
+    ap.add_argument("--quick", action="store_true", help="5 rooms, 5 s open loop, 3 s saturated")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run every server N times, in rotation, and report medians (default 1)")
+    ap.add_argument("--profile", metavar="DIR", help="py-spy profiles of our saturated phase into DIR")
+    ap.add_argument("--gc-log", action="store_true",
+                    help="run the servers under bench/_gcwatch.py and report their full garbage collections")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary data directory and logs")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.rooms, args.seconds, args.sat_seconds = 5, 5.0, 3.0
+    names = [t.strip() for t in args.targets.split(",") if t.strip()]
+    for name in names:
+        if name not in TARGETS:
+            ap.error(f"unknown target {name!r}")
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="demon-bench-"))
+    print(f"bench/server.py: {args.rooms} rooms x {SEATS} seats, open loop {args.seconds:g} s at "
+          f"{args.rate:g} play/s/seat, saturated {args.sat_seconds:g} s; {os.cpu_count()} CPUs; "
+          f"Python {sys.version.split()[0]}; code {code_version()}; work dir {work}", flush=True)
+    t0 = time.monotonic()
+    runs: dict[str, list[dict]] = {name: [] for name in names}
+    try:
+        for run in range(args.repeat):  # in rotation, so slow spells of the machine hit every server
+            if args.repeat > 1:
+                print(f"run {run + 1} of {args.repeat}", flush=True)
+            for name in names:
+                runs[name].append(asyncio.run(bench_server(name, args, work, run)))
+    finally:
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    results = [merge_runs(runs[name]) for name in names]
+    print_report(results, args)
+    if args.profile:
+        print_profiles(Path(args.profile))
+    print(f"\ntotal {time.monotonic() - t0:.0f} s; load average at the end {loadavg()}")
+
+
+if __name__ == "__main__":
+    main()
