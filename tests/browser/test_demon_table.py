@@ -208,6 +208,12 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     expect(ann.locator('.opp[data-seat="1"] .opp-waste [data-card]')).to_have_count(1)
     ann.wait_for_timeout(400)  # let the last card finish flying
     ann.screenshot(path=str(artifacts / "table-4-players.png"), full_page=True)
+    # a laptop window (1366 x 768 less the browser's bars): your own layout is all on
+    # the screen below the others' and the foundations, without scrolling
+    ann.set_viewport_size({"width": 1280, "height": 700})
+    mine = ann.locator(".mine").bounding_box()
+    assert mine["y"] + mine["height"] <= 700, mine
+    ann.set_viewport_size(DESKTOP)
 
     # the phone: nothing wider than the screen, every pile on it, targets big enough
     assert no_horizontal_scroll(dana)
