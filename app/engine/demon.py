@@ -450,10 +450,35 @@ class _StuckMemo:
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "moves", "accepts")
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
+        self.moves: dict[int, tuple[SeatState, tuple]] = {}
+        self.accepts: tuple | None = None
+
+    def layout_moves(self, seat: int, layout: SeatState) -> tuple:
+        """(draw/recycle actions, [(source, its top card, its tableau moves)]) of a seat;
+        these depend on the seat's layout alone."""
+        entry = self.moves.get(seat)
+        if entry is not None and entry[0] is layout:
+            return entry[1]
+        parts = _layout_moves(seat, layout)
+        self.moves[seat] = (layout, parts)
+        return parts
+
+    def accepting(self, foundations: tuple) -> dict[tuple[str, int], tuple[int, ...]]:
+        """(suit, rank) -> the piles that accept that card now."""
+        if self.accepts is not None and self.accepts[0] is foundations:
+            return self.accepts[1]
+        index: dict[tuple[str, int], list[int]] = {}
+        for i, fpile in enumerate(foundations):
+            top = fpile[-1][0]
+            if top.rank < 13:
+                index.setdefault((top.suit, top.rank + 1), []).append(i)
+        frozen = {k: tuple(v) for k, v in index.items()}
+        self.accepts = (foundations, frozen)
+        return frozen
 
     def lookup(self, seat: int, layout: SeatState, wants: frozenset[int]) -> tuple[bool, bool]:
         """(found, stuck)."""
@@ -474,6 +499,34 @@ class _StuckMemo:
 
     def clear(self) -> None:
         self.entries.clear()
+        self.moves.clear()
+        self.accepts = None
+
+
+def _builds_on(pile: Pile, card: Card) -> bool:
+    """Rule 8: the card (bottom of a run) may go on this tableau pile."""
+    top = pile.top
+    if top is None:
+        return card.rank == 13 and not pile.down
+    return top.rank == card.rank + 1 and opposite_colour(top, card)
+
+
+def _layout_moves(seat: int, st: SeatState) -> tuple:
+    head: tuple[DemonAction, ...] = (Draw(seat),) if st.stock else (Recycle(seat),) if st.waste else ()
+    sources = []
+    if st.waste:
+        w = st.waste[-1]
+        sources.append((WASTE, w, tuple(ToTableau(seat, WASTE, j, 1)
+                                        for j, dp in enumerate(st.tableau) if _builds_on(dp, w))))
+    for i, sp in enumerate(st.tableau):
+        if not sp.up:
+            continue
+        moves = tuple(ToTableau(seat, i, j, count)
+                      for count in range(1, len(sp.up) + 1)
+                      for j, dp in enumerate(st.tableau)
+                      if j != i and _builds_on(dp, sp.up[-count]))
+        sources.append((i, sp.up[-1], moves))
+    return head, tuple(sources)
 
 
 def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:
@@ -742,48 +795,26 @@ class DemonRound:
     def legal_actions(self, seat: int) -> list[DemonAction]:
         """Every legal action of the seat, foundation plays with an explicit pile index
         (an ace: len(foundations), a new pile). Empty before the start, after the end, and
-        for an absent seat."""
+        for an absent seat.
+
+        Order: draw or recycle; then for the waste and each pile in turn, its foundation
+        plays and its tableau moves. The server asks this for every seat after every
+        move, so the parts are memoised: the draw and tableau moves depend only on the
+        seat's layout (kept per layout object), the foundation plays only on which piles
+        accept which card (kept per foundations tuple)."""
         seat = self._seat_index(seat)
         if not self.started or self.end is not None or seat in self.absent:
             return []
-        st = self.seats[seat]
-        out: list[DemonAction] = []
-        if st.stock:
-            out.append(Draw(seat))
-        elif st.waste:
-            out.append(Recycle(seat))
-        nf = len(self.foundations)
-
-        def foundation_plays(src: int | str, card: Card) -> None:
+        head, sources = self._memo.layout_moves(seat, self.seats[seat])
+        accepting = self._memo.accepting(self.foundations)
+        new_pile = len(self.foundations)
+        out: list[DemonAction] = list(head)
+        for src, card, tableau_moves in sources:
             if card.rank == 1:
-                out.append(ToFoundation(seat, src, nf))
-                return
-            for i, fpile in enumerate(self.foundations):
-                top = fpile[-1][0]
-                if top.suit == card.suit and top.rank == card.rank - 1:
-                    out.append(ToFoundation(seat, src, i))
-
-        def accepts(pile: Pile, card: Card) -> bool:
-            top = pile.top
-            if top is None:
-                return card.rank == 13 and not pile.down
-            return top.rank == card.rank + 1 and opposite_colour(top, card)
-
-        if st.waste:
-            w = st.waste[-1]
-            foundation_plays(WASTE, w)
-            for j, dp in enumerate(st.tableau):
-                if accepts(dp, w):
-                    out.append(ToTableau(seat, WASTE, j, 1))
-        for i, sp in enumerate(st.tableau):
-            if not sp.up:
-                continue
-            foundation_plays(i, sp.up[-1])
-            for count in range(1, len(sp.up) + 1):
-                b = sp.up[-count]
-                for j, dp in enumerate(st.tableau):
-                    if j != i and accepts(dp, b):
-                        out.append(ToTableau(seat, i, j, count))
+                out.append(ToFoundation(seat, src, new_pile))
+            else:
+                out.extend(ToFoundation(seat, src, i) for i in accepting.get((card.suit, card.rank), ()))
+            out.extend(tableau_moves)
         return out
 
     def apply(self, action: DemonAction) -> tuple["DemonRound", list[DemonEvent]]:

@@ -29,6 +29,7 @@ from app.rooms.secrets_util import hash_token, new_code, new_token
 log = logging.getLogger("demon.hub")
 
 CLOSE_RESTART = 1012
+CHECKPOINT_EVERY_TICKS = 20  # 5 s
 CLOSE_POLICY = 1008
 
 
@@ -140,8 +141,8 @@ class Hub:
             if missed is None:
                 pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
             else:
-                for message in missed:
-                    pipe.send(dumps(message))
+                for text in missed:
+                    pipe.send(text)
             handle.legal_sent.pop(player.id, None)
             self._send_legal(handle)
             log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
@@ -212,9 +213,9 @@ class Hub:
         """Save, then send the events to every socket, then the legal actions that changed."""
         if not outcome.events:
             return
-        self._save(handle)
+        self._save(handle, moves_only=all(e["event"]["kind"] == "move" for e in outcome.events))
         for event in outcome.events:
-            text = dumps(event)
+            text = handle.room.event_text(event)
             for pipe in handle.pipes.values():
                 pipe.send(text)
             kind = event["event"]["kind"]
@@ -234,17 +235,18 @@ class Hub:
             if player is None:
                 continue
             legal = room.legal_for(player)
-            if handle.legal_sent.get(pid) != legal:
+            sent = handle.legal_sent.get(pid)
+            if sent is not legal and sent != legal:
                 handle.legal_sent[pid] = legal
                 pipe.send(dumps({"type": "legal", "v": room.v, "actions": legal}))
 
-    def _save(self, handle: RoomHandle) -> None:
+    def _save(self, handle: RoomHandle, moves_only: bool = False) -> None:
         """A failed write (disk full…) is logged and the game goes on: the store only
         counts what it wrote, so the next successful save catches up."""
         if self.store is None:
             return
         try:
-            self.store.save_room(handle.room)
+            self.store.save_room(handle.room, moves_only=moves_only)
         except Exception:
             log.exception("could not save room %s", handle.room.code)
 
@@ -259,10 +261,14 @@ class Hub:
             handle.countdown = None
 
     async def _tick_forever(self) -> None:
+        ticks = 0
         while True:
             await asyncio.sleep(0.25)
+            ticks += 1
             try:
                 await self.tick()
+                if self.store is not None and ticks % CHECKPOINT_EVERY_TICKS == 0:
+                    await asyncio.to_thread(self.store.checkpoint)
             except Exception:  # a bug in one room must not stop the clock for all
                 log.exception("tick failed")
 

@@ -79,7 +79,9 @@ def restore_room(meta: dict, initial: dict | None, steps: list[dict],
     room.votes = set(meta["votes"])
     room.history = meta["history"]
     room.result = meta["result"]
-    room.v = meta["v"]
+    # Moves are saved as step rows only (the meta is not rewritten for them), so the
+    # version is the later of the meta's and the last move's.
+    room.v = max([meta["v"]] + [ids[2] for ids in step_ids if ids is not None])
     room._next_player = meta["next_player"]
     room.created_at = meta.get("created_at", time.time())
     room.last_active = now

@@ -13,6 +13,7 @@ gets the missed events, or a snapshot when it fell out of the window.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections import OrderedDict, deque
@@ -103,6 +104,7 @@ class Room:
         self.round_actions: list[dict] = []  # the round's log: engine actions and room steps
         self.round_step_ids: list[tuple[str, str, int] | None] = []  # (player, action id, v) per step
         self.cycled: set[int] = set()  # seats that have turned their whole stock over once
+        self._legal_cache: dict[str, tuple] = {}  # player id -> (layout, foundations, absent, actions)
         self.round_initial: DemonRound | None = None
         self.countdown_ends: float | None = None
         self.round_deadline: float | None = None
@@ -110,7 +112,10 @@ class Room:
         self.history: list[dict] = []  # finished rounds
         self.result: dict | None = None
         self.v = 0
-        self.log: deque[tuple[int, dict]] = deque(maxlen=replay_window)
+        # The replay window, as the JSON text each event was sent as: text is what a
+        # reconnecting client needs, and a few strings cost the garbage collector far
+        # less than hundreds of nested dicts per room (docs/performance.md).
+        self.log: deque[tuple[int, str]] = deque(maxlen=replay_window)
         self._next_player = 1
         self.created_at = time.time()
         self.last_active = time.monotonic()  # when somebody was last connected
@@ -449,14 +454,23 @@ class Room:
     # ----------------------------------------------------------------- views
 
     def legal_for(self, player: Player) -> list[dict]:
+        """The seat's legal actions as protocol JSON. The hub asks for every seat after
+        every change; the answer is reused while the seat's layout and the foundations
+        are the same objects (engine states are immutable)."""
         if (self.phase is not Phase.PLAYING or self.round is None or player.seat is None
                 or player not in self.players):
             return []
+        rnd = self.round
+        layout, foundations = rnd.seats[player.seat], rnd.foundations
+        cached = self._legal_cache.get(player.id)
+        if cached is not None and cached[0] is layout and cached[1] is foundations and cached[2] is rnd.absent:
+            return cached[3]
         actions = []
-        for a in self.round.legal_actions(player.seat):
+        for a in rnd.legal_actions(player.seat):
             j = action_to_json(a)
             j.pop("seat", None)
             actions.append(j)
+        self._legal_cache[player.id] = (layout, foundations, rnd.absent, actions)
         return actions
 
     def public_stuck(self) -> list[int]:
@@ -528,18 +542,29 @@ class Room:
 
     def _emit(self, event: dict) -> dict:
         self.v += 1
-        self.log.append((self.v, event))
-        return {"type": "event", "v": self.v, "event": event}
+        message = {"type": "event", "v": self.v, "event": event}
+        self.log.append((self.v, json.dumps(message, separators=(",", ":"))))
+        return message
 
-    def events_since(self, v: int) -> list[dict] | None:
-        """Events after version `v`, or None when they are no longer all in the window."""
+    def event_text(self, message: dict) -> str:
+        """The JSON text of an event this room emitted (serialised once, in `_emit`)."""
+        first = self.log[0][0] if self.log else None
+        if first is not None and first <= message["v"] <= self.v:
+            v, text = self.log[message["v"] - first]
+            if v == message["v"]:
+                return text
+        return json.dumps(message, separators=(",", ":"))
+
+    def events_since(self, v: int) -> list[str] | None:
+        """The JSON texts of the events after version `v`, or None when they are no
+        longer all in the window."""
         if v > self.v:
             return None
         if v == self.v:
             return []
         if not self.log or self.log[0][0] > v + 1:
             return None
-        return [{"type": "event", "v": ev_v, "event": ev} for ev_v, ev in self.log if ev_v > v]
+        return [text for ev_v, text in self.log if ev_v > v]
 
     def is_idle(self, now: float, ttl_s: float) -> bool:
         """Nobody connected for `ttl_s`: the hub may remove the room."""

@@ -74,6 +74,7 @@ class Store:
         self.path = path
         self._saved: dict[str, tuple[int, int]] = {}  # code -> (round_no, steps written)
         self._finished: set[str] = set()
+        self._checkpoint_conn: sqlite3.Connection | None = None
 
     @classmethod
     def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION) -> "Store":
@@ -99,6 +100,9 @@ class Store:
                              f"this server knows {SCHEMA_VERSION}). Upgrade the server.")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
+        # Checkpoints (copying the WAL into the database, with an fsync) are run by
+        # `checkpoint()` off the event loop, never inside a move's commit.
+        conn.execute("PRAGMA wal_autocheckpoint=0")
         store = cls(conn, path)
         store.migrate(version, target_version)
         return store
@@ -115,19 +119,36 @@ class Store:
     def version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file. Blocking I/O: the hub runs it in a
+        thread, on a connection of its own, so no room waits for the disk."""
+        if self._checkpoint_conn is None:
+            self._checkpoint_conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     def close(self) -> None:
+        if self._checkpoint_conn is not None:
+            self._checkpoint_conn.close()
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.conn.close()
 
     # ------------------------------------------------------------ rooms
 
-    def save_room(self, room: Room) -> None:
-        """Write what changed since the last save, in one transaction."""
+    def save_room(self, room: Room, *, moves_only: bool = False) -> None:
+        """Write what changed since the last save, in one transaction.
+
+        `moves_only`: the change was player moves and nothing else, so the meta has not
+        changed except for the version, which each step row carries: one INSERT per move.
+        """
         now = time.time()
         round_no, written = self._saved.get(room.code, (-1, 0))
+        moves_only = moves_only and round_no == room.round_no
         c = self.conn
         c.execute("BEGIN")
         try:
-            if round_no != room.round_no:
+            if moves_only:
+                pass
+            elif round_no != room.round_no:
                 c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
                 written = 0
                 initial = room_initial(room)

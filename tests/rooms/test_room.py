@@ -3,6 +3,8 @@ argument, so every rule of the table is tested directly."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.engine.demon import DemonRound
@@ -270,7 +272,7 @@ def test_events_since_replays_or_asks_for_a_snapshot():
     p = room.join("A", hash_token("a"))
     for _ in range(10):
         room.connect(p, T0)
-    assert [e["v"] for e in room.events_since(8)] == [9, 10]
+    assert [json.loads(e)["v"] for e in room.events_since(8)] == [9, 10]
     assert room.events_since(10) == []
     assert room.events_since(3) is None  # fell out of the window
     assert room.events_since(11) is None  # from the future: resync
