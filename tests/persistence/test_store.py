@@ -84,3 +84,18 @@ def test_devils_grip_games_pushed_out_of_memory_are_still_there(tmp_path):
     assert first.id not in grips.games
     again = grips.get(first.id, token)
     assert again.game.number == 1
+
+
+def test_moves_saved_as_steps_only_restore_the_same_version(tmp_path):
+    """A move is one INSERT (the meta is not rewritten): the version must still come
+    back as the last move's."""
+    store = Store.open(tmp_path)
+    room, players = room_with_round()
+    store.save_room(room)
+    for i in range(5):
+        room.act(players[i % 2], f"m{i}", room.legal_for(players[i % 2])[0], now())
+        store.save_room(room, moves_only=True)
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.v == room.v and back.round == room.round
+    dup = back.act(back.player_by_id(players[1].id), "m3", {"type": "draw"}, now())
+    assert dup.reply["duplicate"] and back.v == room.v
