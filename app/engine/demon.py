@@ -437,9 +437,12 @@ DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChan
 
 
 class _StuckMemo:
-    """The last rule-16 answer for each seat, shared by a round and the rounds derived
-    from it, so that a move only searches the seats whose situation can have changed.
+    """Per-seat answers shared by a round and the rounds derived from it, so that after a
+    move only what can have changed is computed again: each seat's last rule-16 answer,
+    each seat's layout moves (keyed by its layout object) and which foundation piles
+    accept which card (keyed by the foundations tuple).
 
+    Rule 16:
     An entry is (the seat's layout object, the foundations' wants it was computed with,
     the witness: None = stuck, else `progress_witness`'s answer). It is reused, without a
     search, when the layout is the same object and either the wants are equal, or the
