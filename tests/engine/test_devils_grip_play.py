@@ -32,6 +32,7 @@ from app.engine.devils_grip import (
     replay_record,
 )
 from app.engine.errors import IllegalAction, InvalidRecord
+from grip_support import follow_hint_until_a_card_enters
 
 FULL = Counter(grip_deck())
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -301,15 +302,8 @@ def test_hint_is_legal_and_brings_a_card_in(number, passes, rng):
         if s.is_over():
             assert s.hint() is None
             return
-        score = s.score()
-        for _ in range(120):  # at most two passes of 24 deals, plus a redeal and the play
-            h = s.hint()
-            assert h is not None and h in s.legal_actions(swaps=False)
-            s, _ = s.apply(h)
-            if s.score() < score:
-                break
-        else:
-            raise AssertionError("following the hint did not bring a card in")
+        # at most two passes of 24 deals, plus a redeal and the play
+        follow_hint_until_a_card_enters(s, 120)
 
 
 def test_game_hint_and_playing_hints_to_the_end():
