@@ -190,7 +190,8 @@ class Phase:
         self.rejected: Counter = Counter()
         self.rtts: list[float] = []  # play sent -> its ack, at the sender
         self.rounds_ended: Counter = Counter()
-        self.frames = 0  # frames the clients received, and their characters
+        self.frames = 0  # frames the clients received, the messages in them, their characters
+        self.messages = 0
         self.chars = 0
 
 
@@ -290,10 +291,16 @@ class DemonSeat:
 
     # ---------------------------------------------------------------- receiving
 
-    def on_text(self, text: str, t: float) -> None:
+    def on_text(self, frame: str, t: float) -> None:
+        """A frame holds one or more messages, one per line."""
         phase = self.driver.phase
         phase.frames += 1
-        phase.chars += len(text)
+        phase.chars += len(frame)
+        phase.messages += frame.count("\n") + 1
+        for text in frame.split("\n"):
+            self.on_message(text, t)
+
+    def on_message(self, text: str, t: float) -> None:
         if text.startswith(self.EVENT):
             comma = text.find(",", 20)
             k = comma + 18  # after ',"event":{"kind":"'
@@ -426,6 +433,7 @@ class BareSeat:
     def on_text(self, text: str, t: float) -> None:
         phase = self.driver.phase
         phase.frames += 1
+        phase.messages += 1
         phase.chars += len(text)
         if not text.startswith(self.PREFIX):
             return
@@ -598,6 +606,7 @@ async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms
         "cpu_us_per_move": (cpu1 - cpu0) / max(1, phase.applied) * 1e6,
         "window": (t0, t0 + elapsed),
         "frames_per_move": phase.frames / max(1, phase.applied),
+        "messages_per_move": phase.messages / max(1, phase.applied),
         "kb_per_move": phase.chars / max(1, phase.applied) / 1024,
     }
 
@@ -779,7 +788,8 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
             ("fan-out max (ms)", [ms(r[key]["max"]) for r in results]),
             ("fan-out samples", [f"{r[key]['lat_n']:.0f}" for r in results]),
             ("ack p50 / p99 (ms)", [f"{ms(r[key]['ack_p50'])} / {ms(r[key]['ack_p99'])}" for r in results]),
-            ("frames / KB to clients per move", [f"{r[key]['frames_per_move']:.1f} / {r[key]['kb_per_move']:.1f}"
+            ("messages / frames / KB to clients per move",
+             [f"{r[key]['messages_per_move']:.1f} / {r[key]['frames_per_move']:.1f} / {r[key]['kb_per_move']:.1f}"
                                            for r in results]),
             ("server CPU (% of a core)", [f"{r[key]['server_cpu'] * 100:.0f}" for r in results]),
             ("server CPU per move (us)", [f"{r[key]['cpu_us_per_move']:.0f}" for r in results]),

@@ -92,6 +92,21 @@ async def until_closed(ws) -> str:
         return "still open after 30 s"
 
 
+class Messages:
+    """The server's messages in order: a frame carries one or more, one JSON object per
+    line (docs/protocol.md)."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.waiting: list[dict] = []
+
+    async def next(self, timeout: float) -> dict:
+        while not self.waiting:
+            frame = await asyncio.wait_for(self.ws.recv(), timeout)
+            self.waiting.extend(json.loads(line) for line in frame.split("\n"))
+        return self.waiting.pop(0)
+
+
 async def ws_checks(base: str, label: str) -> None:
     """Three sockets in two rooms, one of them starting a round, are all open when the
     server is stopped: every one must be closed with 1001 or 1012."""
@@ -104,10 +119,11 @@ async def ws_checks(base: str, label: str) -> None:
               f"POST /api/rooms -> room {room.get('code')}", repr(room))
         ws = await websockets.connect(ws_base + room["code"], open_timeout=10)
         await ws.send(json.dumps({"type": "hello", "token": room["token"], "v": None}))
-        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        inbox = Messages(ws)
+        first = await inbox.next(10)
         check(label, first.get("type") == "welcome" and first.get("code") == room["code"],
               "WebSocket hello -> welcome", repr(first)[:200])
-        second = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        second = await inbox.next(10)
         check(label, second.get("type") == "snapshot", "then snapshot", repr(second)[:200])
     except Exception as err:  # noqa: BLE001 - any failure is a FAIL line
         check(label, False, "a room and its WebSocket (hello -> welcome, snapshot)", repr(err))
@@ -121,11 +137,11 @@ async def ws_checks(base: str, label: str) -> None:
             other = await websockets.connect(ws_base + grant["code"], open_timeout=10)
             sockets.append(other)
             await other.send(json.dumps({"type": "hello", "token": grant["token"], "v": None}))
-            hello = json.loads(await asyncio.wait_for(other.recv(), 10))
+            hello = await Messages(other).next(10)
             assert hello.get("type") == "welcome", hello
         await ws.send(json.dumps({"type": "start"}))
         while True:  # the host sees the round's countdown begin
-            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            message = await inbox.next(10)
             if message.get("type") == "event" and message["event"].get("kind") == "countdown":
                 break
         check(label, True, "2 more WebSockets (a 2nd player, a 2nd room) welcomed; round started")

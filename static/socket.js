@@ -71,10 +71,14 @@ export class RoomSocket {
       this.pingTimer = setInterval(() => this.rawSend({ type: 'ping' }), PING_EVERY_MS);
     });
     ws.addEventListener('message', (e) => {
-      if (ws !== this.ws) return;
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg && typeof msg === 'object') this.receive(msg);
+      if (ws !== this.ws || typeof e.data !== 'string') return;
+      // A frame carries one or more messages, one JSON object per line (docs/protocol.md).
+      for (const line of e.data.split('\n')) {
+        if (ws !== this.ws) return; // a message may have closed this socket
+        let msg;
+        try { msg = JSON.parse(line); } catch { continue; }
+        if (msg && typeof msg === 'object') this.receive(msg);
+      }
     });
     ws.addEventListener('close', (e) => {
       if (ws !== this.ws) return;

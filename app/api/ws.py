@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from app.config import Settings
 from app.protocol import messages as m
 from app.rooms.connection import Pipe, RateLimiter
-from app.rooms.hub import CLOSE_POLICY, Hub, dumps
+from app.rooms.hub import CLOSE_POLICY, Hub
 from app.rooms.logfmt import log_event
 from app.rooms.secrets_util import normalise_code
 
@@ -88,7 +88,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 break
             text = frame.get("text")
             if text is None:
-                pipe.send(dumps({"type": "error", "code": "invalid", "message": "Send JSON text frames."}))
+                hub.reply(pipe, {"type": "error", "code": "invalid", "message": "Send JSON text frames."})
                 continue
             if len(text.encode()) > settings.max_frame_bytes:
                 pipe.close(CLOSE_TOO_BIG, "frame too large")
@@ -101,11 +101,11 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             try:
                 msg = m.client_message.validate_json(text)
             except ValidationError as err:
-                pipe.send(dumps({"type": "error", "code": "invalid", "message": explain(err)}))
+                hub.reply(pipe, {"type": "error", "code": "invalid", "message": explain(err)})
                 log_event("input_rejected", code=handle.room.code, player=player.id, reason="invalid")
                 continue
             if isinstance(msg, m.Hello):
-                pipe.send(dumps({"type": "error", "code": "invalid", "message": "Already authenticated."}))
+                hub.reply(pipe, {"type": "error", "code": "invalid", "message": "Already authenticated."})
                 continue
             await hub.handle_message(handle, player, pipe, msg)
             if isinstance(msg, m.Leave):

@@ -439,8 +439,9 @@ DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChan
 class _StuckMemo:
     """Per-seat answers shared by a round and the rounds derived from it, so that after a
     move only what can have changed is computed again: each seat's last rule-16 answer,
-    each seat's layout moves (keyed by its layout object) and which foundation piles
-    accept which card (keyed by the foundations tuple).
+    each seat's layout moves (keyed by its layout object), which foundation piles
+    accept which card and how many foundation cards each seat owns (both keyed by the
+    foundations tuple).
 
     Rule 16:
     An entry is (the seat's layout object, the foundations' wants it was computed with,
@@ -453,12 +454,33 @@ class _StuckMemo:
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("entries", "moves", "accepts")
+    __slots__ = ("entries", "moves", "accepts", "home")
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
         self.moves: dict[int, tuple[SeatState, tuple]] = {}
         self.accepts: tuple | None = None
+        self.home: tuple | None = None  # (foundations, cards each seat has on them)
+
+    def home_counts(self, foundations: tuple, seats: int) -> tuple[int, ...]:
+        """Foundation cards per owner seat. Counted by a scan only when the foundations
+        are not the ones last seen or one card further (`played`), which is the case the
+        server meets after every move."""
+        if self.home is not None and self.home[0] is foundations and len(self.home[1]) == seats:
+            return self.home[1]
+        counts = [0] * seats
+        for fpile in foundations:
+            for _card, owner in fpile:
+                counts[owner] += 1
+        self.home = (foundations, tuple(counts))
+        return self.home[1]
+
+    def played(self, before: tuple, after: tuple, seat: int, seats: int) -> None:
+        """`after` is `before` plus one card of `seat`: count it without a scan."""
+        if self.home is not None and self.home[0] is before and len(self.home[1]) == seats:
+            counts = list(self.home[1])
+            counts[seat] += 1
+            self.home = (after, tuple(counts))
 
     def layout_moves(self, seat: int, layout: SeatState) -> tuple:
         """(draw/recycle actions, [(source, its top card, its tableau moves)]) of a seat;
@@ -504,6 +526,7 @@ class _StuckMemo:
         self.entries.clear()
         self.moves.clear()
         self.accepts = None
+        self.home = None
 
 
 def _builds_on(pile: Pile, card: Card) -> bool:
@@ -689,14 +712,15 @@ class DemonRound:
         return seat
 
     def cards_on_foundations(self, seat: int) -> int:
-        return sum(1 for fpile in self.foundations for _c, owner in fpile if owner == seat)
+        return self.foundation_counts()[seat]
+
+    def foundation_counts(self) -> tuple[int, ...]:
+        """How many foundation cards each seat owns (seat order)."""
+        return self._memo.home_counts(self.foundations, len(self.seats))
 
     def scores(self) -> tuple[int, ...]:
         """Rule 18: 62 for the seat that went out, else its cards on the foundations."""
-        counts = [0] * len(self.seats)
-        for fpile in self.foundations:
-            for _c, owner in fpile:
-                counts[owner] += 1
+        counts = list(self.foundation_counts())
         if self.end is not None and self.end.reason == "demon" and self.end.winner is not None:
             counts[self.end.winner] = OUT_SCORE
         return tuple(counts)
@@ -820,6 +844,25 @@ class DemonRound:
             out.extend(tableau_moves)
         return out
 
+    def foundation_plays(self, seat: int) -> tuple[tuple[int | str, int], ...]:
+        """The (source, pile) pairs of the seat's legal foundation plays: the part of
+        `legal_actions` that another seat's move can change. The server compares it to
+        the last answer to learn, without building the whole list, whether a seat's legal
+        actions changed when only the foundations did."""
+        seat = self._seat_index(seat)
+        if not self.started or self.end is not None or seat in self.absent:
+            return ()
+        _head, sources = self._memo.layout_moves(seat, self.seats[seat])
+        accepting = self._memo.accepting(self.foundations)
+        new_pile = len(self.foundations)
+        plays: list[tuple[int | str, int]] = []
+        for src, card, _moves in sources:
+            if card.rank == 1:
+                plays.append((src, new_pile))
+            else:
+                plays.extend((src, i) for i in accepting.get((card.suit, card.rank), ()))
+        return tuple(plays)
+
     def apply(self, action: DemonAction) -> tuple["DemonRound", list[DemonEvent]]:
         """Validate and play one action; return the new round and what happened."""
         if not isinstance(action, _ACTION_TYPES):
@@ -934,7 +977,9 @@ class DemonRound:
         events.append(Played(seat, a.src, card, target, new_pile))
         if turned is not None:
             events.append(TurnedUp(seat, a.src, turned))
-        r = self._replace_seat(seat, new_st, foundations=tuple(fnd))
+        after = tuple(fnd)
+        self._memo.played(self.foundations, after, seat, len(self.seats))
+        r = self._replace_seat(seat, new_st, foundations=after)
         if new_st.is_empty:  # rule 15: "Demon!"
             r = r._with(end=RoundEnd("demon", seat))
             events.append(RoundEnded("demon", seat, r.scores()))

@@ -1,10 +1,14 @@
-"""One outgoing pipe per socket: a bounded queue drained by a single sender task.
+"""One outgoing pipe per socket: a bounded list of messages drained by a single sender task.
 
-A broadcast only does `put_nowait` on each pipe, so it never awaits anybody's network
-(the `websockets` broadcast guide's advice). A client whose queue fills up is too far
-behind to be worth waiting for: its pipe closes it with 1013 and it resyncs when it
-reconnects. The socket object only needs `send_text` and `close(code, reason)`, which
-Starlette's WebSocket has.
+A broadcast only appends to each pipe, so it never awaits anybody's network (the
+`websockets` broadcast guide's advice). A client whose backlog passes `max_queue`
+messages is too far behind to be worth waiting for: its pipe closes it with 1013 and it
+resyncs when it reconnects. The socket object only needs `send_text` and
+`close(code, reason)`, which Starlette's WebSocket has.
+
+Whatever is waiting when the sender runs leaves as one text frame, the messages one per
+line (docs/protocol.md): a frame costs the server far more than its bytes do, so a busy
+room's events reach each socket in one write instead of one write each.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Protocol
+from typing import Iterable, Protocol
 
 log = logging.getLogger("demon.connection")
 
 CLOSE_TOO_SLOW = 1013
+MAX_FRAME_CHARS = 64 * 1024  # a longer backlog leaves as several frames
 
 
 class _Socket(Protocol):
@@ -24,41 +29,62 @@ class _Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+def take_frame(pending: list[str], limit: int = MAX_FRAME_CHARS) -> tuple[str, int]:
+    """The first messages of `pending` that fit in `limit` characters (at least one),
+    joined one per line, and how many were taken."""
+    size, n = len(pending[0]), 1
+    while n < len(pending) and size + 1 + len(pending[n]) <= limit:
+        size += 1 + len(pending[n])
+        n += 1
+    return (pending[0] if n == 1 else "\n".join(pending[:n])), n
+
+
 class Pipe:
     def __init__(self, socket: _Socket, max_queue: int) -> None:
         self.socket = socket
-        self.queue: asyncio.Queue[Any] = asyncio.Queue(max_queue)
+        self.max_queue = max_queue
+        self.pending: list[str] = []
         self.closed = False
         self.close_code: int | None = None
+        self._close_with: tuple[int, str] | None = None
+        self._wake = asyncio.Event()
         self.task = asyncio.create_task(self._run())
 
     def send(self, text: str) -> None:
+        self.send_many((text,))
+
+    def send_many(self, texts: Iterable[str]) -> None:
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        self.pending.extend(texts)
+        if len(self.pending) > self.max_queue:
             log.info("socket too slow, dropping it")
             self.close(CLOSE_TOO_SLOW, "too far behind: reconnect")
+            return
+        self._wake.set()
 
     def close(self, code: int, reason: str = "") -> None:
-        """Close after nothing else: drops whatever is still queued."""
+        """Close after nothing else: drops whatever is still waiting."""
         if self.closed:
             return
         self.closed = True
         self.close_code = code
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait((code, reason))
+        self.pending.clear()
+        self._close_with = (code, reason)
+        self._wake.set()
 
     async def _run(self) -> None:
         try:
             while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple):
-                    await self.socket.close(item[0], item[1])
+                await self._wake.wait()
+                self._wake.clear()
+                while self.pending and self._close_with is None:
+                    frame, n = take_frame(self.pending)
+                    del self.pending[:n]
+                    await self.socket.send_text(frame)
+                if self._close_with is not None:
+                    await self.socket.close(*self._close_with)
                     return
-                await self.socket.send_text(item)
         except asyncio.CancelledError:
             raise
         except Exception:  # WebSocketDisconnect, or RuntimeError on send-after-close

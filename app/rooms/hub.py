@@ -5,9 +5,15 @@ goes through `RoomHandle.lock`, so the order in which messages arrive is the ord
 which they are applied, and that decides every race (Demon rule 14). Rooms never share
 a lock, so a busy room does not slow another.
 
-After each change the hub `publish`es: the public events are serialised once and queued
-on every socket of the room; then each seat whose legal actions changed gets its own
-`legal` message. Nothing here awaits a client's network (see `connection.Pipe`).
+Nothing leaves at once. Every change `_publish`es its events (serialised once) into an
+outbox, and replies wait there too; once per turn of the event loop `_flush` does, for
+everything that happened in that turn: save every changed room in one SQLite
+transaction (group commit), work out which seats' legal actions changed, and hand each
+socket all that is for it, in order (events, then its `legal`, then its replies), as
+one frame. So an `ack` never leaves before its move is on disk, a move costs one
+commit shared by all the moves of its turn, and a socket gets one frame per turn
+however busy its room is; under light load a turn holds one move and nothing waits
+longer than one turn. Nothing here awaits a client's network (see `connection.Pipe`).
 """
 
 from __future__ import annotations
@@ -37,13 +43,17 @@ def dumps(message: dict) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-@dataclass
+SAVE_MOVES, SAVE_ALL = 1, 2  # what a room's next save must write: its steps, or its meta too
+
+
+@dataclass(eq=False)
 class RoomHandle:
     room: Room
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pipes: dict[str, Pipe] = field(default_factory=dict)  # player id -> its socket
     legal_sent: dict[str, list] = field(default_factory=dict)
     countdown: asyncio.Task | None = None
+    unsaved: int = 0  # 0, SAVE_MOVES or SAVE_ALL: what the next flush must write
 
 
 class HubFull(Exception):
@@ -57,6 +67,12 @@ class Hub:
         self.clock = clock
         self.rooms: dict[str, RoomHandle] = {}
         self._ticker: asyncio.Task | None = None
+        # What the next flush sends, per socket in order: the room stream (welcome,
+        # snapshots, events) and the direct replies. Dicts keep insertion order.
+        self._stream: dict[Pipe, list[str]] = {}
+        self._replies: dict[Pipe, list[str]] = {}
+        self._changed: dict[int, RoomHandle] = {}  # rooms to save and to look at legal actions of
+        self._flush_pending = False
 
     # ------------------------------------------------------------ lifecycle
 
@@ -78,6 +94,7 @@ class Hub:
         for handle in self.rooms.values():
             if handle.countdown is not None:
                 handle.countdown.cancel()  # the room stays in its countdown and resumes it on restart
+        self._flush()  # what the last turn changed is saved and sent before the 1012
         pipes = [p for h in self.rooms.values() for p in h.pipes.values()]
         for pipe in pipes:
             pipe.close(CLOSE_RESTART, "server restarting")
@@ -135,16 +152,16 @@ class Hub:
                 old.close(CLOSE_POLICY, "opened in another tab")
             self._publish(handle, room.connect(player, self.clock()))  # the others see us arrive
             handle.pipes[player.id] = pipe
-            pipe.send(dumps({"type": "welcome", "code": room.code, "you": player.id,
-                             "seat": player.seat, "v": room.v}))
+            stream = self._stream.setdefault(pipe, [])
+            stream.append(dumps({"type": "welcome", "code": room.code, "you": player.id,
+                                 "seat": player.seat, "v": room.v}))
             missed = room.events_since(last_v) if last_v is not None else None
             if missed is None:
-                pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
+                stream.append(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
             else:
-                for text in missed:
-                    pipe.send(text)
+                stream.extend(missed)
             handle.legal_sent.pop(player.id, None)
-            self._send_legal(handle)
+            self._mark_changed(handle)
             log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
         return True
 
@@ -185,9 +202,10 @@ class Hub:
                 elif isinstance(msg, m.Leave):
                     outcome = room.leave(player, now)
                 elif isinstance(msg, m.Resync):
-                    pipe.send(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
+                    self._stream.setdefault(pipe, []).append(
+                        dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
                     handle.legal_sent.pop(player.id, None)
-                    self._send_legal(handle)
+                    self._mark_changed(handle)
                     outcome = Outcome()
                 elif isinstance(msg, m.Ping):
                     outcome = Outcome(reply={"type": "pong"})
@@ -198,7 +216,7 @@ class Hub:
                 log_event("request_refused", code=room.code, player=player.id, reason=err.code)
             self._publish(handle, outcome)
             if outcome.reply is not None:
-                pipe.send(dumps(outcome.reply))
+                self.reply(pipe, outcome.reply)
             if room.phase.value == "countdown" and handle.countdown is None:
                 handle.countdown = asyncio.create_task(self._count_down(handle))
                 log_event("round_countdown", code=room.code, players=len(room.players))
@@ -209,15 +227,27 @@ class Hub:
 
     # ------------------------------------------------------------ publishing
 
+    def reply(self, pipe: Pipe, message: dict) -> None:
+        """A message for one socket only (ack, rejection, error, pong): it leaves with the
+        next flush, after the events and legal actions of the same turn."""
+        self._replies.setdefault(pipe, []).append(dumps(message))
+        self._schedule_flush()
+
     def _publish(self, handle: RoomHandle, outcome: Outcome) -> None:
-        """Save, then send the events to every socket, then the legal actions that changed."""
+        """Queue the events for every socket of the room; the flush saves and sends."""
         if not outcome.events:
             return
-        self._save(handle, moves_only=all(e["event"]["kind"] == "move" for e in outcome.events))
+        moves_only = all(e["event"]["kind"] == "move" for e in outcome.events)
+        handle.unsaved = max(handle.unsaved, SAVE_MOVES if moves_only else SAVE_ALL)
+        self._mark_changed(handle)
         for event in outcome.events:
             text = handle.room.event_text(event)
             for pipe in handle.pipes.values():
-                pipe.send(text)
+                stream = self._stream.get(pipe)
+                if stream is None:
+                    self._stream[pipe] = [text]
+                else:
+                    stream.append(text)
             kind = event["event"]["kind"]
             if kind == "round_ended":
                 result = event["event"]["result"]
@@ -226,9 +256,33 @@ class Hub:
             elif kind == "round_started":
                 log_event("round_started", code=handle.room.code, round_no=event["event"]["round_no"],
                           players=len(handle.room.players))
-        self._send_legal(handle)
 
-    def _send_legal(self, handle: RoomHandle) -> None:
+    def _mark_changed(self, handle: RoomHandle) -> None:
+        self._changed[id(handle)] = handle
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        if not self._flush_pending:
+            self._flush_pending = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Save what changed, then send: one commit and one frame per socket per turn."""
+        self._flush_pending = False
+        changed, self._changed = self._changed, {}
+        self._save_changed(list(changed.values()))
+        for handle in changed.values():
+            self._queue_legal(handle)
+        stream, self._stream = self._stream, {}
+        replies, self._replies = self._replies, {}
+        for pipe, texts in stream.items():
+            more = replies.pop(pipe, None)
+            pipe.send_many(texts + more if more else texts)
+        for pipe, texts in replies.items():
+            pipe.send_many(texts)
+
+    def _queue_legal(self, handle: RoomHandle) -> None:
+        """A `legal` message for each seat of the room whose legal actions changed."""
         room = handle.room
         for pid, pipe in handle.pipes.items():
             player = room.player_by_id(pid)
@@ -238,15 +292,27 @@ class Hub:
             sent = handle.legal_sent.get(pid)
             if sent is not legal and sent != legal:
                 handle.legal_sent[pid] = legal
-                pipe.send(dumps({"type": "legal", "v": room.v, "actions": legal}))
+                self._stream.setdefault(pipe, []).append(dumps({"type": "legal", "v": room.v, "actions": legal}))
 
-    def _save(self, handle: RoomHandle, moves_only: bool = False) -> None:
+    def _save_changed(self, handles: list[RoomHandle]) -> None:
         """A failed write (disk full…) is logged and the game goes on: the store only
         counts what it wrote, so the next successful save catches up."""
+        todo = [h for h in handles if h.unsaved]
+        if not todo:
+            return
+        failed: set[str] = set()
+        if self.store is not None:
+            failed = self.store.save_rooms([(h.room, h.unsaved == SAVE_MOVES) for h in todo])
+        for h in todo:
+            if h.room.code not in failed:  # a failed room keeps its mark and is saved in full next time
+                h.unsaved = 0
+
+    def _save(self, handle: RoomHandle) -> None:
+        """Save one room now (a new room, before its creator hears of it)."""
         if self.store is None:
             return
         try:
-            self.store.save_room(handle.room, moves_only=moves_only)
+            self.store.save_room(handle.room)
         except Exception:
             log.exception("could not save room %s", handle.room.code)
 
@@ -288,6 +354,7 @@ class Hub:
         self._publish(handle, room.tick(now))
         if not handle.pipes and room.is_idle(now, self.settings.empty_room_ttl_s):
             del self.rooms[code]
+            self._changed.pop(id(handle), None)  # a flush must not save it back
             if self.store is not None:
                 self.store.forget_room(room)
             log_event("room_removed", code=code, reason="idle")

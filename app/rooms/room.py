@@ -84,6 +84,17 @@ class Outcome:
     reply: dict | None = None
 
 
+@dataclass
+class _LegalAnswer:
+    """A seat's last legal actions and the engine objects they were computed from."""
+
+    layout: Any
+    foundations: tuple
+    absent: frozenset
+    plays: tuple
+    actions: list[dict]
+
+
 class Room:
     def __init__(self, code: str, options: Options, *, countdown_s: float = 3.0,
                  replay_window: int = 512, grace_s: float = 120.0,
@@ -104,7 +115,7 @@ class Room:
         self.round_actions: list[dict] = []  # the round's log: engine actions and room steps
         self.round_step_ids: list[tuple[str, str, int] | None] = []  # (player, action id, v) per step
         self.cycled: set[int] = set()  # seats that have turned their whole stock over once
-        self._legal_cache: dict[str, tuple] = {}  # player id -> (layout, foundations, absent, actions)
+        self._legal_cache: dict[str, _LegalAnswer] = {}  # player id -> its last answer
         self.round_initial: DemonRound | None = None
         self.countdown_ends: float | None = None
         self.round_deadline: float | None = None
@@ -454,23 +465,35 @@ class Room:
     # ----------------------------------------------------------------- views
 
     def legal_for(self, player: Player) -> list[dict]:
-        """The seat's legal actions as protocol JSON. The hub asks for every seat after
-        every change; the answer is reused while the seat's layout and the foundations
-        are the same objects (engine states are immutable)."""
+        """The seat's legal actions as protocol JSON. The hub asks once per flush for
+        every seat of a room that changed, and sends only answers that are new objects,
+        so the answer is reused: while the seat's layout and the foundations are the
+        same objects (engine states are immutable), and, when only the foundations
+        changed, while the seat's foundation plays (a few pairs, cheap to get) are the
+        same."""
         if (self.phase is not Phase.PLAYING or self.round is None or player.seat is None
                 or player not in self.players):
             return []
         rnd = self.round
-        layout, foundations = rnd.seats[player.seat], rnd.foundations
+        seat = player.seat
+        layout, foundations, absent = rnd.seats[seat], rnd.foundations, rnd.absent
         cached = self._legal_cache.get(player.id)
-        if cached is not None and cached[0] is layout and cached[1] is foundations and cached[2] is rnd.absent:
-            return cached[3]
+        plays = None
+        if cached is not None and cached.layout is layout and cached.absent is absent:
+            if cached.foundations is foundations:
+                return cached.actions
+            plays = rnd.foundation_plays(seat)
+            if plays == cached.plays:
+                cached.foundations = foundations
+                return cached.actions
         actions = []
-        for a in rnd.legal_actions(player.seat):
+        for a in rnd.legal_actions(seat):
             j = action_to_json(a)
             j.pop("seat", None)
             actions.append(j)
-        self._legal_cache[player.id] = (layout, foundations, rnd.absent, actions)
+        if plays is None:
+            plays = rnd.foundation_plays(seat)
+        self._legal_cache[player.id] = _LegalAnswer(layout, foundations, absent, plays, actions)
         return actions
 
     def public_stuck(self) -> list[int]:
@@ -496,7 +519,7 @@ class Room:
 
     @staticmethod
     def _cards_home(rnd: DemonRound) -> list[int]:
-        return [rnd.cards_on_foundations(s) for s in range(len(rnd.seats))]
+        return list(rnd.foundation_counts())
 
     def round_view(self) -> dict | None:
         if self.round is None:

@@ -1,16 +1,17 @@
 """SQLite persistence: rooms, their round logs, Devil's Grip games, finished matches.
 
 Why this shape:
-* A room's small "meta" (players, host, totals, version…) is rewritten whole on every
-  change; the round's log is append-only (`steps`), so a move costs one small INSERT and
-  one UPDATE in a single transaction, not a rewrite of 52 × 8 cards.
+* A room's small "meta" (players, host, totals, version…) is rewritten whole when it
+  changes; the round's log is append-only (`steps`), so a move costs one small INSERT,
+  not a rewrite of 52 × 8 cards, and the hub commits all the moves of one turn of the
+  event loop, in every room, together (`save_rooms`).
 * WAL journal with `synchronous=NORMAL`: a commit is a write to the WAL without an fsync.
   It survives the process being killed (SIGKILL) — the data is in the OS — which is what
   "no acknowledged action is lost" needs; only a power cut can lose the last commits.
   The hub commits *before* it acknowledges an action.
-* Writes happen on the event loop thread, inside the room's step: they take tens of
-  microseconds (bench/server.py measures the cost), far less than handing them to a
-  thread would.
+* Writes happen on the event loop thread, in the hub's flush: they take tens of
+  microseconds per turn (bench/server.py measures the cost), far less than handing them
+  to a thread would.
 
 Schema versions live in `PRAGMA user_version`; `MIGRATIONS[i]` upgrades version i to
 i + 1. An unreadable file, or one from a newer server, is refused with a clear error and
@@ -135,7 +136,48 @@ class Store:
     # ------------------------------------------------------------ rooms
 
     def save_room(self, room: Room, *, moves_only: bool = False) -> None:
-        """Write what changed since the last save, in one transaction.
+        """Write what changed in one room since its last save, in one transaction."""
+        self._commit([(room, moves_only)])
+
+    def save_rooms(self, rooms: list[tuple[Room, bool]]) -> set[str]:
+        """Write what changed in several rooms, (room, moves_only) pairs, in one
+        transaction: the hub's flush saves every room a turn of the event loop changed
+        with a single commit (group commit). Returns the codes of the rooms that could
+        not be written (logged); when the shared transaction fails, each room is tried
+        in a transaction of its own, so one bad room does not keep the others unsaved."""
+        try:
+            self._commit(rooms)
+            return set()
+        except Exception:
+            if len(rooms) == 1:
+                log.exception("could not save room %s", rooms[0][0].code)
+                return {rooms[0][0].code}
+        failed = set()
+        for room, moves_only in rooms:
+            try:
+                self._commit([(room, moves_only)])
+            except Exception:
+                log.exception("could not save room %s", room.code)
+                failed.add(room.code)
+        return failed
+
+    def _commit(self, rooms: list[tuple[Room, bool]]) -> None:
+        c = self.conn
+        c.execute("BEGIN")
+        try:
+            written = [self._write_room(room, moves_only) for room, moves_only in rooms]
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+        for (room, _moves_only), saved in zip(rooms, written):
+            self._saved[room.code] = saved
+            if room.phase is Phase.MATCH_OVER and room.code not in self._finished:
+                self.record_match(room)
+
+    def _write_room(self, room: Room, moves_only: bool) -> tuple[int, int]:
+        """The statements that bring one room's rows up to date, inside the caller's
+        transaction; returns what `_saved` records once it commits.
 
         `moves_only`: the change was player moves and nothing else, so the meta has not
         changed except for the version, which each step row carries: one INSERT per move.
@@ -144,36 +186,28 @@ class Store:
         round_no, written = self._saved.get(room.code, (-1, 0))
         moves_only = moves_only and round_no == room.round_no
         c = self.conn
-        c.execute("BEGIN")
-        try:
-            if moves_only:
-                pass
-            elif round_no != room.round_no:
-                c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
-                written = 0
-                initial = room_initial(room)
-                c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
-                          "ON CONFLICT(code) DO UPDATE SET meta=excluded.meta, round_no=excluded.round_no, "
-                          "initial=excluded.initial, updated=excluded.updated",
-                          (room.code, _dumps(room_meta(room, self._monotonic())), room.round_no,
-                           _dumps(initial) if initial is not None else None, now))
-            else:
-                c.execute("UPDATE rooms SET meta = ?, updated = ? WHERE code = ?",
-                          (_dumps(room_meta(room, self._monotonic())), now, room.code))
-            new_steps = room.round_actions[written:]
-            if new_steps:
-                ids = room.round_step_ids[written:]
-                c.executemany(
-                    "INSERT INTO steps (code, round_no, seq, step, player, action_id, v) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(room.code, room.round_no, written + i, _dumps(step), *(ids[i] or (None, None, None)))
-                     for i, step in enumerate(new_steps)])
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        self._saved[room.code] = (room.round_no, written + len(new_steps))
-        if room.phase is Phase.MATCH_OVER and room.code not in self._finished:
-            self.record_match(room)
+        if moves_only:
+            pass
+        elif round_no != room.round_no:
+            c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            written = 0
+            initial = room_initial(room)
+            c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
+                      "ON CONFLICT(code) DO UPDATE SET meta=excluded.meta, round_no=excluded.round_no, "
+                      "initial=excluded.initial, updated=excluded.updated",
+                      (room.code, _dumps(room_meta(room, self._monotonic())), room.round_no,
+                       _dumps(initial) if initial is not None else None, now))
+        else:
+            c.execute("UPDATE rooms SET meta = ?, updated = ? WHERE code = ?",
+                      (_dumps(room_meta(room, self._monotonic())), now, room.code))
+        new_steps = room.round_actions[written:]
+        if new_steps:
+            ids = room.round_step_ids[written:]
+            c.executemany(
+                "INSERT INTO steps (code, round_no, seq, step, player, action_id, v) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(room.code, room.round_no, written + i, _dumps(step), *(ids[i] or (None, None, None)))
+                 for i, step in enumerate(new_steps)])
+        return room.round_no, written + len(new_steps)
 
     @staticmethod
     def _monotonic() -> float:

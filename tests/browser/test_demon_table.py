@@ -412,9 +412,10 @@ class Injector:
         self.page_side = ws
 
         def from_server(message):
-            data = json.loads(message)
-            if isinstance(data.get("v"), int) and data.get("type") in ("event", "snapshot", "welcome"):
-                self.last_v = max(self.last_v, data["v"])
+            for line in message.split("\n"):  # a frame holds one or more messages
+                data = json.loads(line)
+                if isinstance(data.get("v"), int) and data.get("type") in ("event", "snapshot", "welcome"):
+                    self.last_v = max(self.last_v, data["v"])
             ws.send(message)
 
         server.on_message(from_server)

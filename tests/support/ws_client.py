@@ -44,6 +44,7 @@ class Player:
         self.replies: dict[str, dict] = {}
         self.errors: list[dict] = []
         self.received: list[dict] = []  # every message, in order
+        self.frames = 0  # text frames they came in
         self.gaps = 0
         self.close_code: int | None = None
         self._reader: asyncio.Task | None = None
@@ -110,7 +111,9 @@ class Player:
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
-                self.handle(json.loads(raw))
+                self.frames += 1
+                for line in raw.split("\n"):  # one or more messages per frame, one per line
+                    self.handle(json.loads(line))
                 self._changed.set()
         except websockets.ConnectionClosed:
             pass
