@@ -454,13 +454,21 @@ class _StuckMemo:
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("entries", "moves", "accepts", "home")
+    __slots__ = ("entries", "moves", "accepts", "home", "wants")
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
         self.moves: dict[int, tuple[SeatState, tuple]] = {}
         self.accepts: tuple | None = None
         self.home: tuple | None = None  # (foundations, cards each seat has on them)
+        self.wants: tuple | None = None  # (foundations, demon_stuck.foundation_wants of them)
+
+    def foundation_wants(self, foundations: tuple) -> frozenset[int]:
+        if self.wants is not None and self.wants[0] is foundations:
+            return self.wants[1]
+        wants = demon_stuck.foundation_wants(p[-1][0] for p in foundations)
+        self.wants = (foundations, wants)
+        return wants
 
     def home_counts(self, foundations: tuple, seats: int) -> tuple[int, ...]:
         """Foundation cards per owner seat. Counted by a scan only when the foundations
@@ -527,31 +535,45 @@ class _StuckMemo:
         self.moves.clear()
         self.accepts = None
         self.home = None
-
-
-def _builds_on(pile: Pile, card: Card) -> bool:
-    """Rule 8: the card (bottom of a run) may go on this tableau pile."""
-    top = pile.top
-    if top is None:
-        return card.rank == 13 and not pile.down
-    return top.rank == card.rank + 1 and opposite_colour(top, card)
+        self.wants = None
 
 
 def _layout_moves(seat: int, st: SeatState) -> tuple:
+    """A seat's draw or recycle and, per source (waste, piles with face-up cards), its top
+    card and its tableau moves in `legal_actions` order (by count, then destination).
+
+    A pile's face-up cards are a run of consecutive ranks, so for each destination only
+    one count can fit: the one that puts the rank the destination wants at the bottom
+    of the moved cards. That makes a pile's moves 6 checks, not 6 per face-up card."""
     head: tuple[DemonAction, ...] = (Draw(seat),) if st.stock else (Recycle(seat),) if st.waste else ()
+    # Rule 8, per destination: (pile, the rank it takes, whether that card must be black);
+    # an empty pile takes any king (None).
+    targets = []
+    for j, dp in enumerate(st.tableau):
+        if dp.up:
+            top = dp.up[-1]
+            targets.append((j, top.rank - 1, top.is_red))
+        elif not dp.down:
+            targets.append((j, 13, None))
     sources = []
     if st.waste:
         w = st.waste[-1]
-        sources.append((WASTE, w, tuple(ToTableau(seat, WASTE, j, 1)
-                                        for j, dp in enumerate(st.tableau) if _builds_on(dp, w))))
+        sources.append((WASTE, w, tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets
+                                        if w.rank == wanted and (black is None or w.is_red != black))))
     for i, sp in enumerate(st.tableau):
-        if not sp.up:
+        up = sp.up
+        if not up:
             continue
-        moves = tuple(ToTableau(seat, i, j, count)
-                      for count in range(1, len(sp.up) + 1)
-                      for j, dp in enumerate(st.tableau)
-                      if j != i and _builds_on(dp, sp.up[-count]))
-        sources.append((i, sp.up[-1], moves))
+        lowest = up[-1].rank
+        fits = []
+        for j, wanted, black in targets:
+            count = wanted - lowest + 1
+            if j != i and 1 <= count <= len(up):
+                card = up[-count]
+                if card.rank == wanted and (black is None or card.is_red != black):
+                    fits.append((count, j))
+        fits.sort()
+        sources.append((i, up[-1], tuple(ToTableau(seat, i, j, count) for count, j in fits)))
     return head, tuple(sources)
 
 
@@ -727,7 +749,7 @@ class DemonRound:
 
     def foundation_wants(self) -> frozenset[int]:
         """What the foundations accept now, as demon_stuck card ids."""
-        return demon_stuck.foundation_wants(p[-1][0] for p in self.foundations)
+        return self._memo.foundation_wants(self.foundations)
 
     def _accepting_pile(self, card: Card) -> int | None:
         for i, fpile in enumerate(self.foundations):

@@ -1,14 +1,22 @@
-"""One outgoing pipe per socket: a bounded list of messages drained by a single sender task.
+"""One outgoing pipe per socket: a bounded backlog of messages, written without waiting.
 
-A broadcast only appends to each pipe, so it never awaits anybody's network (the
-`websockets` broadcast guide's advice). A client whose backlog passes `max_queue`
+A broadcast only hands each pipe its messages, so it never awaits anybody's network
+(the `websockets` broadcast guide's advice). A client whose backlog passes `max_queue`
 messages is too far behind to be worth waiting for: its pipe closes it with 1013 and it
 resyncs when it reconnects. The socket object only needs `send_text` and
 `close(code, reason)`, which Starlette's WebSocket has.
 
-Whatever is waiting when the sender runs leaves as one text frame, the messages one per
-line (docs/protocol.md): a frame costs the server far more than its bytes do, so a busy
-room's events reach each socket in one write instead of one write each.
+Two things make a broadcast cheap (docs/performance.md):
+
+* Whatever waits for a socket leaves as one text frame, the messages one per line
+  (docs/protocol.md): a frame costs the server far more than its bytes do.
+* The write happens at once, inside the hub's flush, not in a task per socket that the
+  event loop wakes later. A send to a socket whose buffer has room never waits (uvicorn
+  only waits while the transport is paused), so `start` runs it to the end right
+  there; only a send that does have to wait is finished by a task (`_carry_on`), which
+  then sends whatever piled up meanwhile. This is what Python 3.12 calls eager task
+  execution, done by hand because the project supports 3.11. Waking one task per
+  socket per move cost more than the writes themselves.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Iterable, Protocol
+from typing import Any, Awaitable, Coroutine, Iterable, Protocol
 
 log = logging.getLogger("demon.connection")
 
@@ -39,6 +47,34 @@ def take_frame(pending: list[str], limit: int = MAX_FRAME_CHARS) -> tuple[str, i
     return (pending[0] if n == 1 else "\n".join(pending[:n])), n
 
 
+def start(coro: Coroutine[Any, Any, None]) -> Awaitable[None] | None:
+    """Run `coro` now, up to the first time it has to wait. None when it finished
+    (its exception, if any, is raised here); else an awaitable that finishes it."""
+    try:
+        waits_on = coro.send(None)
+    except StopIteration:
+        return None
+    return _finish(coro, waits_on)
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waits_on: Any) -> None:
+    """Drive a coroutine that `start` began: wait for what it waits on, resume it, repeat
+    (what a Task does). The coroutine reads the outcome of what it waited on itself."""
+    try:
+        while True:
+            if waits_on is None:  # a bare yield (asyncio.sleep(0))
+                await asyncio.sleep(0)
+            else:
+                await asyncio.wait([waits_on])
+            try:
+                waits_on = coro.send(None)
+            except StopIteration:
+                return
+    except asyncio.CancelledError:
+        coro.close()
+        raise
+
+
 class Pipe:
     def __init__(self, socket: _Socket, max_queue: int) -> None:
         self.socket = socket
@@ -47,8 +83,7 @@ class Pipe:
         self.closed = False
         self.close_code: int | None = None
         self._close_with: tuple[int, str] | None = None
-        self._wake = asyncio.Event()
-        self.task = asyncio.create_task(self._run())
+        self._task: asyncio.Task | None = None  # finishes a write that had to wait, or the close
 
     def send(self, text: str) -> None:
         self.send_many((text,))
@@ -61,7 +96,20 @@ class Pipe:
             log.info("socket too slow, dropping it")
             self.close(CLOSE_TOO_SLOW, "too far behind: reconnect")
             return
-        self._wake.set()
+        if self._task is None:
+            self._write_now()
+
+    def _write_now(self) -> None:
+        try:
+            while self.pending:
+                frame, n = take_frame(self.pending)
+                del self.pending[:n]
+                waiting = start(self.socket.send_text(frame))
+                if waiting is not None:  # the socket's buffer is full: go on in a task
+                    self._task = asyncio.ensure_future(self._carry_on(waiting))
+                    return
+        except Exception:  # WebSocketDisconnect, or RuntimeError on send-after-close
+            self._gone()
 
     def close(self, code: int, reason: str = "") -> None:
         """Close after nothing else: drops whatever is still waiting."""
@@ -71,36 +119,46 @@ class Pipe:
         self.close_code = code
         self.pending.clear()
         self._close_with = (code, reason)
-        self._wake.set()
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._carry_on(None))
 
-    async def _run(self) -> None:
+    def _gone(self) -> None:
+        self.closed = True
+        self.pending.clear()
+
+    async def _carry_on(self, waiting: Awaitable[None] | None) -> None:
         try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                while self.pending and self._close_with is None:
-                    frame, n = take_frame(self.pending)
-                    del self.pending[:n]
-                    await self.socket.send_text(frame)
-                if self._close_with is not None:
-                    await self.socket.close(*self._close_with)
-                    return
+            if waiting is not None:
+                await waiting
+            while self.pending and self._close_with is None:
+                frame, n = take_frame(self.pending)
+                del self.pending[:n]
+                await self.socket.send_text(frame)
+            if self._close_with is not None:
+                await self.socket.close(*self._close_with)
         except asyncio.CancelledError:
             raise
-        except Exception:  # WebSocketDisconnect, or RuntimeError on send-after-close
-            self.closed = True
+        except Exception:
+            self._gone()
+        finally:
+            if self._task is asyncio.current_task():
+                self._task = None
 
     async def drain_and_stop(self, timeout: float = 1.0) -> None:
         """Let a close we asked for reach the client; a socket that is simply gone has
-        nothing left to receive, so its sender stops at once (and a server stop is quick)."""
+        nothing left to receive, so its writes stop at once (and a server stop is quick)."""
+        task = self._task
         if not self.closed:
-            self.closed = True
-            self.task.cancel()
+            self._gone()
+            if task is not None:
+                task.cancel()
+            return
+        if task is None:
             return
         try:
-            await asyncio.wait_for(asyncio.shield(self.task), timeout)
+            await asyncio.wait_for(asyncio.shield(task), timeout)
         except (asyncio.TimeoutError, Exception):
-            self.task.cancel()
+            task.cancel()
 
 
 class RateLimiter:

@@ -19,7 +19,6 @@ longer than one turn. Nothing here awaits a client's network (see `connection.Pi
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from typing import Any, Callable
 
 from app.config import Settings
 from app.protocol import messages as m
+from app.protocol.wire import dumps
 from app.rooms.connection import Pipe
 from app.rooms.logfmt import log_event
 from app.rooms.room import Options, Outcome, Player, Room, RoomError
@@ -37,10 +37,6 @@ log = logging.getLogger("demon.hub")
 CLOSE_RESTART = 1012
 CHECKPOINT_EVERY_TICKS = 20  # 5 s
 CLOSE_POLICY = 1008
-
-
-def dumps(message: dict) -> str:
-    return json.dumps(message, separators=(",", ":"))
 
 
 SAVE_MOVES, SAVE_ALL = 1, 2  # what a room's next save must write: its steps, or its meta too

@@ -13,7 +13,6 @@ gets the missed events, or a snapshot when it fell out of the window.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections import OrderedDict, deque
@@ -24,6 +23,7 @@ from typing import Any
 from app.engine.demon import DemonRound, action_from_json, action_to_json
 from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
 from app.engine.rng import SplitMix64
+from app.protocol.wire import dumps
 from app.rooms.secrets_util import token_matches
 
 MAX_SEATS = 8
@@ -146,6 +146,12 @@ class Room:
 
     def player_by_id(self, pid: str) -> Player | None:
         return next((p for p in self.everyone() if p.id == pid), None)
+
+    def _is_seated(self, player: Player) -> bool:
+        """Holds a seat at the table (by identity: comparing Player dataclasses field by
+        field is slow, and two players are never equal anyway)."""
+        seat = player.seat
+        return seat is not None and seat < len(self.players) and self.players[seat] is player
 
     def _seated(self) -> list[Player]:
         return [p for p in self.players if not p.left]
@@ -342,7 +348,7 @@ class Room:
         return out
 
     def _apply(self, player: Player, action_id: str, action: dict, out: Outcome) -> dict:
-        if player.seat is None or player not in self.players:
+        if not self._is_seated(player):
             raise RoomError("spectator", "Spectators cannot play.")
         if self.phase in (Phase.LOBBY, Phase.COUNTDOWN) or self.round is None:
             raise NotStarted("The round has not started yet.")
@@ -370,7 +376,7 @@ class Room:
         return {"type": "ack", "id": action_id, "v": move_v}
 
     def vote(self, player: Player, end: bool) -> Outcome:
-        if self.phase is not Phase.PLAYING or player.seat is None or player not in self.players:
+        if self.phase is not Phase.PLAYING or not self._is_seated(player):
             raise RoomError("bad_phase", "There is no round you can vote in.")
         if end:
             self.votes.add(player.seat)
@@ -471,8 +477,7 @@ class Room:
         same objects (engine states are immutable), and, when only the foundations
         changed, while the seat's foundation plays (a few pairs, cheap to get) are the
         same."""
-        if (self.phase is not Phase.PLAYING or self.round is None or player.seat is None
-                or player not in self.players):
+        if self.phase is not Phase.PLAYING or self.round is None or not self._is_seated(player):
             return []
         rnd = self.round
         seat = player.seat
@@ -566,7 +571,7 @@ class Room:
     def _emit(self, event: dict) -> dict:
         self.v += 1
         message = {"type": "event", "v": self.v, "event": event}
-        self.log.append((self.v, json.dumps(message, separators=(",", ":"))))
+        self.log.append((self.v, dumps(message)))
         return message
 
     def event_text(self, message: dict) -> str:
@@ -576,7 +581,7 @@ class Room:
             v, text = self.log[message["v"] - first]
             if v == message["v"]:
                 return text
-        return json.dumps(message, separators=(",", ":"))
+        return dumps(message)
 
     def events_since(self, v: int) -> list[str] | None:
         """The JSON texts of the events after version `v`, or None when they are no

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from app.engine.devils_grip import GripGame
+from app.protocol.wire import dumps
 from app.rooms.grip_sessions import GripSession
 from app.rooms.persist import restore_room, room_initial, room_meta
 from app.rooms.room import Phase, Room
@@ -63,10 +64,6 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 class StoreError(Exception):
     """The database cannot be used; the message says why and what to do."""
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 class Store:
@@ -195,17 +192,17 @@ class Store:
             c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
                       "ON CONFLICT(code) DO UPDATE SET meta=excluded.meta, round_no=excluded.round_no, "
                       "initial=excluded.initial, updated=excluded.updated",
-                      (room.code, _dumps(room_meta(room, self._monotonic())), room.round_no,
-                       _dumps(initial) if initial is not None else None, now))
+                      (room.code, dumps(room_meta(room, self._monotonic())), room.round_no,
+                       dumps(initial) if initial is not None else None, now))
         else:
             c.execute("UPDATE rooms SET meta = ?, updated = ? WHERE code = ?",
-                      (_dumps(room_meta(room, self._monotonic())), now, room.code))
+                      (dumps(room_meta(room, self._monotonic())), now, room.code))
         new_steps = room.round_actions[written:]
         if new_steps:
             ids = room.round_step_ids[written:]
             c.executemany(
                 "INSERT INTO steps (code, round_no, seq, step, player, action_id, v) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(room.code, room.round_no, written + i, _dumps(step), *(ids[i] or (None, None, None)))
+                [(room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)))
                  for i, step in enumerate(new_steps)])
         return room.round_no, written + len(new_steps)
 
@@ -252,7 +249,7 @@ class Store:
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) VALUES (?, ?, ?, ?, ?)",
-                              (room.code, time.time(), _dumps(players), _dumps(room.history), _dumps(winners)))
+                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners)))
             self.conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (room.code,))
         self._finished.add(room.code)
 
@@ -276,7 +273,7 @@ class Store:
             self.conn.execute("BEGIN")
             self.conn.execute("INSERT INTO grips (id, token_hash, game, updated) VALUES (?, ?, ?, ?) "
                               "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated",
-                              (session.id, session.token_hash.hex(), _dumps(session.game.to_json()), time.time()))
+                              (session.id, session.token_hash.hex(), dumps(session.game.to_json()), time.time()))
 
     def load_grip(self, game_id: str) -> GripSession | None:
         row = self.conn.execute("SELECT id, token_hash, game, updated FROM grips WHERE id = ?",
