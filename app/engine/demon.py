@@ -729,7 +729,7 @@ class DemonRound:
         return self.end is not None
 
     def _seat_index(self, seat: Any) -> int:
-        if not _is_int(seat) or not (0 <= seat < len(self.seats)):
+        if type(seat) is not int or not (0 <= seat < len(self.seats)):  # bool is not a seat
             raise IllegalAction(f"there is no seat {seat!r} (seats 0..{len(self.seats) - 1})")
         return seat
 
@@ -772,14 +772,38 @@ class DemonRound:
         found, stuck = self._memo.lookup(seat, layout, wants)
         if found:
             return stuck
-        piles, stock, waste = demon_stuck.encode_seat(layout)
-        witness = demon_stuck.progress_witness(piles, stock, waste, wants)
+        witness = self._visible_progress(seat, layout, wants)
+        if witness is None:
+            piles, stock, waste = demon_stuck.encode_seat(layout)
+            witness = demon_stuck.progress_witness(piles, stock, waste, wants)
         self._memo.store(seat, layout, wants, witness)
         return witness is None
 
-    def stuck_seats(self) -> frozenset[int]:
+    def _visible_progress(self, seat: int, layout: SeatState, wants: frozenset[int]) -> int | None:
+        """Progress the seat can make with one move now, read off its layout moves (which
+        the server needs for its legal actions anyway): a witness of the kind
+        `progress_witness` gives, or None when there is none and the search must run.
+        The seat that just moved is checked after every move, and it usually has such a
+        move, so this spares most moves the search."""
+        _head, sources = self._memo.layout_moves(seat, layout)
+        played = None
+        for src, card, moves in sources:
+            if src == WASTE:
+                if moves:
+                    return demon_stuck.ANY_FOUNDATIONS  # the waste card goes to the tableau
+            else:
+                pile = layout.tableau[src]
+                if pile.down and any(m.count == len(pile.up) for m in moves):
+                    return demon_stuck.ANY_FOUNDATIONS  # the whole run moves: a turn-up
+            if played is None and demon_stuck.card_id(card) in wants:
+                played = demon_stuck.card_id(card)  # a foundation play
+        return played
+
+    def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:
+        """The stuck seats (rule 16), of all seats or of those `among` (seat numbers)."""
         wants = self.foundation_wants()
-        return frozenset(s for s in range(len(self.seats)) if self._stuck(s, wants))
+        seats = range(len(self.seats)) if among is None else [self._seat_index(s) for s in among]
+        return frozenset(s for s in seats if self._stuck(s, wants))
 
     def _all_present_stuck(self, first: int | None = None) -> bool:
         present = [s for s in range(len(self.seats)) if s not in self.absent]

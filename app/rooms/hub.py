@@ -263,32 +263,46 @@ class Hub:
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
-        """Save what changed, then send: one commit and one frame per socket per turn."""
+        """Save what changed, then send: one commit and one frame per socket per turn.
+
+        Sockets with only room news go first, each as soon as its own legal actions are
+        known; the ones with replies (the movers, whose legal actions are the ones that
+        take work to recompute) go last. So the rest of the table sees a move as early as
+        possible, and a mover still reads its new legal actions before its `ack`."""
         self._flush_pending = False
         changed, self._changed = self._changed, {}
         self._save_changed(list(changed.values()))
-        for handle in changed.values():
-            self._queue_legal(handle)
         stream, self._stream = self._stream, {}
         replies, self._replies = self._replies, {}
-        for pipe, texts in stream.items():
-            more = replies.pop(pipe, None)
-            pipe.send_many(texts + more if more else texts)
-        for pipe, texts in replies.items():
-            pipe.send_many(texts)
+        seats = {pipe: (handle, pid) for handle in changed.values() for pid, pipe in handle.pipes.items()}
+        order = [p for p in stream if p not in replies]
+        order += replies
+        order += [p for p in seats if p not in stream and p not in replies]
+        for pipe in order:
+            texts = stream.get(pipe) or []
+            seat = seats.get(pipe)
+            if seat is not None:
+                legal = self._legal_message(*seat)
+                if legal is not None:
+                    texts = texts + [legal]
+            more = replies.get(pipe)
+            if more:
+                texts = texts + more
+            if texts:
+                pipe.send_many(texts)
 
-    def _queue_legal(self, handle: RoomHandle) -> None:
-        """A `legal` message for each seat of the room whose legal actions changed."""
+    def _legal_message(self, handle: RoomHandle, pid: str) -> str | None:
+        """The seat's `legal` message when its legal actions changed since it was last told."""
         room = handle.room
-        for pid, pipe in handle.pipes.items():
-            player = room.player_by_id(pid)
-            if player is None:
-                continue
-            legal = room.legal_for(player)
-            sent = handle.legal_sent.get(pid)
-            if sent is not legal and sent != legal:
-                handle.legal_sent[pid] = legal
-                self._stream.setdefault(pipe, []).append(dumps({"type": "legal", "v": room.v, "actions": legal}))
+        player = room.player_by_id(pid)
+        if player is None:
+            return None
+        legal = room.legal_for(player)
+        sent = handle.legal_sent.get(pid)
+        if sent is legal or sent == legal:
+            return None
+        handle.legal_sent[pid] = legal
+        return dumps({"type": "legal", "v": room.v, "actions": legal})
 
     def _save_changed(self, handles: list[RoomHandle]) -> None:
         """A failed write (disk full…) is logged and the game goes on: the store only

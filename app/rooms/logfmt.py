@@ -19,5 +19,7 @@ def _fmt(value: object) -> str:
 
 
 def log_event(event: str, **fields: object) -> None:
+    if not _log.isEnabledFor(logging.INFO):  # rejected plays are logged: no work when filtered
+        return
     parts = [f"event={event}"] + [f"{k}={_fmt(v)}" for k, v in fields.items()]
     _log.info(" ".join(parts))

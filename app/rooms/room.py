@@ -145,7 +145,11 @@ class Room:
         return found
 
     def player_by_id(self, pid: str) -> Player | None:
-        return next((p for p in self.everyone() if p.id == pid), None)
+        for group in (self.players, self.spectators):  # asked for every seat on every flush
+            for p in group:
+                if p.id == pid:
+                    return p
+        return None
 
     def _is_seated(self, player: Player) -> bool:
         """Holds a seat at the table (by identity: comparing Player dataclasses field by
@@ -508,7 +512,7 @@ class Room:
         if self.round is None:
             return []
         seen_all = self.cycled | {s for s, seat in enumerate(self.round.seats) if not seat.stock}
-        return sorted(self.round.stuck_seats() & seen_all)
+        return sorted(self.round.stuck_seats(among=seen_all)) if seen_all else []
 
     @staticmethod
     def _foundation_entry(index: int, pile) -> dict:

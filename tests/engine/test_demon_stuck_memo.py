@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine import demon_stuck
-from app.engine.demon import DemonRound, ToFoundation
+from app.engine.demon import DemonRound, ToFoundation, _StuckMemo
 
 
 def fresh_stuck(r: DemonRound) -> frozenset[int]:
@@ -40,21 +40,61 @@ def test_memoised_stuck_answers_equal_fresh_searches(seed, players):
         assert r.stuck_seats() == fresh_stuck(r)
 
 
-def test_a_move_searches_only_seats_whose_situation_changed():
-    calls = []
-    real = demon_stuck.progress_witness
-
-    def counting(*args):
-        calls.append(1)
-        return real(*args)
-
+def test_a_move_answers_afresh_only_the_seat_that_moved():
     r = DemonRound.deal(3, 8).start()
     r.stuck_seats()
-    demon_stuck.progress_witness = counting
+    fresh = []
+    real = _StuckMemo.store
+
+    def counting(self, seat, *args):
+        fresh.append(seat)
+        return real(self, seat, *args)
+
+    _StuckMemo.store = counting
     try:
         draw = next(a for a in r.legal_actions(0) if type(a).__name__ == "Draw")
         r, _ = r.apply(draw)
         r.stuck_seats()
     finally:
+        _StuckMemo.store = real
+    assert fresh == [0]  # the drawing seat; the other seven kept their answers
+
+
+def test_a_progress_move_in_view_spares_the_search():
+    """Waste 5D onto 6S is a move right now: no search is needed to know the seat is not
+    stuck, and the answer holds whatever the foundations accept."""
+    r = DemonRound.from_layout([{"tableau": [{"up": ["6S"]}] + [{"up": []}] * 6, "stock": ["2C"],
+                                 "waste": ["5D"]}, {"tableau": [{"up": []}] * 7}])
+    calls = []
+    real = demon_stuck.progress_witness
+    demon_stuck.progress_witness = lambda *args: calls.append(1) or real(*args)
+    try:
+        assert not r.is_stuck(0)
+    finally:
         demon_stuck.progress_witness = real
-    assert len(calls) == 1  # the drawing seat; the other seven kept their answers
+    assert calls == []
+    assert r._memo.entries[0][2] == demon_stuck.ANY_FOUNDATIONS
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 8))
+def test_progress_in_view_is_progress_the_search_finds(seed, players):
+    """Whenever a seat's layout moves show progress, the full search finds progress too."""
+    rng = random.Random(seed)
+    r = DemonRound.deal(seed, players).start()
+    seen = 0
+    for _ in range(200):
+        if r.end is not None:
+            break
+        for s in range(players):
+            wants = r.foundation_wants()
+            witness = r._visible_progress(s, r.seats[s], wants)
+            if witness is not None:
+                seen += 1
+                assert demon_stuck.progress_witness(*demon_stuck.encode_seat(r.seats[s]), wants) is not None
+                if witness != demon_stuck.ANY_FOUNDATIONS:
+                    assert witness in wants
+        action = pick(r, rng.randrange(players), rng)
+        if action is not None:
+            r, _ = r.apply(action)
+    assert seen

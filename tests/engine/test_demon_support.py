@@ -66,10 +66,18 @@ def check_invariants(r: DemonRound, full_decks: bool = True) -> None:
             assert sorted(owned[s]) == deck, f"seat {s}: cards lost or duplicated"
         else:
             assert len(set(owned[s])) == len(owned[s]), f"seat {s}: duplicated card"
+    counted = [0] * len(r.seats)  # by hand: the engine keeps these counts as it plays
+    for fpile in r.foundations:
+        for _card, owner in fpile:
+            counted[owner] += 1
+    assert [r.cards_on_foundations(s) for s in range(len(r.seats))] == counted
     assert r.scores() == tuple(
-        62 if (r.end and r.end.reason == "demon" and r.end.winner == s) else r.cards_on_foundations(s)
+        62 if (r.end and r.end.reason == "demon" and r.end.winner == s) else counted[s]
         for s in range(len(r.seats))
     )
+    for s in range(len(r.seats)):  # the cheap check the server uses agrees with legal_actions
+        assert r.foundation_plays(s) == tuple((a.src, a.pile) for a in r.legal_actions(s)
+                                              if type(a).__name__ == "ToFoundation")
 
 
 # --------------------------------------------------------------------------- playouts

@@ -159,6 +159,30 @@ def test_race_for_the_same_foundation_is_won_exactly_once(server):
     assert len(results) == 25
 
 
+def test_a_play_reaches_each_socket_as_one_frame_with_legal_actions_before_the_ack(server):
+    """Messages of one turn share a frame, one per line: the mover reads the move, its new
+    legal actions and then its ack; the other seat the move and its own new legal actions
+    (it holds the 2 of clubs, which the ace makes playable)."""
+    async def main():
+        a, b = await seat_players(server, 2)
+        await start_round([a, b])
+        ace = next(s for s, pile in enumerate(public_round(a)["seats"][0]["tableau"]) if pile["up"][-1:] == ["AC"])
+        before_a, before_b = len(a.received), len(b.received)
+        action_id = await a.act({"type": "foundation", "src": ace})
+        ack = await a.reply(action_id)
+        await b.wait_for(lambda: b.v == ack["v"] and any(m["type"] == "legal" for m in b.received[before_b:]))
+        mine, theirs = a.received[before_a:], b.received[before_b:]
+        assert [m["type"] for m in mine] == ["event", "legal", "ack"]
+        assert len(set(a.frame_of[before_a:])) == 1
+        assert [m["type"] for m in theirs] == ["event", "legal"]
+        assert len(set(b.frame_of[before_b:])) == 1
+        assert any(x["type"] == "foundation" for x in b.legal)
+        for p in (a, b):
+            await p.close()
+
+    asyncio.run(main())
+
+
 def test_no_face_down_card_or_stock_order_is_ever_sent(server):
     async def main():
         players = await seat_players(server, 2, rounds=1)

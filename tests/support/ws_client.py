@@ -45,6 +45,7 @@ class Player:
         self.errors: list[dict] = []
         self.received: list[dict] = []  # every message, in order
         self.frames = 0  # text frames they came in
+        self.frame_of: list[int] = []  # for each message of `received`, the frame it came in
         self.gaps = 0
         self.close_code: int | None = None
         self._reader: asyncio.Task | None = None
@@ -113,6 +114,7 @@ class Player:
             async for raw in self.ws:
                 self.frames += 1
                 for line in raw.split("\n"):  # one or more messages per frame, one per line
+                    self.frame_of.append(self.frames)
                     self.handle(json.loads(line))
                 self._changed.set()
         except websockets.ConnectionClosed:

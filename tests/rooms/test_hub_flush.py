@@ -1,0 +1,195 @@
+"""The hub's flush without a network: what one turn of the event loop sends, and when.
+
+The sockets here are recorders (the Pipe needs only `send_text` and `close`); the rooms,
+the hub, the pipes and the SQLite store are the real ones. The WebSocket tests
+(tests/server) check the same frames over a real uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+from app.config import Settings
+from app.protocol import messages as m
+from app.rooms.connection import Pipe, take_frame
+from app.rooms.hub import Hub
+from app.rooms.store import DB_NAME, Store
+
+
+class RecordingSocket:
+    """Keeps every frame; `on_frame` may look at the world at the moment one is written."""
+
+    def __init__(self, on_frame=None) -> None:
+        self.frames: list[str] = []
+        self.closed_with: tuple | None = None
+        self.on_frame = on_frame
+
+    async def send_text(self, data: str) -> None:
+        if self.on_frame is not None:
+            self.on_frame(data)
+        self.frames.append(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed_with = (code, reason)
+
+    def messages(self) -> list[dict]:
+        return [json.loads(line) for frame in self.frames for line in frame.split("\n")]
+
+
+def settings(tmp_path, **overrides) -> Settings:
+    return Settings(data_dir=tmp_path, countdown_s=0.0, test_seed=288, **overrides)
+
+
+async def turns(n: int = 3) -> None:
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+async def seated_room(hub: Hub, n: int = 2, sockets=None):
+    """A room of n seats, each with a socket, its round started; the frames so far forgotten."""
+    handle, host, _ = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
+    players = [host] + [(await hub.join_room(handle.room.code, f"P{i}"))[1] for i in range(1, n)]
+    sockets = sockets or [RecordingSocket() for _ in players]
+    pipes = [Pipe(s, 256) for s in sockets]
+    for player, pipe in zip(players, pipes):
+        assert await hub.attach(handle, player, pipe, None)
+    await hub.handle_message(handle, host, pipes[0], m.Start(type="start"))
+    await turns()
+    async with handle.lock:
+        hub._publish(handle, handle.room.begin_round(hub.clock()))
+    await turns()
+    for s in sockets:
+        s.frames.clear()
+    return handle, players, pipes, sockets
+
+
+def play(handle, player, kind: str | None = None) -> m.Action:
+    """The seat's first legal action (of that type), as the client would send it."""
+    action = next(a for a in handle.room.legal_for(player) if kind in (None, a["type"]))
+    return m.client_message.validate_python({"type": "action", "id": f"{player.id}-{handle.room.v}",
+                                             "action": action})
+
+
+def test_one_frame_per_socket_per_turn_events_then_legal_then_replies(tmp_path):
+    async def main():
+        hub = Hub(settings(tmp_path, persist=False))
+        handle, players, pipes, sockets = await seated_room(hub, 3)
+        # Two seats play in the same turn: nothing leaves until the flush. Seat 0 plays
+        # its ace, which gives seat 0 new legal actions (and seat 1, which holds the 2).
+        first, second = play(handle, players[0], "foundation"), play(handle, players[1], "draw")
+        await hub.handle_message(handle, players[0], pipes[0], first)
+        await hub.handle_message(handle, players[1], pipes[1], second)
+        assert all(s.frames == [] for s in sockets)
+        await turns()
+        assert [len(s.frames) for s in sockets] == [1, 1, 1]
+        watcher = sockets[2].messages()
+        moves = [msg for msg in watcher if msg["type"] == "event"]
+        assert [msg["event"]["seat"] for msg in moves] == [0, 1]
+        assert moves[1]["v"] == moves[0]["v"] + 1
+        assert [msg["type"] for msg in sockets[0].messages()] == ["event", "event", "legal", "ack"]
+        assert [msg["type"] for msg in sockets[1].messages()] == ["event", "event", "legal", "ack"]
+        ack = sockets[0].messages()[-1]
+        assert ack["id"] == first.id and ack["v"] == moves[0]["v"]
+    asyncio.run(main())
+
+
+def test_an_ack_leaves_only_once_its_move_is_in_the_database(tmp_path):
+    async def main():
+        store = Store.open(tmp_path)
+        hub = Hub(settings(tmp_path), store)
+        reader = sqlite3.connect(tmp_path / DB_NAME)
+        seen_at_ack: list[tuple] = []
+
+        def on_frame(frame: str) -> None:
+            for line in frame.split("\n"):
+                msg = json.loads(line)
+                if msg["type"] == "ack":
+                    seen_at_ack.append(reader.execute(
+                        "SELECT action_id, v FROM steps WHERE action_id = ?", (msg["id"],)).fetchone())
+
+        handle, players, pipes, sockets = await seated_room(
+            hub, 2, sockets=[RecordingSocket(on_frame), RecordingSocket()])
+        action = play(handle, players[0])
+        await hub.handle_message(handle, players[0], pipes[0], action)
+        await turns()
+        assert seen_at_ack == [(action.id, handle.room.v)]
+        store.close()
+    asyncio.run(main())
+
+
+def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
+    async def main():
+        store = Store.open(tmp_path)
+        hub = Hub(settings(tmp_path), store)
+        rooms = [await seated_room(hub, 2) for _ in range(3)]
+        statements: list[str] = []
+        store.conn.set_trace_callback(statements.append)
+        for handle, players, pipes, _sockets in rooms:
+            await hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
+        await turns()
+        store.conn.set_trace_callback(None)
+        assert statements.count("COMMIT") == 1
+        assert sum(s.startswith("INSERT INTO steps") for s in statements) == 3
+        for handle, *_ in rooms:
+            back = next(r for r in Store.open(tmp_path).load_rooms() if r.code == handle.room.code)
+            assert back.v == handle.room.v and back.round == handle.room.round
+        store.close()
+    asyncio.run(main())
+
+
+def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(tmp_path):
+    async def main():
+        store = Store.open(tmp_path)
+        hub = Hub(settings(tmp_path), store)
+        good, bad = await seated_room(hub, 2), await seated_room(hub, 2)
+        bad[0].room.round_actions.append({"type": "draw", "seat": {0}})  # a set: not JSON
+        for handle, players, pipes, _sockets in (good, bad):
+            await hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
+        await turns()
+        back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
+        assert back[good[0].room.code].v == good[0].room.v
+        assert back[bad[0].room.code].v < bad[0].room.v
+        assert bad[0].unsaved  # tried again, in full, with its next change
+        assert not good[0].unsaved
+        store.close()
+    asyncio.run(main())
+
+
+def test_a_backlog_leaves_as_frames_of_at_most_the_limit():
+    pending = ["a" * 10, "b" * 10, "c" * 10, "d" * 40]
+    assert take_frame(pending, limit=21) == ("a" * 10 + "\n" + "b" * 10, 2)
+    assert take_frame(pending[2:], limit=21) == ("c" * 10, 1)
+    assert take_frame(pending[3:], limit=21) == ("d" * 40, 1)  # one message always leaves
+
+
+def test_a_socket_that_has_to_wait_gets_the_rest_in_order_and_a_long_backlog_closes_it():
+    class GatedSocket(RecordingSocket):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gate = asyncio.Event()
+
+        async def send_text(self, data: str) -> None:
+            await self.gate.wait()
+            self.frames.append(data)
+
+    async def main():
+        socket = GatedSocket()
+        pipe = Pipe(socket, max_queue=5)
+        pipe.send("1")  # has to wait: the rest piles up behind it
+        pipe.send_many(["2", "3"])
+        await turns()
+        assert socket.frames == []
+        socket.gate.set()
+        await turns(5)
+        assert socket.frames == ["1", "2\n3"]
+        socket.gate.clear()
+        pipe.send("4")
+        pipe.send_many([str(i) for i in range(5, 11)])  # 6 waiting behind "4": too far behind
+        await turns(5)
+        assert pipe.closed and pipe.close_code == 1013
+        socket.gate.set()
+        await pipe.drain_and_stop()
+        assert socket.frames == ["1", "2\n3", "4"] and socket.closed_with[0] == 1013
+    asyncio.run(main())
