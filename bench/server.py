@@ -282,12 +282,27 @@ class DemonSeat:
         self.ws: WSClient | None = None
         self.welcomed = False
         self.playing = False
-        self.legal: list[dict] = []
-        self.view: dict | None = None
+        # The bot's legal actions and its own layout, kept as the text they came in and
+        # parsed when a play is chosen: parsing on arrival would put the client's work
+        # into the latency of every frame read after it in the same turn.
+        self._legal: list[dict] | str = []
+        self._view: dict | str | None = None
         self.seq = 0
         self.pending: dict[str, float] = {}  # action id -> sent at
         self.outstanding: str | None = None  # closed loop: the play awaiting its answer
         self.next_at = 0.0
+
+    @property
+    def legal(self) -> list[dict]:
+        if isinstance(self._legal, str):
+            self._legal = json.loads(self._legal)["actions"]
+        return self._legal
+
+    @property
+    def view(self) -> dict | None:
+        if isinstance(self._view, str):
+            self._view = json.loads(self._view)["event"]["seat_view"]
+        return self._view
 
     # ---------------------------------------------------------------- receiving
 
@@ -310,13 +325,13 @@ class DemonSeat:
                 if seat != self.seat:
                     self.room.arrivals.append((int(text[20:comma]), t))
                 else:
-                    self.view = json.loads(text)["event"]["seat_view"]
+                    self._view = text
                 return
             self.on_event(json.loads(text)["event"])
             return
         kind = text[9:12]  # '{"type":"' is 9 characters
         if kind == "leg":
-            self.legal = json.loads(text)["actions"]
+            self._legal = text
             if self.driver.mode == CLOSED and self.outstanding is None:
                 self.play_now()
         elif kind == "ack":
@@ -332,7 +347,7 @@ class DemonSeat:
             state = json.loads(text)["state"]
             self.playing = state["phase"] == "playing"
             if state.get("round") and self.seat is not None:
-                self.view = state["round"]["seats"][self.seat]
+                self._view = state["round"]["seats"][self.seat]
         elif kind == "err":
             self.driver.errors[json.loads(text).get("code", "?")] += 1
 
@@ -344,7 +359,7 @@ class DemonSeat:
                     self.seat = p["seat"]
         elif kind == "round_started":
             self.playing = True
-            self.view = event["round"]["seats"][self.seat]
+            self._view = event["round"]["seats"][self.seat]
         elif kind == "round_ended":
             self.playing = False
             if self.host:

@@ -282,7 +282,11 @@ class Hub:
             texts = stream.get(pipe) or []
             seat = seats.get(pipe)
             if seat is not None:
-                legal = self._legal_message(*seat)
+                try:
+                    legal = self._legal_message(*seat)
+                except Exception:  # a bug in one room must not keep the others' news back
+                    log.exception("legal actions failed in room %s", seat[0].room.code)
+                    legal = None
                 if legal is not None:
                     texts = texts + [legal]
             more = replies.get(pipe)

@@ -72,6 +72,13 @@ def play(handle, player, kind: str | None = None) -> m.Action:
                                              "action": action})
 
 
+async def first_seats_play(hub: Hub, rooms: list) -> None:
+    """Seat 0 of each room plays, all in the same turn; then the flush runs."""
+    for handle, players, pipes, _sockets in rooms:
+        await hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
+    await turns()
+
+
 def test_one_frame_per_socket_per_turn_events_then_legal_then_replies(tmp_path):
     async def main():
         hub = Hub(settings(tmp_path, persist=False))
@@ -126,9 +133,7 @@ def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
         rooms = [await seated_room(hub, 2) for _ in range(3)]
         statements: list[str] = []
         store.conn.set_trace_callback(statements.append)
-        for handle, players, pipes, _sockets in rooms:
-            await hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
-        await turns()
+        await first_seats_play(hub, rooms)
         store.conn.set_trace_callback(None)
         assert statements.count("COMMIT") == 1
         assert sum(s.startswith("INSERT INTO steps") for s in statements) == 3
@@ -145,9 +150,7 @@ def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(t
         hub = Hub(settings(tmp_path), store)
         good, bad = await seated_room(hub, 2), await seated_room(hub, 2)
         bad[0].room.round_actions.append({"type": "draw", "seat": {0}})  # a set: not JSON
-        for handle, players, pipes, _sockets in (good, bad):
-            await hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
-        await turns()
+        await first_seats_play(hub, [good, bad])
         back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
         assert back[good[0].room.code].v == good[0].room.v
         assert back[bad[0].room.code].v < bad[0].room.v
