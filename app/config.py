@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
     log_level: str = Field("info", description="Log level.")
     test_seed: int | None = Field(
-        None, description="Testing only: every Demon round is dealt from this seed."
+        None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
 
     @property

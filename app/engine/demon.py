@@ -439,7 +439,8 @@ DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChan
 class _StuckMemo:
     """Per-seat answers shared by a round and the rounds derived from it, so that after a
     move only what can have changed is computed again: each seat's last rule-16 answer,
-    each seat's layout moves (keyed by its layout object), which foundation piles
+    each seat's layout moves (keyed by its layout object, their tableau part by the tableau
+    object, which a draw keeps), which foundation piles
     accept which card and how many foundation cards each seat owns (both keyed by the
     foundations tuple).
 
@@ -454,11 +455,12 @@ class _StuckMemo:
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("entries", "moves", "accepts", "home", "wants")
+    __slots__ = ("entries", "moves", "tableau_parts", "accepts", "home", "wants")
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
         self.moves: dict[int, tuple[SeatState, tuple]] = {}
+        self.tableau_parts: dict[int, tuple] = {}  # seat -> (tableau, targets, pile sources)
         self.accepts: tuple | None = None
         self.home: tuple | None = None  # (foundations, cards each seat has on them)
         self.wants: tuple | None = None  # (foundations, demon_stuck.foundation_wants of them)
@@ -496,7 +498,11 @@ class _StuckMemo:
         entry = self.moves.get(seat)
         if entry is not None and entry[0] is layout:
             return entry[1]
-        parts = _layout_moves(seat, layout)
+        part = self.tableau_parts.get(seat)
+        if part is None or part[0] is not layout.tableau:
+            part = (layout.tableau, *_tableau_part(seat, layout.tableau))
+            self.tableau_parts[seat] = part
+        parts = _layout_moves(seat, layout, part[1], part[2])
         self.moves[seat] = (layout, parts)
         return parts
 
@@ -533,34 +539,32 @@ class _StuckMemo:
     def clear(self) -> None:
         self.entries.clear()
         self.moves.clear()
+        self.tableau_parts.clear()
         self.accepts = None
         self.home = None
         self.wants = None
 
 
-def _layout_moves(seat: int, st: SeatState) -> tuple:
-    """A seat's draw or recycle and, per source (waste, piles with face-up cards), its top
-    card and its tableau moves in `legal_actions` order (by count, then destination).
+def _tableau_part(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple, tuple]:
+    """What a seat's tableau alone decides: the targets (per pile, the card it takes) and,
+    per pile with face-up cards, its top card and its tableau moves in `legal_actions`
+    order (by count, then destination). A draw leaves the tableau as it is, so this is
+    kept per tableau object (`_StuckMemo.layout_moves`).
 
-    A pile's face-up cards are a run of consecutive ranks, so for each destination only
-    one count can fit: the one that puts the rank the destination wants at the bottom
-    of the moved cards. That makes a pile's moves 6 checks, not 6 per face-up card."""
-    head: tuple[DemonAction, ...] = (Draw(seat),) if st.stock else (Recycle(seat),) if st.waste else ()
-    # Rule 8, per destination: (pile, the rank it takes, whether that card must be black);
-    # an empty pile takes any king (None).
+    Rule 8, per destination: (pile, the rank it takes, whether that card must be black);
+    an empty pile takes any king (None). A pile's face-up cards are a run of consecutive
+    ranks, so for each destination only one count can fit: the one that puts the rank
+    the destination wants at the bottom of the moved cards. That makes a pile's moves 6
+    checks, not 6 per face-up card."""
     targets = []
-    for j, dp in enumerate(st.tableau):
+    for j, dp in enumerate(tableau):
         if dp.up:
             top = dp.up[-1]
             targets.append((j, top.rank - 1, top.is_red))
         elif not dp.down:
             targets.append((j, 13, None))
     sources = []
-    if st.waste:
-        w = st.waste[-1]
-        sources.append((WASTE, w, tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets
-                                        if w.rank == wanted and (black is None or w.is_red != black))))
-    for i, sp in enumerate(st.tableau):
+    for i, sp in enumerate(tableau):
         up = sp.up
         if not up:
             continue
@@ -574,7 +578,20 @@ def _layout_moves(seat: int, st: SeatState) -> tuple:
                     fits.append((count, j))
         fits.sort()
         sources.append((i, up[-1], tuple(ToTableau(seat, i, j, count) for count, j in fits)))
-    return head, tuple(sources)
+    return tuple(targets), tuple(sources)
+
+
+def _layout_moves(seat: int, st: SeatState, targets: tuple, pile_sources: tuple) -> tuple:
+    """A seat's draw or recycle and, per source (the waste, then the piles with face-up
+    cards), its top card and its tableau moves; `targets` and `pile_sources` are
+    `_tableau_part(seat, st.tableau)`."""
+    head: tuple[DemonAction, ...] = (Draw(seat),) if st.stock else (Recycle(seat),) if st.waste else ()
+    if not st.waste:
+        return head, pile_sources
+    w = st.waste[-1]
+    waste = (WASTE, w, tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets
+                             if w.rank == wanted and (black is None or w.is_red != black)))
+    return head, (waste,) + pile_sources
 
 
 def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:

@@ -2,8 +2,9 @@
 
 A broadcast only hands each pipe its messages, so it never awaits anybody's network
 (the `websockets` broadcast guide's advice). A client whose backlog passes `max_queue`
-messages is too far behind to be worth waiting for: its pipe closes it with 1013 and it
-resyncs when it reconnects. The socket object only needs `send_text` and
+messages is too far behind to be worth waiting for: its pipe closes it with 1013 (the
+close frame leaves once the socket takes data again), tells the room at once through
+`on_drop`, and the client resyncs when it reconnects. The socket object only needs `send_text` and
 `close(code, reason)`, which Starlette's WebSocket has.
 
 Two things make a broadcast cheap (docs/performance.md):
@@ -24,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Awaitable, Coroutine, Iterable, Protocol
+from typing import Any, Callable, Coroutine, Iterable, Protocol
 
 log = logging.getLogger("demon.connection")
 
@@ -47,17 +48,20 @@ def take_frame(pending: list[str], limit: int = MAX_FRAME_CHARS) -> tuple[str, i
     return (pending[0] if n == 1 else "\n".join(pending[:n])), n
 
 
-def start(coro: Coroutine[Any, Any, None]) -> Awaitable[None] | None:
+Suspended = tuple  # (a coroutine `start` began, what it waits on)
+
+
+def start(coro: Coroutine[Any, Any, None]) -> Suspended | None:
     """Run `coro` now, up to the first time it has to wait. None when it finished
-    (its exception, if any, is raised here); else an awaitable that finishes it."""
+    (its exception, if any, is raised here); else what `finish` needs to finish it."""
     try:
         waits_on = coro.send(None)
     except StopIteration:
         return None
-    return _finish(coro, waits_on)
+    return coro, waits_on
 
 
-async def _finish(coro: Coroutine[Any, Any, None], waits_on: Any) -> None:
+async def finish(coro: Coroutine[Any, Any, None], waits_on: Any) -> None:
     """Drive a coroutine that `start` began: wait for what it waits on, resume it, repeat
     (what a Task does). The coroutine reads the outcome of what it waited on itself."""
     try:
@@ -84,29 +88,30 @@ class Pipe:
         self.close_code: int | None = None
         self._close_with: tuple[int, str] | None = None
         self._task: asyncio.Task | None = None  # finishes a write that had to wait, or the close
-
-    def send(self, text: str) -> None:
-        self.send_many((text,))
+        self._suspended: Suspended | None = None  # that write, until the task takes it
+        self.on_drop: Callable[[Pipe], None] | None = None  # called when it gives up (1013)
 
     def send_many(self, texts: Iterable[str]) -> None:
         if self.closed:
             return
         self.pending.extend(texts)
-        if len(self.pending) > self.max_queue:
-            log.info("socket too slow, dropping it")
-            self.close(CLOSE_TOO_SLOW, "too far behind: reconnect")
-            return
         if self._task is None:
             self._write_now()
+        if len(self.pending) > self.max_queue:  # what the socket could not take yet
+            log.info("socket too slow, dropping it")
+            self.close(CLOSE_TOO_SLOW, "too far behind: reconnect")
+            if self.on_drop is not None:  # its socket loop may be idle: tell the room now
+                self.on_drop(self)
 
     def _write_now(self) -> None:
         try:
             while self.pending:
                 frame, n = take_frame(self.pending)
                 del self.pending[:n]
-                waiting = start(self.socket.send_text(frame))
-                if waiting is not None:  # the socket's buffer is full: go on in a task
-                    self._task = asyncio.ensure_future(self._carry_on(waiting))
+                suspended = start(self.socket.send_text(frame))
+                if suspended is not None:  # the socket's buffer is full: go on in a task
+                    self._suspended = suspended
+                    self._task = asyncio.ensure_future(self._carry_on())
                     return
         except Exception:  # WebSocketDisconnect, or RuntimeError on send-after-close
             self._gone()
@@ -120,16 +125,17 @@ class Pipe:
         self.pending.clear()
         self._close_with = (code, reason)
         if self._task is None:
-            self._task = asyncio.ensure_future(self._carry_on(None))
+            self._task = asyncio.ensure_future(self._carry_on())
 
     def _gone(self) -> None:
         self.closed = True
         self.pending.clear()
 
-    async def _carry_on(self, waiting: Awaitable[None] | None) -> None:
+    async def _carry_on(self) -> None:
         try:
-            if waiting is not None:
-                await waiting
+            suspended, self._suspended = self._suspended, None
+            if suspended is not None:
+                await finish(*suspended)
             while self.pending and self._close_with is None:
                 frame, n = take_frame(self.pending)
                 del self.pending[:n]
@@ -150,15 +156,21 @@ class Pipe:
         task = self._task
         if not self.closed:
             self._gone()
-            if task is not None:
-                task.cancel()
+            self._stop(task)
             return
         if task is None:
             return
         try:
             await asyncio.wait_for(asyncio.shield(task), timeout)
         except (asyncio.TimeoutError, Exception):
+            self._stop(task)
+
+    def _stop(self, task: asyncio.Task | None) -> None:
+        if task is not None:
             task.cancel()
+        if self._suspended is not None:  # its task never started: end the send it held
+            self._suspended[0].close()
+            self._suspended = None
 
 
 class RateLimiter:

@@ -90,7 +90,7 @@ class Hub:
         for handle in self.rooms.values():
             if handle.countdown is not None:
                 handle.countdown.cancel()  # the room stays in its countdown and resumes it on restart
-        self._flush()  # what the last turn changed is saved and sent before the 1012
+        self._flush()  # what the last turn changed is saved (and sent to sockets still open)
         pipes = [p for h in self.rooms.values() for p in h.pipes.values()]
         for pipe in pipes:
             pipe.close(CLOSE_RESTART, "server restarting")
@@ -132,6 +132,7 @@ class Hub:
             player = handle.room.join(name, hash_token(token))
             handle.room.last_active = self.clock()
             self._publish(handle, Outcome(events=[handle.room.room_event()]))
+            self._save_changed([handle])  # the new seat is on disk before its token is handed out
         return handle, player, token
 
     # ------------------------------------------------------------ sockets
@@ -148,6 +149,7 @@ class Hub:
                 old.close(CLOSE_POLICY, "opened in another tab")
             self._publish(handle, room.connect(player, self.clock()))  # the others see us arrive
             handle.pipes[player.id] = pipe
+            pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
             stream = self._stream.setdefault(pipe, [])
             stream.append(dumps({"type": "welcome", "code": room.code, "you": player.id,
                                  "seat": player.seat, "v": room.v}))
@@ -163,13 +165,20 @@ class Hub:
 
     async def detach(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
         async with handle.lock:
-            if handle.pipes.get(player.id) is not pipe:
-                return  # replaced by a newer socket of the same seat
-            del handle.pipes[player.id]
-            handle.legal_sent.pop(player.id, None)
-            if player.left:
-                return
-            self._publish(handle, handle.room.disconnect(player, self.clock()))
+            self._drop(handle, player, pipe)
+
+    def _drop(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
+        """The socket is gone (or was closed for being too slow): the others see the
+        player as disconnected. Synchronous, so a pipe can call it when it gives up on
+        its socket (`Pipe.on_drop`), with the socket's own loop still waiting for input;
+        no code holds a room's lock across an await, so this cannot cut into a change."""
+        if handle.pipes.get(player.id) is not pipe:
+            return  # replaced by a newer socket of the same seat, or already dropped
+        del handle.pipes[player.id]
+        handle.legal_sent.pop(player.id, None)
+        if player.left:
+            return
+        self._publish(handle, handle.room.disconnect(player, self.clock()))
 
     async def handle_message(self, handle: RoomHandle, player: Player, pipe: Pipe, msg: Any) -> None:
         """Dispatch one validated client message from `pipe`'s socket; all room changes
@@ -279,21 +288,24 @@ class Hub:
         order += replies
         order += [p for p in seats if p not in stream and p not in replies]
         for pipe in order:
-            texts = stream.get(pipe) or []
-            seat = seats.get(pipe)
-            if seat is not None:
-                try:
-                    legal = self._legal_message(*seat)
-                except Exception:  # a bug in one room must not keep the others' news back
-                    log.exception("legal actions failed in room %s", seat[0].room.code)
-                    legal = None
-                if legal is not None:
-                    texts = texts + [legal]
-            more = replies.get(pipe)
-            if more:
-                texts = texts + more
-            if texts:
-                pipe.send_many(texts)
+            try:
+                self._send_turn(pipe, stream.get(pipe), seats.get(pipe), replies.get(pipe))
+            except Exception:  # a bug about one socket must not keep the others' news back
+                log.exception("could not send to a socket of room %s", seats[pipe][0].room.code
+                              if pipe in seats else "?")
+
+    def _send_turn(self, pipe: Pipe, events: list[str] | None, seat: tuple | None,
+                   replies: list[str] | None) -> None:
+        """One socket's share of a turn, as one frame: its events, its `legal`, its replies."""
+        texts = events or []
+        if seat is not None:
+            legal = self._legal_message(*seat)
+            if legal is not None:
+                texts = texts + [legal]
+        if replies:
+            texts = texts + replies
+        if texts:
+            pipe.send_many(texts)
 
     def _legal_message(self, handle: RoomHandle, pid: str) -> str | None:
         """The seat's `legal` message when its legal actions changed since it was last told."""
@@ -309,8 +321,9 @@ class Hub:
         return dumps({"type": "legal", "v": room.v, "actions": legal})
 
     def _save_changed(self, handles: list[RoomHandle]) -> None:
-        """A failed write (disk full…) is logged and the game goes on: the store only
-        counts what it wrote, so the next successful save catches up."""
+        """A failed write (disk full…) is logged and the game goes on: the room keeps its
+        mark, the tick tries again, and since the store only counts what it wrote, the
+        next successful save catches up with everything."""
         todo = [h for h in handles if h.unsaved]
         if not todo:
             return
@@ -366,6 +379,8 @@ class Hub:
         if room.phase.value == "countdown" and handle.countdown is None:
             handle.countdown = asyncio.create_task(self._count_down(handle))
         self._publish(handle, room.tick(now))
+        if handle.unsaved:  # its last save failed (disk full…): try again, four times a second
+            self._mark_changed(handle)
         if not handle.pipes and room.is_idle(now, self.settings.empty_room_ttl_s):
             del self.rooms[code]
             self._changed.pop(id(handle), None)  # a flush must not save it back

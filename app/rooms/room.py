@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from app.engine.demon import DemonRound, action_from_json, action_to_json
+from app.engine.demon import DemonRound, Played, action_from_json, action_to_json
 from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
 from app.engine.rng import SplitMix64
 from app.protocol.wire import dumps
@@ -361,16 +361,16 @@ class Room:
         if player.seat in self.round.absent:
             raise RoomError("illegal", "You are out of this round.")
         engine_action = action_from_json({**action, "seat": player.seat})
-        if action.get("type") == "recycle":
-            self.cycled.add(player.seat)
         new_round, engine_events = self.round.apply(engine_action)
-        old = self.round
+        if action.get("type") == "recycle":  # only once it is applied: a refused one saw nothing
+            self.cycled.add(player.seat)
         self.round = new_round
         out.events.append(self._emit({
             "kind": "move", "seat": player.seat, "action": action,
             "engine": [e.to_json() for e in engine_events],
             "seat_view": new_round.seat_view(player.seat),
-            "foundations": self._changed_foundations(old, new_round),
+            "foundations": [self._foundation_entry(e.pile, new_round.foundations[e.pile])
+                            for e in engine_events if isinstance(e, Played)],
             "stuck": self.public_stuck(),
             "cards_home": self._cards_home(new_round),
         }))
@@ -518,13 +518,6 @@ class Room:
     def _foundation_entry(index: int, pile) -> dict:
         card, owner = pile[-1]
         return {"pile": index, "top": str(card), "seat": owner, "count": len(pile)}
-
-    def _changed_foundations(self, old: DemonRound, new: DemonRound) -> list[dict]:
-        changed = []
-        for i, pile in enumerate(new.foundations):
-            if i >= len(old.foundations) or old.foundations[i] is not pile and old.foundations[i] != pile:
-                changed.append(self._foundation_entry(i, pile))
-        return changed
 
     @staticmethod
     def _cards_home(rnd: DemonRound) -> list[int]:

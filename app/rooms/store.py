@@ -169,8 +169,12 @@ class Store:
             raise
         for (room, _moves_only), saved in zip(rooms, written):
             self._saved[room.code] = saved
+        for room, _moves_only in rooms:  # after the counts: a failure here unsaves nothing
             if room.phase is Phase.MATCH_OVER and room.code not in self._finished:
-                self.record_match(room)
+                try:
+                    self.record_match(room)
+                except Exception:  # tried again with the room's next save
+                    log.exception("could not record the finished match of room %s", room.code)
 
     def _write_room(self, room: Room, moves_only: bool) -> tuple[int, int]:
         """The statements that bring one room's rows up to date, inside the caller's

@@ -99,3 +99,21 @@ def test_moves_saved_as_steps_only_restore_the_same_version(tmp_path):
     assert back.v == room.v and back.round == room.round
     dup = back.act(back.player_by_id(players[1].id), "m3", {"type": "draw"}, now())
     assert dup.reply["duplicate"] and back.v == room.v
+
+
+def test_a_finished_match_that_cannot_be_recorded_does_not_unsave_the_rooms_saved_with_it(tmp_path):
+    """Found in review: a failure recording one room's finished match, after the shared
+    commit, left the other rooms' saved counts stale, so their next saves wrote the same
+    steps again and failed on every move."""
+    store = Store.open(tmp_path)
+    done, done_players = room_with_round("DONEAAA", rounds=1)
+    busy, busy_players = room_with_round("BUSYAAA")
+    done.vote(done_players[0], True)
+    done.vote(done_players[1], True)
+    assert done.phase is Phase.MATCH_OVER
+    busy.act(busy_players[0], "d1", {"type": "draw"}, now())
+    store.conn.execute("DROP TABLE matches")  # recording the match will fail
+    assert store.save_rooms([(done, False), (busy, True)]) == set()
+    busy.act(busy_players[0], "d2", {"type": "draw"}, now())
+    assert store.save_rooms([(busy, True)]) == set()
+    assert restored(Store.open(tmp_path), "BUSYAAA").v == busy.v

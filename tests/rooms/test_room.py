@@ -207,6 +207,17 @@ def test_stuck_is_shown_only_for_seats_that_have_seen_their_whole_stock():
     assert room.public_stuck() == [1]
 
 
+def test_a_refused_recycle_does_not_count_as_having_seen_the_stock():
+    """Found in review: a recycle sent while the stock still had cards was refused, yet
+    marked the seat as having been through its stock, so its stuck status showed early."""
+    room, players = started(2)
+    room.round = DemonRound.from_layout(
+        [{"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H 6H"},
+         {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"}])
+    assert room.act(players[0], "r", {"type": "recycle"}, T0).reply["code"] == "illegal"
+    assert room.public_stuck() == []
+
+
 def test_time_limit_ends_the_round():
     room, players = started(2, time_limit_s=60)
     assert not room.tick(T0 + 60).events
