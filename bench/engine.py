@@ -127,7 +127,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
     every seat answered afresh after every play. Same rounds, same actions, in the same
     run. "answers" counts fresh answers, "searches" the full searches among them."""
     calls = {"n": 0, "answers": 0}
-    real = demon_stuck.progress_witness
+    real = demon_stuck.waste_witness  # where every search starts
     real_store = _StuckMemo.store
 
     def counting(*args, **kwargs):
@@ -139,7 +139,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
         return real_store(self, *args)
 
     results = {}
-    demon_stuck.progress_witness = counting
+    demon_stuck.waste_witness = counting
     _StuckMemo.store = counting_store
     try:
         for mode in ("incremental", "naive"):
@@ -168,7 +168,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
             results[mode] = {"moves": moves, "searches": calls["n"], "answers": calls["answers"],
                              "seconds": elapsed}
     finally:
-        demon_stuck.progress_witness = real
+        demon_stuck.waste_witness = real
         _StuckMemo.store = real_store
     return results
 

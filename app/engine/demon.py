@@ -455,12 +455,13 @@ class _StuckMemo:
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("entries", "moves", "tableau_parts", "accepts", "home", "wants")
+    __slots__ = ("entries", "moves", "tableau_parts", "searches", "accepts", "home", "wants")
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
         self.moves: dict[int, tuple[SeatState, tuple]] = {}
         self.tableau_parts: dict[int, tuple] = {}  # seat -> (tableau, targets, pile sources)
+        self.searches: dict[int, tuple] = {}  # seat -> (tableau, its ints, {search key: witness})
         self.accepts: tuple | None = None
         self.home: tuple | None = None  # (foundations, cards each seat has on them)
         self.wants: tuple | None = None  # (foundations, demon_stuck.foundation_wants of them)
@@ -533,6 +534,26 @@ class _StuckMemo:
             return True, False
         return False, False
 
+    def search(self, seat: int, layout: SeatState, wants: frozenset[int]) -> int | None:
+        """`demon_stuck.progress_witness` for the seat, keeping the tableau half's answers
+        per tableau object: a seat drawing through its stock searches its tableau once,
+        not after every draw. The answer depends on nothing but the key it is kept under."""
+        found, takers, king = demon_stuck.waste_witness(demon_stuck.ids(layout.stock),
+                                                        demon_stuck.ids(layout.waste), wants)
+        if found is not None:
+            return found
+        entry = self.searches.get(seat)
+        if entry is None or entry[0] is not layout.tableau:
+            entry = (layout.tableau, demon_stuck.encode_piles(layout.tableau), {})
+            self.searches[seat] = entry
+        answers = entry[2]
+        key = (wants, takers, king)
+        if key not in answers:
+            if len(answers) >= 16:  # the foundations moved on many times: start again
+                answers.clear()
+            answers[key] = demon_stuck.tableau_witness(entry[1], wants, takers, king)
+        return answers[key]
+
     def store(self, seat: int, layout: SeatState, wants: frozenset[int], witness: int | None) -> None:
         self.entries[seat] = (layout, wants, witness)
 
@@ -540,6 +561,7 @@ class _StuckMemo:
         self.entries.clear()
         self.moves.clear()
         self.tableau_parts.clear()
+        self.searches.clear()
         self.accepts = None
         self.home = None
         self.wants = None
@@ -791,8 +813,7 @@ class DemonRound:
             return stuck
         witness = self._visible_progress(seat, layout, wants)
         if witness is None:
-            piles, stock, waste = demon_stuck.encode_seat(layout)
-            witness = demon_stuck.progress_witness(piles, stock, waste, wants)
+            witness = self._memo.search(seat, layout, wants)
         self._memo.store(seat, layout, wants, witness)
         return witness is None
 

@@ -71,13 +71,16 @@ def ids(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple([c.rank * 4 + si[c.suit] for c in cards])
 
 
-def encode_seat(seat) -> tuple:
-    """A seat layout (app.engine.demon.SeatState) as ints: (piles, stock, waste), each pile
-    (has face-down cards, face-up ids). Hashable, so it also serves as a memo key."""
+def encode_piles(tableau) -> tuple:
+    """Tableau piles (app.engine.demon.Pile) as ints: each (has face-down cards, face-up
+    ids). Hashable, so it also serves as a memo key."""
     si = _SUIT_INDEX
-    piles = tuple([(bool(p.down), tuple([c.rank * 4 + si[c.suit] for c in p.up]))
-                   for p in seat.tableau])
-    return piles, ids(seat.stock), ids(seat.waste)
+    return tuple([(bool(p.down), tuple([c.rank * 4 + si[c.suit] for c in p.up])) for p in tableau])
+
+
+def encode_seat(seat) -> tuple:
+    """A seat layout (app.engine.demon.SeatState) as ints: (piles, stock, waste)."""
+    return encode_piles(seat.tableau), ids(seat.stock), ids(seat.waste)
 
 
 def foundation_wants(tops: Iterable[Card]) -> frozenset[int]:
@@ -132,11 +135,24 @@ def progress_witness(
     `piles` are (has face-down cards, face-up ids bottom..top); `stock`/`waste` are ids
     with the last element on top; `wants` is `foundation_wants(...)`.
     """
+    found, takers, king_in_r = waste_witness(stock, waste, wants)
+    if found is not None:
+        return found
+    return tableau_witness(piles, wants, takers, king_in_r)
+
+
+def waste_witness(stock: Sequence[int], waste: Sequence[int],
+                  wants: frozenset[int]) -> tuple[int | None, frozenset[int], bool]:
+    """The stock-and-waste half of `progress_witness`: (a wanted card that draws can bring
+    to the top of the waste, or None; the tableau tops that would take a card the waste
+    can show; whether the waste can show a king). The other half, `tableau_witness`,
+    depends on the stock only through the last two, so a seat that only draws can keep
+    its tableau answer (app.engine.demon's memo does)."""
     rtops = reachable_waste_tops(stock, waste)
     # A waste card that can reach the top and go to a foundation.
     for c in rtops:
         if c in wants:
-            return c
+            return c, frozenset(), False
     # Tableau tops that would take a card of R, and whether R holds a king.
     takers: set[int] = set()
     king_in_r = False
@@ -145,7 +161,7 @@ def progress_witness(
             king_in_r = True
         else:
             takers.update(_PARENTS[c])
-    return _tableau_search(piles, wants, frozenset(takers), king_in_r)
+    return None, frozenset(takers), king_in_r
 
 
 def can_progress(
@@ -158,7 +174,7 @@ def can_progress(
     return progress_witness(piles, stock, waste, wants) is not None
 
 
-def _tableau_search(
+def tableau_witness(
     piles: Sequence[tuple[bool, tuple[int, ...]]],
     wants: frozenset[int],
     takers: frozenset[int],

@@ -66,12 +66,12 @@ def test_a_progress_move_in_view_spares_the_search():
     r = DemonRound.from_layout([{"tableau": [{"up": ["6S"]}] + [{"up": []}] * 6, "stock": ["2C"],
                                  "waste": ["5D"]}, {"tableau": [{"up": []}] * 7}])
     calls = []
-    real = demon_stuck.progress_witness
-    demon_stuck.progress_witness = lambda *args: calls.append(1) or real(*args)
+    real = demon_stuck.waste_witness  # where every search starts
+    demon_stuck.waste_witness = lambda *args: calls.append(1) or real(*args)
     try:
         assert not r.is_stuck(0)
     finally:
-        demon_stuck.progress_witness = real
+        demon_stuck.waste_witness = real
     assert calls == []
     assert r._memo.entries[0][2] == demon_stuck.ANY_FOUNDATIONS
 
@@ -98,3 +98,24 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
         if action is not None:
             r, _ = r.apply(action)
     assert seen
+
+
+def test_a_seat_drawing_through_its_stock_searches_its_tableau_once():
+    """Draws change only the stock and the waste: the tableau half of the search keeps its
+    answer (same tableau, same foundations, same cards the waste can show)."""
+    r = DemonRound.from_layout([{"tableau": [{"up": ["KS"]}] + [{"up": []}] * 6,
+                                 "stock": "2D 9H 5H 7C 8C 4S"},
+                                {"tableau": [{"up": ["AS"]}] + [{"up": []}] * 6}])  # not stuck: play goes on
+    searches = []
+    real = demon_stuck.tableau_witness
+    demon_stuck.tableau_witness = lambda *args: searches.append(1) or real(*args)
+    try:
+        answers = []
+        for _ in range(5):
+            answers.append(r.is_stuck(0))
+            draw = next(a for a in r.legal_actions(0) if type(a).__name__ in ("Draw", "Recycle"))
+            r, _ = r.apply(draw)
+    finally:
+        demon_stuck.tableau_witness = real
+    assert answers == [True] * 5 and len(searches) == 1
+    assert r.is_stuck(0) == DemonRound.from_json(r.to_json()).is_stuck(0)
