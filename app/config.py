@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     max_frame_bytes: int = Field(4096, description="Largest WebSocket frame accepted (close 1009 above).")
     rate_per_s: float = Field(20.0, description="Messages per second allowed per socket (sustained).")
     rate_burst: int = Field(40, description="Burst of messages allowed per socket before close 1008.")
-    send_queue: int = Field(256, description="Outgoing messages buffered per socket before it is dropped (1013).")
+    send_queue: int = Field(256, description="Messages waiting for a socket that cannot take them yet, before it is dropped (1013).")
     replay_window: int = Field(512, description="Events a room keeps for reconnecting clients.")
     max_rooms: int = Field(2000, description="Rooms (and Devil's Grip games) held at once.")
     persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
