@@ -50,6 +50,7 @@ class RoomHandle:
     legal_sent: dict[str, list] = field(default_factory=dict)
     countdown: asyncio.Task | None = None
     unsaved: int = 0  # 0, SAVE_MOVES or SAVE_ALL: what the next flush must write
+    legal_basis: tuple | None = None  # (phase, foundations, absent) at the last flush
 
 
 class HubFull(Exception):
@@ -283,7 +284,12 @@ class Hub:
         self._save_changed(list(changed.values()))
         stream, self._stream = self._stream, {}
         replies, self._replies = self._replies, {}
-        seats = {pipe: (handle, pid) for handle in changed.values() for pid, pipe in handle.pipes.items()}
+        seats = {}  # the sockets whose legal actions may have changed
+        for handle in changed.values():
+            moved_on = self._legal_basis_moved_on(handle)
+            for pid, pipe in handle.pipes.items():
+                if moved_on or pipe in replies or pid not in handle.legal_sent:
+                    seats[pipe] = (handle, pid)
         order = [p for p in stream if p not in replies]
         order += replies
         order += [p for p in seats if p not in stream and p not in replies]
@@ -293,6 +299,18 @@ class Hub:
             except Exception:  # a bug about one socket must not keep the others' news back
                 log.exception("could not send to a socket of room %s", seats[pipe][0].room.code
                               if pipe in seats else "?")
+
+    @staticmethod
+    def _legal_basis_moved_on(handle: RoomHandle) -> bool:
+        """Whether what every seat's legal actions rest on (the phase, the foundations, who
+        is absent) changed since the last flush. When it did not, only a seat that acted
+        (and so has a reply) can have new legal actions, through its own layout: the others
+        need not even be asked (most moves: draws and tableau moves)."""
+        rnd = handle.room.round
+        basis = (handle.room.phase, rnd.foundations if rnd else None, rnd.absent if rnd else None)
+        old = handle.legal_basis
+        handle.legal_basis = basis
+        return old is None or old[0] is not basis[0] or old[1] is not basis[1] or old[2] is not basis[2]
 
     def _send_turn(self, pipe: Pipe, events: list[str] | None, seat: tuple | None,
                    replies: list[str] | None) -> None:

@@ -255,3 +255,23 @@ def test_a_joined_seat_is_on_disk_before_its_token_is_handed_out(tmp_path):
         assert [p.id for p in back.players] == [handle.room.players[0].id, player.id]
         store.close()
     asyncio.run(main())
+
+
+def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path):
+    """A draw changes only the drawer's layout; the other seats' legal actions rest on the
+    foundations, which did not move, so the flush does not even ask for them."""
+    async def main():
+        hub = Hub(settings(tmp_path, persist=False))
+        handle, players, pipes, _sockets = await seated_room(hub, 3)
+        asked = []
+        real = handle.room.legal_for
+        handle.room.legal_for = lambda player: asked.append(player.id) or real(player)
+        for kind in ("draw", "foundation"):
+            action = play(handle, players[0], kind)
+            asked.clear()
+            await hub.handle_message(handle, players[0], pipes[0], action)
+            await turns()
+            if kind == "draw":
+                assert asked == [players[0].id]
+        assert sorted(asked) == sorted(p.id for p in players)  # the foundations moved: all
+    asyncio.run(main())
