@@ -44,6 +44,11 @@ def settings(tmp_path, **overrides) -> Settings:
     return Settings(data_dir=tmp_path, countdown_s=0.0, test_seed=288, **overrides)
 
 
+def saving_hub(tmp_path) -> tuple[Store, Hub]:
+    store = Store.open(tmp_path)
+    return store, Hub(settings(tmp_path), store)
+
+
 async def turns(n: int = 3) -> None:
     for _ in range(n):
         await asyncio.sleep(0)
@@ -106,8 +111,7 @@ def test_one_frame_per_socket_per_turn_events_then_legal_then_replies(tmp_path):
 
 def test_an_ack_leaves_only_once_its_move_is_in_the_database(tmp_path):
     async def main():
-        store = Store.open(tmp_path)
-        hub = Hub(settings(tmp_path), store)
+        store, hub = saving_hub(tmp_path)
         reader = sqlite3.connect(tmp_path / DB_NAME)
         seen_at_ack: list[tuple] = []
 
@@ -130,8 +134,7 @@ def test_an_ack_leaves_only_once_its_move_is_in_the_database(tmp_path):
 
 def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
     async def main():
-        store = Store.open(tmp_path)
-        hub = Hub(settings(tmp_path), store)
+        store, hub = saving_hub(tmp_path)
         rooms = [await seated_room(hub, 2) for _ in range(3)]
         statements: list[str] = []
         store.conn.set_trace_callback(statements.append)
@@ -148,8 +151,7 @@ def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
 
 def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(tmp_path):
     async def main():
-        store = Store.open(tmp_path)
-        hub = Hub(settings(tmp_path), store)
+        store, hub = saving_hub(tmp_path)
         good, bad = await seated_room(hub, 2), await seated_room(hub, 2)
         bad[0].room._log_step({"type": "draw", "seat": {0}})  # a set: not JSON
         await first_seats_play(hub, [good, bad])
@@ -247,8 +249,7 @@ def test_a_joined_seat_is_on_disk_before_its_token_is_handed_out(tmp_path):
     """Found in review: the join was saved by the next flush, after the HTTP answer could
     already be on its way; a crash in between left a token the server did not know."""
     async def main():
-        store = Store.open(tmp_path)
-        hub = Hub(settings(tmp_path), store)
+        store, hub = saving_hub(tmp_path)
         handle, _host, _token = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
         _handle, player, _token = await hub.join_room(handle.room.code, "P1")
         back = next(r for r in Store.open(tmp_path).load_rooms() if r.code == handle.room.code)
