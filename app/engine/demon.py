@@ -616,6 +616,11 @@ def _layout_moves(seat: int, st: SeatState, targets: tuple, pile_sources: tuple)
     return head, (waste,) + pile_sources
 
 
+def _foundation_piles(card: Card, accepting: dict, new_pile: int) -> tuple[int, ...]:
+    """Rules 11, 12: the foundation piles the card may go to (an ace: a new pile)."""
+    return (new_pile,) if card.rank == 1 else accepting.get((card.suit, card.rank), ())
+
+
 def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:
     """Rule 9: a face-down card that became the top is turned face up."""
     if not pile.up and pile.down:
@@ -833,8 +838,10 @@ class DemonRound:
                 pile = layout.tableau[src]
                 if pile.down and any(m.count == len(pile.up) for m in moves):
                     return demon_stuck.ANY_FOUNDATIONS  # the whole run moves: a turn-up
-            if played is None and demon_stuck.card_id(card) in wants:
-                played = demon_stuck.card_id(card)  # a foundation play
+            if played is None:
+                cid = demon_stuck.card_id(card)
+                if cid in wants:
+                    played = cid  # a foundation play
         return played
 
     def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:
@@ -921,10 +928,7 @@ class DemonRound:
         new_pile = len(self.foundations)
         out: list[DemonAction] = list(head)
         for src, card, tableau_moves in sources:
-            if card.rank == 1:
-                out.append(ToFoundation(seat, src, new_pile))
-            else:
-                out.extend(ToFoundation(seat, src, i) for i in accepting.get((card.suit, card.rank), ()))
+            out.extend(ToFoundation(seat, src, i) for i in _foundation_piles(card, accepting, new_pile))
             out.extend(tableau_moves)
         return out
 
@@ -939,13 +943,8 @@ class DemonRound:
         _head, sources = self._memo.layout_moves(seat, self.seats[seat])
         accepting = self._memo.accepting(self.foundations)
         new_pile = len(self.foundations)
-        plays: list[tuple[int | str, int]] = []
-        for src, card, _moves in sources:
-            if card.rank == 1:
-                plays.append((src, new_pile))
-            else:
-                plays.extend((src, i) for i in accepting.get((card.suit, card.rank), ()))
-        return tuple(plays)
+        return tuple((src, i) for src, card, _moves in sources
+                     for i in _foundation_piles(card, accepting, new_pile))
 
     def apply(self, action: DemonAction) -> tuple["DemonRound", list[DemonEvent]]:
         """Validate and play one action; return the new round and what happened."""

@@ -106,15 +106,18 @@ class Pipe:
     def _write_now(self) -> None:
         try:
             while self.pending:
-                frame, n = take_frame(self.pending)
-                del self.pending[:n]
-                suspended = start(self.socket.send_text(frame))
+                suspended = start(self.socket.send_text(self._next_frame()))
                 if suspended is not None:  # the socket's buffer is full: go on in a task
                     self._suspended = suspended
                     self._task = asyncio.ensure_future(self._carry_on())
                     return
         except Exception:  # WebSocketDisconnect, or RuntimeError on send-after-close
             self._gone()
+
+    def _next_frame(self) -> str:
+        frame, n = take_frame(self.pending)
+        del self.pending[:n]
+        return frame
 
     def close(self, code: int, reason: str = "") -> None:
         """Close after nothing else: drops whatever is still waiting."""
@@ -137,9 +140,7 @@ class Pipe:
             if suspended is not None:
                 await finish(*suspended)
             while self.pending and self._close_with is None:
-                frame, n = take_frame(self.pending)
-                del self.pending[:n]
-                await self.socket.send_text(frame)
+                await self.socket.send_text(self._next_frame())
             if self._close_with is not None:
                 await self.socket.close(*self._close_with)
         except asyncio.CancelledError:

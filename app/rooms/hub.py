@@ -117,7 +117,8 @@ class Hub:
         self.rooms[room.code] = handle
         token = new_token()
         player = room.join(body.name, hash_token(token))
-        self._save(handle)
+        handle.unsaved = SAVE_ALL
+        self._save_changed([handle])  # on disk before its creator hears of it
         log_event("room_created", code=room.code, max_players=body.max_players, rounds=body.rounds)
         return handle, player, token
 
@@ -308,9 +309,8 @@ class Hub:
         need not even be asked (most moves: draws and tableau moves)."""
         rnd = handle.room.round
         basis = (handle.room.phase, rnd.foundations if rnd else None, rnd.absent if rnd else None)
-        old = handle.legal_basis
-        handle.legal_basis = basis
-        return old is None or old[0] is not basis[0] or old[1] is not basis[1] or old[2] is not basis[2]
+        old, handle.legal_basis = handle.legal_basis, basis
+        return old is None or any(a is not b for a, b in zip(old, basis))
 
     def _send_turn(self, pipe: Pipe, events: list[str] | None, seat: tuple | None,
                    replies: list[str] | None) -> None:
@@ -349,17 +349,8 @@ class Hub:
         if self.store is not None:
             failed = self.store.save_rooms([(h.room, h.unsaved == SAVE_MOVES) for h in todo])
         for h in todo:
-            if h.room.code not in failed:  # a failed room keeps its mark and is saved in full next time
+            if h.room.code not in failed:  # a failed room keeps its mark; the tick tries again
                 h.unsaved = 0
-
-    def _save(self, handle: RoomHandle) -> None:
-        """Save one room now (a new room, before its creator hears of it)."""
-        if self.store is None:
-            return
-        try:
-            self.store.save_room(handle.room)
-        except Exception:
-            log.exception("could not save room %s", handle.room.code)
 
     # ------------------------------------------------------------ timers
 
