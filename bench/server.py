@@ -708,7 +708,7 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
               f"other processes {o['other_cpu'] * 100:.0f}% of a core", flush=True)
         rss3 = server.rss_kb()
         spy = None
-        if args.profile and kind == "ours" and run == 0:
+        if args.profile and run == 0:
             spy = start_profiler(server.pid, args.sat_seconds, Path(args.profile) / f"{name}.txt")
         result["sat"] = await run_phase(driver, "saturated", CLOSED, args.sat_seconds, rooms, seats, server)
         s = result["sat"]
@@ -927,7 +927,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="5 rooms, 5 s open loop, 3 s saturated")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run every server N times, in rotation, and report medians (default 1)")
-    ap.add_argument("--profile", metavar="DIR", help="py-spy profiles of our saturated phase into DIR")
+    ap.add_argument("--profile", metavar="DIR", help="py-spy profiles of each server's saturated phase into DIR")
     ap.add_argument("--gc-log", action="store_true",
                     help="run the servers under bench/_gcwatch.py and report their full garbage collections")
     ap.add_argument("--keep", action="store_true", help="keep the temporary data directory and logs")

@@ -15,6 +15,8 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 import app as app_pkg
 from app.api import grip_http, rooms_http, ws
@@ -33,6 +35,26 @@ GC_GEN0_THRESHOLD = 20_000
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
        "frame-ancestors 'none'; form-action 'self'")
+
+
+class DemonApp(FastAPI):
+    """FastAPI, with the room sockets (`/ws/{code}`) taken straight to their endpoint.
+
+    Nothing in the HTTP stack applies to them (the middleware here only sets response
+    headers; routing is one prefix), and it is not free: a socket's handler is resumed
+    once per message it receives, through every layer it was called through, so each
+    layer of middleware and routing costs every message of every seat (about 10 µs of
+    a 170 µs move under load; docs/performance.md). Other socket paths still go through
+    the router (and are refused there)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            code = ws.socket_room_code(scope)
+            if code is not None:
+                scope["app"] = self
+                await ws.room_socket(WebSocket(scope, receive, send), code)
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -59,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if store is not None:
             store.close()
 
-    app = FastAPI(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
+    app = DemonApp(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.hub = hub
     app.state.grips = grips
@@ -90,7 +112,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)
-    app.include_router(ws.router)
 
     index = STATIC_DIR / "index.html"
 

@@ -37,7 +37,7 @@ async def room_summary(code: str, request: Request) -> dict:
 @router.post("/{code}/join", response_model=SeatGrant)
 async def join_room(code: str, body: JoinRoom, request: Request) -> SeatGrant:
     try:
-        joined = await request.app.state.hub.join_room(normalise_code(code), body.name)
+        joined = request.app.state.hub.join_room(normalise_code(code), body.name)
     except RoomError as err:
         raise HTTPException(409, err.message) from err
     if joined is None:

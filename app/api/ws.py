@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.config import Settings
 from app.protocol import messages as m
@@ -20,9 +20,21 @@ from app.rooms.hub import CLOSE_POLICY, Hub
 from app.rooms.logfmt import log_event
 from app.rooms.secrets_util import normalise_code
 
-router = APIRouter()
-
 CLOSE_TOO_BIG = 1009
+SOCKET_PREFIX = "/ws/"
+
+
+def socket_room_code(scope: dict) -> str | None:
+    """The room code of a socket scope for `/ws/{code}` (behind the app's root path,
+    if any), or None for any other path."""
+    path, root = scope["path"], scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root):]
+    if path.startswith(SOCKET_PREFIX):
+        code = path[len(SOCKET_PREFIX):]
+        if code and "/" not in code:
+            return code
+    return None
 
 
 def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
@@ -49,7 +61,6 @@ async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
     await websocket.close(code, reason)
 
 
-@router.websocket("/ws/{code}")
 async def room_socket(websocket: WebSocket, code: str) -> None:
     settings: Settings = websocket.app.state.settings
     hub: Hub = websocket.app.state.hub
@@ -79,7 +90,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)
     attached = False
     try:
-        attached = await hub.attach(handle, player, pipe, hello.v)
+        attached = hub.attach(handle, player, pipe, hello.v)
         if not attached:
             pipe.close(CLOSE_POLICY, "unknown room or token")
         while not pipe.closed:
@@ -107,12 +118,12 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             if isinstance(msg, m.Hello):
                 hub.reply(pipe, {"type": "error", "code": "invalid", "message": "Already authenticated."})
                 continue
-            await hub.handle_message(handle, player, pipe, msg)
+            hub.handle_message(handle, player, pipe, msg)
             if isinstance(msg, m.Leave):
                 break
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         if attached:
-            await hub.detach(handle, player, pipe)
+            hub.detach(handle, player, pipe)
         await pipe.drain_and_stop()

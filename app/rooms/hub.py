@@ -1,9 +1,11 @@
 """The hub: every live room in this process, their locks, sockets and timers.
 
 One writer per room (boardgame.io's match queue, concurrency 1): every change to a room
-goes through `RoomHandle.lock`, so the order in which messages arrive is the order in
-which they are applied, and that decides every race (Demon rule 14). Rooms never share
-a lock, so a busy room does not slow another.
+is one synchronous call here, run on the event loop's only thread and never awaiting in
+the middle, so no two changes interleave and the order in which messages arrive is the
+order in which they are applied; that decides every race (Demon rule 14). No lock is
+needed for that, and none is taken: an `asyncio.Lock` per message would only add a
+coroutine and its bookkeeping to every move (docs/performance.md).
 
 Nothing leaves at once. Every change `_publish`es its events (serialised once) into an
 outbox, and replies wait there too; once per turn of the event loop `_flush` does, for
@@ -45,7 +47,6 @@ SAVE_MOVES, SAVE_ALL = 1, 2  # what a room's next save must write: its steps, or
 @dataclass(eq=False)
 class RoomHandle:
     room: Room
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pipes: dict[str, Pipe] = field(default_factory=dict)  # player id -> its socket
     legal_sent: dict[str, list] = field(default_factory=dict)
     countdown: asyncio.Task | None = None
@@ -122,58 +123,53 @@ class Hub:
         log_event("room_created", code=room.code, max_players=body.max_players, rounds=body.rounds)
         return handle, player, token
 
-    async def join_room(self, code: str, name: str) -> tuple[RoomHandle, Player, str] | None:
+    def join_room(self, code: str, name: str) -> tuple[RoomHandle, Player, str] | None:
         """None when there is no such room; RoomError("room_full") when it cannot take more."""
         handle = self.rooms.get(code)
         if handle is None:
             return None
-        async with handle.lock:
-            if self.rooms.get(code) is not handle:  # removed while we waited
-                return None
-            token = new_token()
-            player = handle.room.join(name, hash_token(token))
-            handle.room.last_active = self.clock()
-            self._publish(handle, Outcome(events=[handle.room.room_event()]))
-            self._save_changed([handle])  # the new seat is on disk before its token is handed out
+        token = new_token()
+        player = handle.room.join(name, hash_token(token))
+        handle.room.last_active = self.clock()
+        self._publish(handle, Outcome(events=[handle.room.room_event()]))
+        self._save_changed([handle])  # the new seat is on disk before its token is handed out
         return handle, player, token
 
     # ------------------------------------------------------------ sockets
 
-    async def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None) -> bool:
+    def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None) -> bool:
         """A socket authenticated as `player`: send what it missed, then go live. False
         when the room was removed or the player left while the socket was opening."""
-        async with handle.lock:
-            room = handle.room
-            if self.rooms.get(room.code) is not handle or player.left:
-                return False
-            old = handle.pipes.pop(player.id, None)
-            if old is not None:
-                old.close(CLOSE_POLICY, "opened in another tab")
-            self._publish(handle, room.connect(player, self.clock()))  # the others see us arrive
-            handle.pipes[player.id] = pipe
-            pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
-            stream = self._stream.setdefault(pipe, [])
-            stream.append(dumps({"type": "welcome", "code": room.code, "you": player.id,
-                                 "seat": player.seat, "v": room.v}))
-            missed = room.events_since(last_v) if last_v is not None else None
-            if missed is None:
-                stream.append(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
-            else:
-                stream.extend(missed)
-            handle.legal_sent.pop(player.id, None)
-            self._mark_changed(handle)
-            log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
+        room = handle.room
+        if self.rooms.get(room.code) is not handle or player.left:
+            return False
+        old = handle.pipes.pop(player.id, None)
+        if old is not None:
+            old.close(CLOSE_POLICY, "opened in another tab")
+        self._publish(handle, room.connect(player, self.clock()))  # the others see us arrive
+        handle.pipes[player.id] = pipe
+        pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
+        stream = self._stream.setdefault(pipe, [])
+        stream.append(dumps({"type": "welcome", "code": room.code, "you": player.id,
+                             "seat": player.seat, "v": room.v}))
+        missed = room.events_since(last_v) if last_v is not None else None
+        if missed is None:
+            stream.append(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
+        else:
+            stream.extend(missed)
+        handle.legal_sent.pop(player.id, None)
+        self._mark_changed(handle)
+        log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
         return True
 
-    async def detach(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
-        async with handle.lock:
-            self._drop(handle, player, pipe)
+    def detach(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
+        self._drop(handle, player, pipe)
 
     def _drop(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
         """The socket is gone (or was closed for being too slow): the others see the
         player as disconnected. Synchronous, so a pipe can call it when it gives up on
         its socket (`Pipe.on_drop`), with the socket's own loop still waiting for input;
-        no code holds a room's lock across an await, so this cannot cut into a change."""
+        every change is synchronous too, so this cannot cut into one."""
         if handle.pipes.get(player.id) is not pipe:
             return  # replaced by a newer socket of the same seat, or already dropped
         del handle.pipes[player.id]
@@ -182,55 +178,54 @@ class Hub:
             return
         self._publish(handle, handle.room.disconnect(player, self.clock()))
 
-    async def handle_message(self, handle: RoomHandle, player: Player, pipe: Pipe, msg: Any) -> None:
+    def handle_message(self, handle: RoomHandle, player: Player, pipe: Pipe, msg: Any) -> None:
         """Dispatch one validated client message from `pipe`'s socket; all room changes
-        happen here, locked. Replies go to the socket that asked."""
-        async with handle.lock:
-            room = handle.room
-            now = self.clock()
-            try:
-                if isinstance(msg, m.Action):
-                    outcome = room.act(player, msg.id, msg.action.model_dump(), now)
-                    if outcome.reply and outcome.reply["type"] == "rejected" and not outcome.reply.get("duplicate"):
-                        log_event("action_rejected", code=room.code, player=player.id,
-                                  reason=outcome.reply["code"])
-                elif isinstance(msg, m.Start):
-                    outcome = room.start(player, now)
-                elif isinstance(msg, m.NextRound):
-                    outcome = room.next_round(player, now)
-                elif isinstance(msg, m.SetOptions):
-                    outcome = room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
-                elif isinstance(msg, m.Vote):
-                    outcome = room.vote(player, msg.end)
-                elif isinstance(msg, m.Rematch):
-                    outcome = room.rematch(player, now)
-                    if self.store is not None:
-                        self.store.reopen_match(room)
-                elif isinstance(msg, m.Leave):
-                    outcome = room.leave(player, now)
-                elif isinstance(msg, m.Resync):
-                    self._stream.setdefault(pipe, []).append(
-                        dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
-                    handle.legal_sent.pop(player.id, None)
-                    self._mark_changed(handle)
-                    outcome = Outcome()
-                elif isinstance(msg, m.Ping):
-                    outcome = Outcome(reply={"type": "pong"})
-                else:
-                    outcome = Outcome(reply={"type": "error", "code": "invalid", "message": "Unexpected message."})
-            except RoomError as err:
-                outcome = Outcome(reply={"type": "error", "code": err.code, "message": err.message})
-                log_event("request_refused", code=room.code, player=player.id, reason=err.code)
-            self._publish(handle, outcome)
-            if outcome.reply is not None:
-                self.reply(pipe, outcome.reply)
-            if room.phase.value == "countdown" and handle.countdown is None:
-                handle.countdown = asyncio.create_task(self._count_down(handle))
-                log_event("round_countdown", code=room.code, players=len(room.players))
-            if isinstance(msg, m.Leave):
-                if handle.pipes.get(player.id) is pipe:
-                    del handle.pipes[player.id]
-                pipe.close(1000, "left")
+        happen here. Replies go to the socket that asked."""
+        room = handle.room
+        now = self.clock()
+        try:
+            if isinstance(msg, m.Action):
+                outcome = room.act(player, msg.id, msg.action.model_dump(), now)
+                if outcome.reply and outcome.reply["type"] == "rejected" and not outcome.reply.get("duplicate"):
+                    log_event("action_rejected", code=room.code, player=player.id,
+                              reason=outcome.reply["code"])
+            elif isinstance(msg, m.Start):
+                outcome = room.start(player, now)
+            elif isinstance(msg, m.NextRound):
+                outcome = room.next_round(player, now)
+            elif isinstance(msg, m.SetOptions):
+                outcome = room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
+            elif isinstance(msg, m.Vote):
+                outcome = room.vote(player, msg.end)
+            elif isinstance(msg, m.Rematch):
+                outcome = room.rematch(player, now)
+                if self.store is not None:
+                    self.store.reopen_match(room)
+            elif isinstance(msg, m.Leave):
+                outcome = room.leave(player, now)
+            elif isinstance(msg, m.Resync):
+                self._stream.setdefault(pipe, []).append(
+                    dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
+                handle.legal_sent.pop(player.id, None)
+                self._mark_changed(handle)
+                outcome = Outcome()
+            elif isinstance(msg, m.Ping):
+                outcome = Outcome(reply={"type": "pong"})
+            else:
+                outcome = Outcome(reply={"type": "error", "code": "invalid", "message": "Unexpected message."})
+        except RoomError as err:
+            outcome = Outcome(reply={"type": "error", "code": err.code, "message": err.message})
+            log_event("request_refused", code=room.code, player=player.id, reason=err.code)
+        self._publish(handle, outcome)
+        if outcome.reply is not None:
+            self.reply(pipe, outcome.reply)
+        if room.phase.value == "countdown" and handle.countdown is None:
+            handle.countdown = asyncio.create_task(self._count_down(handle))
+            log_event("round_countdown", code=room.code, players=len(room.players))
+        if isinstance(msg, m.Leave):
+            if handle.pipes.get(player.id) is pipe:
+                del handle.pipes[player.id]
+            pipe.close(1000, "left")
 
     # ------------------------------------------------------------ publishing
 
@@ -357,8 +352,7 @@ class Hub:
     async def _count_down(self, handle: RoomHandle) -> None:
         try:
             await asyncio.sleep(self.settings.countdown_s)
-            async with handle.lock:
-                self._publish(handle, handle.room.begin_round(self.clock()))
+            self._publish(handle, handle.room.begin_round(self.clock()))
         finally:
             handle.countdown = None
 
@@ -368,20 +362,19 @@ class Hub:
             await asyncio.sleep(0.25)
             ticks += 1
             try:
-                await self.tick()
+                self.tick()
                 if self.store is not None and ticks % CHECKPOINT_EVERY_TICKS == 0:
                     await asyncio.to_thread(self.store.checkpoint)
             except Exception:  # a bug in one room must not stop the clock for all
                 log.exception("tick failed")
 
-    async def tick(self) -> None:
+    def tick(self) -> None:
         now = self.clock()
         for code, handle in list(self.rooms.items()):
-            async with handle.lock:
-                try:
-                    self._tick_room(code, handle, now)
-                except Exception:  # one broken room must not stop the clock for the others
-                    log.exception("tick failed for room %s", code)
+            try:
+                self._tick_room(code, handle, now)
+            except Exception:  # one broken room must not stop the clock for the others
+                log.exception("tick failed for room %s", code)
 
     def _tick_room(self, code: str, handle: RoomHandle, now: float) -> None:
         room = handle.room

@@ -57,15 +57,14 @@ async def turns(n: int = 3) -> None:
 async def seated_room(hub: Hub, n: int = 2, sockets=None):
     """A room of n seats, each with a socket, its round started; the frames so far forgotten."""
     handle, host, _ = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
-    players = [host] + [(await hub.join_room(handle.room.code, f"P{i}"))[1] for i in range(1, n)]
+    players = [host] + [(hub.join_room(handle.room.code, f"P{i}"))[1] for i in range(1, n)]
     sockets = sockets or [RecordingSocket() for _ in players]
     pipes = [Pipe(s, 256) for s in sockets]
     for player, pipe in zip(players, pipes):
-        assert await hub.attach(handle, player, pipe, None)
-    await hub.handle_message(handle, host, pipes[0], m.Start(type="start"))
+        assert hub.attach(handle, player, pipe, None)
+    hub.handle_message(handle, host, pipes[0], m.Start(type="start"))
     await turns()
-    async with handle.lock:
-        hub._publish(handle, handle.room.begin_round(hub.clock()))
+    hub._publish(handle, handle.room.begin_round(hub.clock()))
     await turns()
     for s in sockets:
         s.frames.clear()
@@ -82,7 +81,7 @@ def play(handle, player, kind: str | None = None) -> m.Action:
 async def first_seats_play(hub: Hub, rooms: list) -> None:
     """Seat 0 of each room plays, all in the same turn; then the flush runs."""
     for handle, players, pipes, _sockets in rooms:
-        await hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
+        hub.handle_message(handle, players[0], pipes[0], play(handle, players[0]))
     await turns()
 
 
@@ -93,8 +92,8 @@ def test_one_frame_per_socket_per_turn_events_then_legal_then_replies(tmp_path):
         # Two seats play in the same turn: nothing leaves until the flush. Seat 0 plays
         # its ace, which gives seat 0 new legal actions (and seat 1, which holds the 2).
         first, second = play(handle, players[0], "foundation"), play(handle, players[1], "draw")
-        await hub.handle_message(handle, players[0], pipes[0], first)
-        await hub.handle_message(handle, players[1], pipes[1], second)
+        hub.handle_message(handle, players[0], pipes[0], first)
+        hub.handle_message(handle, players[1], pipes[1], second)
         assert all(s.frames == [] for s in sockets)
         await turns()
         assert [len(s.frames) for s in sockets] == [1, 1, 1]
@@ -125,7 +124,7 @@ def test_an_ack_leaves_only_once_its_move_is_in_the_database(tmp_path):
         handle, players, pipes, sockets = await seated_room(
             hub, 2, sockets=[RecordingSocket(on_frame), RecordingSocket()])
         action = play(handle, players[0])
-        await hub.handle_message(handle, players[0], pipes[0], action)
+        hub.handle_message(handle, players[0], pipes[0], action)
         await turns()
         assert seen_at_ack == [(action.id, handle.room.v)]
         store.close()
@@ -162,7 +161,7 @@ def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(t
         # The tick tries the failed room again; once it can be written, it catches up.
         at = next(i for i, step in enumerate(bad[0].room.round_actions) if isinstance(step.get("seat"), set))
         del bad[0].room.round_actions[at], bad[0].room.round_step_ids[at]
-        await hub.tick()
+        hub.tick()
         await turns()
         assert not bad[0].unsaved
         back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
@@ -251,7 +250,7 @@ def test_a_joined_seat_is_on_disk_before_its_token_is_handed_out(tmp_path):
     async def main():
         store, hub = saving_hub(tmp_path)
         handle, _host, _token = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
-        _handle, player, _token = await hub.join_room(handle.room.code, "P1")
+        _handle, player, _token = hub.join_room(handle.room.code, "P1")
         back = next(r for r in Store.open(tmp_path).load_rooms() if r.code == handle.room.code)
         assert [p.id for p in back.players] == [handle.room.players[0].id, player.id]
         store.close()
@@ -270,7 +269,7 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path):
         for kind in ("draw", "foundation"):
             action = play(handle, players[0], kind)
             asked.clear()
-            await hub.handle_message(handle, players[0], pipes[0], action)
+            hub.handle_message(handle, players[0], pipes[0], action)
             await turns()
             if kind == "draw":
                 assert asked == [players[0].id]

@@ -154,6 +154,22 @@ def test_unknown_token_foreign_origin_missing_hello_are_closed_with_1008(server)
     run(main())
 
 
+def test_socket_paths_other_than_a_room_are_refused(server):
+    """Only `/ws/{code}` takes the sockets' short way past the router; any other socket
+    path is still refused by the router, before the handshake completes."""
+    async def main():
+        players = await seat_players(server, 2)
+        for path in ("/ws/", f"/ws/{players[0].code}/extra", "/elsewhere"):
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await websockets.connect(f"{server.ws_base}{path}", compression=None)
+            assert refused.value.response.status_code == 403
+        await still_works(players)
+        for p in players:
+            await p.close()
+
+    run(main())
+
+
 def test_huge_frame_closes_1009_and_flood_closes_1008_without_disturbing_others(server):
     async def main():
         players = await seat_players(server, 3)
