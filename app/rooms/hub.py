@@ -9,13 +9,13 @@ coroutine and its bookkeeping to every move (docs/performance.md).
 
 Nothing leaves at once. Every change `_publish`es its events (serialised once) into an
 outbox, and replies wait there too; once per turn of the event loop `_flush` does, for
-everything that happened in that turn: save every changed room in one SQLite
-transaction (group commit), work out which seats' legal actions changed, and hand each
-socket all that is for it, in order (events, then its `legal`, then its replies), as
-one frame. So an `ack` never leaves before its move is on disk, a move costs one
-commit shared by all the moves of its turn, and a socket gets one frame per turn
-however busy its room is; under light load a turn holds one move and nothing waits
-longer than one turn. Nothing here awaits a client's network (see `connection.Pipe`).
+everything that happened in that turn: work out which seats' legal actions changed,
+hand each socket all that is for it, in order (events, then its `legal`, then its
+replies), as one frame, and save every changed room in one SQLite transaction (group
+commit) after the onlookers' frames and before the movers' (see `_flush`). So an `ack`
+never leaves before its move is on disk, a move costs one commit shared by all the
+moves of its turn, and a socket gets one frame per turn however busy its room is;
+under light load a turn holds one move and nothing waits longer than one turn. Nothing here awaits a client's network (see `connection.Pipe`).
 """
 
 from __future__ import annotations
@@ -269,15 +269,20 @@ class Hub:
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
-        """Save what changed, then send: one commit and one frame per socket per turn.
+        """Send to the onlookers, save, then answer the movers: one commit and one frame
+        per socket per turn.
 
         Sockets with only room news go first, each as soon as its own legal actions are
-        known; the ones with replies (the movers, whose legal actions are the ones that
-        take work to recompute) go last. So the rest of the table sees a move as early as
-        possible, and a mover still reads its new legal actions before its `ack`."""
+        known: a broadcast does not wait for the disk (lichess's order too). Then every
+        room the turn changed is saved in one transaction, and only then do the sockets
+        with replies (the movers, whose legal actions are the ones that take work to
+        recompute) get their frame: an `ack` is the promise that the move is on disk, and
+        a mover still reads its new legal actions before its `ack`. A crash between the
+        two can leave onlookers with events that were never saved; a restored room's
+        versions start past any that can have been sent (`persist.RESTORED_VERSION_GAP`),
+        so they resync from a snapshot instead."""
         self._flush_pending = False
         changed, self._changed = self._changed, {}
-        self._save_changed(list(changed.values()))
         stream, self._stream = self._stream, {}
         replies, self._replies = self._replies, {}
         seats = {}  # the sockets whose legal actions may have changed
@@ -286,10 +291,14 @@ class Hub:
             for pid, pipe in handle.pipes.items():
                 if moved_on or pipe in replies or pid not in handle.legal_sent:
                     seats[pipe] = (handle, pid)
-        order = [p for p in stream if p not in replies]
-        order += replies
-        order += [p for p in seats if p not in stream and p not in replies]
-        for pipe in order:
+        onlookers = [p for p in stream if p not in replies]
+        onlookers += [p for p in seats if p not in stream and p not in replies]
+        self._send_turns(onlookers, stream, seats, replies)
+        self._save_changed(list(changed.values()))
+        self._send_turns(replies, stream, seats, replies)
+
+    def _send_turns(self, pipes, stream: dict, seats: dict, replies: dict) -> None:
+        for pipe in pipes:
             try:
                 self._send_turn(pipe, stream.get(pipe), seats.get(pipe), replies.get(pipe))
             except Exception:  # a bug about one socket must not keep the others' news back

@@ -17,6 +17,7 @@ from app.config import Settings
 from app.protocol import messages as m
 from app.rooms.connection import Pipe, take_frame
 from app.rooms.hub import Hub
+from app.rooms.persist import RESTORED_VERSION_GAP
 from app.rooms.store import DB_NAME, Store
 
 
@@ -131,6 +132,34 @@ def test_an_ack_leaves_only_once_its_move_is_in_the_database(tmp_path):
     asyncio.run(main())
 
 
+def test_the_other_seats_see_a_move_before_its_commit_and_the_mover_after(tmp_path):
+    """A broadcast does not wait for the disk; the mover's frame (with its ack) does."""
+    async def main():
+        store, hub = saving_hub(tmp_path)
+        reader = sqlite3.connect(tmp_path / DB_NAME)
+        on_disk_when_sent: dict[str, bool] = {}
+        watched: list[str] = []  # the action id to look for, once there is one
+
+        def watch(name: str):
+            def on_frame(frame: str) -> None:
+                if watched:
+                    on_disk_when_sent[name] = reader.execute(
+                        "SELECT count(*) FROM steps WHERE action_id = ?", watched).fetchone()[0] == 1
+            return on_frame
+
+        handle, players, pipes, sockets = await seated_room(
+            hub, 3, sockets=[RecordingSocket(watch("mover")), RecordingSocket(watch("other")),
+                             RecordingSocket(watch("third"))])
+        action = play(handle, players[0])
+        watched.append(action.id)
+        hub.handle_message(handle, players[0], pipes[0], action)
+        await turns()
+        assert on_disk_when_sent == {"other": False, "third": False, "mover": True}
+        assert [m["type"] for m in sockets[1].messages()] == ["event"]
+        store.close()
+    asyncio.run(main())
+
+
 def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
     async def main():
         store, hub = saving_hub(tmp_path)
@@ -143,7 +172,7 @@ def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
         assert sum(s.startswith("INSERT INTO steps") for s in statements) == 3
         for handle, *_ in rooms:
             back = next(r for r in Store.open(tmp_path).load_rooms() if r.code == handle.room.code)
-            assert back.v == handle.room.v and back.round == handle.room.round
+            assert back.v == handle.room.v + RESTORED_VERSION_GAP and back.round == handle.room.round
         store.close()
     asyncio.run(main())
 
@@ -155,8 +184,8 @@ def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(t
         bad[0].room._log_step({"type": "draw", "seat": {0}})  # a set: not JSON
         await first_seats_play(hub, [good, bad])
         back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
-        assert back[good[0].room.code].v == good[0].room.v
-        assert back[bad[0].room.code].v < bad[0].room.v
+        assert back[good[0].room.code].v == good[0].room.v + RESTORED_VERSION_GAP
+        assert back[bad[0].room.code].v < bad[0].room.v + RESTORED_VERSION_GAP
         assert bad[0].unsaved and not good[0].unsaved
         # The tick tries the failed room again; once it can be written, it catches up.
         at = next(i for i, step in enumerate(bad[0].room.round_actions) if isinstance(step.get("seat"), set))
@@ -165,7 +194,7 @@ def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(t
         await turns()
         assert not bad[0].unsaved
         back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
-        assert back[bad[0].room.code].v == bad[0].room.v
+        assert back[bad[0].room.code].v == bad[0].room.v + RESTORED_VERSION_GAP
         store.close()
     asyncio.run(main())
 
