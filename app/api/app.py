@@ -16,7 +16,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket
 
 import app as app_pkg
 from app.api import grip_http, rooms_http, ws
@@ -52,7 +51,7 @@ class DemonApp(FastAPI):
             code = ws.socket_room_code(scope)
             if code is not None:
                 scope["app"] = self
-                await ws.room_socket(WebSocket(scope, receive, send), code)
+                await ws.room_socket(scope, receive, send, code)
                 return
         await super().__call__(scope, receive, send)
 

@@ -8,9 +8,11 @@ not in the URL, so it never reaches an access log.
 from __future__ import annotations
 
 import asyncio
+from typing import Awaitable
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.config import Settings
@@ -61,7 +63,27 @@ async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
     await websocket.close(code, reason)
 
 
-async def room_socket(websocket: WebSocket, code: str) -> None:
+class _Frames:
+    """What a seat's `Pipe` writes to. Text frames go straight to the server's ASGI
+    `send`: Starlette's `send_text` would wrap each one in two more coroutines and its
+    state checks, on the path every broadcast takes (docs/performance.md). A close goes
+    through Starlette's WebSocket, which keeps its own state right."""
+
+    __slots__ = ("_send", "close")
+
+    def __init__(self, websocket: WebSocket, send: Send) -> None:
+        self._send = send
+        self.close = websocket.close
+
+    def send_text(self, text: str) -> Awaitable[None]:
+        return self._send({"type": "websocket.send", "text": text})
+
+
+async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> None:
+    """One seat's socket, from the handshake to the end. Starlette's WebSocket does the
+    handshake and the `hello`; once the seat is live, messages are read from the ASGI
+    `receive` itself, for the same reason `_Frames` writes to `send`."""
+    websocket = WebSocket(scope, receive, send)
     settings: Settings = websocket.app.state.settings
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
@@ -86,7 +108,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     if handle is None or player is None or player.left:
         return await _refuse(websocket, CLOSE_POLICY, "unknown room or token")
 
-    pipe = Pipe(websocket, settings.send_queue)
+    pipe = Pipe(_Frames(websocket, send), settings.send_queue)
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)
     attached = False
     try:
@@ -94,8 +116,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         if not attached:
             pipe.close(CLOSE_POLICY, "unknown room or token")
         while not pipe.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
+            frame = await receive()
+            if frame["type"] != "websocket.receive":  # websocket.disconnect
                 break
             text = frame.get("text")
             if text is None:
