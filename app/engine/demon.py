@@ -822,27 +822,38 @@ class DemonRound:
         self._memo.store(seat, layout, wants, witness)
         return witness is None
 
-    def _visible_progress(self, seat: int, layout: SeatState, wants: frozenset[int]) -> int | None:
-        """Progress the seat can make with one move now, read off its layout moves (which
-        the server needs for its legal actions anyway): a witness of the kind
-        `progress_witness` gives, or None when there is none and the search must run.
-        The seat that just moved is checked after every move, and it usually has such a
-        move, so this spares most moves the search."""
-        _head, sources = self._memo.layout_moves(seat, layout)
-        played = None
-        for src, card, moves in sources:
-            if src == WASTE:
-                if moves:
-                    return demon_stuck.ANY_FOUNDATIONS  # the waste card goes to the tableau
-            else:
-                pile = layout.tableau[src]
-                if pile.down and any(m.count == len(pile.up) for m in moves):
-                    return demon_stuck.ANY_FOUNDATIONS  # the whole run moves: a turn-up
-            if played is None:
-                cid = demon_stuck.card_id(card)
-                if cid in wants:
-                    played = cid  # a foundation play
-        return played
+    @staticmethod
+    def _visible_progress(seat: int, layout: SeatState, wants: frozenset[int]) -> int | None:
+        """Progress the seat can make with one move now: a witness of the kind
+        `progress_witness` gives (ANY_FOUNDATIONS for a waste card that goes to the
+        tableau or a whole run that moves off a face-down card, else the card id of the
+        first foundation play, waste first), or None when there is none and the search
+        must run. The seat that just moved is checked after every move and usually has
+        such a move, so this spares most moves the search. It reads the layout directly,
+        in a few comparisons per pile, rather than building the seat's legal actions:
+        it runs before the move is sent to anyone, the legal actions only after."""
+        tableau = layout.tableau
+        tops = [p.up[-1] if p.up else None for p in tableau]
+        empty = [not p.up and not p.down for p in tableau]
+
+        def goes_elsewhere(card: Card, src: int | None) -> bool:
+            """Rule 8: some other pile takes `card` (with what lies on it)."""
+            if card.rank == 13:
+                return any(e and j != src for j, e in enumerate(empty))
+            return any(top is not None and j != src and top.rank == card.rank + 1 and top.is_red != card.is_red
+                       for j, top in enumerate(tops))
+
+        waste_top = layout.waste[-1] if layout.waste else None
+        if waste_top is not None and goes_elsewhere(waste_top, None):
+            return demon_stuck.ANY_FOUNDATIONS  # the waste card goes to the tableau
+        for i, pile in enumerate(tableau):
+            if pile.down and pile.up and goes_elsewhere(pile.up[0], i):
+                return demon_stuck.ANY_FOUNDATIONS  # the whole run moves: a turn-up
+        for card in ([waste_top] if waste_top is not None else []) + [t for t in tops if t is not None]:
+            cid = demon_stuck.card_id(card)
+            if cid in wants:
+                return cid  # a foundation play
+        return None
 
     def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:
         """The stuck seats (rule 16), of all seats or of those `among` (seat numbers)."""

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine import demon_stuck
-from app.engine.demon import DemonRound, ToFoundation, _StuckMemo
+from app.engine.demon import WASTE, DemonRound, ToFoundation, ToTableau, _StuckMemo
 
 
 def fresh_stuck(r: DemonRound) -> frozenset[int]:
@@ -98,6 +98,42 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
         if action is not None:
             r, _ = r.apply(action)
     assert seen
+
+
+def progress_in_legal_actions(r: DemonRound, seat: int, wants: frozenset[int]) -> int | None:
+    """What `_visible_progress` must answer, read off the seat's legal actions."""
+    layout = r.seats[seat]
+    for a in r.legal_actions(seat):
+        if isinstance(a, ToTableau):
+            if a.src == WASTE:
+                return demon_stuck.ANY_FOUNDATIONS
+            pile = layout.tableau[a.src]
+            if pile.down and a.count == len(pile.up):
+                return demon_stuck.ANY_FOUNDATIONS
+    tops = ([layout.waste[-1]] if layout.waste else []) + [p.up[-1] for p in layout.tableau if p.up]
+    return next((demon_stuck.card_id(c) for c in tops if demon_stuck.card_id(c) in wants), None)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 8))
+def test_progress_in_view_is_read_off_the_layout_as_the_legal_actions_show_it(seed, players):
+    """The shortcut reads the layout itself; it must see exactly the progress moves the
+    legal actions contain."""
+    rng = random.Random(seed)
+    r = DemonRound.deal(seed, players).start()
+    kinds = set()
+    for _ in range(300):
+        if r.end is not None:
+            break
+        wants = r.foundation_wants()
+        for s in range(players):
+            expected = progress_in_legal_actions(r, s, wants)
+            assert r._visible_progress(s, r.seats[s], wants) == expected
+            kinds.add(expected == demon_stuck.ANY_FOUNDATIONS)
+        action = pick(r, rng.randrange(players), rng)
+        if action is not None:
+            r, _ = r.apply(action)
+    assert True in kinds
 
 
 def test_a_seat_drawing_through_its_stock_searches_its_tableau_once():
