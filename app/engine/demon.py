@@ -440,7 +440,7 @@ class _StuckMemo:
     """Per-seat answers shared by a round and the rounds derived from it, so that after a
     move only what can have changed is computed again: each seat's last rule-16 answer,
     each seat's layout moves (keyed by its layout object, their tableau part by the tableau
-    object, which a draw keeps), which foundation piles
+    object, which a draw keeps), each seat's public tableau view (by tableau object too), which foundation piles
     accept which card and how many foundation cards each seat owns (both keyed by the
     foundations tuple).
 
@@ -455,7 +455,7 @@ class _StuckMemo:
     part in equality, hashing or JSON.
     """
 
-    __slots__ = ("entries", "moves", "tableau_parts", "searches", "accepts", "home", "wants")
+    __slots__ = ("entries", "moves", "tableau_parts", "searches", "accepts", "home", "wants", "views")
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
@@ -465,6 +465,7 @@ class _StuckMemo:
         self.accepts: tuple | None = None
         self.home: tuple | None = None  # (foundations, cards each seat has on them)
         self.wants: tuple | None = None  # (foundations, demon_stuck.foundation_wants of them)
+        self.views: dict[int, tuple] = {}  # seat -> (tableau, its public view)
 
     def foundation_wants(self, foundations: tuple) -> frozenset[int]:
         if self.wants is not None and self.wants[0] is foundations:
@@ -506,6 +507,15 @@ class _StuckMemo:
         parts = _layout_moves(seat, layout, part[1], part[2])
         self.moves[seat] = (layout, parts)
         return parts
+
+    def tableau_view(self, seat: int, tableau: tuple) -> list[dict]:
+        """The public view of a seat's tableau, kept per tableau object (a draw keeps it).
+        Shared by the views built from it, so never to be changed in place."""
+        entry = self.views.get(seat)
+        if entry is None or entry[0] is not tableau:
+            entry = (tableau, [{"down": len(p.down), "up": [str(c) for c in p.up]} for p in tableau])
+            self.views[seat] = entry
+        return entry[1]
 
     def accepting(self, foundations: tuple) -> dict[tuple[str, int], tuple[int, ...]]:
         """(suit, rank) -> the piles that accept that card now."""
@@ -562,6 +572,7 @@ class _StuckMemo:
         self.moves.clear()
         self.tableau_parts.clear()
         self.searches.clear()
+        self.views.clear()
         self.accepts = None
         self.home = None
         self.wants = None
@@ -1124,7 +1135,7 @@ class DemonRound:
         st = self.seats[seat]
         return {
             "seat": seat,
-            "tableau": [{"down": len(p.down), "up": [str(c) for c in p.up]} for p in st.tableau],
+            "tableau": self._memo.tableau_view(seat, st.tableau),
             "stock": len(st.stock),
             "waste": [str(c) for c in st.waste[-3:]],
             "waste_count": len(st.waste),

@@ -4,6 +4,7 @@ argument, so every rule of the table is tested directly."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -205,6 +206,26 @@ def test_stuck_is_shown_only_for_seats_that_have_seen_their_whole_stock():
     assert room.public_stuck() == []
     room.act(players[1], "draw", {"type": "draw"}, T0)
     assert room.public_stuck() == [1]
+
+
+@pytest.mark.parametrize("seed", [3, 288, 4096])
+def test_the_stuck_flags_kept_between_moves_equal_a_fresh_answer(seed):
+    """`public_stuck` re-asks only the seats whose layout changed while the foundations
+    stay the same; after every move of a whole round it must equal the answer worked
+    out from scratch."""
+    rng = random.Random(seed)
+    room, players = started(6)
+    while room.phase is Phase.PLAYING:
+        p = players[rng.randrange(6)]
+        legal = room.legal_for(p)
+        plays = [a for a in legal if a["type"] == "foundation"]
+        action = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal) if legal else None
+        if action is None:
+            continue
+        room.act(p, f"a{room.v}", action, T0)
+        if room.round.end is None:
+            seen = room.cycled | {s for s, seat in enumerate(room.round.seats) if not seat.stock}
+            assert room.public_stuck() == sorted(room.round.stuck_seats(among=seen) if seen else [])
 
 
 def test_a_refused_recycle_does_not_count_as_having_seen_the_stock():
