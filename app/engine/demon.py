@@ -827,14 +827,14 @@ class DemonRound:
         found, stuck = self._memo.lookup(seat, layout, wants)
         if found:
             return stuck
-        witness = self._visible_progress(seat, layout, wants)
+        witness = self._visible_progress(layout, wants)
         if witness is None:
             witness = self._memo.search(seat, layout, wants)
         self._memo.store(seat, layout, wants, witness)
         return witness is None
 
     @staticmethod
-    def _visible_progress(seat: int, layout: SeatState, wants: frozenset[int]) -> int | None:
+    def _visible_progress(layout: SeatState, wants: frozenset[int]) -> int | None:
         """Progress the seat can make with one move now: a witness of the kind
         `progress_witness` gives (ANY_FOUNDATIONS for a waste card that goes to the
         tableau or a whole run that moves off a face-down card, else the card id of the
@@ -843,27 +843,34 @@ class DemonRound:
         such a move, so this spares most moves the search. It reads the layout directly,
         in a few comparisons per pile, rather than building the seat's legal actions:
         it runs before the move is sent to anyone, the legal actions only after."""
-        tableau = layout.tableau
-        tops = [p.up[-1] if p.up else None for p in tableau]
-        empty = [not p.up and not p.down for p in tableau]
-
-        def goes_elsewhere(card: Card, src: int | None) -> bool:
-            """Rule 8: some other pile takes `card` (with what lies on it)."""
-            if card.rank == 13:
-                return any(e and j != src for j, e in enumerate(empty))
-            return any(top is not None and j != src and top.rank == card.rank + 1 and top.is_red != card.is_red
-                       for j, top in enumerate(tops))
-
+        # What each pile takes (rule 8): (rank, is red) of the card that fits on its top,
+        # and whether some pile is empty (it takes a king). A card never fits on its own
+        # pile's top (that top is never higher than any face-up card under it), so which
+        # pile offers the place does not matter.
+        takes: set[tuple[int, bool]] = set()
+        empty_pile = False
+        tops = []
+        for pile in layout.tableau:
+            if pile.up:
+                top = pile.up[-1]
+                tops.append(top)
+                takes.add((top.rank - 1, not top.is_red))
+            elif not pile.down:
+                empty_pile = True
         waste_top = layout.waste[-1] if layout.waste else None
-        if waste_top is not None and goes_elsewhere(waste_top, None):
+        if waste_top is not None and (empty_pile if waste_top.rank == 13
+                                      else (waste_top.rank, waste_top.is_red) in takes):
             return demon_stuck.ANY_FOUNDATIONS  # the waste card goes to the tableau
-        for i, pile in enumerate(tableau):
-            if pile.down and pile.up and goes_elsewhere(pile.up[0], i):
-                return demon_stuck.ANY_FOUNDATIONS  # the whole run moves: a turn-up
-        for card in ([waste_top] if waste_top is not None else []) + [t for t in tops if t is not None]:
-            cid = demon_stuck.card_id(card)
-            if cid in wants:
-                return cid  # a foundation play
+        for pile in layout.tableau:
+            if pile.down and pile.up:
+                base = pile.up[0]
+                if empty_pile if base.rank == 13 else (base.rank, base.is_red) in takes:
+                    return demon_stuck.ANY_FOUNDATIONS  # the whole run moves: a turn-up
+        if waste_top is not None and demon_stuck.card_id(waste_top) in wants:
+            return demon_stuck.card_id(waste_top)  # a foundation play
+        for top in tops:
+            if demon_stuck.card_id(top) in wants:
+                return demon_stuck.card_id(top)
         return None
 
     def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:

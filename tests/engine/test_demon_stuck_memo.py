@@ -88,7 +88,7 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
             break
         for s in range(players):
             wants = r.foundation_wants()
-            witness = r._visible_progress(s, r.seats[s], wants)
+            witness = r._visible_progress(r.seats[s], wants)
             if witness is not None:
                 seen += 1
                 assert demon_stuck.progress_witness(*demon_stuck.encode_seat(r.seats[s]), wants) is not None
@@ -128,7 +128,7 @@ def test_progress_in_view_is_read_off_the_layout_as_the_legal_actions_show_it(se
         wants = r.foundation_wants()
         for s in range(players):
             expected = progress_in_legal_actions(r, s, wants)
-            assert r._visible_progress(s, r.seats[s], wants) == expected
+            assert r._visible_progress(r.seats[s], wants) == expected
             kinds.add(expected == demon_stuck.ANY_FOUNDATIONS)
         action = pick(r, rng.randrange(players), rng)
         if action is not None:
