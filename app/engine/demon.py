@@ -880,12 +880,11 @@ class DemonRound:
         return frozenset(s for s in seats if self._stuck(s, wants))
 
     def _all_present_stuck(self, first: int | None = None) -> bool:
-        present = [s for s in range(len(self.seats)) if s not in self.absent]
-        if first is not None and first in present:
-            present.remove(first)
-            present.insert(0, first)
-        wants = self.foundation_wants()
-        return all(self._stuck(s, wants) for s in present)
+        """`first` (the seat that just moved, the likeliest to have a move) is asked first."""
+        wants, absent = self.foundation_wants(), self.absent
+        if first is not None and first not in absent and not self._stuck(first, wants):
+            return False
+        return all(self._stuck(s, wants) for s in range(len(self.seats)) if s != first and s not in absent)
 
     def _maybe_end(self, first: int | None, events: list) -> "DemonRound":
         """End the round when nobody present can ever change anything (or nobody is left)."""

@@ -162,7 +162,11 @@ class Store:
         c = self.conn
         c.execute("BEGIN")
         try:
-            written = [self._write_room(room, moves_only) for room, moves_only in rooms]
+            step_rows: list[tuple] = []  # every room's new steps, in one statement
+            written = [self._write_room(room, moves_only, step_rows) for room, moves_only in rooms]
+            if step_rows:
+                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)", step_rows)
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
@@ -176,9 +180,11 @@ class Store:
                 except Exception:  # tried again with the room's next save
                     log.exception("could not record the finished match of room %s", room.code)
 
-    def _write_room(self, room: Room, moves_only: bool) -> tuple[int, int]:
+    def _write_room(self, room: Room, moves_only: bool, step_rows: list[tuple]) -> tuple[int, int]:
         """The statements that bring one room's rows up to date, inside the caller's
-        transaction; returns what `_saved` records once it commits.
+        transaction, but for its new step rows, which it adds to `step_rows` for the
+        caller to insert (after this room's DELETE of an old round's steps); returns what
+        `_saved` records once it commits.
 
         `moves_only`: the change was player moves and nothing else, so the meta has not
         changed except for the version, which each step row carries: one INSERT per move.
@@ -204,10 +210,8 @@ class Store:
         new_steps = room.round_actions[written:]
         if new_steps:
             ids = room.round_step_ids[written:]
-            c.executemany(
-                "INSERT INTO steps (code, round_no, seq, step, player, action_id, v) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)))
-                 for i, step in enumerate(new_steps)])
+            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)))
+                             for i, step in enumerate(new_steps))
         return room.round_no, written + len(new_steps)
 
     @staticmethod
