@@ -27,7 +27,7 @@ kept cheap: a bare asyncio protocol (bench/_wsclient.py) and prefix checks so th
 the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stops by
 itself. `--repeat N` runs every server N times in rotation and reports medians (the
 machine may be shared); `--gc-log` reports the servers' full garbage collections;
-`--profile DIR` records py-spy profiles of our server's saturated phase. What the
+`--profile DIR` records py-spy profiles of each server's saturated phase. What the
 figures mean, and the figures measured: docs/performance.md.
 """
 
