@@ -52,11 +52,13 @@ export function mount(container, { code, navigate }) {
   function connect() {
     const cache = getRoomCache(code);
     let v = null;
+    let epoch = null;
     if (cache && cache.token === model.creds.token && cache.state) {
       model.state = cache.state;
       model.legal = Array.isArray(cache.legal) ? cache.legal : [];
       model.legalV = cache.legalV ?? -1;
       v = cache.v;
+      epoch = cache.epoch ?? null;
       adoptTimers(model.state);
     }
     model.seat = model.creds.seat ?? null;
@@ -99,7 +101,7 @@ export function mount(container, { code, navigate }) {
         if (view && view.api.onError) view.api.onError(msg);
         toast(t('room.serverSays', { message: msg.message || msg.code || '?' }), 'warn');
       },
-    });
+    }, epoch);
     socket.connect();
     ticker = setInterval(tick, 200);
     render();
@@ -178,7 +180,7 @@ export function mount(container, { code, navigate }) {
   function flushSave() {
     clearTimeout(saveTimer);
     if (!socket || !model.creds || model.state === null || socket.v === null) return;
-    setRoomCache(code, { token: model.creds.token, v: socket.v, state: model.state,
+    setRoomCache(code, { token: model.creds.token, v: socket.v, epoch: socket.epoch, state: model.state,
       legal: model.legal, legalV: model.legalV });
   }
 

@@ -21,10 +21,13 @@ export function newActionId() {
 export class RoomSocket {
   // handlers: {status(s), welcome(msg), snapshot(state, v), event(event, v), legal(msg),
   //            ack(msg), rejected(msg), error(msg)}
-  constructor(code, token, v, handlers) {
+  // `v` and `epoch`: where a page that was here before left off (the version, and the
+  // server run it came from, which a `welcome` names); null for a fresh start.
+  constructor(code, token, v, handlers, epoch = null) {
     this.code = code;
     this.token = token;
     this.v = v ?? null;
+    this.epoch = epoch ?? null;
     this.handlers = handlers;
     this.ws = null;
     this.attempt = 0;
@@ -66,7 +69,7 @@ export class RoomSocket {
     ws.addEventListener('open', () => {
       if (ws !== this.ws) return;
       this.resyncing = this.v === null;
-      this.rawSend({ type: 'hello', token: this.token, v: this.v });
+      this.rawSend({ type: 'hello', token: this.token, v: this.v, epoch: this.v === null ? null : this.epoch });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.rawSend({ type: 'ping' }), PING_EVERY_MS);
     });
@@ -122,6 +125,7 @@ export class RoomSocket {
       case 'welcome':
         this.attempt = 0;
         this.welcomed = true;
+        this.epoch = msg.epoch ?? null;
         this.setStatus('online');
         if (h.welcome) h.welcome(msg);
         // a server that restarted may be behind us: our version means nothing there

@@ -67,7 +67,8 @@ class _Frames:
     """What a seat's `Pipe` writes to. Text frames go straight to the server's ASGI
     `send`: Starlette's `send_text` would wrap each one in two more coroutines and its
     state checks, on the path every broadcast takes (docs/performance.md). A close goes
-    through Starlette's WebSocket, which keeps its own state right."""
+    through Starlette's WebSocket (after a disconnect it has not seen, that close fails,
+    and the pipe takes the socket as gone)."""
 
     __slots__ = ("_send", "close")
 
@@ -112,7 +113,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)
     attached = False
     try:
-        attached = hub.attach(handle, player, pipe, hello.v)
+        attached = hub.attach(handle, player, pipe, hello.v, hello.epoch)
         if not attached:
             pipe.close(CLOSE_POLICY, "unknown room or token")
         while not pipe.closed:

@@ -59,6 +59,7 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Annotated[str, StringConstraints(min_length=1, max_length=100)]
     v: Annotated[int, Field(ge=0)] | None = None
+    epoch: Annotated[str, StringConstraints(max_length=40)] | None = None  # the `welcome`'s, with `v`
 
 
 class Start(_Strict):

@@ -1,4 +1,4 @@
-"""The hub: every live room in this process, their locks, sockets and timers.
+"""The hub: every live room in this process, their sockets and timers.
 
 One writer per room (boardgame.io's match queue, concurrency 1): every change to a room
 is one synchronous call here, run on the event loop's only thread and never awaiting in
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -71,6 +72,10 @@ class Hub:
         self._replies: dict[Pipe, list[str]] = {}
         self._changed: dict[int, RoomHandle] = {}  # rooms to save and to look at legal actions of
         self._flush_pending = False
+        # This run of the server: a version means something only within the run that
+        # sent it (see `attach`), so every `welcome` names the run and a resuming client
+        # sends the name back.
+        self.epoch = secrets.token_urlsafe(6)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -137,9 +142,16 @@ class Hub:
 
     # ------------------------------------------------------------ sockets
 
-    def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None) -> bool:
+    def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None,
+               epoch: str | None = None) -> bool:
         """A socket authenticated as `player`: send what it missed, then go live. False
-        when the room was removed or the player left while the socket was opening."""
+        when the room was removed or the player left while the socket was opening.
+
+        The missed events are sent only to a client whose `last_v` comes from this run of
+        the server (`epoch`); any other gets a snapshot. The other seats receive a move
+        before it is committed (`_flush`), so a crash can leave a client holding versions
+        that were never saved, which the restored room then hands out again for other
+        events: the version alone cannot tell them apart, the run can."""
         room = handle.room
         if self.rooms.get(room.code) is not handle or player.left:
             return False
@@ -151,8 +163,8 @@ class Hub:
         pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
         stream = self._stream.setdefault(pipe, [])
         stream.append(dumps({"type": "welcome", "code": room.code, "you": player.id,
-                             "seat": player.seat, "v": room.v}))
-        missed = room.events_since(last_v) if last_v is not None else None
+                             "seat": player.seat, "v": room.v, "epoch": self.epoch}))
+        missed = room.events_since(last_v) if last_v is not None and epoch == self.epoch else None
         if missed is None:
             stream.append(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
         else:
@@ -168,8 +180,9 @@ class Hub:
     def _drop(self, handle: RoomHandle, player: Player, pipe: Pipe) -> None:
         """The socket is gone (or was closed for being too slow): the others see the
         player as disconnected. Synchronous, so a pipe can call it when it gives up on
-        its socket (`Pipe.on_drop`), with the socket's own loop still waiting for input;
-        every change is synchronous too, so this cannot cut into one."""
+        its socket (`Pipe.on_drop`), with the socket's own loop still waiting for input.
+        That can happen inside a flush, while the pipe is being written to; what it
+        publishes then is saved and sent by the flush it schedules."""
         if handle.pipes.get(player.id) is not pipe:
             return  # replaced by a newer socket of the same seat, or already dropped
         del handle.pipes[player.id]
@@ -278,9 +291,8 @@ class Hub:
         with replies (the movers, whose legal actions are the ones that take work to
         recompute) get their frame: an `ack` is the promise that the move is on disk, and
         a mover still reads its new legal actions before its `ack`. A crash between the
-        two can leave onlookers with events that were never saved; a restored room's
-        versions start past any that can have been sent (`persist.RESTORED_VERSION_GAP`),
-        so they resync from a snapshot instead."""
+        two can leave onlookers with events that were never saved; when they come back,
+        the server's new `epoch` makes them start again from a snapshot (`attach`)."""
         self._flush_pending = False
         changed, self._changed = self._changed, {}
         stream, self._stream = self._stream, {}

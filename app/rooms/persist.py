@@ -17,11 +17,6 @@ from app.engine.records import make_demon_record, replay_demon
 from app.rooms.room import Options, Outcome, Phase, Player, Room
 
 
-# More events than a room can send between two saves, even while saves keep failing
-# (disk full) for weeks; still far inside what a JavaScript number holds exactly (2**53).
-RESTORED_VERSION_GAP = 1 << 32
-
-
 def _player_to_json(p: Player) -> dict:
     return {"id": p.id, "name": p.name, "token_hash": p.token_hash.hex(), "seat": p.seat,
             "colour": p.colour, "left": p.left, "total": p.total}
@@ -86,11 +81,9 @@ def restore_room(meta: dict, initial: dict | None, steps: list[dict],
     room.result = meta["result"]
     # Moves are saved as step rows only (the meta is not rewritten for them), so the
     # version is the later of the meta's and the last move's.
-    # Then it jumps: the hub sends a move to the other seats before its commit, so a
-    # crash can leave clients holding versions that were never saved. Past the gap, no
-    # client's version can equal the restored room's, so every client resyncs from a
-    # snapshot instead of taking an unsaved event for a saved one.
-    room.v = max([meta["v"]] + [ids[2] for ids in step_ids if ids is not None]) + RESTORED_VERSION_GAP
+    # (A client may hold later versions whose save a crash cut off: the hub's epoch,
+    # not the version, tells it apart; see `Hub.attach`.)
+    room.v = max([meta["v"]] + [ids[2] for ids in step_ids if ids is not None])
     room._next_player = meta["next_player"]
     room.created_at = meta.get("created_at", time.time())
     room.last_active = now

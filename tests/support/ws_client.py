@@ -40,6 +40,7 @@ class Player:
         self.ws: Any = None
         self.state: dict | None = None
         self.v: int | None = None
+        self.epoch: str | None = None  # the server run `v` belongs to (from `welcome`)
         self.legal: list[dict] = []
         self.replies: dict[str, dict] = {}
         self.errors: list[dict] = []
@@ -77,7 +78,8 @@ class Player:
         self.ws = await websockets.connect(f"{self.ws_base}/ws/{self.code}", additional_headers=headers,
                                            compression=None, max_size=2**22, **extra)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token,
-                                       "v": self.v if resume else None}))
+                                       "v": self.v if resume else None,
+                                       "epoch": self.epoch if resume else None}))
         self.close_code = None
         self._reader = asyncio.create_task(self._read())
 
@@ -129,6 +131,8 @@ class Player:
     def handle(self, msg: dict) -> None:
         self.received.append(msg)
         kind = msg["type"]
+        if kind == "welcome":
+            self.epoch = msg.get("epoch")
         if kind == "snapshot":
             self.state = copy.deepcopy(msg["state"])
             self.v = msg["v"]
