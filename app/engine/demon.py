@@ -440,9 +440,9 @@ class _StuckMemo:
     """Per-seat answers shared by a round and the rounds derived from it, so that after a
     move only what can have changed is computed again: each seat's last rule-16 answer,
     each seat's layout moves (keyed by its layout object, their tableau part by the tableau
-    object, which a draw keeps), each seat's public tableau view (by tableau object too), which foundation piles
-    accept which card and how many foundation cards each seat owns (both keyed by the
-    foundations tuple).
+    object, which a draw keeps), each seat's public tableau view (by tableau object too),
+    which foundation piles accept which card and how many foundation cards each seat owns
+    (both keyed by the foundations tuple).
 
     Rule 16:
     An entry is (the seat's layout object, the foundations' wants it was computed with,
@@ -578,17 +578,9 @@ class _StuckMemo:
         self.wants = None
 
 
-def _tableau_part(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple, tuple]:
-    """What a seat's tableau alone decides: the targets (per pile, the card it takes) and,
-    per pile with face-up cards, its top card and its tableau moves in `legal_actions`
-    order (by count, then destination). A draw leaves the tableau as it is, so this is
-    kept per tableau object (`_StuckMemo.layout_moves`).
-
-    Rule 8, per destination: (pile, the rank it takes, whether that card must be black);
-    an empty pile takes any king (None). A pile's face-up cards are a run of consecutive
-    ranks, so for each destination only one count can fit: the one that puts the rank
-    the destination wants at the bottom of the moved cards. That makes a pile's moves 6
-    checks, not 6 per face-up card."""
+def _pile_targets(tableau: tuple[Pile, ...]) -> tuple[tuple[int, int, bool | None], ...]:
+    """Rule 8, per destination pile: (pile, the rank it takes, whether that card must be
+    black); an empty pile takes any king (None)."""
     targets = []
     for j, dp in enumerate(tableau):
         if dp.up:
@@ -596,6 +588,24 @@ def _tableau_part(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple, tuple]:
             targets.append((j, top.rank - 1, top.is_red))
         elif not dp.down:
             targets.append((j, 13, None))
+    return tuple(targets)
+
+
+def _takes(card: Card, wanted: int, black: bool | None) -> bool:
+    """Whether `card` fits a target of `_pile_targets`."""
+    return card.rank == wanted and (black is None or card.is_red != black)
+
+
+def _tableau_part(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple, tuple]:
+    """What a seat's tableau alone decides: its `_pile_targets` and, per pile with face-up
+    cards, its top card and its tableau moves in `legal_actions` order (by count, then
+    destination). A draw leaves the tableau as it is, so this is kept per tableau object
+    (`_StuckMemo.layout_moves`).
+
+    A pile's face-up cards are a run of consecutive ranks, so for each destination only
+    one count can fit: the one that puts the rank the destination wants at the bottom of
+    the moved cards. That makes a pile's moves 6 checks, not 6 per face-up card."""
+    targets = _pile_targets(tableau)
     sources = []
     for i, sp in enumerate(tableau):
         up = sp.up
@@ -605,13 +615,11 @@ def _tableau_part(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple, tuple]:
         fits = []
         for j, wanted, black in targets:
             count = wanted - lowest + 1
-            if j != i and 1 <= count <= len(up):
-                card = up[-count]
-                if card.rank == wanted and (black is None or card.is_red != black):
-                    fits.append((count, j))
+            if j != i and 1 <= count <= len(up) and _takes(up[-count], wanted, black):
+                fits.append((count, j))
         fits.sort()
         sources.append((i, up[-1], tuple(ToTableau(seat, i, j, count) for count, j in fits)))
-    return tuple(targets), tuple(sources)
+    return targets, tuple(sources)
 
 
 def _layout_moves(seat: int, st: SeatState, targets: tuple, pile_sources: tuple) -> tuple:
@@ -623,7 +631,7 @@ def _layout_moves(seat: int, st: SeatState, targets: tuple, pile_sources: tuple)
         return head, pile_sources
     w = st.waste[-1]
     waste = (WASTE, w, tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets
-                             if w.rank == wanted and (black is None or w.is_red != black)))
+                             if _takes(w, wanted, black)))
     return head, (waste,) + pile_sources
 
 
@@ -843,20 +851,14 @@ class DemonRound:
         such a move, so this spares most moves the search. It reads the layout directly,
         in a few comparisons per pile, rather than building the seat's legal actions:
         it runs before the move is sent to anyone, the legal actions only after."""
-        # What each pile takes (rule 8): (rank, is red) of the card that fits on its top,
-        # and whether some pile is empty (it takes a king). A card never fits on its own
-        # pile's top (that top is never higher than any face-up card under it), so which
-        # pile offers the place does not matter.
-        takes: set[tuple[int, bool]] = set()
-        empty_pile = False
-        tops = []
-        for pile in layout.tableau:
-            if pile.up:
-                top = pile.up[-1]
-                tops.append(top)
-                takes.add((top.rank - 1, not top.is_red))
-            elif not pile.down:
-                empty_pile = True
+        # The piles' targets as a set of the (rank, is red) that fit somewhere, and whether
+        # some pile is empty (it takes a king). A card never fits on its own pile's top
+        # (that top is never higher than any face-up card under it), so which pile offers
+        # the place does not matter.
+        targets = _pile_targets(layout.tableau)
+        takes = {(wanted, not black) for _j, wanted, black in targets if black is not None}
+        empty_pile = any(black is None for _j, _wanted, black in targets)
+        tops = [pile.up[-1] for pile in layout.tableau if pile.up]
         waste_top = layout.waste[-1] if layout.waste else None
         if waste_top is not None and (empty_pile if waste_top.rank == 13
                                       else (waste_top.rank, waste_top.is_red) in takes):

@@ -164,16 +164,6 @@ def waste_witness(stock: Sequence[int], waste: Sequence[int],
     return None, frozenset(takers), king_in_r
 
 
-def can_progress(
-    piles: Sequence[tuple[bool, tuple[int, ...]]],
-    stock: Sequence[int],
-    waste: Sequence[int],
-    wants: frozenset[int],
-) -> bool:
-    """True when some sequence of the seat's own actions reaches progress."""
-    return progress_witness(piles, stock, waste, wants) is not None
-
-
 def tableau_witness(
     piles: Sequence[tuple[bool, tuple[int, ...]]],
     wants: frozenset[int],

@@ -4,8 +4,9 @@ A broadcast only hands each pipe its messages, so it never awaits anybody's netw
 (the `websockets` broadcast guide's advice). A client whose backlog passes `max_queue`
 messages is too far behind to be worth waiting for: its pipe closes it with 1013 (the
 close frame leaves once the socket takes data again), tells the room at once through
-`on_drop`, and the client resyncs when it reconnects. The socket object only needs `send_text` and
-`close(code, reason)`, which Starlette's WebSocket has.
+`on_drop`, and the client resyncs when it reconnects. The socket object only needs
+`send_text` (returning an awaitable) and `close(code, reason)`: the socket endpoint's
+`_Frames` (app/api/ws.py), or in tests anything that records frames.
 
 Two things make a broadcast cheap (docs/performance.md):
 

@@ -15,7 +15,8 @@ replies), as one frame, and save every changed room in one SQLite transaction (g
 commit) after the onlookers' frames and before the movers' (see `_flush`). So an `ack`
 never leaves before its move is on disk, a move costs one commit shared by all the
 moves of its turn, and a socket gets one frame per turn however busy its room is;
-under light load a turn holds one move and nothing waits longer than one turn. Nothing here awaits a client's network (see `connection.Pipe`).
+under light load a turn holds one move and nothing waits longer than one turn. Nothing
+here awaits a client's network (see `connection.Pipe`).
 """
 
 from __future__ import annotations

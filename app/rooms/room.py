@@ -116,7 +116,7 @@ class Room:
         self.round_step_ids: list[tuple[str, str, int] | None] = []  # (player, action id, v) per step
         self.cycled: set[int] = set()  # seats that have turned their whole stock over once
         self._legal_cache: dict[str, _LegalAnswer] = {}  # player id -> its last answer
-        self._stuck_cache: tuple | None = None  # (foundations, seats, cycled, answer) of public_stuck
+        self._stuck_cache: tuple | None = None  # (foundations, seats, answer) of public_stuck
         self.round_initial: DemonRound | None = None
         self.countdown_ends: float | None = None
         self.round_deadline: float | None = None
@@ -514,18 +514,19 @@ class Room:
         if rnd is None:
             return []
         seats, cached = rnd.seats, self._stuck_cache
-        if (cached is not None and cached[0] is rnd.foundations and cached[2] == self.cycled
-                and len(cached[1]) == len(seats)):
+        if cached is not None and cached[0] is rnd.foundations and len(cached[1]) == len(seats):
             # Same foundations: only a seat whose layout changed (the mover) can have
-            # changed its answer, or whether it has seen its whole stock.
+            # changed its answer, or whether it has seen its whole stock (`cycled` grows
+            # only by a recycle, which changes that seat's layout; a new round changes
+            # every seat's).
             changed = [s for s in range(len(seats)) if seats[s] is not cached[1][s]]
-            keep = [s for s in cached[3] if s not in changed]
+            keep = [s for s in cached[2] if s not in changed]
             seen = [s for s in changed if s in self.cycled or not seats[s].stock]
             answer = sorted(keep + list(rnd.stuck_seats(among=seen))) if seen else keep
         else:
             seen_all = self.cycled | {s for s, seat in enumerate(seats) if not seat.stock}
             answer = sorted(rnd.stuck_seats(among=seen_all)) if seen_all else []
-        self._stuck_cache = (rnd.foundations, seats, set(self.cycled), answer)
+        self._stuck_cache = (rnd.foundations, seats, answer)
         return list(answer)
 
     @staticmethod
