@@ -107,8 +107,26 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
+# A computer player's level (app/engine/demon_bot.py LEVELS).
+BotLevel = Literal["easy", "medium", "hard"]
+
+
+class AddBot(_Strict):
+    """Host, between rounds: seat a computer player in a free seat."""
+
+    type: Literal["add_bot"]
+    level: BotLevel = "medium"
+
+
+class RemoveBot(_Strict):
+    """Host, between rounds: take a computer player (by its player id) off the table."""
+
+    type: Literal["remove_bot"]
+    player: Annotated[str, StringConstraints(min_length=1, max_length=20)]
+
+
 ClientMessage = Annotated[
-    Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping],
+    Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot],
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
@@ -123,6 +141,15 @@ class CreateRoom(RoomOptions):
 
 class JoinRoom(_Strict):
     name: Name
+
+
+class PracticeRoom(_Strict):
+    """"Play against bots": a room of one person and 1-7 bots whose countdown starts at once."""
+
+    name: Name
+    bots: Annotated[int, Field(ge=1, le=7)] = 3
+    level: BotLevel = "medium"
+    rounds: Annotated[int, Field(ge=1, le=20)] = 3
 
 
 class SeatGrant(BaseModel):
