@@ -36,6 +36,10 @@ class Settings(BaseSettings):
     max_rooms: int = Field(2000, description="Rooms (and Devil's Grip games) held at once.")
     persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
     log_level: str = Field("info", description="Log level.")
+    max_bots: int = Field(400, ge=0, description="Computer players held at once, in all rooms together.")
+    bot_think_scale: float = Field(
+        1.0, gt=0, le=10, description="Testing only: multiplies every bot's think time (0.05 = twenty times faster)."
+    )
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
