@@ -40,6 +40,20 @@ class Settings(BaseSettings):
     bot_think_scale: float = Field(
         1.0, gt=0, le=10, description="Testing only: multiplies every bot's think time (0.05 = twenty times faster)."
     )
+    hint_workers: int = Field(1, ge=1, le=16, description="Worker processes answering Devil's Grip hints.")
+    search_workers: int = Field(1, ge=1, le=16, description="Worker processes computing par and certifying winnable deals.")
+    hint_queue: int = Field(8, ge=1, le=1000, description="Hints pending at once; more are refused (503) at once.")
+    hint_budget_s: float = Field(0.25, gt=0, le=10, description="Search time for one hint.")
+    hint_deadline_s: float = Field(
+        0.28, gt=0, le=30, description="A hint is answered this long after it arrives; time spent queued is taken off its search."
+    )
+    par_budget_s: float = Field(0.25, gt=0, le=10, description="Search time per hint when computing a deal's par.")
+    solve_budget_s: float = Field(10.0, gt=0, le=600, description="Solver time per deal tried for 'only deals that can be won'.")
+    winnable_ready: int = Field(3, ge=0, le=100, description="Certified winnable deals kept ready (0: none are searched for ahead).")
+    grip_search_rate_per_s: float = Field(4.0, gt=0, description="Hint, par and solution requests per second per game.")
+    grip_search_burst: int = Field(8, ge=1, description="Such requests a game may make at once.")
+    grip_addr_rate_per_s: float = Field(20.0, gt=0, description="Hint, par and solution requests per second per client address.")
+    grip_addr_burst: int = Field(40, ge=1, description="Such requests one address may make at once.")
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
