@@ -166,6 +166,7 @@ class NewGrip(_Strict):
     number: Annotated[int, Field(ge=0, le=2**63)] | None = None
     daily: bool = False
     passes: Literal[1, 3] | None = None
+    winnable: bool = False  # a deal certified winnable; unlimited passes only, no number
 
 
 class GripRequest(_Strict):
