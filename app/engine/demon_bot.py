@@ -293,7 +293,8 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         return Decision(None, False)
     if not view.legal:  # nothing to draw, recycle or move: stuck for good
         return Decision(None, True)
-    if memory.pass_sig is None:  # the first pass begins with the first decision
+    fresh = memory.pass_sig is None
+    if fresh:  # the first pass begins with the first decision
         _start_pass(view, memory, idle=False)
     if view.waste:
         top = str(view.waste[-1])
@@ -328,8 +329,8 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         return Decision(None, True)
     if isinstance(fallback, Draw):
         return Decision(fallback, False)
-    if isinstance(fallback, Recycle) and _recycle_helps(view, memory, level, wanted):
-        idle = memory.pass_sig == _signature(view) and not memory.missed
+    if isinstance(fallback, Recycle) and (fresh or _recycle_helps(view, memory, level, wanted)):
+        idle = not fresh and memory.pass_sig == _signature(view) and not memory.missed
         _start_pass(view, memory, idle)
         return Decision(fallback, False)
     return Decision(None, True)
