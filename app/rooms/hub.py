@@ -31,6 +31,7 @@ from typing import Any, Callable
 from app.config import Settings
 from app.protocol import messages as m
 from app.protocol.wire import dumps
+from app.rooms.bots import BotDriver
 from app.rooms.connection import Pipe
 from app.rooms.logfmt import log_event
 from app.rooms.room import Options, Outcome, Player, Room, RoomError
@@ -54,6 +55,7 @@ class RoomHandle:
     countdown: asyncio.Task | None = None
     unsaved: int = 0  # 0, SAVE_MOVES or SAVE_ALL: what the next flush must write
     legal_basis: tuple | None = None  # (phase, foundations, absent) at the last flush
+    bot_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # bot id -> its next look
 
 
 class HubFull(Exception):
@@ -77,6 +79,7 @@ class Hub:
         # sent it (see `attach`), so every `welcome` names the run and a resuming client
         # sends the name back.
         self.epoch = secrets.token_urlsafe(6)
+        self.bots = BotDriver(self, settings.bot_think_scale)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -87,17 +90,27 @@ class Hub:
                                               grace_s=self.settings.reconnect_grace_s,
                                               test_seed=self.settings.test_seed):
                 room.clock = self.clock
-                self.rooms[room.code] = RoomHandle(room)
-                log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v)
+                handle = RoomHandle(room)
+                self.rooms[room.code] = handle
+                self.bots.poke(handle)  # a restored room's bots carry on
+                log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v,
+                          bots=len(room.bots()))
         self._ticker = asyncio.create_task(self._tick_forever())
 
     async def stop(self) -> None:
         """Graceful stop: tell every socket to come back later (1012) and flush."""
         if self._ticker:
             self._ticker.cancel()
+        self.bots.stopped = True
         for handle in self.rooms.values():
             if handle.countdown is not None:
                 handle.countdown.cancel()  # the room stays in its countdown and resumes it on restart
+            if handle.room.bots():
+                self.bots.forget(handle)
+                # A bot's memory and random state live in the meta, which a move alone does
+                # not rewrite: write it whole now, so a restart resumes them exactly.
+                handle.unsaved = SAVE_ALL
+                self._changed[id(handle)] = handle
         self._flush()  # what the last turn changed is saved (and sent to sockets still open)
         pipes = [p for h in self.rooms.values() for p in h.pipes.values()]
         for pipe in pipes:
@@ -140,6 +153,29 @@ class Hub:
         self._publish(handle, Outcome(events=[handle.room.room_event()]))
         self._save_changed([handle])  # the new seat is on disk before its token is handed out
         return handle, player, token
+
+    def create_practice(self, body: m.PracticeRoom) -> tuple[RoomHandle, Player, str]:
+        """"Play against bots": one person and `body.bots` bots, the countdown started."""
+        self._check_bot_room(body.bots)
+        handle, player, token = self.create_room(
+            m.CreateRoom(name=body.name, rounds=body.rounds, max_players=body.bots + 1))
+        room, now = handle.room, self.clock()
+        for _ in range(body.bots):
+            room.add_bot(player, body.level, now)
+        self._publish(handle, room.start(player, now))
+        self._after_change(handle)
+        self._save_changed([handle])
+        log_event("practice_created", code=room.code, bots=body.bots, level=body.level)
+        return handle, player, token
+
+    def bot_count(self) -> int:
+        """Bots at a table in this process, every room together (`DEMON_MAX_BOTS`)."""
+        return sum(len(h.room.bots()) for h in self.rooms.values())
+
+    def _check_bot_room(self, more: int) -> None:
+        if self.bot_count() + more > self.settings.max_bots:
+            raise RoomError("too_many_bots", "The server has as many bots playing as it allows; "
+                                             "try again later.")
 
     # ------------------------------------------------------------ sockets
 
@@ -195,6 +231,20 @@ class Hub:
     def handle_message(self, handle: RoomHandle, player: Player, pipe: Pipe, msg: Any) -> None:
         """Dispatch one validated client message from `pipe`'s socket; all room changes
         happen here. Replies go to the socket that asked."""
+        outcome = self._dispatch(handle, player, pipe, msg)
+        if outcome.reply is not None:
+            self.reply(pipe, outcome.reply)
+        if isinstance(msg, m.Leave):
+            if handle.pipes.get(player.id) is pipe:
+                del handle.pipes[player.id]
+            pipe.close(1000, "left")
+
+    def bot_message(self, handle: RoomHandle, player: Player, msg: Any) -> dict | None:
+        """A bot's message: the same dispatch as a socket's (`handle_message`), in the
+        same order of arrival; the reply is returned to the bot instead of sent."""
+        return self._dispatch(handle, player, None, msg).reply
+
+    def _dispatch(self, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: Any) -> Outcome:
         room = handle.room
         now = self.clock()
         try:
@@ -217,7 +267,14 @@ class Hub:
                     self.store.reopen_match(room)
             elif isinstance(msg, m.Leave):
                 outcome = room.leave(player, now)
-            elif isinstance(msg, m.Resync):
+            elif isinstance(msg, m.AddBot):
+                self._check_bot_room(1)
+                outcome, bot = room.add_bot(player, msg.level, now)
+                log_event("bot_added", code=room.code, player=bot.id, level=msg.level)
+            elif isinstance(msg, m.RemoveBot):
+                outcome = room.remove_bot(player, msg.player, now)
+                log_event("bot_removed", code=room.code, player=msg.player)
+            elif isinstance(msg, m.Resync) and pipe is not None:
                 self._stream.setdefault(pipe, []).append(
                     dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
                 handle.legal_sent.pop(player.id, None)
@@ -231,15 +288,14 @@ class Hub:
             outcome = Outcome(reply={"type": "error", "code": err.code, "message": err.message})
             log_event("request_refused", code=room.code, player=player.id, reason=err.code)
         self._publish(handle, outcome)
-        if outcome.reply is not None:
-            self.reply(pipe, outcome.reply)
+        self._after_change(handle)
+        return outcome
+
+    def _after_change(self, handle: RoomHandle) -> None:
+        room = handle.room
         if room.phase.value == "countdown" and handle.countdown is None:
             handle.countdown = asyncio.create_task(self._count_down(handle))
             log_event("round_countdown", code=room.code, players=len(room.players))
-        if isinstance(msg, m.Leave):
-            if handle.pipes.get(player.id) is pipe:
-                del handle.pipes[player.id]
-            pipe.close(1000, "left")
 
     # ------------------------------------------------------------ publishing
 
@@ -300,6 +356,8 @@ class Hub:
         replies, self._replies = self._replies, {}
         seats = {}  # the sockets whose legal actions may have changed
         for handle in changed.values():
+            if handle.room.players and handle.room.bots():
+                self.bots.poke(handle)  # the table changed: its bots look at it (after a think)
             moved_on = self._legal_basis_moved_on(handle)
             for pid, pipe in handle.pipes.items():
                 if moved_on or pipe in replies or pid not in handle.legal_sent:
@@ -407,6 +465,7 @@ class Hub:
             self._mark_changed(handle)
         if not handle.pipes and room.is_idle(now, self.settings.empty_room_ttl_s):
             del self.rooms[code]
+            self.bots.forget(handle)
             self._changed.pop(id(handle), None)  # a flush must not save it back
             if self.store is not None:
                 self.store.forget_room(room)

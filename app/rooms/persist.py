@@ -14,17 +14,25 @@ from typing import Any
 
 from app.engine.demon import DemonRound
 from app.engine.records import make_demon_record, replay_demon
+from app.rooms.bot_seat import BotSeat
 from app.rooms.room import Options, Outcome, Phase, Player, Room
 
 
 def _player_to_json(p: Player) -> dict:
-    return {"id": p.id, "name": p.name, "token_hash": p.token_hash.hex(), "seat": p.seat,
-            "colour": p.colour, "left": p.left, "total": p.total}
+    d = {"id": p.id, "name": p.name, "token_hash": p.token_hash.hex(), "seat": p.seat,
+         "colour": p.colour, "left": p.left, "total": p.total}
+    if p.bot is not None:  # level, memory and random state: a restored bot carries on
+        d["bot"] = p.bot.to_json()
+    return d
 
 
 def _player_from_json(d: dict, now: float) -> Player:
+    """People come back disconnected (their grace period restarts); a bot is back at once."""
+    bot = BotSeat.from_json(d["bot"]) if d.get("bot") else None
+    present = bot is not None and not d["left"]
     return Player(id=d["id"], name=d["name"], token_hash=bytes.fromhex(d["token_hash"]), seat=d["seat"],
-                  colour=d["colour"], left=d["left"], total=d["total"], connected=False, dropped_at=now)
+                  colour=d["colour"], left=d["left"], total=d["total"], connected=present,
+                  dropped_at=None if bot is not None else now, bot=bot)
 
 
 def room_meta(room: Room, now: float) -> dict:

@@ -22,8 +22,9 @@ from typing import Any
 
 from app.engine.demon import DemonRound, Played, action_from_json, action_to_json
 from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
-from app.engine.rng import SplitMix64
+from app.engine.rng import SplitMix64, derive_seed
 from app.protocol.wire import dumps
+from app.rooms.bot_seat import BotSeat
 from app.rooms.secrets_util import token_matches
 
 MAX_SEATS = 8
@@ -70,10 +71,12 @@ class Player:
     dropped_at: float | None = None  # monotonic time the last socket closed
     total: int = 0
     recent: OrderedDict = field(default_factory=OrderedDict)  # action id -> reply dict
+    bot: BotSeat | None = None  # a computer player (bots.py); it has no token and no socket
 
     def public(self) -> dict:
         return {"id": self.id, "name": self.name, "seat": self.seat, "colour": self.colour,
-                "connected": self.connected, "left": self.left, "total": self.total}
+                "connected": self.connected, "left": self.left, "total": self.total,
+                "bot": self.bot.level if self.bot is not None else None}
 
 
 @dataclass
@@ -221,10 +224,60 @@ class Room:
             p.seat = i
 
     def _pass_host(self) -> None:
-        candidates = [p for p in self.players if not p.left and p.connected] or \
-                     [p for p in self.players if not p.left] or \
+        """The host is always a person: with only bots left, the room has no host."""
+        people = [p for p in self.players if not p.left and p.bot is None]
+        candidates = [p for p in people if p.connected] or people or \
                      [p for p in self.spectators if not p.left]
         self.host = candidates[0].id if candidates else None
+
+    # ----------------------------------------------------------------- bots
+
+    def bots(self) -> list[Player]:
+        """The computer players still at the table."""
+        return [p for p in self.players if p.bot is not None and not p.left]
+
+    def has_people(self) -> bool:
+        """Somebody who is not a bot is still in the room (connected or not). Bots play
+        only for people: in a room of bots alone they stop, and the room expires."""
+        return any(p.bot is None and not p.left for p in self.everyone())
+
+    def add_bot(self, player: Player, level: str, now: float) -> tuple[Outcome, Player]:
+        """The host seats a computer player of `level` in a free seat, between rounds.
+
+        A bot is a seat like any other (it plays through `act` and `vote`), with no token
+        (its hash matches none) and no socket. It counts as connected for the table, since
+        it is always there, but never for keeping the room alive (`is_idle`)."""
+        self._require_host(player)
+        if self.phase not in (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER):
+            raise RoomError("bad_phase", "Bots can only be added between rounds.")
+        if len(self._seated()) >= self.options.max_players:
+            raise RoomError("room_full", "Every seat is taken.")
+        number = self._next_player
+        seed = derive_seed(self.test_seed, number) if self.test_seed is not None else self._seeds.next_u64()
+        try:
+            seat = BotSeat.new(level, seed)
+        except ValueError as err:
+            raise RoomError("invalid", "Unknown bot level.") from err
+        taken = {p.name for p in self.everyone() if not p.left}
+        name = next(f"Bot {k}" for k in range(1, MAX_SEATS + 2) if f"Bot {k}" not in taken)
+        bot = Player(id=f"p{number}", name=name, token_hash=b"", connected=True, bot=seat)
+        self._next_player += 1
+        self._seat(bot)
+        self.last_active = now
+        return Outcome(events=[self.room_event()]), bot
+
+    def remove_bot(self, player: Player, bot_id: str, now: float) -> Outcome:
+        """The host takes a computer player off the table, between rounds."""
+        self._require_host(player)
+        if self.phase not in (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER):
+            raise RoomError("bad_phase", "Bots can only be removed between rounds.")
+        bot = self.player_by_id(bot_id)
+        if bot is None or bot.bot is None or bot.left:
+            raise RoomError("invalid", "There is no such bot in this room.")
+        bot.left = True
+        bot.connected = False
+        self._compact_seats()
+        return Outcome(events=[self.room_event()])
 
     # ----------------------------------------------------------------- host controls
 
@@ -607,14 +660,16 @@ class Room:
         return [text for ev_v, text in self.log if ev_v > v]
 
     def is_idle(self, now: float, ttl_s: float) -> bool:
-        """Nobody connected for `ttl_s`: the hub may remove the room."""
-        if any(p.connected for p in self.everyone()):
+        """No person connected for `ttl_s`: the hub may remove the room. Bots do not
+        count: a room of bots alone is as empty as a room of nobody."""
+        if any(p.connected and p.bot is None for p in self.everyone()):
             return False
         return now - self.last_active >= ttl_s
 
     def to_public_summary(self) -> dict:
         return {"code": self.code, "phase": self.phase.value,
-                "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected}
+                "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected,
+                             "bot": p.bot.level if p.bot is not None else None}
                             for p in self.players],
                 "max_players": self.options.max_players, "spectators": len(self.spectators)}
 
