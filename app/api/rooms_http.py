@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
 
-from app.protocol.messages import CreateRoom, JoinRoom, SeatGrant
+from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
 from app.rooms.hub import HubFull
 from app.rooms.room import RoomError
 from app.rooms.secrets_util import normalise_code
@@ -23,6 +23,18 @@ async def create_room(body: CreateRoom, request: Request) -> SeatGrant:
         handle, player, token = request.app.state.hub.create_room(body)
     except HubFull as err:
         raise HTTPException(503, str(err)) from err
+    return _grant(handle.room.code, player, token)
+
+
+@router.post("/practice", response_model=SeatGrant)
+async def practice_room(body: PracticeRoom, request: Request) -> SeatGrant:
+    """"Play against bots": a room of you and 1-7 bots, its countdown already running."""
+    try:
+        handle, player, token = request.app.state.hub.create_practice(body)
+    except HubFull as err:
+        raise HTTPException(503, str(err)) from err
+    except RoomError as err:  # too_many_bots: the server's DEMON_MAX_BOTS is reached
+        raise HTTPException(503, err.message) from err
     return _grant(handle.room.code, player, token)
 
 
