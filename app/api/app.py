@@ -20,7 +20,11 @@ from starlette.types import Receive, Scope, Send
 import app as app_pkg
 from app.api import grip_http, rooms_http, ws
 from app.config import Settings
+from app.rooms.grip_advisor import GripAdvisor
+from app.rooms.grip_limits import KeyedLimiter
+from app.rooms.grip_par import ParBook
 from app.rooms.grip_sessions import GripSessions
+from app.rooms.grip_winnable import WinnableDeals
 from app.rooms.hub import Hub
 from app.rooms.store import Store
 
@@ -65,10 +69,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     grips = GripSessions(settings.max_rooms, store)
     if store is not None:
         store.expire_grips()
+    grip_advisor = GripAdvisor.from_settings(settings)
+    grip_par = ParBook(grip_advisor, store, settings.par_budget_s)
+    grip_winnable = WinnableDeals(grip_advisor, store, settings.winnable_ready)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await hub.start()
+        # Devil's Grip searches: workers start in the background; the daily deal's par
+        # and a reserve of certified-winnable deals are computed in their pool.
+        grip_advisor.start()
+        grip_par.precompute(grips.daily_number())
+        grip_winnable.start()
         # A full garbage collection stops every room at once. Move what start-up built
         # (modules, restored rooms) out of the collector's view, and collect the young
         # generation less often: a move allocates many short-lived objects.
@@ -76,6 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
         yield
+        await grip_winnable.stop()
+        grip_advisor.stop()
         await hub.stop()
         if store is not None:
             store.close()
@@ -84,6 +98,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = hub
     app.state.grips = grips
+    app.state.grip_advisor = grip_advisor
+    app.state.grip_par = grip_par
+    app.state.grip_winnable = grip_winnable
+    app.state.grip_limits = {"game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
+                             "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst)}
     app.state.started = time.monotonic()
 
     @app.middleware("http")

@@ -1,11 +1,23 @@
-"""HTTP side of solo Devil's Grip: new deal, look, and act (action/undo/redo/hint/end)."""
+"""HTTP side of solo Devil's Grip: new deal, look, act (action/undo/redo/hint/end), par
+and the solution of a certified-winnable deal.
+
+Hints, par and solutions are "search requests": each is rate-limited per game and per
+client address (429 with Retry-After), and the search itself runs in the advisor's
+worker processes, awaited here, so the event loop (and every Demon room on it) never
+waits for it. A full worker queue answers 503 at once.
+"""
 
 from __future__ import annotations
+
+import time
 
 from fastapi import APIRouter, Header, HTTPException, Request
 
 from app.protocol.messages import GripRequest, NewGrip
-from app.rooms.grip_sessions import GripError, GripSessions
+from app.rooms.grip_advisor import Busy, GripAdvisor
+from app.rooms.grip_sessions import GripError, GripSession, GripSessions
+from app.rooms.grip_winnable import replay_line
+from app.rooms.logfmt import log_event
 
 router = APIRouter(prefix="/api/grip")
 
@@ -16,28 +28,128 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
+def _grips(request: Request) -> GripSessions:
+    return request.app.state.grips
+
+
+def _session(request: Request, game_id: str, authorization: str | None) -> GripSession:
+    try:
+        return _grips(request).get(game_id, _bearer(authorization))
+    except GripError as err:
+        raise HTTPException(err.status, err.message) from err
+
+
+def _limit(request: Request, session: GripSession) -> None:
+    """Per game, then per address: a flood is refused before it reaches a worker."""
+    limits = request.app.state.grip_limits
+    address = request.client.host if request.client else "?"
+    for limiter, key, what in ((limits["game"], session.id, "this game"),
+                               (limits["addr"], address, "your address")):
+        if not limiter.allow(key):
+            log_event("grip_rate_limited", game=session.id, addr=address)
+            raise HTTPException(429, f"Too many hint, par or solution requests from {what}: slow down.",
+                                headers={"Retry-After": str(limiter.retry_after())})
+
+
+def _busy(err: Busy) -> HTTPException:
+    return HTTPException(503, "The hint engine is busy: try again in a moment.", headers={"Retry-After": "1"})
+
+
+def _describe(request: Request, session: GripSession, token: str | None = None) -> dict:
+    game = session.game
+    if session.par is None and game.number is not None:
+        session.par = request.app.state.grip_par.known(game.number, game.state.passes_allowed)
+    return _grips(request).describe(session, token)
+
+
 @router.post("")
 async def new_game(body: NewGrip, request: Request) -> dict:
-    grips: GripSessions = request.app.state.grips
-    session, token = grips.new(body.number, body.daily, body.passes)
-    return grips.describe(session, token)
+    grips = _grips(request)
+    if body.winnable:
+        if body.passes is not None or body.number is not None or body.daily:
+            raise HTTPException(422, "Only deals that can be won: unlimited passes, no deal number, not the daily deal.")
+        number = request.app.state.grip_winnable.take()
+        if number is None:
+            raise HTTPException(503, "No deal has been certified winnable yet: try again in a minute.",
+                                headers={"Retry-After": "30"})
+        session, token = grips.new(number, False, None, winnable=True)
+    else:
+        session, token = grips.new(body.number, body.daily, body.passes)
+    return _describe(request, session, token)
 
 
 @router.get("/{game_id}")
 async def get_game(game_id: str, request: Request, authorization: str | None = Header(None)) -> dict:
-    grips: GripSessions = request.app.state.grips
-    try:
-        return grips.describe(grips.get(game_id, _bearer(authorization)))
-    except GripError as err:
-        raise HTTPException(err.status, err.message) from err
+    return _describe(request, _session(request, game_id, authorization))
 
 
 @router.post("/{game_id}")
 async def act(game_id: str, body: GripRequest, request: Request,
               authorization: str | None = Header(None)) -> dict:
-    grips: GripSessions = request.app.state.grips
+    arrived = time.monotonic()
+    grips = _grips(request)
+    session = _session(request, game_id, authorization)
+    if body.op == "hint":
+        return await _hint(request, session, arrived)
     try:
-        session = grips.get(game_id, _bearer(authorization))
-        return grips.describe(grips.operate(session, body.op, body.action))
+        return _describe(request, grips.operate(session, body.op, body.action))
     except GripError as err:
         raise HTTPException(err.status, err.message) from err
+
+
+async def _hint(request: Request, session: GripSession, arrived: float) -> dict:
+    grips = _grips(request)
+    try:
+        grips.check_hintable(session)
+    except GripError as err:
+        raise HTTPException(err.status, err.message) from err
+    _limit(request, session)
+    advisor: GripAdvisor = request.app.state.grip_advisor
+    changes = session.changes
+    try:
+        answer = await advisor.hint(grips.hint_view(session), arrived=arrived)
+    except Busy as err:
+        raise _busy(err) from err
+    try:
+        kept = grips.record_hint(session, changes, answer.action, answer.expected_score, answer.complete)
+    except GripError as err:
+        raise HTTPException(err.status, err.message) from err
+    if not kept:
+        raise HTTPException(409, "The game changed while the hint was searched: ask again.")
+    log_event("grip_hint", game=session.id, budget_ms=round(answer.budget_s * 1000),
+              complete=answer.complete, ms=round((time.monotonic() - arrived) * 1000))
+    return _describe(request, session)
+
+
+@router.get("/{game_id}/par")
+async def get_par(game_id: str, request: Request, authorization: str | None = Header(None)) -> dict:
+    """The deal's par (computed on the first request for that deal: may take seconds)."""
+    session = _session(request, game_id, authorization)
+    game = session.game
+    passes = game.state.passes_allowed
+    book = request.app.state.grip_par
+    par = book.known(game.number, passes)
+    if par is None:
+        _limit(request, session)
+        try:
+            par = await book.get(game.number, passes)
+        except Busy as err:
+            raise _busy(err) from err
+    session.par = par
+    return {"number": game.number, "passes": passes, "par": par}
+
+
+@router.get("/{game_id}/solution")
+async def get_solution(game_id: str, request: Request, authorization: str | None = Header(None)) -> dict:
+    """The certified winning line of a finished certified-winnable deal, with the view
+    after every step, so the page can replay it without knowing the rules."""
+    session = _session(request, game_id, authorization)
+    _limit(request, session)
+    game = session.game
+    if not game.state.is_over():
+        raise HTTPException(409, "The solution is shown once the deal is over.")
+    line = request.app.state.grip_winnable.solution(game.number) if session.winnable else None
+    if line is None:
+        raise HTTPException(404, "This deal has no stored solution (only deals dealt as winnable have one).")
+    initial, steps = replay_line(game.number, line)
+    return {"number": game.number, "initial": initial, "steps": steps}

@@ -5,8 +5,13 @@ game not in memory is loaded on its next request, so a flood of new games can on
 others out of memory, never delete them.
 
 The browser never learns the rules: each answer carries the state the engine renders
-for it (`GripState.view()`, no stock order) and the legal actions. A game is owned by
-whoever holds its token (hashed here, as for seats).
+for it (`GripState.view()`, no stock order), the legal actions and, once the deal is
+over, the numbers that explain why (`explain_end`). A game is owned by whoever holds its
+token (hashed here, as for seats).
+
+Hints are searched in a worker process (`grip_advisor`); this module only records their
+answers: a hint used marks the game (`used_hint`, kept apart in statistics like undo,
+rule 12) and is saved with it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from dataclasses import dataclass, field
 from app.engine.devils_grip import (GripGame, daily_deal_number, grip_action_from_json,
                                     grip_action_to_json)
 from app.engine.errors import IllegalAction
+from app.engine.grip_explain import explain_end
+from app.engine.grip_view import GripView
 from app.rooms.logfmt import log_event
 from app.rooms.secrets_util import hash_token, new_token, token_matches
 
@@ -29,7 +36,11 @@ class GripSession:
     token_hash: bytes
     game: GripGame
     last_used: float = field(default_factory=time.time)
-    hint: dict | None = None
+    hint: dict | None = None  # {"action", "expected_score", "complete"} of the last hint asked
+    used_hint: bool = False
+    winnable: bool = False  # dealt as certified winnable (a stored solution exists)
+    par: int | None = None  # filled in by the server once known
+    changes: int = 0  # operations applied since loaded: tells a stale hint answer apart
 
 
 class GripError(Exception):
@@ -45,18 +56,23 @@ class GripSessions:
         self.store = store
         self.games: dict[str, GripSession] = {}
 
+    @staticmethod
+    def daily_number(today: dt.date | None = None) -> int:
+        """The number of today's daily deal (UTC), or of the date given."""
+        today = today or dt.datetime.now(dt.timezone.utc).date()
+        return daily_deal_number(today.year, today.month, today.day)
+
     def new(self, number: int | None, daily: bool, passes: int | None,
-            today: dt.date | None = None) -> tuple[GripSession, str]:
+            today: dt.date | None = None, *, winnable: bool = False) -> tuple[GripSession, str]:
         if daily:
-            today = today or dt.datetime.now(dt.timezone.utc).date()
-            number = daily_deal_number(today.year, today.month, today.day)
+            number = self.daily_number(today)
         elif number is None:
             number = secrets.randbelow(1_000_000_000) + 1
         if len(self.games) >= self.max_games:
             self._evict_oldest()
         token = new_token()
         session = GripSession(id=secrets.token_urlsafe(9), token_hash=hash_token(token),
-                              game=GripGame.new(number, passes))
+                              game=GripGame.new(number, passes), winnable=winnable)
         self.games[session.id] = session
         self._save(session)
         log_event("grip_started", game=session.id, number=number, passes=passes or "unlimited")
@@ -84,6 +100,7 @@ class GripSessions:
         """Apply one request; an illegal one raises GripError(409) and changes nothing."""
         game = session.game
         session.hint = None
+        session.changes += 1
         try:
             if op == "action":
                 if action is None:
@@ -93,17 +110,46 @@ class GripSessions:
                 game.undo()
             elif op == "redo":
                 game.redo()
-            elif op == "hint":
-                hint = game.hint()
-                session.hint = grip_action_to_json(hint) if hint is not None else None
             elif op == "end":
                 game.end()
+            else:
+                raise GripError(422, f"unknown operation {op!r}")
         except IllegalAction as err:
             log_event("grip_rejected", game=session.id, op=op, reason=str(err))
             raise GripError(409, str(err)) from err
-        if op != "hint":
-            self._save(session)
+        self._save(session)
         return session
+
+    @staticmethod
+    def check_hintable(session: GripSession) -> None:
+        """A hint is for a deal still being played (409 otherwise)."""
+        if session.game.state.is_over():
+            raise GripError(409, "The deal is over: there is nothing to hint.")
+
+    @staticmethod
+    def hint_view(session: GripSession) -> GripView:
+        """What the hint engine may see: the player's view, never the stock order."""
+        return GripView.of(session.game.state)
+
+    def record_hint(self, session: GripSession, changes: int, action: dict | None,
+                    expected_score: float, complete: bool) -> bool:
+        """Keep a hint's answer if the game is still where it was asked (`changes` as
+        it was then); marks the game as played with a hint. Returns whether it was kept
+        (an operation made meanwhile makes the answer stale)."""
+        if (self.games.get(session.id) is not session or session.changes != changes
+                or session.game.state.is_over()):
+            return False
+        if action is not None:  # the page only ever shows a legal hint: check the engine's
+            try:
+                session.game.state.apply(grip_action_from_json(action))
+            except IllegalAction as err:
+                log_event("grip_bad_hint", game=session.id, action=action, reason=str(err))
+                raise GripError(500, "The hint engine suggested an illegal move.") from err
+        session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete}
+        if action is not None and not session.used_hint:
+            session.used_hint = True
+            self._save(session)
+        return True
 
     def _save(self, session: GripSession) -> None:
         if self.store is not None:
@@ -121,7 +167,12 @@ class GripSessions:
             "can_undo": game.can_undo,
             "can_redo": game.can_redo,
             "used_undo": game.used_undo,
-            "hint": session.hint,
+            "used_hint": session.used_hint,
+            "winnable": session.winnable,
+            "par": session.par,
+            "hint": session.hint["action"] if session.hint else None,
+            "hint_info": session.hint,
+            "explain": explain_end(state),
         }
         if token is not None:
             answer["token"] = token

@@ -58,6 +58,18 @@ MIGRATIONS: list[list[str]] = [
                                  rounds TEXT NOT NULL, winners TEXT NOT NULL)""",
         "ALTER TABLE rooms ADD COLUMN finished INTEGER NOT NULL DEFAULT 0",
     ],
+    # 2 -> 3: Devil's Grip advice. A game remembers that a hint was used (rule 12 style)
+    # and whether it was dealt as certified winnable; every (deal, pass limit) keeps its
+    # par; deals tried by the solver keep their winning line (NULL: none found in the
+    # budget). Deal numbers are TEXT: they go up to 2**64 - 1, past SQLite's integers.
+    [
+        "ALTER TABLE grips ADD COLUMN used_hint INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE grips ADD COLUMN winnable INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE grip_par (number TEXT NOT NULL, passes INTEGER NOT NULL, par INTEGER NOT NULL,
+                                  engine TEXT NOT NULL, computed REAL NOT NULL, PRIMARY KEY (number, passes))""",
+        """CREATE TABLE grip_solutions (number TEXT PRIMARY KEY, line TEXT, tried REAL NOT NULL,
+                                        dealt INTEGER NOT NULL DEFAULT 0)""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -279,18 +291,66 @@ class Store:
     def save_grip(self, session: GripSession) -> None:
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO grips (id, token_hash, game, updated) VALUES (?, ?, ?, ?) "
-                              "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated",
-                              (session.id, session.token_hash.hex(), dumps(session.game.to_json()), time.time()))
+            self.conn.execute("INSERT INTO grips (id, token_hash, game, updated, used_hint, winnable) "
+                              "VALUES (?, ?, ?, ?, ?, ?) "
+                              "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated, "
+                              "used_hint=excluded.used_hint",
+                              (session.id, session.token_hash.hex(), dumps(session.game.to_json()), time.time(),
+                               int(session.used_hint), int(session.winnable)))
 
     def load_grip(self, game_id: str) -> GripSession | None:
-        row = self.conn.execute("SELECT id, token_hash, game, updated FROM grips WHERE id = ?",
+        row = self.conn.execute("SELECT id, token_hash, game, updated, used_hint, winnable FROM grips WHERE id = ?",
                                 (game_id,)).fetchone()
         if row is None:
             return None
-        gid, th, game, updated = row
+        gid, th, game, updated, used_hint, winnable = row
         return GripSession(id=gid, token_hash=bytes.fromhex(th), game=GripGame.from_json(json.loads(game)),
-                           last_used=updated)
+                           last_used=updated, used_hint=bool(used_hint), winnable=bool(winnable))
+
+    # Par and solutions: `passes` None (unlimited) is stored as 0, which no limit can be.
+
+    def grip_par(self, number: int, passes: int | None, engine: str) -> int | None:
+        """The stored par of a deal under a pass limit, if the engine `engine` computed it."""
+        row = self.conn.execute("SELECT par FROM grip_par WHERE number = ? AND passes = ? AND engine = ?",
+                                (str(number), passes or 0, engine)).fetchone()
+        return None if row is None else row[0]
+
+    def save_grip_par(self, number: int, passes: int | None, engine: str, par: int) -> None:
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.execute("INSERT INTO grip_par (number, passes, par, engine, computed) VALUES (?, ?, ?, ?, ?) "
+                              "ON CONFLICT(number, passes) DO UPDATE SET par=excluded.par, engine=excluded.engine, "
+                              "computed=excluded.computed", (str(number), passes or 0, par, engine, time.time()))
+
+    def save_grip_solution(self, number: int, line: list[dict] | None) -> None:
+        """What the solver found for a deal (unlimited passes): a winning line, or None."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.execute("INSERT INTO grip_solutions (number, line, tried) VALUES (?, ?, ?) "
+                              "ON CONFLICT(number) DO UPDATE SET line=excluded.line, tried=excluded.tried",
+                              (str(number), dumps(line) if line is not None else None, time.time()))
+
+    def grip_solution(self, number: int) -> list[dict] | None:
+        row = self.conn.execute("SELECT line FROM grip_solutions WHERE number = ?", (str(number),)).fetchone()
+        return None if row is None or row[0] is None else json.loads(row[0])
+
+    def grip_tried(self, number: int) -> bool:
+        return self.conn.execute("SELECT 1 FROM grip_solutions WHERE number = ?", (str(number),)).fetchone() is not None
+
+    def grip_winnable_count(self, *, undealt: bool = False) -> int:
+        where = "line IS NOT NULL" + (" AND dealt = 0" if undealt else "")
+        return self.conn.execute(f"SELECT COUNT(*) FROM grip_solutions WHERE {where}").fetchone()[0]
+
+    def take_grip_winnable(self) -> int | None:
+        """A certified winnable deal, the least dealt first (ties at random); counts it dealt."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            row = self.conn.execute("SELECT number FROM grip_solutions WHERE line IS NOT NULL "
+                                    "ORDER BY dealt, random() LIMIT 1").fetchone()
+            if row is None:
+                return None
+            self.conn.execute("UPDATE grip_solutions SET dealt = dealt + 1 WHERE number = ?", (row[0],))
+        return int(row[0])
 
     def expire_grips(self) -> int:
         """Forget Devil's Grip games untouched for GRIP_EXPIRY_S; returns how many."""
