@@ -53,8 +53,12 @@ class BotLevel:
     race: bonus for a foundation play another seat could also make now (it is on view in
         that seat's layout), or onto a pile another seat is building.
     waste: bonus for taking the waste top (keeps the stock-and-waste cycle moving).
-    lookahead: whether it sees two-step plays (move part of a run to free a card for the
-        foundations; empty a pile so a waiting king can go there).
+    lookahead: whether it sees two-step plays: move part of a run to free a card for the
+        foundations; empty a pile so a waiting king can go there. (Moving part of a run
+        never makes a new place on the tableau: the card it frees wants the same card
+        as the pile it went to did.)
+    remembers: whether it keeps in mind the cards it saw go by in its waste, so that it
+        turns the waste over again when one of them has become playable.
     patience: extra idle passes through the stock (nothing changed, nothing to hope for)
         it makes before it gives up and votes.
     """
@@ -68,6 +72,7 @@ class BotLevel:
     race: float = 0.0
     waste: float = 0.0
     lookahead: bool = False
+    remembers: bool = False
     patience: int = 0
 
     def __post_init__(self) -> None:
@@ -81,12 +86,13 @@ class BotLevel:
 
 
 LEVELS: dict[str, BotLevel] = {
-    "easy": BotLevel("easy", reaction_s=(1.5, 3.0), overlook=0.30, noise=40.0,
+    "easy": BotLevel("easy", reaction_s=(1.5, 3.0), overlook=0.40, noise=40.0,
                      patience=1),
     "medium": BotLevel("medium", reaction_s=(0.8, 1.6), overlook=0.12, noise=12.0,
-                       uncover=15.0, per_down=1.0, waste=5.0),
+                       uncover=15.0, per_down=1.0, waste=5.0, remembers=True),
     "hard": BotLevel("hard", reaction_s=(0.4, 0.8), overlook=0.03, noise=2.0,
-                     uncover=30.0, per_down=2.0, race=25.0, waste=10.0, lookahead=True),
+                     uncover=30.0, per_down=2.0, race=25.0, waste=10.0, lookahead=True,
+                     remembers=True),
 }
 
 
@@ -104,7 +110,6 @@ _UNCOVER = 45.0
 _OFF_WASTE = 30.0
 _FREE_FOR_HOME = 35.0
 _EMPTY_FOR_KING = 25.0
-_DRAW = 10.0
 
 
 @dataclass
@@ -271,7 +276,7 @@ def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set)
     if memory.pass_sig != _signature(view) or memory.missed:
         return True
     tops = [p.up[-1] if p.up else None for p in view.tableau if p.up or not p.down]
-    for text in memory.seen:
+    for text in (memory.seen if lv.remembers else ()):
         c = Card.parse(text)
         if (c.suit, c.rank) in wanted or any(_fits(c, t) for t in tops):
             return True
@@ -319,8 +324,7 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
             s += level.noise * _rand(rng)
         if best is None or s > best_score:
             best, best_score = a, s
-    if best is not None and (fallback is None or not isinstance(fallback, Draw)
-                             or best_score >= _DRAW + level.noise * _rand(rng)):
+    if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
         if isinstance(best, ToFoundation):
             # "Any pile that takes it": a race lost on one pile may still land on another.
             best = ToFoundation(best.seat, best.src, None)

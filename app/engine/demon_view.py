@@ -8,13 +8,15 @@ carry a face-down *count*, its stock is a *count*, and only the top three waste 
 only on visible cards (the waste top, the face-up runs, whether the stock is empty).
 
 `seat_view(round_, seat)` is the only way to build one from a round. It reuses the
-round's own immutable tuples (a pile's face-up cards are already a tuple of `Card`), so
-building one is a few dozen small allocations even at eight seats.
+round's own immutable tuples (a pile's face-up cards are already a tuple of `Card`) and
+keeps each tableau's pile views while that tableau lives, so a view of an eight-seat
+table costs a handful of small allocations, not a few hundred.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.engine.cards import Card
 from app.engine.demon import DemonAction, DemonRound
@@ -24,8 +26,7 @@ __all__ = ["PileView", "FoundationView", "OtherSeatView", "SeatView", "seat_view
 WASTE_SHOWN = 3  # as many waste cards as the table (and the room's seat view) shows
 
 
-@dataclass(frozen=True, slots=True)
-class PileView:
+class PileView(NamedTuple):
     """A tableau pile as anyone sees it: how many cards lie face down, then the face-up
     run (bottom..top, last = top)."""
 
@@ -37,8 +38,7 @@ class PileView:
         return self.up[-1] if self.up else None
 
 
-@dataclass(frozen=True, slots=True)
-class FoundationView:
+class FoundationView(NamedTuple):
     """A public foundation pile: its top card, the seat that put it there, its height."""
 
     top: Card
@@ -46,8 +46,7 @@ class FoundationView:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class OtherSeatView:
+class OtherSeatView(NamedTuple):
     """Another seat's layout as the table shows it (its cards home included)."""
 
     seat: int
@@ -79,8 +78,23 @@ class SeatView:
     ended: bool = False
 
 
-def _piles(tableau) -> tuple[PileView, ...]:
-    return tuple(PileView(len(p.down), p.up) for p in tableau)
+# Pile views per tableau object. Tableaux are immutable and a move replaces only the
+# mover's, so at a table of eight the other seven come from here. An entry holds its
+# tableau, so the id it is kept under cannot be reused while it is here; the dict is
+# emptied when it grows past a bound. Deterministic, like the round's own memo.
+_PILE_VIEWS: dict[int, tuple[tuple, tuple[PileView, ...]]] = {}
+_PILE_VIEWS_MAX = 4096
+
+
+def _piles(tableau: tuple) -> tuple[PileView, ...]:
+    entry = _PILE_VIEWS.get(id(tableau))
+    if entry is not None and entry[0] is tableau:
+        return entry[1]
+    views = tuple([PileView(len(p.down), p.up) for p in tableau])
+    if len(_PILE_VIEWS) >= _PILE_VIEWS_MAX:
+        _PILE_VIEWS.clear()
+    _PILE_VIEWS[id(tableau)] = (tableau, views)
+    return views
 
 
 def seat_view(round_: DemonRound, seat: int, *, stuck: bool = False) -> SeatView:

@@ -276,6 +276,19 @@ def test_recycles_only_when_a_pass_can_help_then_votes():
                   SplitMix64(5)) == Decision(None, True)
 
 
+def test_only_levels_that_remember_recycle_for_a_card_they_saw_go_by():
+    seen_7d = {"pass_sig": None, "seen": ["7D", "5C"], "missed": False, "idle_passes": 1}
+    c = DemonRound.from_layout([seat(("", "KS"), stock="", waste="7D 5C"), seat(("", "KD"))],
+                               [suit_pile("D", 6, 1)])
+    v = seat_view(c, 0)
+    for name, recycles in (("hard", True), ("medium", True), ("easy", False)):
+        mem = BotMemory.from_json(seen_7d)
+        decide(v, LEVELS[name], mem, SplitMix64(1))  # the first look starts its pass here
+        mem.seen, mem.idle_passes = ["7D", "5C"], LEVELS[name].patience
+        d = decide(v, LEVELS[name], mem, SplitMix64(2))
+        assert d == (Decision(Recycle(0), False) if recycles else Decision(None, True)), name
+
+
 def test_easy_is_more_patient_before_voting():
     r = DemonRound.from_layout([seat(("", "KS"), stock="", waste="4C 5C"), seat(("", "KD"))])
     mem = BotMemory()

@@ -1,0 +1,247 @@
+"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--rounds 100] [--big 30]`.
+
+Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through the
+room's own code (`app.rooms.room.Room.act` and `Room.vote`), so the same validation and
+first-come arbitration (rule 14: `race_lost`) apply as on the server. Time is simulated:
+a priority queue holds each bot's next event on a fake clock, in the server driver's
+timing (app/rooms/bots.py): a bot looks at the table, decides, and its message arrives a
+think time later (decided on the table as it was: a quicker seat may have taken the
+foundation spot meanwhile); then it looks again at once. A bot with nothing to do that
+has cast the vote it wants waits until the table changes; one with nothing to do that is
+not stuck looks again after another think time. The room's time limit (if any) is
+checked with `Room.tick` at the deadline.
+
+Printed, side by side in one run:
+* 2-seat rounds of each pair of levels (seats alternate between seeds): the share of
+  rounds each level wins (most cards home; equal counts are a tie), mean cards home per
+  level, how the rounds end, and the mean simulated round length;
+* 8-bot rounds (a mix of levels): how rounds end (demon, stuck, vote, time);
+* the cost of `decide`, of building the seat view (`seat_view`) and of the room's
+  public stuck flags the driver passes into it, measured apart on every decision:
+  p50 / p99 / max in microseconds. The baseline in the same run is the cost of one
+  `Room.act` (a move through the room), which every decision that plays is followed by.
+
+Targets (issue 11): Hard wins >= 80 % of its 2-seat rounds against Easy and >= 60 %
+against Medium; decide p99 <= 1 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import itertools
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from app.engine.demon import action_to_json  # noqa: E402
+from app.engine.demon_bot import LEVELS, BotMemory, decide, think_time  # noqa: E402
+from app.engine.demon_view import seat_view  # noqa: E402
+from app.engine.rng import SplitMix64, derive_seed  # noqa: E402
+from app.rooms.room import Options, Phase, Room  # noqa: E402
+
+SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
+
+
+@dataclass
+class Timings:
+    decide_ns: list[int] = field(default_factory=list)
+    view_ns: list[int] = field(default_factory=list)
+    stuck_ns: list[int] = field(default_factory=list)
+    act_ns: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Bot:
+    player: object
+    level: str
+    memory: BotMemory
+    rng: SplitMix64
+
+
+def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int | None = None) -> dict:
+    """One seeded round among bots of the given levels (seat order); returns its result."""
+    n = len(levels)
+    room = Room("BENCH", Options(rounds=1, time_limit_s=time_limit_s, max_players=8),
+                countdown_s=0.0, test_seed=seed, seed_source=SplitMix64(seed))
+    players = [room.join(f"{lv}-{i}", b"") for i, lv in enumerate(levels)]
+    for p in players:
+        room.connect(p, 0.0)
+    room.start(players[0], 0.0)
+    room.begin_round(0.0)
+    bots = [Bot(p, lv, BotMemory(), SplitMix64(derive_seed(seed, i, 0xB07))) for i, (p, lv)
+            in enumerate(zip(players, levels))]
+    queue: list[tuple[float, int, int, object]] = []  # (time, order, seat, message)
+    order = itertools.count()
+    pending: set[int] = set()
+    ids = itertools.count(1)
+    if room.round_deadline is not None:
+        heapq.heappush(queue, (room.round_deadline, next(order), -1, None))
+
+    def look(now: float, seat: int) -> None:
+        """The driver's `think`: decide on the table now; the message arrives later."""
+        bot = bots[seat]
+        t0 = time.perf_counter_ns()
+        stuck = seat in room.public_stuck()
+        ts = time.perf_counter_ns()
+        view = seat_view(room.round, seat, stuck=stuck)
+        t1 = time.perf_counter_ns()
+        d = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
+        t2 = time.perf_counter_ns()
+        timings.stuck_ns.append(ts - t0)
+        timings.view_ns.append(t1 - ts)
+        timings.decide_ns.append(t2 - t1)
+        if d.action is not None:
+            msg: object = ("act", action_to_json(d.action))
+        elif d.vote_end != (seat in room.votes):
+            msg = ("vote", d.vote_end)
+        elif d.vote_end:
+            return  # stuck and has said so: wait for the table to change
+        else:
+            msg = None  # nothing now: look again later
+        heapq.heappush(queue, (now + think_time(LEVELS[bot.level], bot.rng), next(order), seat, msg))
+        pending.add(seat)
+
+    def poke(now: float) -> None:
+        if room.phase is Phase.PLAYING:
+            for s in range(n):
+                if s not in pending:
+                    look(now, s)
+
+    poke(0.0)
+    now = 0.0
+    moves = races_lost = 0
+    while room.phase is Phase.PLAYING and queue:
+        now, _o, seat, msg = heapq.heappop(queue)
+        if now > SAFETY_S:
+            break
+        if seat < 0:
+            room.tick(now)
+            continue
+        pending.discard(seat)
+        changed = False
+        if msg is not None:
+            kind, payload = msg
+            player = bots[seat].player
+            if kind == "act":
+                action = dict(payload)
+                action.pop("seat", None)
+                t0 = time.perf_counter_ns()
+                out = room.act(player, f"b{next(ids)}", action, now)
+                timings.act_ns.append(time.perf_counter_ns() - t0)
+                if out.reply and out.reply.get("type") == "ack":
+                    moves += 1
+                    changed = True
+                elif out.reply and out.reply.get("code") == "race_lost":
+                    races_lost += 1
+            else:
+                room.vote(player, payload)
+                changed = True
+        if room.phase is not Phase.PLAYING:
+            break
+        look(now, seat)
+        if changed:
+            poke(now)
+    rnd = room.round
+    if rnd is None or rnd.end is None:
+        reason = "hung"
+        home = list(rnd.foundation_counts()) if rnd is not None else [0] * n
+    else:
+        reason = rnd.end.reason
+        home = list(rnd.foundation_counts())
+    return {"reason": reason, "home": home, "levels": levels, "seconds": now, "moves": moves,
+            "races_lost": races_lost}
+
+
+def pct(values: list[int], q: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=100, help="2-seat rounds per pair of levels")
+    ap.add_argument("--big", type=int, default=30, help="8-bot rounds")
+    ap.add_argument("--seed", type=int, default=1, help="first deal seed")
+    ap.add_argument("--time-limit", type=int, default=0,
+                    help="room time limit in seconds for the 8-bot rounds (0: none, the room default)")
+    args = ap.parse_args()
+
+    timings = Timings()
+    names = list(LEVELS)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]] + [(x, x) for x in names]
+    started = time.perf_counter()
+    print(f"bench/bots.py: {args.rounds} two-seat rounds per pair, {args.big} eight-bot rounds, "
+          f"seeds from {args.seed}")
+    print()
+    print(f"{'2-seat rounds':<16}{'wins A':>8}{'wins B':>8}{'ties':>7}{'home A':>8}{'home B':>8}"
+          f"{'  ends (demon/stuck/vote/time)':>32}{'sim s':>8}{'races lost':>11}")
+    for a, b in pairs:
+        wins = Counter()
+        home = {0: [], 1: []}
+        ends = Counter()
+        secs = []
+        races = 0
+        for i in range(args.rounds):
+            seed = derive_seed(args.seed, i)
+            swap = i % 2 == 1
+            levels = [b, a] if swap else [a, b]
+            res = play_round(levels, seed, timings)
+            h = res["home"][::-1] if swap else res["home"]  # index 0 = level a
+            home[0].append(h[0])
+            home[1].append(h[1])
+            wins["A" if h[0] > h[1] else "B" if h[1] > h[0] else "tie"] += 1
+            ends[res["reason"]] += 1
+            secs.append(res["seconds"])
+            races += res["races_lost"]
+        k = args.rounds
+        label = f"{a} v {b}"
+        end_text = "/".join(str(ends[r]) for r in ("demon", "stuck", "vote", "time"))
+        if ends["hung"]:
+            end_text += f" hung {ends['hung']}"
+        print(f"{label:<16}{100 * wins['A'] / k:>7.0f}%{100 * wins['B'] / k:>7.0f}%"
+              f"{100 * wins['tie'] / k:>6.0f}%{statistics.mean(home[0]):>8.1f}"
+              f"{statistics.mean(home[1]):>8.1f}{end_text:>32}{statistics.mean(secs):>8.0f}"
+              f"{races / k:>11.1f}")
+    if args.big:
+        print()
+        limit = args.time_limit or None
+        ends = Counter()
+        secs = []
+        by_level: dict[str, list[int]] = {x: [] for x in names}
+        mix = ["easy", "easy", "medium", "medium", "medium", "hard", "hard", "hard"]
+        for i in range(args.big):
+            seed = derive_seed(args.seed, 10_000 + i)
+            levels = mix[i % 8:] + mix[:i % 8]  # every level takes every seat in turn
+            res = play_round(levels, seed, timings, time_limit_s=limit)
+            ends[res["reason"]] += 1
+            secs.append(res["seconds"])
+            for lv, h in zip(levels, res["home"]):
+                by_level[lv].append(h)
+        limit_text = f"{limit} s time limit" if limit else "no time limit"
+        print(f"8-bot rounds (2 easy, 3 medium, 3 hard; {limit_text}): " +
+              ", ".join(f"{r} {ends[r]}" for r in ("demon", "stuck", "vote", "time", "hung")
+                        if ends[r] or r != "hung") +
+              f"; mean {statistics.mean(secs):.0f} simulated s")
+        print("  mean cards home per seat: " +
+              ", ".join(f"{x} {statistics.mean(v):.1f}" for x, v in by_level.items()))
+    print()
+    print(f"{'cost (us)':<34}{'n':>9}{'p50':>9}{'p99':>9}{'max':>9}")
+    for label, values in (("decide", timings.decide_ns),
+                          ("seat_view", timings.view_ns),
+                          ("room.public_stuck (for the view)", timings.stuck_ns),
+                          ("baseline: Room.act", timings.act_ns)):
+        print(f"{label:<34}{len(values):>9}{pct(values, 0.5) / 1e3:>9.1f}"
+              f"{pct(values, 0.99) / 1e3:>9.1f}{max(values) / 1e3:>9.1f}")
+    print(f"\n(wall time {time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
