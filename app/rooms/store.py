@@ -264,7 +264,8 @@ class Store:
     # ------------------------------------------------------------ finished matches
 
     def record_match(self, room: Room) -> None:
-        players = [{"id": p.id, "name": p.name, "total": p.total} for p in room.players]
+        players = [{"id": p.id, "name": p.name, "total": p.total,
+                    "bot": p.bot.level if p.bot is not None else None} for p in room.players]
         winners = (room.result or {}).get("winners", [])
         with self.conn:
             self.conn.execute("BEGIN")
