@@ -46,6 +46,8 @@ class BotLevel:
     reaction_s: think time range (seconds) before acting on a new chance; `think_time`
         draws from it with a human-like hump in the middle, never 0.
     overlook: probability that each available play is missed at one decision.
+    run_overlook: a further chance of missing a move of two or more cards (a run), on
+        top of `overlook` (beginners see single cards first).
     noise: random spread added to each candidate's score (0 = always the best one);
         the scores are tens apart, so 40 is close to choosing at random.
     uncover: bonus for a play that turns a face-down card up (plus `per_down` for each
@@ -71,6 +73,7 @@ class BotLevel:
     per_down: float = 0.0
     race: float = 0.0
     waste: float = 0.0
+    run_overlook: float = 0.0
     lookahead: bool = False
     remembers: bool = False
     patience: int = 0
@@ -81,12 +84,14 @@ class BotLevel:
             raise ValueError(f"reaction_s must be 0 < low <= high, not {self.reaction_s!r}")
         if not (0.0 <= self.overlook < 1.0):
             raise ValueError(f"overlook must be in [0, 1), not {self.overlook!r}")
+        if not (0.0 <= self.run_overlook < 1.0):
+            raise ValueError(f"run_overlook must be in [0, 1), not {self.run_overlook!r}")
         if self.patience < 0 or self.noise < 0:
             raise ValueError("patience and noise must not be negative")
 
 
 LEVELS: dict[str, BotLevel] = {
-    "easy": BotLevel("easy", reaction_s=(1.5, 3.0), overlook=0.40, noise=40.0,
+    "easy": BotLevel("easy", reaction_s=(1.5, 3.0), overlook=0.40, run_overlook=0.5, noise=40.0,
                      patience=1),
     "medium": BotLevel("medium", reaction_s=(0.8, 1.6), overlook=0.12, noise=12.0,
                        uncover=15.0, per_down=1.0, waste=5.0, remembers=True),
@@ -317,7 +322,10 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         s = _score(view, level, a, contested, wanted)
         if s is None:
             continue
-        if level.overlook and _rand(rng) < level.overlook:
+        miss = level.overlook
+        if level.run_overlook and isinstance(a, ToTableau) and a.count > 1:
+            miss = 1.0 - (1.0 - miss) * (1.0 - level.run_overlook)
+        if miss and _rand(rng) < miss:
             memory.missed = True
             continue
         if level.noise:
@@ -325,9 +333,8 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         if best is None or s > best_score:
             best, best_score = a, s
     if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
-        if isinstance(best, ToFoundation):
-            # "Any pile that takes it": a race lost on one pile may still land on another.
-            best = ToFoundation(best.seat, best.src, None)
+        # A foundation play names its pile, as a person drops a card on one: a bot that
+        # is too late loses the race like anybody (rule 14).
         return Decision(best, False)
     if view.stuck:  # the room says no sequence of own moves can help: stop and vote
         return Decision(None, True)

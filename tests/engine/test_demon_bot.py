@@ -228,7 +228,7 @@ def test_hard_races_for_a_card_another_seat_can_play():
     v = _view(seat(("", "2H"), ("", "2S"), stock="KD"), seat(("", "2H"), stock="KS"),
               foundations=foundations)
     picks = [_decide(v, "hard", seed).action for seed in range(100)]
-    assert picks.count(ToFoundation(0, 0, None)) >= 90
+    assert picks.count(ToFoundation(0, 0, 0)) >= 90
 
 
 def test_easy_sometimes_overlooks_and_hard_almost_never():
@@ -237,6 +237,15 @@ def test_easy_sometimes_overlooks_and_hard_almost_never():
         return sum(isinstance(_decide(v, name, seed).action, Draw) for seed in range(400)) / 400
     easy, hard = share("easy"), share("hard")
     assert 0.15 < easy < 0.45 and hard < 0.08
+
+
+def test_easy_misses_moving_a_run_more_often_than_a_single_card():
+    single = _view(seat(("2C", "5D"), ("", "6S"), stock="AS 2S 3S"))  # 5D onto 6S turns 2C up
+    run = _view(seat(("2C", "5D 4S"), ("", "6S"), stock="AS 2S 3S"))  # so does 5D 4S
+    def missed(view, name):
+        return sum(isinstance(_decide(view, name, seed).action, Draw) for seed in range(400)) / 400
+    assert missed(run, "easy") > missed(single, "easy") + 0.15
+    assert missed(run, "hard") < 0.08 and missed(single, "hard") < 0.08
 
 
 def test_pointless_moves_are_never_chosen():
