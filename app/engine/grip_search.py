@@ -1,11 +1,55 @@
-"""Devil's Grip hint engine (skeleton: the greedy rule until the search lands)."""
+"""Devil's Grip hints, par and certified solutions.
+
+Three questions, one search (`grip_solver`, on a compact position):
+
+* `hint(view)`: the next action for a player, from a `GripView` — what a player with
+  perfect memory knows, never the order of stock cards not yet turned.
+* `par(number, passes)`: the score reached by following `hint` from the deal's start.
+* `solve(state)`: with full information (it may see everything), a line that wins.
+
+How `hint` decides
+------------------
+* **The stock's order is known** (after the first pass): a perfect-information problem.
+  Depth-first search over macro moves (`grip_solver.dfs`) in several move orders within
+  the budget; the best line found becomes the *plan*. The plan is remembered under the
+  view it expects next (`PlanMemo`), so following one's own hints costs nothing until a
+  view differs from what the plan expected. With unlimited passes an unfinished plan (not
+  a win, search cut short) is searched again at each hint and replaced when the new line
+  leaves fewer cards.
+* **Unlimited passes, order unknown** (first pass): deal. Dealing through the first pass
+  without playing loses nothing: after the redeal the grid is unchanged and the stock
+  turns in exactly the same order as at the start, and now every card's order is known.
+* **Limited passes, order unknown**: the candidates (deal or redeal, each talon play,
+  each whole-pile move) are scored over sampled orders of the unseen cards (seeded), each
+  followed by a short search with that order; the lowest mean score wins.
+
+Determinism: given `node_budget` (and `seed`) the answer depends only on the view and the
+memo; `budget_s` is a wall-clock cap for production, the engine's one use of a clock: the
+search stops when it is spent and answers with the best line found so far
+(``complete=False``).
+"""
 
 from __future__ import annotations
 
+import random
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
-from app.engine.devils_grip_core import GripAction, GripState
+from app.engine.devils_grip_core import (
+    DealThree,
+    GridToGrid,
+    GripAction,
+    GripState,
+    Redeal,
+    TalonToGrid,
+)
+from app.engine.grip_solver import VARIANTS, Pos, SearchResult, dfs, to_actions
 from app.engine.grip_view import GripView
+
+NODES_PER_SECOND = 25_000  # rough search speed here; turns a time budget into node slices
+SAMPLES = 6  # sampled stock orders per decision in a limited-pass first pass
+ROLLOUT_NODES = 150  # search per sample and candidate there: a greedy line and a little more
 
 
 @dataclass(frozen=True)
@@ -15,28 +59,248 @@ class Hint:
     complete: bool  # False when the budget ran out and this is a weaker answer
 
 
-def hint(view: GripView, *, seed: int = 0, budget_s: float = 0.25, node_budget: int | None = None) -> Hint:
-    """The next action for `view` (skeleton: the greedy rule on the visible position)."""
+@dataclass(frozen=True)
+class Plan:
+    """The rest of a line: real actions, the score it ends with, and whether the search
+    behind it finished (a win, or the whole tree searched)."""
+
+    actions: tuple[GripAction, ...]
+    left: int
+    complete: bool
+
+
+class PlanMemo:
+    """Plans keyed by the view they expect next (bounded, least recently used out).
+
+    A memo keyed by the view is still a function of the view: it never holds a hidden
+    card's order, because a plan is made only when the whole order is known."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._plans: OrderedDict[GripView, Plan] = OrderedDict()
+
+    def get(self, view: GripView) -> Plan | None:
+        plan = self._plans.get(view)
+        if plan is not None:
+            self._plans.move_to_end(view)
+        return plan
+
+    def put(self, view: GripView, plan: Plan) -> None:
+        self._plans[view] = plan
+        self._plans.move_to_end(view)
+        while len(self._plans) > self.size:
+            self._plans.popitem(last=False)
+
+    def clear(self) -> None:
+        self._plans.clear()
+
+
+DEFAULT_MEMO = PlanMemo()
+
+
+class _Budget:
+    """Nodes and (optionally) wall-clock time left for one call."""
+
+    def __init__(self, budget_s: float, node_budget: int | None) -> None:
+        self.nodes = node_budget if node_budget is not None else max(1, int(budget_s * NODES_PER_SECOND * 4))
+        self.end = None if node_budget is not None else time.perf_counter() + budget_s
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+    def deadline(self):
+        return None if self.end is None else self.expired
+
+
+def _pos(state: GripState) -> Pos:
+    return Pos.of(state.grid, state.talon, state.stock, state.passes_used, state.passes_allowed)
+
+
+def search(state: GripState, budget: _Budget, first_variant: int = 0) -> SearchResult:
+    """Full-information search within `budget`: each move order in turn gets an equal
+    share of the nodes, stopping at the first win; the best line over all of them."""
+    pos = _pos(state)
+    share = max(1, budget.nodes // VARIANTS)
+    best: SearchResult | None = None
+    spent = 0
+    for i in range(VARIANTS):
+        if i and budget.expired():
+            break
+        r = dfs(pos, share, budget.deadline(), variant=(first_variant + i) % VARIANTS)
+        spent += r.nodes
+        if best is None or r.left < best.left:
+            best = r
+        if r.exhausted:
+            break
+    assert best is not None
+    best.nodes = spent
+    return best
+
+
+def line_actions(state: GripState, line: list[tuple]) -> tuple[GripAction, ...]:
+    """Expand a line of macro moves into real actions (checked by applying them)."""
+    out: list[GripAction] = []
+    for m in line:
+        for a in to_actions(state, m):
+            state, _ = state.apply(a)
+            out.append(a)
+    return tuple(out)
+
+
+def _follow(state: GripState, plan: Plan, memo: PlanMemo) -> Hint:
+    action = plan.actions[0]
+    rest = plan.actions[1:]
+    if rest:
+        nxt, _ = state.apply(action)
+        memo.put(GripView.of(nxt), Plan(rest, plan.left, plan.complete))
+    return Hint(action, float(plan.left), plan.complete)
+
+
+def _known_order_hint(view: GripView, budget: _Budget, memo: PlanMemo) -> Hint:
+    state = view.as_state()
+    cached = memo.get(view)
+    if cached is not None and (cached.complete or cached.left == 0 or state.passes_allowed is not None):
+        return _follow(state, cached, memo)
+    r = search(state, budget, first_variant=len(state.stock) % VARIANTS)
+    plan = Plan(line_actions(state, r.line), r.left, r.exhausted or r.left == 0)
+    if cached is not None and cached.left <= plan.left:
+        plan = cached
+    if not plan.actions:  # the search could not even start: fall back on the rule's hint
+        action = state.hint()
+        return Hint(action, float(state.score()), False)
+    return _follow(state, plan, memo)
+
+
+def _candidates(state: GripState) -> list[GripAction]:
+    """The actions worth comparing: each talon play (one per target card), each
+    whole-pile move (one per moving bottom card), then deal or redeal."""
+    out: list[GripAction] = []
+    grid = state.grid
+    tops: dict = {}
+    for i, pile in enumerate(grid):
+        if pile:
+            tops.setdefault(pile[-1], i)
+    if state.talon:
+        t = state.talon[-1]
+        for top, i in tops.items():
+            if top.suit == t.suit and top.rank + 3 == t.rank:
+                out.append(TalonToGrid(i))
+                break
+    moved = set()
+    for src, pile in enumerate(grid):
+        if pile and pile[0] not in moved:
+            for top, dst in tops.items():
+                if dst != src and top.suit == pile[0].suit and top.rank + 3 == pile[0].rank:
+                    out.append(GridToGrid(src, dst, len(pile)))
+                    moved.add(pile[0])
+                    break
+    if state.stock:
+        out.append(DealThree())
+    elif state.can_redeal:
+        out.append(Redeal())
+    return out
+
+
+def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
+    """Limited passes, order unknown: score each candidate over sampled orders."""
+    rng = random.Random(seed)
+    stocks = []
+    for _ in range(SAMPLES):
+        order = list(view.unseen)
+        rng.shuffle(order)
+        stocks.append(tuple(order))
+    states = [view.as_state(s) for s in stocks]
+    cands = _candidates(states[0])
+    if not cands:
+        return Hint(states[0].hint(), float(view.score()), False)
+    per = max(1, min(ROLLOUT_NODES, budget.nodes // (len(cands) * SAMPLES)))
+    totals = [0.0] * len(cands)
+    done = 0
+    for st in states:
+        if done and budget.expired():
+            break
+        for j, c in enumerate(cands):
+            child, _ = st.apply(c)
+            if child.is_over():
+                totals[j] += child.score()
+            else:
+                totals[j] += dfs(_pos(child), per, None).left
+        done += 1
+    best = min(range(len(cands)), key=lambda j: (totals[j], j))
+    return Hint(cands[best], totals[best] / done, done == SAMPLES)
+
+
+def _estimate_after_learning(view: GripView, seed: int, budget: _Budget) -> float:
+    """Unlimited passes, first pass: what a win search on one sampled order finds."""
+    order = list(view.unseen)
+    random.Random(seed).shuffle(order)
+    r = dfs(_pos(view.as_state(tuple(order))), max(1, budget.nodes // 8), budget.deadline())
+    return float(r.left)
+
+
+def hint(
+    view: GripView,
+    *,
+    seed: int = 0,
+    budget_s: float = 0.25,
+    node_budget: int | None = None,
+    memo: PlanMemo | None = DEFAULT_MEMO,
+) -> Hint:
+    """The next action for `view` (None exactly when the deal is over); see the module
+    docstring. `memo=None` searches afresh every time."""
+    if not isinstance(view, GripView):
+        raise TypeError("hint() takes a GripView (GripView.of(state)), never a state")
     if view.ended:
         return Hint(None, float(view.score()), True)
+    budget = _Budget(budget_s, node_budget)
     if view.order_known:
-        state = view.as_state()
-    else:
-        state = view.as_state(view.unseen)
-    action = state.hint()
-    return Hint(action, float(view.score()), False)
+        return _known_order_hint(view, budget, memo if memo is not None else PlanMemo())
+    if view.passes_allowed is None:
+        return Hint(DealThree(), _estimate_after_learning(view, seed, budget), False)
+    return _sampled_hint(view, seed, budget)
 
 
-def par(number: int, passes: int | None, *, budget_s: float = 0.25) -> int:
-    """Follow hints from the deal's start; the final score."""
-    state = GripState.deal(number, passes)
+def play_hints(state: GripState, *, budget_s: float = 0.25, node_budget: int | None = None, seed: int = 0):
+    """Follow hints from `state` to the end; yields (state, hint) before each action."""
     while True:
-        h = hint(GripView.of(state), budget_s=budget_s)
+        h = hint(GripView.of(state), seed=seed, budget_s=budget_s, node_budget=node_budget)
+        yield state, h
         if h.action is None:
-            return state.score()
+            return
         state, _ = state.apply(h.action)
 
 
-def solve(state: GripState, *, budget_s: float = 10.0) -> list[GripAction] | None:
-    """Full information: a winning line, or None if none was found in budget (skeleton)."""
-    return None
+def par(number: int, passes: int | None, *, budget_s: float = 0.25) -> int:
+    """Par of a deal (number + pass limit): the score reached by following the hints from
+    the deal's start."""
+    state = GripState.deal(number, passes)
+    for state, h in play_hints(state, budget_s=budget_s):
+        pass
+    return state.score()
+
+
+def solve(state: GripState, *, budget_s: float = 10.0, node_budget: int | None = None) -> list[GripAction] | None:
+    """Full information (it sees the stock's order): a line of actions from `state` that
+    wins (score 0), or None if none was found within the budget. Restarts each move
+    order with a growing node budget until a win or the budget is spent."""
+    if state.is_over():
+        return [] if state.won else None
+    end = None if node_budget is not None else time.perf_counter() + budget_s
+    left_nodes = node_budget if node_budget is not None else None
+    pos = _pos(state)
+    share = 5000
+    while True:
+        for v in range(VARIANTS):
+            if end is not None and time.perf_counter() >= end:
+                return None
+            n = share if left_nodes is None else min(share, left_nodes)
+            if n <= 0:
+                return None
+            r = dfs(pos, n, None if end is None else (lambda: time.perf_counter() >= end), variant=v)
+            if left_nodes is not None:
+                left_nodes -= r.nodes
+            if r.left == 0:
+                return list(line_actions(state, r.line))
+            if r.exhausted:
+                return None
+        share *= 4

@@ -1,0 +1,279 @@
+"""Devil's Grip search on a compact position: the full-information solver.
+
+Why a separate representation: Python is slow, and the search visits tens of thousands of
+positions per hint. Here a card is an int ``suit * 16 + rank`` (so a card fits on another
+exactly when it is 3 greater: rule 3), a pile is ``bottom << 6 | top`` (a pile is a
+chain, so its bottom and top say everything), the grid is a *sorted* tuple of piles (the
+cells' places do not matter: swaps are free, rule 5), and the stock and talon are one
+tuple ``seq`` = talon bottom..top followed by the stock in turning order, with a pointer
+``p`` = the talon's length. A deal moves ``p`` on by three; a redeal sets it to 0
+(rule 9: the talon turned over is the same sequence again).
+
+Moves of the search ("macro moves"): walk the talon cycle to a reachable pointer ``q``
+(deals and at most one redeal: later passes repeat the same pointers), then either play
+the talon top onto a pile, or move a whole pile onto another, which pulls the stock top
+(or, with the stock empty, the talon top) into the emptied cell (rule 7). Every macro move
+brings exactly one card in, so depth = cards brought in. Part-pile moves and swaps are
+left out: they never bring a card in, and a part-pile move only trades the tops of two
+piles whose tops it leaves as the same multiset (see `GripState.is_over`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from app.engine.cards import SUITS, Card
+from app.engine.devils_grip_core import (
+    DealThree,
+    GridToGrid,
+    GripAction,
+    GripState,
+    Redeal,
+    TalonToGrid,
+)
+
+_SUIT = {s: i for i, s in enumerate(SUITS)}
+
+
+def enc(card: Card) -> int:
+    return _SUIT[card.suit] * 16 + card.rank
+
+
+def dec(code: int) -> Card:
+    return Card(code & 15, SUITS[code >> 4])
+
+
+def pile_code(pile: tuple[Card, ...]) -> int:
+    return enc(pile[0]) << 6 | enc(pile[-1])
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A compact position. ``bottoms`` and ``tops`` are the sorted bytes of the piles'
+    bottom and top cards, ``seq`` the bytes of talon + stock in turning order, ``p`` the
+    talon's length, ``allowed`` the pass limit (None = unlimited).
+
+    Why bottoms and tops apart, without pairing them into piles: a pile is a chain, and
+    every play the search makes depends only on which cards are tops (a card goes on a
+    top) and which are bottoms (a whole pile whose bottom is b goes on a top b-3, always
+    another pile since a pile's top is never below its bottom). So positions that differ
+    only in how tops pair with bottoms are the same to the search, and any real grid with
+    these multisets can play the same line.
+    """
+
+    bottoms: bytes
+    tops: bytes
+    seq: bytes
+    p: int
+    used: int
+    allowed: int | None
+
+    @classmethod
+    def of(cls, grid, talon, stock, used: int, allowed: int | None) -> "Pos":
+        """From card tuples (stock with its top last, as in `GripState`)."""
+        b = bytes(sorted(enc(p[0]) for p in grid if p))
+        t = bytes(sorted(enc(p[-1]) for p in grid if p))
+        seq = bytes(enc(c) for c in talon) + bytes(enc(c) for c in reversed(stock))
+        return cls(b, t, seq, len(talon), used, allowed)
+
+    def key(self):
+        return (self.bottoms, self.tops, self.seq, self.p, self.used if self.allowed is not None else 0)
+
+
+# A macro move: (q, redeal, kind, card). kind 0: the talon top (= card) onto a top card-3;
+# kind 1: a whole pile with bottom `card` onto a top card-3.
+
+
+def reachable(n: int, p: int, used: int, allowed: int | None) -> list[tuple[int, bool]]:
+    """Pointers reachable by deals (and one redeal when allowed), nearest first."""
+    out = []
+    seen = set()
+    q = p
+    while True:
+        out.append((q, False))
+        seen.add(q)
+        if q >= n:
+            break
+        q = min(q + 3, n)
+    if n and (allowed is None or used < allowed):
+        q = 0
+        while q not in seen:
+            out.append((q, True))
+            seen.add(q)
+            if q >= n:
+                break
+            q = min(q + 3, n)
+    return out
+
+
+VARIANTS = 4
+
+
+def macro_moves(pos: Pos, variant: int = 0) -> list[tuple]:
+    """Every macro move, best-looking first: the order is the search's heuristic.
+
+    Measured on deals 1-100 (unlimited passes, 5000 nodes each), depth-first search wins
+    76-78 deals with the best single order, but 96 when four orders each get a try: the
+    orders fail on different deals. So there are `VARIANTS` orders:
+
+    * 0: talon plays and pulls of base cards (2, 3, 4: they can only enter by a pull)
+      nearest along the cycle first, then other pulls; whole piles by ascending bottom;
+    * 1: the same with whole piles by descending bottom;
+    * 2: classes blended with the distance along the cycle;
+    * 3: by class only (every talon play before every pull).
+    """
+    seq = pos.seq
+    n = len(seq)
+    if not n:
+        return []
+    tops = pos.tops
+    movable = sorted({b for b in pos.bottoms if b & 15 >= 5 and (b - 3) in tops}, reverse=variant == 1)
+    scored = []
+    for cost, (q, red) in enumerate(reachable(n, pos.p, pos.used, pos.allowed)):
+        if q:
+            t = seq[q - 1]
+            if t & 15 >= 5 and (t - 3) in tops:
+                scored.append((_key(variant, 0, cost), (q, red, 0, t)))
+        if movable:
+            f = seq[q] if q < n else seq[q - 1]
+            if f & 15 <= 4:
+                k = 1  # a base card: it can enter no other way
+            elif (f - 3) in tops:
+                k = 2  # it will fit a pile
+            else:
+                k = 3
+            key = _key(variant, k, cost)
+            for b in movable:
+                scored.append((key, (q, red, 1, b)))
+    scored.sort(key=lambda x: x[0])
+    return [m for _, m in scored]
+
+
+def _key(variant: int, k: int, cost: int) -> tuple:
+    if variant <= 1:
+        return (0 if k <= 1 else 1, cost, k)
+    if variant == 2:
+        return (k + cost // 3, k)
+    return (k, cost)
+
+
+def _remove(sorted_bytes: bytes, x: int) -> bytes:
+    i = sorted_bytes.index(x)
+    return sorted_bytes[:i] + sorted_bytes[i + 1 :]
+
+
+def _insert(sorted_bytes: bytes, x: int) -> bytes:
+    i = bisect_left(sorted_bytes, x)
+    return sorted_bytes[:i] + bytes((x,)) + sorted_bytes[i:]
+
+
+def play(pos: Pos, move: tuple) -> Pos:
+    """The position after a macro move."""
+    q, red, kind, c = move
+    seq = pos.seq
+    if kind == 0:
+        tops = _insert(_remove(pos.tops, c - 3), c)
+        return Pos(pos.bottoms, tops, seq[: q - 1] + seq[q:], q - 1, pos.used + red, pos.allowed)
+    if q < len(seq):
+        f = seq[q]
+        seq = seq[:q] + seq[q + 1 :]
+        p = q
+    else:
+        f = seq[q - 1]
+        seq = seq[: q - 1] + seq[q:]
+        p = q - 1
+    bottoms = _insert(_remove(pos.bottoms, c), f)
+    tops = _insert(_remove(pos.tops, c - 3), f)
+    return Pos(bottoms, tops, seq, p, pos.used + red, pos.allowed)
+
+
+class OutOfBudget(Exception):
+    pass
+
+
+@dataclass
+class SearchResult:
+    line: list[tuple]  # macro moves of the best line found
+    left: int  # cards out of the grid at its end
+    nodes: int
+    exhausted: bool  # the whole tree was searched: `left` is the best possible
+
+
+def dfs(pos: Pos, node_budget: int, deadline=None, variant: int = 0) -> SearchResult:
+    """Depth-first search with a transposition table for a line that brings every card in;
+    keeps the best line found so far (fewest cards left) when the budget runs out.
+    `deadline` is an optional callable returning True when time is up."""
+    seen = set()
+    best = [len(pos.seq) + 1, []]
+    path: list[tuple] = []
+    nodes = 0
+
+    def rec(pos: Pos) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_budget or (deadline is not None and (nodes & 255) == 0 and deadline()):
+            raise OutOfBudget
+        left = len(pos.seq)
+        if left < best[0]:
+            best[0] = left
+            best[1] = list(path)
+            if left == 0:
+                return True
+        for m in macro_moves(pos, variant):
+            child = play(pos, m)
+            k = child.key()
+            if k in seen:
+                continue
+            seen.add(k)
+            path.append(m)
+            if rec(child):
+                return True
+            path.pop()
+        return False
+
+    exhausted = False
+    try:
+        rec(pos)
+        exhausted = True
+    except OutOfBudget:
+        pass
+    return SearchResult(best[1], best[0], nodes, exhausted or best[0] == 0)
+
+
+# ------------------------------------------------------------------ back to real actions
+
+
+def _find(grid, card: Card, end: int) -> int:
+    for i, pile in enumerate(grid):
+        if pile and pile[end] == card:
+            return i
+    raise AssertionError(f"no pile with {card} at {end}")
+
+
+def to_actions(state: GripState, move: tuple) -> list[GripAction]:
+    """The real actions of one macro move from `state` (deals, a redeal, then the play)."""
+    q, red, kind, c = move
+    out: list[GripAction] = []
+    stock, talon = len(state.stock), len(state.talon)
+    if red:
+        while stock:
+            d = min(3, stock)
+            stock -= d
+            talon += d
+            out.append(DealThree())
+        out.append(Redeal())
+        stock, talon = talon, 0
+    while talon != q:
+        d = min(3, stock)
+        if d == 0:
+            raise AssertionError("pointer not reachable")
+        stock -= d
+        talon += d
+        out.append(DealThree())
+    if kind == 0:
+        out.append(TalonToGrid(_find(state.grid, dec(c - 3), -1)))
+    else:
+        src = _find(state.grid, dec(c), 0)
+        out.append(GridToGrid(src, _find(state.grid, dec(c - 3), -1), len(state.grid[src])))
+    return out
