@@ -677,7 +677,7 @@ const de = {
   'lobby.start': 'Partie starten',
   'lobby.needTwo': 'Mindestens zwei Spieler sind nötig.',
   'bots.practiceTitle': 'Gegen Bots spielen',
-  'bots.practiceLead': 'Allein üben: Sie sitzen mit Computerspielern am Tisch, und der Countdown beginnt sofort.',
+  'bots.practiceLead': 'Allein üben: Du sitzt mit Computerspielern am Tisch, und der Countdown beginnt sofort.',
   'bots.howMany': 'Bots',
   'bots.level': 'Stufe',
   'bots.level.easy': 'Leicht',
