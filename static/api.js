@@ -47,11 +47,14 @@ export const api = {
   getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`),
   joinRoom: (code, name) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
     { body: { name } }),
+  practiceRoom: (name, bots, level, rounds) => request('POST', '/api/rooms/practice',
+    { body: { name, bots, level, rounds } }),
   rules: () => request('GET', '/api/rules'),
   history: () => request('GET', '/api/history'),
-  newGrip: ({ number = null, daily = false, passes = null } = {}) =>
-    request('POST', '/api/grip', { body: { number, daily, passes } }),
+  newGrip: (body = {}) => request('POST', '/api/grip', { body }),
   getGrip: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}`, { token }),
   gripOp: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}`,
     { body, token }),
+  gripPar: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/par`, { token }),
+  gripSolution: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/solution`, { token }),
 };
