@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { getPref, setPref, setRoomCreds } from './storage.js';
 import { showRules } from './rules.js';
 import { backEl, cardEl } from './cards.js';
+import { BOT_LEVELS, botBadge } from './bot-badge.js';
 
 export const TIME_LIMITS = [null, 60, 120, 180, 300, 600, 900, 1800, 3600];
 
@@ -38,9 +39,11 @@ export function optionFields(options, onChange, idPrefix) {
 export function mount(container, { navigate }) {
   let destroyed = false;
   let history = null;
-  const form = { name: getPref('name', ''), code: '', options: { rounds: 3, time_limit_s: null, max_players: 8 } };
+  const form = { name: getPref('name', ''), code: '', options: { rounds: 3, time_limit_s: null, max_players: 8 },
+    practice: { bots: Number(getPref('practiceBots', 3)) || 3, level: getPref('practiceLevel', 'medium') } };
+  if (!BOT_LEVELS.includes(form.practice.level)) form.practice.level = 'medium';
   let busy = false;
-  let error = { create: '', join: '' };
+  let error = { create: '', join: '', practice: '' };
 
   api.history().then((data) => {
     if (!destroyed && data && Array.isArray(data.games)) { history = data.games; render(); }
@@ -76,6 +79,26 @@ export function mount(container, { navigate }) {
     } catch (err) {
       busy = false;
       error.create = errorText(err);
+      if (!destroyed) render();
+    }
+  }
+
+  // "Play against bots": a room of you and the bots, whose countdown is already running.
+  async function practice(e) {
+    e.preventDefault();
+    const name = cleanName();
+    if (!name) { error.practice = t('home.nameNeeded'); render(); return; }
+    busy = true; error.practice = ''; render();
+    setPref('practiceBots', form.practice.bots);
+    setPref('practiceLevel', form.practice.level);
+    try {
+      const answer = await api.practiceRoom(name, form.practice.bots, form.practice.level, form.options.rounds);
+      setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
+        you: answer.you ?? null, spectator: answer.spectator, name });
+      navigate(`/r/${answer.code}`);
+    } catch (err) {
+      busy = false;
+      error.practice = errorText(err);
       if (!destroyed) render();
     }
   }
@@ -120,6 +143,22 @@ export function mount(container, { navigate }) {
       error.join ? h('p', { class: 'error', role: 'alert', text: error.join }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'join-room' }, t('home.joinButton')));
 
+    const botCount = h('select', { id: 'practice-bots', name: 'bots',
+      onchange: (e) => { form.practice.bots = Number(e.target.value); } },
+    [1, 2, 3, 4, 5, 6, 7].map((n) => h('option', { value: n, selected: n === form.practice.bots }, String(n))));
+    const botLevelSelect = h('select', { id: 'practice-level', name: 'level',
+      onchange: (e) => { form.practice.level = e.target.value; } },
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === form.practice.level }, t(`bots.level.${lv}`))));
+    const practiceForm = h('form', { class: 'panel practice', onsubmit: practice, 'aria-labelledby': 'practice-title' },
+      h('h2', { id: 'practice-title', text: t('bots.practiceTitle') }),
+      h('p', { class: 'lead', text: t('bots.practiceLead') }),
+      h('label', { for: 'practice-name' }, h('span', { text: t('home.yourName') }), nameInput('practice-name')),
+      h('div', { class: 'option-fields' },
+        h('label', { for: botCount.id }, h('span', { text: t('bots.howMany') }), botCount),
+        h('label', { for: botLevelSelect.id }, h('span', { text: t('bots.level') }), botLevelSelect)),
+      error.practice ? h('p', { class: 'error', role: 'alert', text: error.practice }) : null,
+      h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'practice-start' }, t('bots.practiceButton')));
+
     const gripPanel = h('section', { class: 'panel grip-promo', 'aria-labelledby': 'grip-title' },
       h('h2', { id: 'grip-title', text: t('home.gripTitle') }),
       h('p', { class: 'lead', text: t('home.gripLead') }),
@@ -144,7 +183,7 @@ export function mount(container, { navigate }) {
           backEl(2, { mini: true }), cardEl('AH', { mini: true })),
         h('h1', { text: t('app.title') }),
         h('p', { class: 'tagline', text: t('home.tagline') })),
-      h('div', { class: 'home-grid' }, createForm, joinForm, gripPanel, rules, recent)));
+      h('div', { class: 'home-grid' }, createForm, joinForm, practiceForm, gripPanel, rules, recent)));
   }
 
   render();
@@ -168,7 +207,8 @@ function recentItem(game) {
     const seat = p && typeof p === 'object' && p.seat !== undefined ? p.seat : i;
     const won = winners.has(seat) || (p && (winners.has(p.id) || p.winner));
     return h('span', { class: won ? 'recent-player winner' : 'recent-player' },
-      name, total !== undefined && total !== null && total !== false ? ` ${total}` : '', won ? ' ★' : '');
+      name, p && typeof p === 'object' ? botBadge(p) : null,
+      total !== undefined && total !== null && total !== false ? ` ${total}` : '', won ? ' ★' : '');
   });
   return h('li', null,
     h('span', { class: 'recent-kind', text: kind === 'grip' ? t('home.gripTitle') : t('home.demonTitle') }),

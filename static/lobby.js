@@ -7,6 +7,7 @@ import { backEl } from './cards.js';
 import { seatedPlayers, colourOfPlayer, spectatorCount, playerById } from './demon-state.js';
 import { optionFields } from './home.js';
 import { play } from './sound.js';
+import { BOT_LEVELS, botBadge } from './bot-badge.js';
 
 export function mount(container, ctx) {
   const el = h('div', { class: 'lobby' });
@@ -14,6 +15,7 @@ export function mount(container, ctx) {
   let lastOptionsKey = null;
   let optionsBox = null;
   let built = false;
+  let botLevelChoice = 'medium'; // the level the host's next "Add a bot" seats
   const seatsBox = h('section', { class: 'panel seats-panel', 'aria-labelledby': 'seats-title' });
   const optionsSlot = h('div', { class: 'options-slot' });
 
@@ -48,22 +50,39 @@ export function mount(container, ctx) {
     }
   }
 
-  function seatRow(seat, player, state) {
+  // The host seats a bot in a free seat (choosing its level), and removes one again.
+  function addBotControls(state) {
+    if (!ctx.isHost() || state.phase !== 'lobby') return null;
+    const level = h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
+      onchange: (e) => { botLevelChoice = e.target.value; } },
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice }, t(`bots.level.${lv}`))));
+    return h('span', { class: 'add-bot' }, level,
+      h('button', { type: 'button', class: 'secondary small add-bot-button',
+        onclick: () => ctx.send({ type: 'add_bot', level: level.value }) }, t('bots.add')));
+  }
+
+  function seatRow(seat, player, state, firstFree) {
     if (!player) {
       return h('li', { class: 'seat free' },
         h('span', { class: 'seat-back empty', 'aria-hidden': 'true' }),
-        h('span', { class: 'seat-name muted', text: t('lobby.freeSeat') }));
+        h('span', { class: 'seat-name muted', text: t('lobby.freeSeat') }),
+        firstFree ? addBotControls(state) : null);
     }
     const me = ctx.model.you ? player.id === ctx.model.you : seat === ctx.model.seat;
     const conn = player.absent ? 'absent' : player.connected ? 'online' : 'offline';
-    return h('li', { class: `seat${me ? ' me' : ''}`, dataset: { seat: String(seat) } },
+    const badge = botBadge(player);
+    return h('li', { class: `seat${me ? ' me' : ''}${badge ? ' bot' : ''}`, dataset: { seat: String(seat) } },
       backEl(colourOfPlayer(player), { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
       h('span', { class: 'seat-name', text: player.name }),
       h('span', { class: 'seat-tags' },
         player.id === state.host || seat === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
         me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
-        h('span', { class: `conn conn-${conn}` },
-          h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`))));
+        badge || h('span', { class: `conn conn-${conn}` },
+          h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
+        badge && ctx.isHost() && state.phase === 'lobby'
+          ? h('button', { type: 'button', class: 'secondary small remove-bot',
+            'aria-label': t('bots.removeLabel', { name: player.name }),
+            onclick: () => ctx.send({ type: 'remove_bot', player: player.id }) }, t('bots.remove')) : null));
   }
 
   function update() {
@@ -74,7 +93,12 @@ export function mount(container, ctx) {
     const max = state.options && state.options.max_players ? state.options.max_players : Math.max(2, players.length);
     const seats = [];
     const shown = Math.max(max, ...players.map((p) => p.seat + 1));
-    for (let s = 0; s < shown; s++) seats.push(seatRow(s, bySeat.get(s), state));
+    let firstFree = players.length < max;
+    for (let s = 0; s < shown; s++) {
+      const player = bySeat.get(s);
+      seats.push(seatRow(s, player, state, !player && firstFree));
+      if (!player) firstFree = false;
+    }
     const host = ctx.isHost();
     const hostPlayer = typeof state.host === 'number' ? bySeat.get(state.host) : playerById(state, state.host);
     const hostName = hostPlayer ? hostPlayer.name : null;

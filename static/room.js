@@ -10,6 +10,7 @@ import { getPref, setPref, getRoomCreds, setRoomCreds, getRoomCache, setRoomCach
 import { play } from './sound.js';
 import { errorText } from './home.js';
 import * as lobbyView from './lobby.js';
+import { botBadge } from './bot-badge.js';
 import * as tableView from './table.js';
 
 export function mount(container, { code, navigate }) {
@@ -240,7 +241,7 @@ export function mount(container, { code, navigate }) {
       const name = winner ? winner.name : '?';
       const box = h('div', { class: 'demon-call', role: 'alert' },
         h('span', { class: 'demon-word', text: t('table.demonCall') }),
-        h('span', { class: 'demon-name', text: name }));
+        h('span', { class: 'demon-name', text: name }, botBadge(winner)));
       document.body.append(box);
       setTimeout(() => box.classList.add('out'), 2300);
       setTimeout(() => box.remove(), 2800);
@@ -306,7 +307,7 @@ export function mount(container, { code, navigate }) {
       const nameInput = h('input', { id: 'link-name', type: 'text', maxlength: '20', required: true,
         autocomplete: 'nickname', value: name, oninput: (e) => { name = e.target.value; } });
       const players = info && info.players ? h('ul', { class: 'join-players' },
-        info.players.map((p) => h('li', null, p.name))) : null;
+        info.players.map((p) => h('li', null, p.name, botBadge(p) ? ' ' : null, botBadge(p)))) : null;
       replaceChildren(stage, h('form', { class: 'panel join-link', onsubmit: submit },
         h('h1', null, t('room.joinTitle'), ' ', h('span', { class: 'code-small', text: code })),
         info === false ? h('p', { class: 'error', role: 'alert', text: t('home.noSuchRoom') }) : null,

@@ -8,6 +8,7 @@ import { cardEl, backEl, slotEl, seatColour, cardText } from './cards.js';
 import { playerName, playsOf, seatedPlayers, playerAtSeat, playerById, colourOfSeat, byPlayer } from './demon-state.js';
 import { attachCardInput, makeGhost, flyFrom, bindKeys } from './input.js';
 import { play } from './sound.js';
+import { botBadge } from './bot-badge.js';
 
 const sameSrc = (a, b) => a === b || (a !== 'waste' && b !== 'waste' && Number(a) === Number(b));
 
@@ -410,7 +411,7 @@ export function mount(container, ctx) {
         h('header', { class: 'opp-head' },
           backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
           h('span', { class: 'opp-name', text: name }),
-          h('span', { class: `conn conn-${p && p.absent ? 'absent' : p && p.connected ? 'online' : 'offline'}`,
+          botBadge(p) || h('span', { class: `conn conn-${p && p.absent ? 'absent' : p && p.connected ? 'online' : 'offline'}`,
             title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
           stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
           voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
@@ -568,7 +569,7 @@ export function mount(container, ctx) {
         const won = matchOver && isWinner(p);
         return h('tr', { class: won ? 'winner' : '' },
           h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
-            h('span', { text: p.name }),
+            h('span', { text: p.name }), botBadge(p) ? ' ' : null, botBadge(p),
             won ? h('span', { class: 'tag win', text: t('result.winner') }) : null),
           h('td', { text: String(byPlayer(res.scores, p) ?? 0) }),
           h('td', { text: String(totalOf(p)) }));
