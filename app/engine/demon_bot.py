@@ -219,7 +219,7 @@ def _contested(view: SeatView) -> set[tuple[str, int]]:
             tops.append(o.waste[-1])
         for c in tops:
             key = (c.suit, c.rank)
-            if key in wanted:
+            if c.rank > 1 and key in wanted:  # an ace always has a place: no race
                 out.add(key)
     return out
 
