@@ -44,12 +44,13 @@ from app.engine.devils_grip_core import (
     Redeal,
     TalonToGrid,
 )
-from app.engine.grip_solver import VARIANTS, Pos, SearchResult, dfs, to_actions
+from app.engine.grip_solver import Pos, SearchResult, dfs, to_actions, variants_for
 from app.engine.grip_view import GripView
 
 NODES_PER_SECOND = 25_000  # rough search speed here; turns a time budget into node slices
 SAMPLES = 6  # sampled stock orders per decision in a limited-pass first pass
 ROLLOUT_NODES = 150  # search per sample and candidate there: a greedy line and a little more
+ROLLOUT_VARIANT = 5  # nearest opportunity first (see grip_solver.macro_moves)
 
 
 @dataclass(frozen=True)
@@ -120,13 +121,14 @@ def search(state: GripState, budget: _Budget, first_variant: int = 0) -> SearchR
     """Full-information search within `budget`: each move order in turn gets an equal
     share of the nodes, stopping at the first win; the best line over all of them."""
     pos = _pos(state)
-    share = max(1, budget.nodes // VARIANTS)
+    variants = variants_for(state.passes_allowed)
+    share = max(1, budget.nodes // len(variants))
     best: SearchResult | None = None
     spent = 0
-    for i in range(VARIANTS):
+    for i in range(len(variants)):
         if i and budget.expired():
             break
-        r = dfs(pos, share, budget.deadline(), variant=(first_variant + i) % VARIANTS)
+        r = dfs(pos, share, budget.deadline(), variant=variants[(first_variant + i) % len(variants)])
         spent += r.nodes
         if best is None or r.left < best.left:
             best = r
@@ -161,7 +163,7 @@ def _known_order_hint(view: GripView, budget: _Budget, memo: PlanMemo) -> Hint:
     cached = memo.get(view)
     if cached is not None and (cached.complete or cached.left == 0 or state.passes_allowed is not None):
         return _follow(state, cached, memo)
-    r = search(state, budget, first_variant=len(state.stock) % VARIANTS)
+    r = search(state, budget, first_variant=len(state.stock))
     plan = Plan(line_actions(state, r.line), r.left, r.exhausted or r.left == 0)
     if cached is not None and cached.left <= plan.left:
         plan = cached
@@ -217,14 +219,18 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
     totals = [0.0] * len(cands)
     done = 0
     for st in states:
-        if done and budget.expired():
-            break
-        for j, c in enumerate(cands):
+        row = []
+        for c in cands:
+            if done and budget.expired():
+                break  # this sample is incomplete: leave it out
             child, _ = st.apply(c)
             if child.is_over():
-                totals[j] += child.score()
+                row.append(child.score())
             else:
-                totals[j] += dfs(_pos(child), per, None).left
+                row.append(dfs(_pos(child), per, budget.deadline(), variant=ROLLOUT_VARIANT).left)
+        if len(row) < len(cands):
+            break
+        totals = [a + b for a, b in zip(totals, row)]
         done += 1
     best = min(range(len(cands)), key=lambda j: (totals[j], j))
     return Hint(cands[best], totals[best] / done, done == SAMPLES)
@@ -290,7 +296,7 @@ def solve(state: GripState, *, budget_s: float = 10.0, node_budget: int | None =
     pos = _pos(state)
     share = 5000
     while True:
-        for v in range(VARIANTS):
+        for v in variants_for(state.passes_allowed):
             if end is not None and time.perf_counter() >= end:
                 return None
             n = share if left_nodes is None else min(share, left_nodes)

@@ -107,7 +107,13 @@ def reachable(n: int, p: int, used: int, allowed: int | None) -> list[tuple[int,
     return out
 
 
-VARIANTS = 4
+UNLIMITED_VARIANTS = (0, 1, 2, 3)
+LIMITED_VARIANTS = (5, 6, 4)
+
+
+def variants_for(allowed: int | None) -> tuple[int, ...]:
+    """The move orders worth trying under a pass limit (see `macro_moves`)."""
+    return UNLIMITED_VARIANTS if allowed is None else LIMITED_VARIANTS
 
 
 def macro_moves(pos: Pos, variant: int = 0) -> list[tuple]:
@@ -115,13 +121,17 @@ def macro_moves(pos: Pos, variant: int = 0) -> list[tuple]:
 
     Measured on deals 1-100 (unlimited passes, 5000 nodes each), depth-first search wins
     76-78 deals with the best single order, but 96 when four orders each get a try: the
-    orders fail on different deals. So there are `VARIANTS` orders:
+    orders fail on different deals. So there are several orders (`variant`):
 
     * 0: talon plays and pulls of base cards (2, 3, 4: they can only enter by a pull)
       nearest along the cycle first, then other pulls; whole piles by ascending bottom;
     * 1: the same with whole piles by descending bottom;
     * 2: classes blended with the distance along the cycle;
-    * 3: by class only (every talon play before every pull).
+    * 3: by class only (every talon play before every pull);
+    * 4-6, for a pass limit, where a redeal spends a pass: nothing after a redeal before
+      everything in this pass; then 4 as 0, 5 simply nearest first, 6 as 0 but pulls of
+      cards that will fit a pile count with the base cards. (With full information and
+      3 passes, 1000 nodes, deals 1-30: median score 25 for order 0, 12 for order 5.)
     """
     seq = pos.seq
     n = len(seq)
@@ -134,7 +144,7 @@ def macro_moves(pos: Pos, variant: int = 0) -> list[tuple]:
         if q:
             t = seq[q - 1]
             if t & 15 >= 5 and (t - 3) in tops:
-                scored.append((_key(variant, 0, cost), (q, red, 0, t)))
+                scored.append((_key(variant, 0, cost, red), (q, red, 0, t)))
         if movable:
             f = seq[q] if q < n else seq[q - 1]
             if f & 15 <= 4:
@@ -143,14 +153,20 @@ def macro_moves(pos: Pos, variant: int = 0) -> list[tuple]:
                 k = 2  # it will fit a pile
             else:
                 k = 3
-            key = _key(variant, k, cost)
+            key = _key(variant, k, cost, red)
             for b in movable:
                 scored.append((key, (q, red, 1, b)))
     scored.sort(key=lambda x: x[0])
     return [m for _, m in scored]
 
 
-def _key(variant: int, k: int, cost: int) -> tuple:
+def _key(variant: int, k: int, cost: int, red: bool) -> tuple:
+    if variant == 4:
+        return (red, 0 if k <= 1 else 1, cost, k)
+    if variant == 5:
+        return (red, cost, k)
+    if variant == 6:
+        return (red, 0 if k <= 2 else 1, cost, k)
     if variant <= 1:
         return (0 if k <= 1 else 1, cost, k)
     if variant == 2:
@@ -212,7 +228,7 @@ def dfs(pos: Pos, node_budget: int, deadline=None, variant: int = 0) -> SearchRe
     def rec(pos: Pos) -> bool:
         nonlocal nodes
         nodes += 1
-        if nodes > node_budget or (deadline is not None and (nodes & 255) == 0 and deadline()):
+        if nodes > node_budget or (deadline is not None and (nodes & 63) == 0 and deadline()):
             raise OutOfBudget
         left = len(pos.seq)
         if left < best[0]:

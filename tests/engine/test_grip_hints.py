@@ -1,0 +1,141 @@
+"""Devil's Grip hint engine (`grip_view`, `grip_search`, `grip_solver`).
+
+Every search here runs with a node budget, never a time budget, so the results do not
+depend on the machine's speed; strength is measured in `bench/grip_hints.py`.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.engine.devils_grip import DealThree, GripState, Redeal
+from app.engine.grip_search import PlanMemo, hint, solve
+from app.engine.grip_view import GripView
+
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_walk(s: GripState, rng: random.Random, steps: int) -> GripState:
+    """A seeded playout: random legal actions, mostly plays that bring a card in."""
+    for _ in range(steps):
+        if s.is_over():
+            break
+        acts = s.legal_actions(swaps=rng.random() < 0.05)
+        plays = [a for a in acts if not isinstance(a, (DealThree, Redeal))]
+        if plays and rng.random() < 0.6:
+            s, _ = s.apply(rng.choice(plays))
+        else:
+            s, _ = s.apply(acts[0] if isinstance(acts[0], (DealThree, Redeal)) else rng.choice(acts))
+    return s
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(st.integers(0, 2**40), st.sampled_from([1, 3, None]), st.integers(0, 150), st.randoms(use_true_random=False))
+def test_hint_is_legal_and_none_exactly_at_the_end(number, passes, steps, rng):
+    s = random_walk(GripState.deal(number, passes), rng, steps)
+    memo = PlanMemo()
+    for _ in range(40):  # follow the hints a while (plans from the memo included)
+        h = hint(GripView.of(s), seed=3, node_budget=400, memo=memo)
+        if s.is_over():
+            assert h.action is None
+            return
+        assert h.action is not None
+        s, _ = s.apply(h.action)  # raises IllegalAction if the hint is not legal
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(st.integers(0, 2**40), st.sampled_from([1, 3, None]), st.integers(0, 40), st.randoms(use_true_random=False))
+def test_permuting_the_unseen_stock_never_changes_the_hint(number, passes, steps, rng):
+    s = random_walk(GripState.deal(number, passes), rng, steps)
+    if s.passes_used > 1 or not s.stock:
+        return  # the order is known: nothing is unseen
+    stock = list(s.stock)
+    rng.shuffle(stock)
+    other = GripState(s.grid, tuple(stock), s.talon, s.passes_allowed, s.passes_used, s.ended)
+    a, b = GripView.of(s), GripView.of(other)
+    assert a == b and a.stock_order is None and sorted(a.unseen) == sorted(s.stock)
+    ha = hint(a, seed=11, node_budget=3000, memo=PlanMemo())
+    hb = hint(b, seed=11, node_budget=3000, memo=PlanMemo())
+    assert ha == hb
+
+
+def test_the_view_keeps_the_order_once_every_card_was_seen():
+    s = GripState.deal(5, 3)
+    assert GripView.of(s).stock_order is None
+    while s.stock:
+        s, _ = s.apply(DealThree())
+    v = GripView.of(s)
+    assert v.stock_order == () and v.talon == s.talon  # every card turned: known
+    s, _ = s.apply(Redeal())
+    assert GripView.of(s).stock_order == s.stock and GripView.of(s).unseen == ()
+
+
+def test_dealing_through_the_first_pass_loses_nothing():
+    """The premise of the unlimited first pass: after dealing through and redealing, the
+    grid is unchanged and the stock turns in the same order as at the start."""
+    start = GripState.deal(17)
+    s = start
+    while s.stock:
+        s, _ = s.apply(DealThree())
+    s, _ = s.apply(Redeal())
+    assert s.grid == start.grid and s.stock == start.stock and not s.talon
+
+
+def test_unlimited_first_pass_hint_deals_to_learn_the_order():
+    s = GripState.deal(4)
+    h = hint(GripView.of(s), node_budget=500, memo=PlanMemo())
+    assert h.action == DealThree() and not h.complete
+
+
+def test_small_budget_hints_win_an_easy_deal():
+    s = GripState.deal(2)  # unlimited passes; won by the first line the search tries
+    memo = PlanMemo()
+    for _ in range(500):
+        h = hint(GripView.of(s), seed=1, node_budget=2000, memo=memo)
+        if h.action is None:
+            break
+        s, _ = s.apply(h.action)
+    assert s.is_over() and s.won and s.score() == 0
+
+
+def test_following_a_plan_reuses_it():
+    s = GripState.deal(2)
+    while s.stock:
+        s, _ = s.apply(DealThree())
+    memo = PlanMemo()
+    h = hint(GripView.of(s), node_budget=2000, memo=memo)
+    assert h.complete and h.expected_score == 0
+    s2, _ = s.apply(h.action)
+    assert memo.get(GripView.of(s2)) is not None  # the next hint needs no search
+
+
+@pytest.mark.parametrize("number", [2, 3, 9])
+def test_solver_line_replays_legally_to_score_0(number):
+    s = GripState.deal(number)
+    line = solve(s, node_budget=50_000)
+    assert line is not None
+    for a in line:
+        s, _ = s.apply(a)
+    assert s.won and s.score() == 0 and s.ended
+
+
+def test_solver_gives_up_within_its_budget():
+    assert solve(GripState.deal(48), node_budget=100) is None
+
+
+def test_hint_rejects_a_state():
+    with pytest.raises(TypeError):
+        hint(GripState.deal(1))  # the full state would show the stock's order
+
+
+def test_hint_at_the_end_is_none():
+    s = GripState.deal(2)
+    line = solve(s, node_budget=50_000)
+    for a in line:
+        s, _ = s.apply(a)
+    h = hint(GripView.of(s), node_budget=10)
+    assert h.action is None and h.expected_score == 0 and h.complete
