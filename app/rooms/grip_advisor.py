@@ -2,7 +2,8 @@
 
 A search is CPU work measured in hundreds of milliseconds to seconds; on the event loop
 it would stall every Demon room for that long. So every search runs in a worker process
-and the loop only awaits its future (`asyncio.wrap_future`): the loop never blocks.
+and the loop only awaits an asyncio future that the executor's done-callback resolves
+(through `call_soon_threadsafe`): the loop never blocks.
 
 Two pools, so that a long job never queues in front of a hint:
 
@@ -13,7 +14,9 @@ Two pools, so that a long job never queues in front of a hint:
   hints are pending at once; past that a request is refused at once (`Busy`) rather than
   queued behind work it cannot wait for.
 * ``search``: `search_workers` processes (DEMON_SEARCH_WORKERS) for par (seconds) and the
-  solver that certifies winnable deals (up to `solve_budget_s`). Bounded the same way.
+  solver that certifies winnable deals (up to `solve_budget_s`). A par a player waits
+  for goes before the server's own background work (the daily deal's par, certifying
+  deals), which waits until a worker is free; requests are bounded the same way.
 
 Workers lower their own priority (`os.nice`) in their initializer: on a small machine a
 busy worker competes with the event loop for a core, and the scheduler should prefer the
@@ -33,6 +36,8 @@ and a full state only for the solver, which is allowed to see everything.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -47,6 +52,7 @@ log = logging.getLogger("demon.grip_advisor")
 
 WORKER_NICE = 10
 MIN_HINT_BUDGET_S = 0.01
+URGENT, BACKGROUND = 0, 10  # job priorities in a pool's queue: lower goes first
 HINT_MARGIN_S = 0.03  # pickling, the pipe and the HTTP answer, out of the deadline
 
 
@@ -111,13 +117,23 @@ def _solve_job(number: int, budget_s: float) -> list[dict] | None:
 
 
 class _Pool:
-    """One ProcessPoolExecutor with a bound on the jobs pending in it."""
+    """One ProcessPoolExecutor fed from a priority queue, with a bound on pending jobs.
+
+    Jobs go to the executor only when a worker is free, the most urgent first (lowest
+    `priority`, then first come): a player's par does not wait behind the background
+    work queued before it, only behind the one job a worker is already running. A job
+    whose requester gave up (its awaiting task was cancelled) is dropped before it
+    reaches a worker.
+    """
 
     def __init__(self, name: str, workers: int, limit: int) -> None:
         self.name = name
         self.workers = max(1, workers)
         self.limit = max(1, limit)
-        self.pending = 0
+        self.pending = 0  # bounded jobs queued or running
+        self.running = 0
+        self._queue: list[tuple[int, int, Callable[..., Any], tuple, asyncio.Future]] = []
+        self._seq = itertools.count()
         self._executor: ProcessPoolExecutor | None = None
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -127,30 +143,53 @@ class _Pool:
                                                  initializer=_worker_init)
         return self._executor
 
-    async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True) -> Any:
+    async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0) -> Any:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
-        (`bounded=False`: the start-up warm-up, which must not take a request's place)."""
+        (`bounded=False`: work the server queues itself, which must not take a
+        request's place)."""
         if bounded and self.pending >= self.limit:
             raise Busy(f"{self.pending} {self.name} searches are already pending")
+        done: asyncio.Future = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._seq), fn, args, done))
         self.pending += bounded
         try:
+            self._dispatch()
+            return await done
+        finally:
+            self.pending -= bounded
+
+    def _dispatch(self) -> None:
+        while self.running < self.workers and self._queue:
+            _prio, _seq, fn, args, done = heapq.heappop(self._queue)
+            if done.done():  # cancelled while queued
+                continue
             try:
                 future: Future = self._pool().submit(fn, *args)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
                 self._reset()
                 future = self._pool().submit(fn, *args)
-            try:
-                return await asyncio.wrap_future(future)
-            except BrokenProcessPool as err:
+            self.running += 1
+            future.add_done_callback(lambda f, done=done: done.get_loop().call_soon_threadsafe(self._finished, f, done))
+
+    def _finished(self, future: Future, done: asyncio.Future) -> None:
+        self.running -= 1
+        if not done.done():
+            if future.cancelled():
+                done.set_exception(Busy(f"the {self.name} search was stopped"))
+            elif isinstance(future.exception(), BrokenProcessPool):
                 self._reset()
-                raise Busy(f"the {self.name} worker stopped; try again") from err
-        finally:
-            self.pending -= bounded
+                done.set_exception(Busy(f"the {self.name} worker stopped; try again"))
+            elif future.exception() is not None:
+                done.set_exception(future.exception())
+            else:
+                done.set_result(future.result())
+        self._dispatch()
 
     def _reset(self) -> None:
         executor, self._executor = self._executor, None
         if executor is not None:
             log.warning("event=grip_pool_restart pool=%s", self.name)
+            self.running = 0
             self._shutdown(executor)
 
     @staticmethod
@@ -164,6 +203,10 @@ class _Pool:
                 proc.terminate()
 
     def stop(self) -> None:
+        for *_rest, done in self._queue:
+            if not done.done():
+                done.cancel()
+        self._queue.clear()
         if self._executor is not None:
             self._shutdown(self._executor)
             self._executor = None
@@ -215,8 +258,12 @@ class GripAdvisor:
                                                                  self.hint_budget_s, seed)
         return HintAnswer(action, expected, complete, budget)
 
-    async def par(self, number: int, passes: int | None) -> int:
-        return await self.search.run(_par_job, number, passes, self.par_budget_s)
+    async def par(self, number: int, passes: int | None, *, background: bool = False) -> int:
+        """A deal's par; `background` (precomputing) yields to every request a player
+        is waiting for and does not count against the queue bound."""
+        return await self.search.run(_par_job, number, passes, self.par_budget_s,
+                                     bounded=not background, priority=BACKGROUND if background else URGENT)
 
     async def solve(self, number: int) -> list[dict] | None:
-        return await self.search.run(_solve_job, number, self.solve_budget_s)
+        """Certification runs in the background only: it yields to every player request."""
+        return await self.search.run(_solve_job, number, self.solve_budget_s, bounded=False, priority=BACKGROUND)

@@ -59,16 +59,17 @@ class ParBook:
                 self._remember(key, par)
         return par
 
-    async def get(self, number: int, passes: int | None) -> int:
+    async def get(self, number: int, passes: int | None, *, background: bool = False) -> int:
         """The par, computed in the search pool if nobody has yet (raises `Busy` when the
-        pool is full)."""
+        pool is full); `background`: the server's own precomputing, which yields to
+        players' requests."""
         par = self.known(number, passes)
         if par is not None:
             return par
         key = (number, passes)
         task = self._running.get(key)
         if task is None:
-            task = self._running[key] = asyncio.create_task(self._compute(key))
+            task = self._running[key] = asyncio.create_task(self._compute(key, background))
             task.add_done_callback(lambda _t, key=key: self._running.pop(key, None))
         return await asyncio.shield(task)
 
@@ -82,13 +83,13 @@ class ParBook:
 
     async def _quietly(self, number: int, passes: int | None) -> None:
         try:
-            await self.get(number, passes)
+            await self.get(number, passes, background=True)
         except Exception:  # noqa: BLE001 - computed again when a player asks
             log.exception("could not precompute the par of deal %s", number)
 
-    async def _compute(self, key: tuple[int, int | None]) -> int:
+    async def _compute(self, key: tuple[int, int | None], background: bool) -> int:
         number, passes = key
-        par = await self.advisor.par(number, passes)
+        par = await self.advisor.par(number, passes, background=background)
         self.computed += 1
         self._remember(key, par)
         if self.store is not None:
