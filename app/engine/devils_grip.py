@@ -2,7 +2,9 @@
 
 The rules live in `devils_grip_core` (state, actions, end detection) and
 `devils_grip_game` (history with undo/redo, records, daily deal, text rendering); this
-module gathers what a server, a replay tool or a test needs::
+module gathers what a server, a replay tool or a test needs (the hint engine, par and
+the full-information solver are `grip_search`'s, here as `grip_hint`, `grip_par` and
+`grip_solve`)::
 
     from app.engine.devils_grip import GripGame, TalonToGrid
     game = GripGame.new(1, passes=3)
@@ -44,6 +46,11 @@ from app.engine.devils_grip_game import (
     make_grip_record,
     replay_record,
 )
+from app.engine.grip_search import Hint, PlanMemo
+from app.engine.grip_search import hint as grip_hint
+from app.engine.grip_search import par as grip_par
+from app.engine.grip_search import solve as grip_solve
+from app.engine.grip_view import GripView
 
 __all__ = [
     "CELLS",
@@ -60,6 +67,9 @@ __all__ = [
     "GripAction",
     "GripGame",
     "GripState",
+    "GripView",
+    "Hint",
+    "PlanMemo",
     "Redeal",
     "Swap",
     "TalonToGrid",
@@ -72,6 +82,9 @@ __all__ = [
     "grip_action_from_json",
     "grip_action_to_json",
     "grip_deck",
+    "grip_hint",
+    "grip_par",
+    "grip_solve",
     "is_chain",
     "make_grip_record",
     "rating",
