@@ -61,3 +61,32 @@ def test_a_line_that_does_not_win_is_not_certified(tmp_path):
     line = [state.legal_actions(swaps=False)[0].to_json()]
     assert not check_line(4, line)
     assert not check_line(4, [{"type": "move", "src": 0, "dst": 0, "count": 1}])
+
+
+def test_certified_solution_replays_to_score_zero(tmp_path):
+    """Ask the real solver for deals until one is certified; its stored line replays,
+    every step legal, to a won deal."""
+    async def run():
+        advisor = GripAdvisor(solve_budget_s=5.0)
+        store = Store.open(tmp_path)
+        deals = WinnableDeals(advisor, store, ready=1)
+        try:
+            for number in range(1, 30):
+                if await deals.certify(number):
+                    return number, deals.solution(number), deals.take()
+            return None, None, None
+        finally:
+            advisor.stop()
+            store.close()
+
+    number, line, taken = asyncio.run(run())
+    assert number is not None, "the solver certified none of deals 1-29"
+    assert taken == number
+    state = GripState.deal(number, None)
+    for item in line:
+        assert grip_action_from_json(item) in state.legal_actions() or item["type"] == "end"
+        state, _ = state.apply(grip_action_from_json(item))
+    assert state.score() == 0 and state.won
+    first, steps = replay_line(number, line)
+    assert first == GripState.deal(number, None).view()
+    assert steps[-1]["state"]["won"] is True and len(steps) == len(line)
