@@ -361,6 +361,20 @@ export function mount(container, ctx) {
     return p.connected ? t('lobby.online') : t('lobby.offline');
   }
 
+  // The status bar is built once and updated in place: in a busy room (bots move many
+  // times a second) a bar rebuilt on every event replaced the vote button between the
+  // press and the release of a click, and the click was lost.
+  const statusParts = {
+    roundNo: h('span', { class: 'round-no' }),
+    timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
+    phase: h('span', { class: 'phase' }),
+    spectator: h('span', { class: 'tag spectator' }),
+    count: h('span', { class: 'count' }),
+    label: h('span', { class: 'vote-label' }),
+  };
+  statusParts.vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
+    onclick: vote }, statusParts.label, statusParts.count);
+
   function drawStatus() {
     const st = state();
     const r = round();
@@ -368,18 +382,24 @@ export function mount(container, ctx) {
     const players = seatedPlayers(st);
     const voters = players.filter((p) => p.connected && !p.absent).length;
     const votes = r && r.votes ? r.votes.length : 0;
-    const voted = r && r.votes && r.votes.includes(model.seat);
+    const voted = Boolean(r && r.votes && r.votes.includes(model.seat));
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
-    replaceChildren(status,
-      h('span', { class: 'round-no', text: t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }) }),
-      h('span', { class: 'time-left', hidden: model.timeEnd === null }, icon('clock'), h('span', { id: 'time-left' })),
-      phaseText ? h('span', { class: 'phase', text: phaseText }) : null,
-      model.seat === null ? h('span', { class: 'tag spectator', text: t('table.spectating') }) : null,
-      model.seat !== null && st.phase === 'playing'
-        ? h('button', { type: 'button', class: voted ? 'vote voted' : 'vote', id: 'vote-end',
-          'aria-pressed': String(Boolean(voted)), 'aria-keyshortcuts': 'V', onclick: vote },
-        voted ? t('table.unvote') : t('table.vote'), h('span', { class: 'count', text: ` ${votes}/${voters}` }))
-        : null);
+    const parts = statusParts;
+    parts.roundNo.textContent = t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' });
+    parts.timeLeft.hidden = model.timeEnd === null;
+    parts.phase.textContent = phaseText || '';
+    parts.spectator.textContent = t('table.spectating');
+    const canVote = model.seat !== null && st.phase === 'playing';
+    const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
+      model.seat === null ? parts.spectator : null, canVote ? parts.vote : null].filter(Boolean);
+    const current = [...status.children];
+    if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
+      replaceChildren(status, ...shown);
+    }
+    parts.vote.className = voted ? 'vote voted' : 'vote';
+    parts.vote.setAttribute('aria-pressed', String(voted));
+    parts.label.textContent = voted ? t('table.unvote') : t('table.vote');
+    parts.count.textContent = ` ${votes}/${voters}`;
   }
 
   function drawOpponents() {
