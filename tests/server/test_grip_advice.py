@@ -175,3 +175,36 @@ def test_used_hint_survives_a_restart(tmp_path):
     with srv2, httpx.Client(base_url=srv2.base, timeout=30) as http:
         back = http.get(f"/api/grip/{game['id']}", headers=auth).json()
         assert back["used_hint"] is True
+
+
+def test_a_winnable_deal_and_its_solution(tmp_path):
+    """With a reserve of certified deals, 'only deals that can be won' deals one; once it
+    is over (here: ended at once) its solution replays legally to a won grid."""
+    import time
+
+    with LiveServer(tmp_path, winnable_ready=1) as srv, httpx.Client(base_url=srv.base, timeout=30) as http:
+        deadline = time.monotonic() + 120
+        while True:
+            answer = http.post("/api/grip", json={"winnable": True})
+            if answer.status_code == 200 or time.monotonic() > deadline:
+                break
+            assert answer.status_code == 503
+            time.sleep(1)
+        assert answer.status_code == 200, answer.text
+        game = answer.json()
+        auth = {"Authorization": f"Bearer {game['token']}"}
+        assert game["winnable"] is True and game["state"]["passes_allowed"] is None
+        early = http.get(f"/api/grip/{game['id']}/solution", headers=auth)
+        assert early.status_code == 409
+        http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "end"})
+        solution = http.get(f"/api/grip/{game['id']}/solution", headers=auth)
+        assert solution.status_code == 200, solution.text
+        body = solution.json()
+        assert body["number"] == game["number"]
+        assert body["initial"]["grid"] == game["state"]["grid"]
+        last = body["steps"][-1]["state"]
+        assert last["won"] is True and last["score"] == 0
+        scores = [body["initial"]["score"]] + [s["state"]["score"] for s in body["steps"]]
+        assert all(b <= a for a, b in zip(scores, scores[1:]))  # no card ever leaves the grid
+        foreign = http.get(f"/api/grip/{game['id']}/solution", headers={"Authorization": "Bearer nope"})
+        assert foreign.status_code == 404
