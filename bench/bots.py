@@ -1,4 +1,4 @@
-"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--rounds 100] [--big 30]`.
+"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--rounds 200] [--big 30]`.
 
 Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through the
 room's own code: the bots are the room's bot seats (`Room.add_bot`: level, memory and
@@ -14,7 +14,8 @@ not stuck looks again after another think time. The room's time limit (if any) i
 checked with `Room.tick` at the deadline.
 
 Printed, side by side in one run:
-* 2-seat rounds of each pair of levels (seats alternate between seeds): the share of
+* 2-seat rounds of each pair of levels (each deal played twice, the levels swapping
+  seats, so both levels get the same cards): the share of
   rounds each level wins (most cards home; equal counts are a tie), mean cards home per
   level, how the rounds end, and the mean simulated round length;
 * 8-bot rounds (a mix of levels): how rounds end (demon, stuck, vote, time);
@@ -202,7 +203,8 @@ def pct(values: list[int], q: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=100, help="2-seat rounds per pair of levels")
+    ap.add_argument("--rounds", type=int, default=200,
+                    help="2-seat rounds per pair of levels (each deal twice, seats swapped)")
     ap.add_argument("--big", type=int, default=30, help="8-bot rounds")
     ap.add_argument("--seed", type=int, default=1, help="first deal seed")
     ap.add_argument("--time-limit", type=int, default=0,
@@ -225,7 +227,7 @@ def main() -> None:
         secs = []
         races = 0
         for i in range(args.rounds):
-            seed = derive_seed(args.seed, i)
+            seed = derive_seed(args.seed, i // 2)  # each deal twice, the levels' seats swapped
             swap = i % 2 == 1
             levels = [b, a] if swap else [a, b]
             res = play_round(levels, seed, timings)
