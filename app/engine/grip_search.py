@@ -48,8 +48,10 @@ from app.engine.grip_solver import Pos, SearchResult, dfs, to_actions, variants_
 from app.engine.grip_view import GripView
 
 NODES_PER_SECOND = 25_000  # rough search speed here; turns a time budget into node slices
-SAMPLES = 6  # sampled stock orders per decision in a limited-pass first pass
-ROLLOUT_NODES = 150  # search per sample and candidate there: a greedy line and a little more
+SAMPLES = 4  # sampled stock orders per decision in a limited-pass first pass
+ROLLOUT_NODES = 100  # search per sample and candidate there: a greedy line and a little more
+ESTIMATE_NODES = 300  # the expected score in an unlimited first pass: one short search
+SEARCH_SHARE = 0.8  # of the time budget for searching; the rest is margin for the answer
 ROLLOUT_VARIANT = 5  # nearest opportunity first (see grip_solver.macro_moves)
 
 
@@ -104,7 +106,7 @@ class _Budget:
 
     def __init__(self, budget_s: float, node_budget: int | None) -> None:
         self.nodes = node_budget if node_budget is not None else max(1, int(budget_s * NODES_PER_SECOND * 4))
-        self.end = None if node_budget is not None else time.perf_counter() + budget_s
+        self.end = None if node_budget is not None else time.perf_counter() + budget_s * SEARCH_SHARE
 
     def expired(self) -> bool:
         return self.end is not None and time.perf_counter() >= self.end
@@ -174,8 +176,12 @@ def _known_order_hint(view: GripView, budget: _Budget, memo: PlanMemo) -> Hint:
 
 
 def _candidates(state: GripState) -> list[GripAction]:
-    """The actions worth comparing: each talon play (one per target card), each
-    whole-pile move (one per moving bottom card), then deal or redeal."""
+    """The actions worth comparing: each talon play (one per target card) and each
+    whole-pile move (one per moving bottom card); deal or redeal only when there is no
+    play. Why never "wait": with the order unknown, a card pulled now is as unknown as
+    one pulled later, and the sampled searches, which each see one whole order, value
+    waiting for a good card that a real player cannot see coming (measured, deals 1-8,
+    one pass: mean 39.8 cards left with waiting allowed, greedy's 34.3)."""
     out: list[GripAction] = []
     grid = state.grid
     tops: dict = {}
@@ -196,6 +202,8 @@ def _candidates(state: GripState) -> list[GripAction]:
                     out.append(GridToGrid(src, dst, len(pile)))
                     moved.add(pile[0])
                     break
+    if out:
+        return out
     if state.stock:
         out.append(DealThree())
     elif state.can_redeal:
@@ -215,6 +223,8 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
     cands = _candidates(states[0])
     if not cands:
         return Hint(states[0].hint(), float(view.score()), False)
+    if len(cands) == 1:
+        return Hint(cands[0], float(view.score()), False)
     per = max(1, min(ROLLOUT_NODES, budget.nodes // (len(cands) * SAMPLES)))
     totals = [0.0] * len(cands)
     done = 0
@@ -240,7 +250,7 @@ def _estimate_after_learning(view: GripView, seed: int, budget: _Budget) -> floa
     """Unlimited passes, first pass: what a win search on one sampled order finds."""
     order = list(view.unseen)
     random.Random(seed).shuffle(order)
-    r = dfs(_pos(view.as_state(tuple(order))), max(1, budget.nodes // 8), budget.deadline())
+    r = dfs(_pos(view.as_state(tuple(order))), min(ESTIMATE_NODES, budget.nodes), budget.deadline())
     return float(r.left)
 
 

@@ -77,8 +77,11 @@ class Pos:
         seq = bytes(enc(c) for c in talon) + bytes(enc(c) for c in reversed(stock))
         return cls(b, t, seq, len(talon), used, allowed)
 
-    def key(self):
-        return (self.bottoms, self.tops, self.seq, self.p, self.used if self.allowed is not None else 0)
+    def key(self) -> bytes:
+        """For the transposition table: bytes, which the garbage collector never scans
+        (a table of tuples made its full collections slow)."""
+        used = self.used if self.allowed is not None else 0
+        return b"".join((self.bottoms, b"|", self.tops, b"|", self.seq, bytes((self.p, used))))
 
 
 # A macro move: (q, redeal, kind, card). kind 0: the talon top (= card) onto a top card-3;
