@@ -1,6 +1,9 @@
 // Devil's Grip (solitaire) over HTTP: POST /api/grip starts a deal; every move, undo,
 // redo, hint and "end" is a POST answered with the whole game. The moves offered are
-// the game's `legal` list; nothing here knows the building rules.
+// the game's `legal` list; nothing here knows the building rules. The deal's par comes
+// from GET .../par (computed on the server, maybe for seconds), the reasons the deal
+// ended from the game's `explain` numbers, and a certified deal's solution from
+// GET .../solution as a list of views to step through.
 
 import { h, replaceChildren, toast, cssEscape, icon } from './dom.js';
 import { t } from './i18n.js';
@@ -8,6 +11,8 @@ import { api } from './api.js';
 import { cardEl, backEl, slotEl, cardText } from './cards.js';
 import { attachCardInput, makeGhost, bindKeys } from './input.js';
 import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref } from './storage.js';
+import { explainText } from './grip-explain.js';
+import { LIMITS, limitKey, summary } from './grip-stats.js';
 import { play } from './sound.js';
 import { errorText } from './home.js';
 
@@ -27,6 +32,10 @@ export function mount(container) {
   let lastTalonCount = null;
   let passes = getPref('gripPasses', null);
   if (![1, 3, null].includes(passes)) passes = null;
+  let winnableOnly = getPref('gripWinnable', false) === true;
+  let parWanted = null; // the game id whose par is being fetched
+  let parFailed = false;
+  let replay = null; // {initial, steps, i, timer} while a solution is shown
 
   const bar = h('div', { class: 'grip-bar' });
   const top = h('div', { class: 'grip-top' });
@@ -67,8 +76,9 @@ export function mount(container) {
   });
 
   // ---- state helpers ---------------------------------------------------------------
-  const st = () => (game ? game.state : null);
-  const finished = () => Boolean(st() && (st().ended || st().over));
+  const frame = () => (replay.i === 0 ? replay.initial : replay.steps[replay.i - 1].state);
+  const st = () => (replay ? frame() : game ? game.state : null);
+  const finished = () => Boolean(replay || (st() && (st().ended || st().over)));
   const legal = () => (game && !finished() ? game.legal || [] : []);
   const pile = (c) => (st() && st().grid[c]) || [];
 
@@ -168,12 +178,14 @@ export function mount(container) {
     busy = true;
     render();
     try {
-      const answer = await api.newGrip({ number, daily, passes });
+      const winnable = winnableOnly && passes === null && number === null && !daily;
+      const answer = await api.newGrip(winnable ? { winnable: true } : { number, daily, passes });
       token = answer.token;
       setGripGame({ id: answer.id, token: answer.token, daily });
       isDaily = daily;
       summaryShownFor = null;
       busy = false;
+      stopReplay();
       adopt(answer);
       play('draw');
     } catch (err) {
@@ -185,19 +197,89 @@ export function mount(container) {
 
   function adopt(answer) {
     if (destroyed) return;
+    if (game && answer.id === game.id && answer.par === null && game.par !== null) answer.par = game.par;
     game = answer;
     hint = answer.hint || null;
     loadError = '';
     sel = null;
-    if (finished()) {
-      const s = st();
-      recordGripResult(game.id, s.score, Boolean(s.won), Boolean(game.used_undo));
-    }
+    if (game.par === null && parWanted !== game.id) fetchPar(game.id);
+    maybeRecord();
     render();
   }
 
+  // A finished deal counts in the statistics once, with its par when the server has it.
+  function maybeRecord() {
+    if (!game || replay || !(game.state.ended || game.state.over)) return;
+    if (game.par === null && !parFailed) return; // recorded when the par arrives
+    const s = game.state;
+    recordGripResult({ id: game.id, passes: s.passes_allowed ?? null, score: s.score, won: Boolean(s.won),
+      assisted: Boolean(game.used_undo || game.used_hint), par: game.par });
+  }
+
+  async function fetchPar(id) {
+    parWanted = id;
+    parFailed = false;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      try {
+        const answer = await api.gripPar(id, token);
+        if (destroyed || !game || game.id !== id) return;
+        game.par = answer.par;
+        maybeRecord();
+        render();
+        return;
+      } catch (err) {
+        if (err.status !== 503 && err.status !== 429) break;
+        await new Promise((resolve) => setTimeout(resolve, 2000 * (attempt + 1)));
+        if (destroyed || !game || game.id !== id) return;
+      }
+    }
+    if (game && game.id === id) { parFailed = true; maybeRecord(); render(); }
+  }
+
+  // ---- showing a certified solution --------------------------------------------------
+  async function showSolution() {
+    if (!game || busy) return;
+    busy = true;
+    render();
+    try {
+      const answer = await api.gripSolution(game.id, token);
+      busy = false;
+      replay = { initial: answer.initial, steps: answer.steps, i: 0, timer: null };
+      sel = null;
+      render();
+    } catch (err) {
+      busy = false;
+      toast(errorText(err), 'warn');
+      render();
+    }
+  }
+
+  function stepTo(i) {
+    if (!replay) return;
+    replay.i = Math.max(0, Math.min(replay.steps.length, i));
+    if (replay.i === replay.steps.length) pauseReplay();
+    render();
+  }
+
+  function pauseReplay() {
+    if (replay && replay.timer) { clearInterval(replay.timer); replay.timer = null; }
+  }
+
+  function playReplay() {
+    if (!replay) return;
+    if (replay.timer) { pauseReplay(); render(); return; }
+    if (replay.i >= replay.steps.length) replay.i = 0;
+    replay.timer = setInterval(() => stepTo(replay.i + 1), 600);
+    render();
+  }
+
+  function stopReplay() {
+    pauseReplay();
+    replay = null;
+  }
+
   async function op(name, extra = {}, ghost = null, targetNode = null) {
-    if (!game || busy) { if (ghost) ghost.flyBack(); return false; }
+    if (!game || busy || replay) { if (ghost) ghost.flyBack(); return false; }
     if (name === 'undo' && !game.can_undo) return false;
     if (name === 'redo' && !game.can_redo) return false;
     if (name === 'hint' && finished()) return false;
@@ -212,7 +294,8 @@ export function mount(container) {
       adopt(answer);
       if (ghost) ghost.remove();
       if (name === 'hint') {
-        live.textContent = hint ? hintText(hint) : t('grip.noHint');
+        const info = game.hint_info;
+        live.textContent = hint ? `${hintText(hint)} ${info ? t('grip.hintExpect', { n: Math.round(info.expected_score) }) : ''}` : t('grip.noHint');
         if (!hint) toast(t('grip.noHint'));
       } else if (name === 'action') {
         play(extra.action.type === 'deal' || extra.action.type === 'redeal' ? 'draw' : 'place');
@@ -224,7 +307,8 @@ export function mount(container) {
       el.classList.remove('busy');
       if (ghost) ghost.flyBack(sel ? liftOf(sel) : undefined);
       play('bad');
-      toast(err.status === 409 ? t('grip.illegal', { reason: err.detail || '' }) : errorText(err), 'warn');
+      toast(err.status === 409 ? t('grip.illegal', { reason: err.detail || '' })
+        : err.status === 503 ? t('grip.busy') : errorText(err), 'warn');
       if (err.status === 404) { setGripGame(null); }
       render();
       return false;
@@ -342,11 +426,15 @@ export function mount(container) {
           t('grip.score'), ' ', h('strong', { text: String(s.score) }),
           rating ? h('span', { class: `rating rating-${String(s.rating).toLowerCase()}`, text: rating }) : null),
         h('span', { class: 'passes', text: passText }),
-        game.used_undo ? h('span', { class: 'tag', title: t('grip.undoNote'), text: t('grip.undoUsed') }) : null),
+        h('span', { class: 'par', id: 'grip-par', title: t('grip.parTitle'),
+          text: game.par === null ? (parFailed ? '' : t('grip.parPending')) : t('grip.par', { n: game.par }) }),
+        game.winnable ? h('span', { class: 'tag winnable', title: t('grip.winnableNote'), text: t('grip.winnableTag') }) : null,
+        game.used_undo ? h('span', { class: 'tag', title: t('grip.undoNote'), text: t('grip.undoUsed') }) : null,
+        game.used_hint ? h('span', { class: 'tag hint-tag', title: t('grip.hintNote'), text: t('grip.hintUsed') }) : null),
       h('div', { class: 'grip-buttons' },
-        h('button', { type: 'button', id: 'grip-undo', class: 'secondary', disabled: !game.can_undo || busy,
+        h('button', { type: 'button', id: 'grip-undo', class: 'secondary', disabled: !game.can_undo || busy || Boolean(replay),
           'aria-keyshortcuts': 'U', onclick: () => op('undo') }, icon('undo'), t('grip.undo')),
-        h('button', { type: 'button', id: 'grip-redo', class: 'secondary', disabled: !game.can_redo || busy,
+        h('button', { type: 'button', id: 'grip-redo', class: 'secondary', disabled: !game.can_redo || busy || Boolean(replay),
           'aria-keyshortcuts': 'R', onclick: () => op('redo') }, icon('redo'), t('grip.redo')),
         h('button', { type: 'button', id: 'grip-hint', class: 'secondary', disabled: finished() || busy,
           'aria-keyshortcuts': 'H', onclick: () => op('hint') }, t('grip.hint')),
@@ -419,36 +507,53 @@ export function mount(container) {
     replaceChildren(grid, rows);
   }
 
-  function statsRows(bucket) {
-    const avg = bucket.played ? (bucket.total / bucket.played).toFixed(1) : '—';
-    return [
-      h('dt', { text: t('stats.played') }), h('dd', { text: String(bucket.played) }),
-      h('dt', { text: t('stats.best') }), h('dd', { text: bucket.best === null ? '—' : String(bucket.best) }),
-      h('dt', { text: t('stats.average') }), h('dd', { text: avg }),
-      h('dt', { text: t('stats.won') }), h('dd', { text: String(bucket.won) }),
-    ];
+  function fmtAvg(x) { return x === null ? '—' : x.toFixed(1); }
+  function fmtVsPar(x) { return x === null ? '—' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(1)}`; }
+
+  // One table per kind of deal (clean, or with undo or hints); a row per pass limit played.
+  function statsTable(all, kind, caption) {
+    const rows = LIMITS.filter((k) => all.byLimit[k][kind].played > 0);
+    if (!rows.length) return null;
+    const head = ['stats.passLimit', 'stats.played', 'stats.won', 'stats.best', 'stats.average', 'stats.vsPar'];
+    return h('table', { class: `stats-table stats-${kind}` },
+      h('caption', { text: caption }),
+      h('thead', {}, h('tr', {}, head.map((key) => h('th', { scope: 'col', text: t(key) })))),
+      h('tbody', {}, rows.map((k) => {
+        const b = summary(all.byLimit[k][kind]);
+        return h('tr', { dataset: { limit: k } },
+          h('th', { scope: 'row', text: t(`stats.limit.${k}`) }),
+          h('td', { text: String(b.played) }), h('td', { text: String(b.won) }),
+          h('td', { text: b.best === null ? '—' : String(b.best) }),
+          h('td', { text: fmtAvg(b.average) }), h('td', { text: fmtVsPar(b.vsPar) }));
+      })));
   }
 
   function drawStats() {
     const all = getGripStats();
+    const clean = statsTable(all, 'clean', t('stats.clean'));
+    const assisted = statsTable(all, 'assisted', t('stats.assisted'));
     replaceChildren(stats,
       h('h2', { id: 'grip-stats-title', text: t('stats.title') }),
-      h('dl', { class: 'stats-list', id: 'grip-stats' }, statsRows(all.clean)),
-      all.undo.played ? h('h3', { text: t('stats.withUndo') }) : null,
-      all.undo.played ? h('dl', { class: 'stats-list' }, statsRows(all.undo)) : null);
+      h('div', { id: 'grip-stats' }, clean, assisted, !clean && !assisted ? h('p', { class: 'note', text: t('stats.none') }) : null));
   }
 
   function drawControls() {
     const passSelect = h('select', { id: 'grip-passes', onchange: (e) => {
       passes = e.target.value === '' ? null : Number(e.target.value);
       setPref('gripPasses', passes);
+      winnableBox.disabled = passes !== null;
+      winnableBox.checked = winnableOnly && passes === null;
     } }, [[1, t('grip.pass1')], [3, t('grip.pass3')], [null, t('grip.passUnlimited')]].map(([v, label]) =>
       h('option', { value: v === null ? '' : v, selected: v === passes }, label)));
+    const winnableBox = h('input', { id: 'grip-winnable', type: 'checkbox', checked: winnableOnly && passes === null,
+      disabled: passes !== null, onchange: (e) => { winnableOnly = e.target.checked; setPref('gripWinnable', winnableOnly); } });
     const numberInput = h('input', { id: 'grip-number', type: 'number', min: '0', step: '1', inputmode: 'numeric',
       placeholder: '42', 'aria-label': t('grip.dealNumber') });
     replaceChildren(controls,
       h('h2', { id: 'grip-new-title', text: t('grip.newTitle') }),
       h('label', { for: 'grip-passes' }, h('span', { text: t('grip.passLimit') }), passSelect),
+      h('label', { for: 'grip-winnable', class: 'check', title: t('grip.winnableNote') }, winnableBox,
+        h('span', { text: t('grip.winnableOnly') })),
       h('div', { class: 'row' },
         h('button', { type: 'button', class: 'primary', id: 'grip-new', disabled: busy, 'aria-keyshortcuts': 'N',
           onclick: () => newDeal({}) }, t('grip.newDeal')),
@@ -463,27 +568,61 @@ export function mount(container) {
       h('button', { type: 'submit', class: 'secondary', id: 'grip-by-number', disabled: busy }, t('grip.byNumber'))));
   }
 
+  function drawReplay() {
+    const n = replay.steps.length;
+    const step = replay.i ? replay.steps[replay.i - 1].action : null;
+    const panel = h('section', { class: 'panel grip-summary grip-replay', id: 'grip-replay', 'aria-labelledby': 'replay-title' },
+      h('h2', { id: 'replay-title', text: t('grip.solutionTitle', { i: replay.i, n }) }),
+      h('p', { class: 'note', id: 'replay-step', 'aria-live': 'polite', text: step ? stepText(step) : t('grip.solutionStart') }),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'secondary', id: 'replay-prev', disabled: replay.i === 0,
+          onclick: () => { pauseReplay(); stepTo(replay.i - 1); } }, t('grip.solutionPrev')),
+        h('button', { type: 'button', class: 'primary', id: 'replay-next', disabled: replay.i === n,
+          onclick: () => { pauseReplay(); stepTo(replay.i + 1); } }, t('grip.solutionNext')),
+        h('button', { type: 'button', class: 'secondary', id: 'replay-play', onclick: playReplay },
+          replay.timer ? t('grip.solutionPause') : t('grip.solutionPlay')),
+        h('button', { type: 'button', class: 'secondary', id: 'replay-close', onclick: () => { stopReplay(); render(); } },
+          t('grip.solutionClose'))));
+    replaceChildren(summarySlot, panel);
+  }
+
+  function stepText(a) {
+    switch (a.type) {
+      case 'deal': return t('grip.stepDeal');
+      case 'redeal': return t('grip.stepRedeal');
+      case 'talon': return t('grip.stepTalon', { cell: cellName(a.dst) });
+      case 'move': return t('grip.stepMove', { from: cellName(a.src), to: cellName(a.dst) });
+      case 'swap': return t('grip.stepSwap', { from: cellName(a.a), to: cellName(a.b) });
+      default: return '';
+    }
+  }
+
   function drawSummary() {
+    if (replay) { drawReplay(); return; }
     if (!game || !finished()) { replaceChildren(summarySlot); return; }
     const s = st();
-    const all = getGripStats();
-    const bucket = game.used_undo ? all.undo : all.clean;
     const rating = ratingText(s);
+    const why = explainText(game.explain, t);
     const panel = h('section', { class: 'panel grip-summary', id: 'grip-summary', role: 'status', 'aria-labelledby': 'summary-title' },
       h('h2', { id: 'summary-title', text: s.won ? t('grip.wonTitle') : t('grip.overTitle') }),
       h('p', { class: 'summary-score' }, t('grip.finalScore', { n: s.score }), rating ? ` — ${rating}` : ''),
+      h('p', { class: 'summary-par', id: 'summary-par', text: game.par === null
+        ? t('grip.youNoPar', { score: s.score }) : t('grip.youVsPar', { score: s.score, par: game.par }) }),
+      why ? h('p', { class: 'why', id: 'grip-why', text: why }) : null,
       h('p', { class: 'note', text: t('grip.scoreNote') }),
       game.used_undo ? h('p', { class: 'note', text: t('grip.undoNote') }) : null,
-      h('dl', { class: 'stats-list' }, statsRows(bucket)),
+      game.used_hint ? h('p', { class: 'note', text: t('grip.hintNote') }) : null,
       h('div', { class: 'row' },
         h('button', { type: 'button', class: 'primary', id: 'summary-new', onclick: () => newDeal({}) }, t('grip.newDeal')),
         h('button', { type: 'button', class: 'secondary', id: 'summary-replay', onclick: () => newDeal({ number: game.number }) },
           t('grip.replay', { n: game.number })),
+        game.winnable ? h('button', { type: 'button', class: 'secondary', id: 'show-solution', disabled: busy,
+          onclick: showSolution }, t('grip.showSolution')) : null,
         game.can_undo ? h('button', { type: 'button', class: 'secondary', onclick: () => op('undo') }, icon('undo'), t('grip.undo')) : null));
     replaceChildren(summarySlot, panel);
     if (summaryShownFor !== game.id) {
       summaryShownFor = game.id;
-      live.textContent = `${s.won ? t('grip.wonTitle') : t('grip.overTitle')} ${t('grip.finalScore', { n: s.score })}`;
+      live.textContent = `${s.won ? t('grip.wonTitle') : t('grip.overTitle')} ${t('grip.finalScore', { n: s.score })} ${why}`;
     }
   }
 
@@ -525,6 +664,7 @@ export function mount(container) {
     ]]],
     destroy() {
       destroyed = true;
+      pauseReplay();
       input.destroy();
       unbindKeys();
       el.remove();

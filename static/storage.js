@@ -1,6 +1,8 @@
 // Everything the browser remembers, in one place. Storage can be full or forbidden
 // (private windows): every access is wrapped so the game still works without it.
 
+import { addResult, normalize } from './grip-stats.js';
+
 function read(store, key) {
   try {
     const raw = store.getItem(key);
@@ -79,30 +81,19 @@ export function setGripGame(game) {
   write(local(), 'dg.grip.current', game);
 }
 
-// Devil's Grip statistics. Deals played with undo are kept apart (rule 12).
+// Devil's Grip statistics, per pass limit, with deals played with undo or hints kept
+// apart (rule 12); the shape and the arithmetic are in grip-stats.js. Statistics of the
+// earlier format (no pass limit recorded) are left where they were and not shown.
 export function getGripStats() {
-  const stats = read(local(), 'dg.grip.stats');
-  const empty = () => ({ played: 0, won: 0, best: null, total: 0 });
-  return {
-    clean: { ...empty(), ...(stats && stats.clean) },
-    undo: { ...empty(), ...(stats && stats.undo) },
-    counted: (stats && Array.isArray(stats.counted)) ? stats.counted : [],
-  };
+  return normalize(read(local(), 'dg.grip.stats2'));
 }
 
-export function recordGripResult(id, score, won, usedUndo) {
-  const stats = getGripStats();
-  if (stats.counted.includes(id)) return stats;
-  const bucket = usedUndo ? stats.undo : stats.clean;
-  bucket.played += 1;
-  bucket.total += score;
-  if (won) bucket.won += 1;
-  if (bucket.best === null || score < bucket.best) bucket.best = score;
-  stats.counted = [...stats.counted, id].slice(-200);
-  write(local(), 'dg.grip.stats', stats);
+export function recordGripResult(result) {
+  const stats = addResult(getGripStats(), result);
+  write(local(), 'dg.grip.stats2', stats);
   return stats;
 }
 
 export function resetGripStats() {
-  write(local(), 'dg.grip.stats', null);
+  write(local(), 'dg.grip.stats2', null);
 }

@@ -1,19 +1,60 @@
 """Devil's Grip in a real browser: a whole deal played by clicking the hinted cards and
-targets until the end-of-deal summary shows; undo and redo on the way; statistics kept
-across a reload."""
+targets until the end-of-deal summary shows, with the deal's par before and after, the
+reason it ended, undo and redo on the way, and statistics kept across a reload."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
+import pytest
+
+from tests.browser.conftest import PHONE, RACE_SEED
 from tests.browser.helpers import no_horizontal_scroll
+from tests.support.live_server import LiveServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """This module's own server: shorter searches (a hint in 0.1 s, par with the same
+    budget) so a whole deal of hints stays quick, and one certified winnable deal kept
+    ready."""
+    srv = LiveServer(tmp_path_factory.mktemp("grip-browser"), test_seed=RACE_SEED,
+                     hint_budget_s=0.1, hint_deadline_s=0.15, par_budget_s=0.1, winnable_ready=1)
+    with srv:
+        yield srv
 
 
 def grid(page) -> list[list[str]]:
     return page.evaluate("""() => [...document.querySelectorAll('.grip-grid .cell')].map(
         (c) => [...c.querySelectorAll('[data-card]')].map((e) => e.dataset.card))""")
 
+
+
+def server_game(page) -> dict:
+    """The game as the server describes it, fetched with the page's own token."""
+    return page.evaluate("""async () => {
+        const g = JSON.parse(localStorage.getItem('dg.grip.current'));
+        const r = await fetch(`/api/grip/${g.id}`, {headers: {Authorization: `Bearer ${g.token}`}});
+        return r.json();
+    }""")
+
+
+def expected_why(why: dict) -> str:
+    """The English sentence for the server's end-of-deal numbers (static/grip-explain.js)."""
+    if why["by"] == "won":
+        return "Every card is in the grid."
+    if why["by"] == "player":
+        return (f"You ended the deal. Still possible then — whole piles that could move: "
+                f"{why['whole_moves']}; talon cards that would fit: {why['showable_fit']}.")
+    if why["open_piles"] == 0:
+        return "Every pile has a jack, queen or king on top: nothing can be built on any of them."
+    if why["showable"] == 0:
+        return "No pile can move on whole, and the talon has no card left to show."
+    if why["showable"] == 1:
+        return "No pile can move on whole, and the one card the talon can still show does not fit."
+    return f"No pile can move on whole, and none of the {why['showable']} cards the talon can still show fits."
 
 
 def follow_hint(page) -> None:
@@ -44,6 +85,7 @@ def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     page.click("#grip-by-number")
     expect(page.locator(".deal-no")).to_have_text("Deal #7")
     expect(page.locator(".passes")).to_have_text("Pass 1 of 1")
+    expect(page.locator("#grip-par")).to_have_text(re.compile(r"^Par \d+$"), timeout=30_000)  # before play
     page.screenshot(path=str(artifacts / "grip-start.png"), full_page=True)
 
     # play until the first move into the grid, then undo it and redo it
@@ -60,7 +102,7 @@ def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     page.wait_for_function("() => !document.querySelector('.grip.busy')")
     expect(page.locator("#grip-stock .stock-count")).to_have_text(before_stock)
     assert grid(page) == moved
-    expect(page.locator(".grip-info .tag")).to_have_text("undo used")
+    expect(page.locator(".grip-info .tag")).to_have_text(["undo used", "hint used"])
 
     steps = 0
     while not page.locator("#grip-summary").count():
@@ -76,12 +118,26 @@ def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     expect(summary).to_contain_text(f"Score: {score}")
     page.screenshot(path=str(artifacts / "grip-summary.png"), full_page=True)
 
-    # statistics are kept in this browser: after a reload the played deal is counted
+    # par, and why the deal ended, in words made from the server's numbers
+    expect(page.locator("#summary-par")).to_have_text(re.compile(rf"^You {score} · Par \d+$"))
+    par = int(page.inner_text("#summary-par").rsplit(" ", 1)[1])
+    expect(page.locator("#grip-par")).to_have_text(f"Par {par}")
+    why = server_game(page)["explain"]
+    expect(page.locator("#grip-why")).to_have_text(expected_why(why))
+
+    # statistics are kept in this browser: after a reload the played deal is counted,
+    # apart from clean deals (hints and undo were used), under its pass limit
     page.reload()
     expect(page.locator("#grip-summary")).to_be_visible()
     stats = page.locator(".grip-stats")
-    expect(stats).to_contain_text("Deals played with undo")
-    expect(stats.locator("dl").nth(1)).to_contain_text(score)
+    expect(stats.locator(".stats-clean")).to_have_count(0)
+    row = stats.locator('.stats-assisted tr[data-limit="1"]')
+    expect(stats.locator(".stats-assisted caption")).to_have_text("Deals played with undo or hints")
+    cells = row.locator("td")
+    expect(cells.nth(0)).to_have_text("1")  # played
+    expect(cells.nth(2)).to_have_text(score)  # best
+    vs_par = int(score) - par
+    expect(cells.nth(4)).to_have_text(("+" if vs_par > 0 else "−" if vs_par < 0 else "±") + f"{abs(vs_par)}.0")
 
 
 def test_grip_on_a_phone(open_page, artifacts):
@@ -122,3 +178,39 @@ def test_grip_fits_a_laptop_and_stays_clear_of_the_header(open_page):
                                        top: document.activeElement.getBoundingClientRect().top})""")
     assert focused["cell"] == "0"
     assert focused["top"] >= header_bottom, focused
+
+
+def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
+    page = open_page("grip-solution", path="/grip")
+    expect(page.locator("#grip-stock")).to_be_visible()
+    page.select_option("#grip-passes", "")
+    page.check("#grip-winnable")
+    page.click("#grip-new")
+    expect(page.locator(".grip-info .tag.winnable")).to_have_text("can be won", timeout=60_000)
+    expect(page.locator(".passes")).to_have_text("Pass 1 (unlimited)")
+    start = grid(page)
+
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#grip-end")
+    expect(page.locator("#grip-summary")).to_be_visible()
+    expect(page.locator("#grip-why")).to_contain_text("You ended the deal.")
+    page.click("#show-solution")
+    expect(page.locator("#replay-title")).to_have_text(re.compile(r"^A solution: step 0 of \d+$"))
+    total = int(page.inner_text("#replay-title").rsplit(" ", 1)[1])
+    assert grid(page) == start  # the replay starts from the deal as dealt
+    expect(page.locator("#replay-prev")).to_be_disabled()
+    page.click("#replay-next")
+    expect(page.locator("#replay-title")).to_have_text(f"A solution: step 1 of {total}")
+    expect(page.locator("#replay-step")).not_to_have_text("The deal as it was dealt.")
+    for _ in range(total - 1):
+        page.click("#replay-next")
+    expect(page.locator("#replay-title")).to_have_text(f"A solution: step {total} of {total}")
+    expect(page.locator("#replay-next")).to_be_disabled()
+    expect(page.locator("#grip-score strong")).to_have_text("0")
+    final = grid(page)
+    assert all(len(pile) == 4 for pile in final) and len(final) == 24
+    # no move can be made while the solution shows; closing it returns to the deal
+    expect(page.locator("#grip-undo")).to_be_disabled()
+    page.click("#replay-close")
+    expect(page.locator("#grip-summary")).to_be_visible()
+    assert grid(page) == start
