@@ -910,6 +910,146 @@ def print_profiles(directory: Path, top: int = 20) -> None:
             print(f"    {100 * n / total:5.1f}%  {frame}")
 
 
+# ====================================================================== --bots: bots vs sockets
+
+
+class Watcher(DemonSeat):
+    """A spectator socket (`--bots`): it never plays; it notes when each move arrives
+    (the fan-out sample, as any other seat of the room would) and counts every move."""
+
+    def on_event(self, event: dict) -> None:
+        if event["kind"] != "round_started":  # a spectator has no seat, so no own layout
+            super().on_event(event)
+
+    def on_message(self, text: str, t: float) -> None:
+        if text.startswith(self.EVENT) and '"kind":"move"' in text[:60]:
+            self.driver.phase.moves_seen = getattr(self.driver.phase, "moves_seen", 0) + 1
+        super().on_message(text, t)
+
+
+async def create_bot_rooms(base: str, n_rooms: int, prefix: str) -> list[list[dict]]:
+    """Each room: one person with 7 Hard bots ("Play against bots": the round starts at
+    once), plus a spectator who watches."""
+    sem = asyncio.Semaphore(8)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        async def one(i: int) -> list[dict]:
+            async with sem:
+                r = await http.post("/api/rooms/practice", json={"name": f"{prefix}{i}h", "bots": SEATS - 1,
+                                                                 "level": "hard", "rounds": 20})
+                r.raise_for_status()
+                person = r.json()
+                r = await http.post(f"/api/rooms/{person['code']}/join", json={"name": f"{prefix}{i}w"})
+                r.raise_for_status()
+                return [person, r.json()]
+        return list(await asyncio.gather(*(one(i) for i in range(n_rooms))))
+
+
+async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: int) -> dict:
+    """One server (persistence on), one open-loop phase: `sockets` = rooms of 8 scripted
+    socket players (the baseline); `bots` = rooms of 1 scripted person + 7 Hard bots, whose
+    moves are measured at a spectator socket. Same deal seed, same play rate per socket."""
+    port = free_port()
+    data_dir = work / f"data-bots-{kind}-{run}"
+    data_dir.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
+    env.update({
+        "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
+        "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
+        "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
+        "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
+        "DEMON_MAX_BOTS": str(args.rooms * (SEATS - 1) + 10), "DEMON_TEST_SEED": str(args.seed),
+    })
+    server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-bots-{kind}-{run}.log", port)
+    base = f"http://{HOST}:{port}"
+    label = "8 scripted sockets" if kind == "sockets" else "1 person + 7 Hard bots"
+    print(f"- {label}: starting (load average {loadavg()})", flush=True)
+    server.start()
+    clients: list = []
+    try:
+        driver = Driver(args.rate)
+        await warm_up("ours", server, base)
+        rooms = [Room(f"r{i}") for i in range(args.rooms)]
+        players: list = []  # the sockets that play
+        everyone: list = []
+        grants = await (create_rooms(base, args.rooms, "b") if kind == "sockets"
+                        else create_bot_rooms(base, args.rooms, "b"))
+        for room, room_grants in zip(rooms, grants):
+            room.code = room_grants[0]["code"]
+            for i, grant in enumerate(room_grants):
+                rng = random.Random(f"{room.key}-{i}")
+                if grant["spectator"]:
+                    seat = Watcher(driver, room, grant, False, rng)
+                else:
+                    seat = DemonSeat(driver, room, grant, i == 0, rng)
+                    players.append(seat)
+                room.seats.append(seat)
+                everyone.append(seat)
+        await connect_all(driver, port, everyone, lambda s: f"/ws/{s.room.code}")
+        clients = [s.ws for s in everyone]
+        await wait_until(lambda: all(s.welcomed for s in everyone), 30, "every socket's welcome", server)
+        if kind == "sockets":
+            for room in rooms:
+                room.seats[0].ws.send_text('{"type":"start"}')
+        await wait_until(lambda: all(s.playing and s.legal for s in players), 30, "every round to start", server)
+        if kind == "bots":  # the bots have been playing since the countdown: let them settle in
+            await asyncio.sleep(2.0)
+        gc.collect()
+        gc.freeze()
+        result = await run_phase(driver, "open", OPEN, args.seconds, rooms, players, server)
+        moves = getattr(driver.phase, "moves_seen", None)
+        result["all_moves_s"] = (moves / result["elapsed"]) if moves is not None else result["moves_s"]
+        result.update(label=label, sockets=len(everyone), errors=dict(driver.errors),
+                      closed_early=driver.closed_sockets)
+        print(f"  open loop: p99 {result['p99'] * 1e3:.1f} ms over {result['lat_n']} samples; "
+              f"{result['all_moves_s']:.0f} moves/s in all; server CPU {result['server_cpu'] * 100:.0f}%",
+              flush=True)
+        return result
+    finally:
+        server.stop()
+        for c in clients:
+            if c is not None:
+                c.close()
+        gc.unfreeze()
+        await asyncio.sleep(0.2)
+
+
+def run_bots_mode(args: argparse.Namespace) -> None:
+    """`--bots`: fan-out p99 with rooms of 1 person + 7 Hard bots against the same rooms
+    with 8 scripted socket players, in one run (target: within 1.5x)."""
+    work = Path(tempfile.mkdtemp(prefix="demon-bench-bots-"))
+    print(f"bench/server.py --bots: {args.rooms} rooms, open loop {args.seconds:g} s at {args.rate:g} play/s "
+          f"per playing socket; {os.cpu_count()} CPUs; code {code_version()}", flush=True)
+    runs: dict[str, list[dict]] = {"sockets": [], "bots": []}
+    try:
+        for run in range(args.repeat):
+            for kind in ("sockets", "bots"):
+                runs[kind].append(asyncio.run(bench_bot_load(kind, args, work, run)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True) if not args.keep else print(f"kept {work}")
+    med = {k: {key: _median([r[key] for r in v]) for key in ("p50", "p99", "max", "lat_n", "all_moves_s",
+                                                             "server_cpu", "ack_p99")}
+           for k, v in runs.items()}
+    print(f"\n{'':34}{'8 scripted sockets':>22}{'1 person + 7 Hard bots':>26}")
+    rows = [("fan-out p50 (ms)", lambda r: ms(r["p50"])), ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
+            ("fan-out max (ms)", lambda r: ms(r["max"])), ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
+            ("moves/s, all seats", lambda r: f"{r['all_moves_s']:.0f}"),
+            ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
+            ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
+    for title, cell in rows:
+        print(f"{title:34}{cell(med['sockets']):>22}{cell(med['bots']):>26}")
+    for kind, rs in runs.items():
+        errors = sum((Counter(r["errors"]) for r in rs), Counter())
+        closed = sum(r["closed_early"] for r in rs)
+        if errors or closed:
+            print(f"  {kind}: error messages {dict(errors)}; {closed} sockets closed early")
+    q = med["bots"]["p99"] / med["sockets"]["p99"]
+    print(f"\n  {'p99 bots / p99 sockets, open loop (<= 1.5)':58} {q:8.2f}   {'met' if q <= 1.5 else 'MISSED'}")
+    if args.repeat > 1:
+        print(f"  (medians of {args.repeat} runs; p99 per run: sockets "
+              + ", ".join(ms(r["p99"]) for r in runs["sockets"]) + " ms; bots "
+              + ", ".join(ms(r["p99"]) for r in runs["bots"]) + " ms)")
+
+
 # ====================================================================== main
 
 
@@ -931,9 +1071,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--gc-log", action="store_true",
                     help="run the servers under bench/_gcwatch.py and report their full garbage collections")
     ap.add_argument("--keep", action="store_true", help="keep the temporary data directory and logs")
+    ap.add_argument("--bots", action="store_true",
+                    help="instead: rooms of 1 person + 7 Hard bots against rooms of 8 scripted sockets")
     args = ap.parse_args(argv)
     if args.quick:
         args.rooms, args.seconds, args.sat_seconds = 5, 5.0, 3.0
+    if args.bots:
+        return run_bots_mode(args)
     names = [t.strip() for t in args.targets.split(",") if t.strip()]
     for name in names:
         if name not in TARGETS:
