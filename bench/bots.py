@@ -220,7 +220,7 @@ def main() -> None:
     print()
     print(f"{'2-seat rounds':<16}{'wins A':>8}{'wins B':>8}{'ties':>7}{'home A':>8}{'home B':>8}"
           f"{'  ends (demon/stuck/vote/time)':>32}{'sim s':>8}{'races lost':>11}")
-    for a, b in pairs:
+    for a, b in pairs if args.rounds > 0 else ():
         wins = Counter()
         home = {0: [], 1: []}
         ends = Counter()
