@@ -297,3 +297,19 @@ def test_bots_stop_when_only_bots_are_left_and_the_room_expires(tmp_path):
         hub.tick()
         assert room.code not in hub.rooms
     asyncio.run(main())
+
+
+def test_bots_stay_seated_for_the_next_round_and_the_rematch():
+    room, (host,) = make_room(1, max_players=3, rounds=1)
+    _, bot = room.add_bot(host, "medium", T0)
+    room.start(host, T0)
+    room.begin_round(T0 + 3)
+    room.vote(host, True)
+    room.vote(bot, True)
+    assert room.phase is Phase.MATCH_OVER
+    room.rematch(host, T0 + 10)
+    assert [p.id for p in room.players] == [host.id, bot.id] and room.bots() == [bot]
+    room.start(host, T0 + 10)
+    room.begin_round(T0 + 13)
+    assert room.phase is Phase.PLAYING and len(room.round.seats) == 2
+    assert room.act(bot, "b1", {"type": "draw"}, T0 + 14).reply["type"] == "ack"
