@@ -1050,6 +1050,122 @@ def run_bots_mode(args: argparse.Namespace) -> None:
               + ", ".join(ms(r["p99"]) for r in runs["bots"]) + " ms)")
 
 
+# ====================================================================== Devil's Grip hinters
+
+
+async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> dict:
+    """One server (persistence on, default hint settings but rate limits raised so that
+    the hinters never pause), rooms of 8 scripted sockets in the open loop, measured
+    twice in a row: without Devil's Grip clients, then with `--grip-hinters` clients
+    asking hints continuously (bench/_griphint.py)."""
+    from _griphint import GripHinters
+
+    port = free_port()
+    data_dir = work / f"data-grip-{run}"
+    data_dir.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
+    env.update({
+        "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
+        "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
+        "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
+        "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
+        "DEMON_TEST_SEED": str(args.seed),
+        "DEMON_GRIP_SEARCH_RATE_PER_S": "1000", "DEMON_GRIP_SEARCH_BURST": "1000",
+        "DEMON_GRIP_ADDR_RATE_PER_S": "10000", "DEMON_GRIP_ADDR_BURST": "10000",
+    })
+    server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-grip-{run}.log", port)
+    base = f"http://{HOST}:{port}"
+    print(f"- run {run + 1}: starting (load average {loadavg()})", flush=True)
+    server.start()
+    clients: list = []
+    hinters = GripHinters(base, args.grip_hinters, seed=run + 1)
+    try:
+        driver = Driver(args.rate)
+        await warm_up("ours", server, base)
+        rooms = [Room(f"r{i}") for i in range(args.rooms)]
+        seats: list = []
+        grants = await create_rooms(base, args.rooms, "b")
+        for room, room_grants in zip(rooms, grants):
+            room.code = room_grants[0]["code"]
+            for i, grant in enumerate(room_grants):
+                seat = DemonSeat(driver, room, grant, i == 0, random.Random(f"{room.key}-{i}"))
+                room.seats.append(seat)
+                seats.append(seat)
+        await connect_all(driver, port, seats, lambda s: f"/ws/{s.room.code}")
+        clients = [s.ws for s in seats]
+        await wait_until(lambda: all(s.welcomed for s in seats), 30, "every seat's welcome", server)
+        for room in rooms:
+            room.seats[0].ws.send_text('{"type":"start"}')
+        await wait_until(lambda: all(s.playing and s.legal for s in seats), 30, "every round to start", server)
+        gc.collect()
+        gc.freeze()
+        without = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
+        print(f"  without hinters: p99 {without['p99'] * 1e3:.1f} ms over {without['lat_n']} samples; "
+              f"server CPU {without['server_cpu'] * 100:.0f}%", flush=True)
+        await hinters.start()
+        await asyncio.sleep(2.0)  # workers started, hinters in their stride
+        hinters.reset()
+        hinters.recording = True
+        t0 = time.monotonic()
+        with_h = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
+        hinters.recording = False
+        hint_lat = sorted(hinters.latencies)
+        with_h.update(hints=len(hint_lat), hints_s=len(hint_lat) / (time.monotonic() - t0),
+                      hint_p50=percentile(hint_lat, 50), hint_p99=percentile(hint_lat, 99),
+                      hint_status=dict(hinters.status))
+        print(f"  with {args.grip_hinters} hinters: p99 {with_h['p99'] * 1e3:.1f} ms over {with_h['lat_n']} samples; "
+              f"server CPU {with_h['server_cpu'] * 100:.0f}%; hints {with_h['hints_s']:.1f}/s, "
+              f"p50 {with_h['hint_p50'] * 1e3:.0f} ms, p99 {with_h['hint_p99'] * 1e3:.0f} ms, "
+              f"answers {dict(hinters.status)}", flush=True)
+        return {"without": without, "with": with_h, "errors": dict(driver.errors),
+                "closed_early": driver.closed_sockets}
+    finally:
+        await hinters.stop()
+        server.stop()
+        for c in clients:
+            if c is not None:
+                c.close()
+        gc.unfreeze()
+        await asyncio.sleep(0.2)
+
+
+def run_grip_mode(args: argparse.Namespace) -> None:
+    """`--grip-hinters N`: Demon's open-loop fan-out p99 with N Devil's Grip clients asking
+    hints continuously, against the same run without them (target: within 1.2x), and
+    the hints' own latency (target: p99 within 300 ms)."""
+    work = Path(tempfile.mkdtemp(prefix="demon-bench-grip-"))
+    print(f"bench/server.py --grip-hinters {args.grip_hinters}: {args.rooms} rooms x {SEATS} seats, open loop "
+          f"{args.seconds:g} s at {args.rate:g} play/s/seat, each phase; {os.cpu_count()} CPUs; "
+          f"code {code_version()}", flush=True)
+    runs: list[dict] = []
+    try:
+        for run in range(args.repeat):
+            runs.append(asyncio.run(bench_grip_hinters(args, work, run)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True) if not args.keep else print(f"kept {work}")
+    med = {k: {key: _median([r[k][key] for r in runs]) for key in ("p50", "p99", "max", "lat_n", "moves_s",
+                                                                  "server_cpu", "ack_p99")}
+           for k in ("without", "with")}
+    hint = {key: _median([r["with"][key] for r in runs]) for key in ("hints_s", "hint_p50", "hint_p99")}
+    print(f"\n{'':34}{'without hinters':>18}{f'with {args.grip_hinters} hinters':>20}")
+    rows = [("fan-out p50 (ms)", lambda r: ms(r["p50"])), ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
+            ("fan-out max (ms)", lambda r: ms(r["max"])), ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
+            ("moves/s applied", lambda r: f"{r['moves_s']:.0f}"), ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
+            ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
+    for title, cell in rows:
+        print(f"{title:34}{cell(med['without']):>18}{cell(med['with']):>20}")
+    status = sum((Counter(r["with"]["hint_status"]) for r in runs), Counter())
+    print(f"hints answered: {hint['hints_s']:.1f}/s; latency p50 {hint['hint_p50'] * 1e3:.0f} ms, "
+          f"p99 {hint['hint_p99'] * 1e3:.0f} ms; answers by status {dict(status)}")
+    q = med["with"]["p99"] / med["without"]["p99"]
+    print(f"\n  {'Demon p99 with hinters / without, open loop (<= 1.2)':58} {q:8.2f}   {'met' if q <= 1.2 else 'MISSED'}")
+    v = hint["hint_p99"] * 1e3
+    print(f"  {'hint latency p99, ms (<= 300)':58} {v:8.0f}   {'met' if v <= 300 else 'MISSED'}")
+    if args.repeat > 1:
+        print(f"  (medians of {args.repeat} runs; p99 per run without / with: "
+              + ", ".join(f"{ms(r['without']['p99'])}/{ms(r['with']['p99'])}" for r in runs) + " ms)")
+
+
 # ====================================================================== main
 
 
@@ -1073,11 +1189,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--keep", action="store_true", help="keep the temporary data directory and logs")
     ap.add_argument("--bots", action="store_true",
                     help="instead: rooms of 1 person + 7 Hard bots against rooms of 8 scripted sockets")
+    ap.add_argument("--grip-hinters", type=int, default=0, metavar="N",
+                    help="instead: Demon's open-loop p99 with N Devil's Grip clients asking hints "
+                         "continuously, against the same run without them")
     args = ap.parse_args(argv)
     if args.quick:
         args.rooms, args.seconds, args.sat_seconds = 5, 5.0, 3.0
     if args.bots:
         return run_bots_mode(args)
+    if args.grip_hinters:
+        return run_grip_mode(args)
     names = [t.strip() for t in args.targets.split(",") if t.strip()]
     for name in names:
         if name not in TARGETS:

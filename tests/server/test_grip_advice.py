@@ -208,3 +208,24 @@ def test_a_winnable_deal_and_its_solution(tmp_path):
         assert all(b <= a for a, b in zip(scores, scores[1:]))  # no card ever leaves the grid
         foreign = http.get(f"/api/grip/{game['id']}/solution", headers={"Authorization": "Bearer nope"})
         assert foreign.status_code == 404
+
+
+def test_the_legal_actions_sent_are_the_engines(http):
+    """The answers' legal list (built partly from a shared list of swaps) is exactly the
+    engine's, over a deal played by the hints to its end."""
+    from app.engine.devils_grip import GripState, grip_action_from_json, grip_action_to_json
+
+    import random
+
+    rng = random.Random(5)
+    game, auth = new_game(http, number=31, passes=1)
+    state = GripState.deal(31, 1)
+    for step in range(80):
+        assert game["legal"] == [grip_action_to_json(a) for a in state.legal_actions()]
+        if game["state"]["over"]:
+            break
+        plays = [a for a in game["legal"] if a["type"] != "swap"]
+        action = rng.choice(plays) if plays and step < 79 else {"type": "end"}
+        game = http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "action", "action": action}).json()
+        state, _ = state.apply(grip_action_from_json(action))
+    assert game["state"]["over"] and game["legal"] == []
