@@ -42,6 +42,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -52,6 +53,7 @@ log = logging.getLogger("demon.grip_advisor")
 
 WORKER_NICE = 10
 MIN_HINT_BUDGET_S = 0.01
+SERVER_WATCH_S = 1.0
 URGENT, BACKGROUND = 0, 10  # job priorities in a pool's queue: lower goes first
 HINT_MARGIN_S = 0.03  # pickling, the pipe and the HTTP answer, out of the deadline
 
@@ -71,13 +73,29 @@ class HintAnswer:
 # --------------------------------------------------------------------------- worker side
 
 
-def _worker_init() -> None:
+def _worker_init(server_pid: int) -> None:
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not allowed here: keep the default priority
         pass
     # Ctrl-C goes to the whole process group: the server shuts the pool down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(server_pid,), name="server-watch", daemon=True).start()
+
+
+def _exit_with(server_pid: int) -> None:
+    """End this worker when the server is gone. A server stopped normally ends its
+    workers itself, but one that is killed (SIGKILL, out of memory) cannot: its workers
+    would wait for jobs forever, and with them the forkserver, which lives as long as any
+    process holding its "alive" pipe does (every worker holds it)."""
+    while True:
+        time.sleep(SERVER_WATCH_S)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid was reused by another user's process: ours is gone
+            os._exit(0)
 
 
 def _warm() -> bool:
@@ -140,7 +158,7 @@ class _Pool:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(max_workers=self.workers,
                                                  mp_context=multiprocessing.get_context("forkserver"),
-                                                 initializer=_worker_init)
+                                                 initializer=_worker_init, initargs=(os.getpid(),))
         return self._executor
 
     async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0) -> Any:
