@@ -39,7 +39,10 @@ async def lobby(server, n: int = 2, max_players: int = 3) -> list[Player]:
     players = [Player(server.ws_base, g) for g in grants]
     for p in players:
         await p.connect()
-    await players[0].wait_for(lambda: players[0].state and len(players[0].state["players"]) == n)
+    for p in players:  # everyone has seen everyone arrive: no event is still on its way
+        await p.wait_for(lambda p=p: p.state is not None and len(p.state["players"]) == n
+                         and all(x["connected"] for x in p.state["players"]), 5)
+    await players[0].wait_for(lambda: len({p.v for p in players}) == 1, 5)
     return players
 
 
