@@ -229,3 +229,36 @@ def test_the_legal_actions_sent_are_the_engines(http):
         game = http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "action", "action": action}).json()
         state, _ = state.apply(grip_action_from_json(action))
     assert game["state"]["over"] and game["legal"] == []
+
+
+def _processes_with_data_dir(data_dir) -> list[int]:
+    """Pids of processes started with DEMON_DATA_DIR=data_dir (the server and whatever
+    it started: the forkserver and the search workers inherit its environment)."""
+    from pathlib import Path
+
+    wanted = f"DEMON_DATA_DIR={data_dir}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if wanted in (entry / "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def test_a_killed_server_leaves_no_search_process_behind(tmp_path):
+    import signal
+    import time
+
+    srv = LiveServer(tmp_path, winnable_ready=0)
+    with srv, httpx.Client(base_url=srv.base, timeout=30) as http:
+        game, auth = new_game(http, number=3)
+        assert http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}).status_code == 200
+        assert len(_processes_with_data_dir(tmp_path)) >= 3  # server, forkserver, a worker
+        srv.stop(signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while _processes_with_data_dir(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with_data_dir(tmp_path) == []
