@@ -10,7 +10,9 @@ timing (app/rooms/bots.py): a bot looks at the table, decides, and its message a
 think time later (decided on the table as it was: a quicker seat may have taken the
 foundation spot meanwhile); then it looks again at once. A bot with nothing to do that
 has cast the vote it wants waits until the table changes; one with nothing to do that is
-not stuck looks again after another think time. The room's time limit (if any) is
+not stuck looks again after another think time. A bot that has voted to end and then
+sees something to do takes its vote back at once (`vote_end` is False with every
+action), so a round does not end by vote while a bot is still playing. The room's time limit (if any) is
 checked with `Room.tick` at the deadline.
 
 Printed, side by side in one run:
@@ -118,6 +120,8 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         timings.view_ns.append(t1 - ts)
         timings.decide_ns.append(t2 - t1)
         if d.action is not None:
+            if seat in room.votes:  # it sees something to do: it takes its vote back at once
+                room.vote(bot.player, False)
             msg: object = ("act", action_to_json(d.action))
         elif d.vote_end != (seat in room.votes):
             msg = ("vote", d.vote_end)
