@@ -45,6 +45,7 @@ def bot_round(seed: int, names: list[str], *, max_steps: int = 20000, check=None
         pending.discard(s)
         steps += 1
         d = decide(seat_view(r, s), lvls[s], mems[s], rngs[s])
+        assert d.action is None or not d.vote_end  # a bot with a play is not stuck
         if d.vote_end:
             votes.add(s)
         else:
