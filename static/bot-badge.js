@@ -18,5 +18,27 @@ export function botBadge(player) {
   const label = t(`bots.level.${level}`);
   return h('span', { class: `tag bot bot-${level}`, title: t('bots.badge', { level: label }),
     dataset: { bot: level } },
-  h('span', { class: 'bot-icon', 'aria-hidden': 'true', text: '🤖' }), ' ', label);
+  robotIcon(), ' ', label);
+}
+
+// A line drawing of a robot's head (an emoji would depend on the system's fonts).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ROBOT = ['M5 8h14v11H5z', 'M12 8V4.5', 'M9 12.5v1.5', 'M15 12.5v1.5', 'M9.5 16.5h5', 'M3 12v3', 'M21 12v3'];
+
+function robotIcon() {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'icon bot-icon');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const d of ROBOT) {
+    const path = document.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  const dot = document.createElementNS(SVG_NS, 'circle');
+  dot.setAttribute('cx', '12');
+  dot.setAttribute('cy', '3.5');
+  dot.setAttribute('r', '1');
+  svg.append(dot);
+  return svg;
 }
