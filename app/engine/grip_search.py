@@ -44,13 +44,14 @@ from app.engine.devils_grip_core import (
     Redeal,
     TalonToGrid,
 )
-from app.engine.grip_solver import Pos, SearchResult, dfs, to_actions, variants_for
+from app.engine.grip_solver import Pos, SearchResult, beam, dfs, to_actions, variants_for
 from app.engine.grip_view import GripView
 
 NODES_PER_SECOND = 25_000  # rough search speed here; turns a time budget into node slices
 SAMPLES = 4  # sampled stock orders per decision in a limited-pass first pass
 ROLLOUT_NODES = 100  # search per sample and candidate there: a greedy line and a little more
-ESTIMATE_NODES = 300  # the expected score in an unlimited first pass: one short search
+ESTIMATE_NODES = 300  # the expected score while the order is unknown: one short search
+BEAM_NODES_PER_EXPANSION = 10  # a node budget counts this many per beam expansion
 SEARCH_SHARE = 0.8  # of the time budget for searching; the rest is margin for the answer
 ROLLOUT_VARIANT = 5  # nearest opportunity first (see grip_solver.macro_moves)
 
@@ -114,15 +115,25 @@ class _Budget:
     def deadline(self):
         return None if self.end is None else self.expired
 
+    def remaining(self):
+        """A callable giving the seconds left, or None under a node budget."""
+        if self.end is None:
+            return None
+        end = self.end
+        return lambda: end - time.perf_counter()
+
 
 def _pos(state: GripState) -> Pos:
     return Pos.of(state.grid, state.talon, state.stock, state.passes_used, state.passes_allowed)
 
 
 def search(state: GripState, budget: _Budget, first_variant: int = 0) -> SearchResult:
-    """Full-information search within `budget`: each move order in turn gets an equal
-    share of the nodes, stopping at the first win; the best line over all of them."""
+    """Full-information search within `budget`. Unlimited passes: depth-first search for
+    a win, each move order in turn with an equal share of the nodes, stopping at the first
+    win; the best line over all of them. A pass limit: beam search (`grip_solver.beam`)."""
     pos = _pos(state)
+    if state.passes_allowed is not None:
+        return beam(pos, budget.nodes // BEAM_NODES_PER_EXPANSION, budget.remaining())
     variants = variants_for(state.passes_allowed)
     share = max(1, budget.nodes // len(variants))
     best: SearchResult | None = None
@@ -246,12 +257,28 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
     return Hint(cands[best], totals[best] / done, done == SAMPLES)
 
 
-def _estimate_after_learning(view: GripView, seed: int, budget: _Budget) -> float:
-    """Unlimited passes, first pass: what a win search on one sampled order finds."""
+def _estimate(view: GripView, seed: int) -> float:
+    """Order unknown: what a short search on one sampled order of the unseen cards ends
+    with (optimistic: that search sees the sampled order)."""
     order = list(view.unseen)
     random.Random(seed).shuffle(order)
-    r = dfs(_pos(view.as_state(tuple(order))), min(ESTIMATE_NODES, budget.nodes), budget.deadline())
-    return float(r.left)
+    return float(search(view.as_state(tuple(order)), _Budget(0.0, ESTIMATE_NODES)).left)
+
+
+def _talon_only_hint(view: GripView, seed: int) -> Hint:
+    """A pass limit of 2 or more, first pass: play the talon card when it fits, never a
+    whole pile, else deal. A whole-pile move now pulls an unseen card blind; kept for
+    later, when the order is known, it pulls the right card at the right moment.
+    Measured (deals 1-30, 3 passes, then the same beam search): the rule's way in the
+    first pass (talon and whole piles) median 8.5 cards left, talon only 5.0, whole piles
+    only 6.0, no play at all 6.0."""
+    state = view.as_state(view.unseen)
+    if state.talon:
+        t = state.talon[-1]
+        for i, pile in enumerate(state.grid):
+            if pile and pile[-1].suit == t.suit and pile[-1].rank + 3 == t.rank:
+                return Hint(TalonToGrid(i), _estimate(view, seed), False)
+    return Hint(DealThree(), _estimate(view, seed), False)
 
 
 def hint(
@@ -272,7 +299,9 @@ def hint(
     if view.order_known:
         return _known_order_hint(view, budget, memo if memo is not None else PlanMemo())
     if view.passes_allowed is None:
-        return Hint(DealThree(), _estimate_after_learning(view, seed, budget), False)
+        return Hint(DealThree(), _estimate(view, seed), False)
+    if view.passes_allowed >= 2:
+        return _talon_only_hint(view, seed)
     return _sampled_hint(view, seed, budget)
 
 
