@@ -2,8 +2,9 @@
 
 A search is CPU work measured in hundreds of milliseconds to seconds; on the event loop
 it would stall every Demon room for that long. So every search runs in a worker process
-and the loop only awaits an asyncio future that the executor's done-callback resolves
-(through `call_soon_threadsafe`): the loop never blocks.
+(a bounded pool of them, `_Pool`), and the loop only writes the job to the worker's
+socket and awaits the answer on it: the loop never blocks, and no helper thread in the
+server takes the GIL from it.
 
 Two pools, so that a long job never queues in front of a hint:
 
@@ -18,15 +19,16 @@ Two pools, so that a long job never queues in front of a hint:
   for goes before the server's own background work (the daily deal's par, certifying
   deals), which waits until a worker is free; requests are bounded the same way.
 
-Workers lower their own priority (`os.nice`) in their initializer: on a small machine a
-busy worker competes with the event loop for a core, and the scheduler should prefer the
-server. The pools use the *forkserver* start method, on purpose: the server process has
-threads (the SQLite checkpoint thread, the executor's own management thread) and an
-event loop, and `fork` from such a process copies locks in whatever state they are in;
-*spawn* would be as safe but starts a fresh interpreter for each worker, while a
-forkserver is started once, clean, and forks workers from there. Workers start lazily,
-on the first job (uvicorn and tests see no start-up delay), and `start()` sends each pool
-a trivial job so the engine is imported before the first real request.
+Workers lower their own priority (`os.nice`) when they start: on a small machine a busy
+worker competes with the event loop for a core, and the scheduler should prefer the
+server. They end themselves when the server process is gone (a killed server cannot end
+them). The workers use the *forkserver* start method, on purpose: the server process has
+threads (the SQLite checkpoint thread, asyncio's default executor) and an event loop,
+and `fork` from such a process copies locks in whatever state they are in; *spawn* would
+be as safe but starts a fresh interpreter for each worker, while a forkserver is started
+once, clean, and forks workers from there. Workers start on a pool's first job;
+`start()` (the app's lifespan) sends each pool a trivial job so that the engine is
+imported before the first real request.
 
 The jobs are plain module-level functions (picklable by name); what crosses the process
 boundary is the fair view for a hint (`GripView`, no stock order), a deal number for par,
@@ -41,11 +43,11 @@ import itertools
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
+import socket
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -134,32 +136,96 @@ def _solve_job(number: int, budget_s: float) -> list[dict] | None:
 # --------------------------------------------------------------------------- server side
 
 
-class _Pool:
-    """One ProcessPoolExecutor fed from a priority queue, with a bound on pending jobs.
+def _worker_main(sock: socket.socket, server_pid: int) -> None:
+    """A worker's life: read a job (length-prefixed pickle of (function, args)), run it,
+    write back (True, result) or (False, exception); until the server closes the socket."""
+    _worker_init(server_pid)
+    stream = sock.makefile("rwb")
+    while True:
+        header = stream.read(4)
+        if len(header) < 4:
+            return
+        fn, args = pickle.loads(stream.read(int.from_bytes(header, "big")))
+        try:
+            out = (True, fn(*args))
+        except Exception as exc:  # noqa: BLE001 - sent back to the server, which decides
+            out = (False, exc)
+        try:
+            data = pickle.dumps(out)
+        except Exception as exc:  # noqa: BLE001 - an exception that does not pickle
+            data = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        stream.write(len(data).to_bytes(4, "big") + data)
+        stream.flush()
 
-    Jobs go to the executor only when a worker is free, the most urgent first (lowest
-    `priority`, then first come): a player's par does not wait behind the background
-    work queued before it, only behind the one job a worker is already running. A job
-    whose requester gave up (its awaiting task was cancelled) is dropped before it
-    reaches a worker.
+
+class _Worker:
+    """One worker process and the socket to it, read and written by the event loop."""
+
+    def __init__(self, name: str) -> None:
+        parent, child = socket.socketpair()
+        ctx = multiprocessing.get_context("forkserver")
+        self.proc = ctx.Process(target=_worker_main, args=(child, os.getpid()), name=name, daemon=True)
+        self.proc.start()  # a few milliseconds: the forkserver forks it
+        child.close()
+        self.sock = parent
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.busy = False
+
+    async def call(self, fn: Callable[..., Any], args: tuple) -> Any:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
+        data = pickle.dumps((fn, args))
+        self.writer.write(len(data).to_bytes(4, "big") + data)
+        header = await self.reader.readexactly(4)
+        ok, value = pickle.loads(await self.reader.readexactly(int.from_bytes(header, "big")))
+        if ok:
+            return value
+        raise value
+
+    def stop(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        else:
+            self.sock.close()
+        if self.proc.is_alive():
+            self.proc.terminate()
+
+
+class _Pool:
+    """Worker processes fed from a priority queue, with a bound on pending jobs.
+
+    Jobs go to a worker only when one is free, the most urgent first (lowest `priority`,
+    then first come): a player's par does not wait behind the background work queued
+    before it, only behind the one job a worker is already running. A job whose
+    requester gave up (its awaiting task was cancelled) is dropped before it reaches a
+    worker. A worker that dies fails its job (`Busy`) and is replaced.
+
+    Why not `concurrent.futures.ProcessPoolExecutor`: it moves every job through two
+    helper threads in the server process (a queue feeder and a manager), which take the
+    GIL from the event loop. Measured on this 2-core machine (load average 7), a hint
+    request cost the server 3.6-4.0 ms of CPU more than a plain look at the game with the
+    executor, 2.2-2.7 ms with this (docs/performance.md). Here the loop itself writes the
+    job to the worker's socket and reads the answer as it arrives: no helper thread.
     """
 
     def __init__(self, name: str, workers: int, limit: int) -> None:
         self.name = name
-        self.workers = max(1, workers)
+        self.size = max(1, workers)
         self.limit = max(1, limit)
         self.pending = 0  # bounded jobs queued or running
-        self.running = 0
+        self._workers: list[_Worker] = []
         self._queue: list[tuple[int, int, Callable[..., Any], tuple, asyncio.Future]] = []
         self._seq = itertools.count()
-        self._executor: ProcessPoolExecutor | None = None
+        self._tasks: set[asyncio.Task] = set()
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers,
-                                                 mp_context=multiprocessing.get_context("forkserver"),
-                                                 initializer=_worker_init, initargs=(os.getpid(),))
-        return self._executor
+    @property
+    def running(self) -> int:
+        return sum(w.busy for w in self._workers)
+
+    def _start_workers(self) -> None:
+        while len(self._workers) < self.size:
+            self._workers.append(_Worker(f"grip-{self.name}-{len(self._workers)}"))
 
     async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0) -> Any:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
@@ -177,57 +243,51 @@ class _Pool:
             self.pending -= bounded
 
     def _dispatch(self) -> None:
-        while self.running < self.workers and self._queue:
-            _prio, _seq, fn, args, done = heapq.heappop(self._queue)
-            if done.done():  # cancelled while queued
+        self._start_workers()
+        for worker in self._workers:
+            if worker.busy:
                 continue
-            try:
-                future: Future = self._pool().submit(fn, *args)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-                self._reset()
-                future = self._pool().submit(fn, *args)
-            self.running += 1
-            future.add_done_callback(lambda f, done=done: done.get_loop().call_soon_threadsafe(self._finished, f, done))
+            while self._queue:
+                _prio, _seq, fn, args, done = heapq.heappop(self._queue)
+                if not done.done():  # else cancelled while queued
+                    worker.busy = True
+                    task = asyncio.get_running_loop().create_task(self._run_on(worker, fn, args, done))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+                    break
 
-    def _finished(self, future: Future, done: asyncio.Future) -> None:
-        self.running -= 1
-        if not done.done():
-            if future.cancelled():
-                done.set_exception(Busy(f"the {self.name} search was stopped"))
-            elif isinstance(future.exception(), BrokenProcessPool):
-                self._reset()
+    async def _run_on(self, worker: _Worker, fn: Callable[..., Any], args: tuple, done: asyncio.Future) -> None:
+        try:
+            result = await worker.call(fn, args)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError) as err:
+            log.warning("event=grip_worker_lost pool=%s reason=%r", self.name, err)
+            self._replace(worker)
+            if not done.done():
                 done.set_exception(Busy(f"the {self.name} worker stopped; try again"))
-            elif future.exception() is not None:
-                done.set_exception(future.exception())
-            else:
-                done.set_result(future.result())
-        self._dispatch()
+        except Exception as err:  # noqa: BLE001 - the job's own error, for its requester
+            if not done.done():
+                done.set_exception(err)
+        else:
+            if not done.done():
+                done.set_result(result)
+        finally:
+            worker.busy = False
+        if self._workers:  # not stopped meanwhile
+            self._dispatch()
 
-    def _reset(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            log.warning("event=grip_pool_restart pool=%s", self.name)
-            self.running = 0
-            self._shutdown(executor)
-
-    @staticmethod
-    def _shutdown(executor: ProcessPoolExecutor) -> None:
-        # A solver job may have seconds to go; nobody waits for its answer any more, so
-        # its process is ended rather than waited for (the executor has no public way).
-        processes = list(getattr(executor, "_processes", {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for proc in processes:
-            if proc.is_alive():
-                proc.terminate()
+    def _replace(self, worker: _Worker) -> None:
+        worker.stop()
+        if worker in self._workers:
+            self._workers.remove(worker)
 
     def stop(self) -> None:
         for *_rest, done in self._queue:
             if not done.done():
                 done.cancel()
         self._queue.clear()
-        if self._executor is not None:
-            self._shutdown(self._executor)
-            self._executor = None
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            worker.stop()
 
 
 class GripAdvisor:
