@@ -287,7 +287,7 @@ def main() -> None:
         print("  mean cards home per seat: " +
               ", ".join(f"{x} {statistics.mean(v):.1f}" for x, v in by_level.items()))
     print()
-    print(f"{'cost (us)':<38}{'n':>9}{'p50':>9}{'p99':>9}{'max':>9}")
+    print(f"{'cost (us)':<38}{'n':>9}{'p50':>9}{'p99':>9}{'max':>12}")
     quiet_decide, quiet_view = retime(timings.samples)
     for label, values in (("decide", timings.decide_ns),
                           ("decide, re-timed (best of 5)", quiet_decide),
@@ -296,7 +296,7 @@ def main() -> None:
                           ("room.public_stuck (for the view)", timings.stuck_ns),
                           ("baseline: Room.act", timings.act_ns)):
         print(f"{label:<38}{len(values):>9}{pct(values, 0.5) / 1e3:>9.1f}"
-              f"{pct(values, 0.99) / 1e3:>9.1f}{max(values) / 1e3:>9.1f}")
+              f"{pct(values, 0.99) / 1e3:>9.1f}{max(values) / 1e3:>12.1f}")
     print(f"\n(wall time {time.perf_counter() - started:.1f} s)")
 
 
