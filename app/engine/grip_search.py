@@ -44,13 +44,12 @@ from app.engine.devils_grip_core import (
     Redeal,
     TalonToGrid,
 )
-from app.engine.grip_solver import Pos, SearchResult, beam, dfs, to_actions, variants_for
+from app.engine.grip_solver import Pos, SearchResult, beam, dfs, greedy_left, to_actions, variants_for
 from app.engine.grip_view import GripView
 
 NODES_PER_SECOND = 25_000  # rough search speed here; turns a time budget into node slices
 SAMPLES = 4  # sampled stock orders per decision in a limited-pass first pass
 ROLLOUT_NODES = 100  # search per sample and candidate there: a greedy line and a little more
-ESTIMATE_NODES = 300  # the expected score while the order is unknown: one short search
 BEAM_NODES_PER_EXPANSION = 10  # a node budget counts this many per beam expansion
 SEARCH_SHARE = 0.8  # of the time budget for searching; the rest is margin for the answer
 ROLLOUT_VARIANT = 5  # nearest opportunity first (see grip_solver.macro_moves)
@@ -258,11 +257,12 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
 
 
 def _estimate(view: GripView, seed: int) -> float:
-    """Order unknown: what a short search on one sampled order of the unseen cards ends
-    with (optimistic: that search sees the sampled order)."""
+    """Order unknown: what one quick line (`grip_solver.greedy_left`) on one sampled order
+    of the unseen cards ends with: a rough figure (that line sees the sampled order, but
+    it is no search)."""
     order = list(view.unseen)
     random.Random(seed).shuffle(order)
-    return float(search(view.as_state(tuple(order)), _Budget(0.0, ESTIMATE_NODES)).left)
+    return float(greedy_left(_pos(view.as_state(tuple(order)))))
 
 
 def _talon_only_hint(view: GripView, seed: int) -> Hint:
@@ -306,20 +306,24 @@ def hint(
 
 
 def play_hints(state: GripState, *, budget_s: float = 0.25, node_budget: int | None = None, seed: int = 0):
-    """Follow hints from `state` to the end; yields (state, hint) before each action."""
+    """Follow hints from `state` to the end; yields (state, hint) before each action.
+    Uses a memo of its own, so a run depends only on its arguments."""
+    memo = PlanMemo()
     while True:
-        h = hint(GripView.of(state), seed=seed, budget_s=budget_s, node_budget=node_budget)
+        h = hint(GripView.of(state), seed=seed, budget_s=budget_s, node_budget=node_budget, memo=memo)
         yield state, h
         if h.action is None:
             return
         state, _ = state.apply(h.action)
 
 
-def par(number: int, passes: int | None, *, budget_s: float = 0.25) -> int:
+def par(number: int, passes: int | None, *, budget_s: float = 0.25, node_budget: int | None = None, seed: int = 0) -> int:
     """Par of a deal (number + pass limit): the score reached by following the hints from
-    the deal's start."""
+    the deal's start. With `node_budget` the figure does not depend on the machine's
+    speed; with only `budget_s` (each hint's time cap) a slow or busy machine may find a
+    weaker line."""
     state = GripState.deal(number, passes)
-    for state, h in play_hints(state, budget_s=budget_s):
+    for state, h in play_hints(state, budget_s=budget_s, node_budget=node_budget, seed=seed):
         pass
     return state.score()
 

@@ -326,7 +326,9 @@ def beam(pos: Pos, max_expansions: int, remaining=None, variant: int = 5) -> Sea
     start_left = remaining() if remaining is not None else 0.0
     while level:
         children: dict[bytes, tuple[Pos, tuple]] = {}
-        for st, link in level:
+        for i, (st, link) in enumerate(level):
+            if i and remaining is not None and remaining() <= 0:
+                break  # out of time in the middle of a level: rank what there is
             expansions += 1
             for m in macro_moves(st, variant):
                 c = play(st, m)
@@ -344,7 +346,8 @@ def beam(pos: Pos, max_expansions: int, remaining=None, variant: int = 5) -> Sea
         else:
             left_s = remaining()
             per = (start_left - left_s) / expansions if expansions else 0.0
-            width = int(left_s / (per * levels_left)) if per > 0 else BEAM_MAX
+            # keep time for a greedy finish (one expansion a level)
+            width = int(left_s / (per * levels_left)) - 1 if per > 0 else BEAM_MAX
         level = ranked[: max(1, min(BEAM_MAX, width))]
     line: list[tuple] = []
     while best_link is not None:
@@ -352,3 +355,33 @@ def beam(pos: Pos, max_expansions: int, remaining=None, variant: int = 5) -> Sea
         best_link = best_link[1]
     line.reverse()
     return SearchResult(line, best_left, expansions, False)
+
+
+def greedy_left(pos: Pos) -> int:
+    """Cards left after one quick line: at each step the nearest talon play or pull of a
+    base card along the cycle, else the nearest pull of any card (the first line of
+    order 5 of `macro_moves`, without listing every move). For estimates only."""
+    while pos.seq:
+        seq = pos.seq
+        n = len(seq)
+        tops = pos.tops
+        movable = [b for b in pos.bottoms if b & 15 >= 5 and (b - 3) in tops]
+        chosen = fallback = None
+        for q, red in reachable(n, pos.p, pos.used, pos.allowed):
+            if q:
+                t = seq[q - 1]
+                if t & 15 >= 5 and (t - 3) in tops:
+                    chosen = (q, red, 0, t)
+                    break
+            if movable:
+                f = seq[q] if q < n else seq[q - 1]
+                if f & 15 <= 4:
+                    chosen = (q, red, 1, movable[0])
+                    break
+                if fallback is None:
+                    fallback = (q, red, 1, movable[0])
+        move = chosen or fallback
+        if move is None:
+            break
+        pos = play(pos, move)
+    return len(pos.seq)

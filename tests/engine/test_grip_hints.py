@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.devils_grip import DealThree, GripState, Redeal
-from app.engine.grip_search import PlanMemo, hint, solve
+from app.engine.devils_grip import DealThree, GridToGrid, GripState, Redeal, TalonToGrid
+from app.engine.grip_search import PlanMemo, hint, line_actions, par, solve
+from app.engine.grip_solver import Pos, beam
 from app.engine.grip_view import GripView
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -139,3 +140,31 @@ def test_hint_at_the_end_is_none():
         s, _ = s.apply(a)
     h = hint(GripView.of(s), node_budget=10)
     assert h.action is None and h.expected_score == 0 and h.complete
+
+
+def test_first_pass_of_three_plays_talon_cards_but_never_pulls_blind():
+    s = GripState.deal(3, 3)
+    seen_talon_play = False
+    while not GripView.of(s).order_known:
+        h = hint(GripView.of(s), node_budget=500, memo=PlanMemo())
+        assert not isinstance(h.action, GridToGrid)  # a whole pile would pull an unseen card
+        seen_talon_play |= isinstance(h.action, TalonToGrid)
+        s, _ = s.apply(h.action)
+    assert seen_talon_play
+
+
+def test_par_with_a_node_budget_is_reproducible():
+    a = par(2, 3, node_budget=3000)
+    assert a == par(2, 3, node_budget=3000)
+    assert 0 <= a <= 72
+    assert par(2, None, node_budget=3000) == 0  # the easy deal again: won
+
+
+def test_beam_line_replays_to_its_score():
+    s = GripState.deal(6, 3)
+    while s.stock:
+        s, _ = s.apply(DealThree())
+    r = beam(Pos.of(s.grid, s.talon, s.stock, s.passes_used, 3), 400)
+    for a in line_actions(s, r.line):
+        s, _ = s.apply(a)
+    assert s.score() == r.left and s.is_over()
