@@ -315,6 +315,7 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
     best: DemonAction | None = None
     best_score = 0.0
     fallback: DemonAction | None = None
+    overlooked = False
     for a in view.legal:
         if isinstance(a, (Draw, Recycle)):
             fallback = a
@@ -326,7 +327,7 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         if level.run_overlook and isinstance(a, ToTableau) and a.count > 1:
             miss = 1.0 - (1.0 - miss) * (1.0 - level.run_overlook)
         if miss and _rand(rng) < miss:
-            memory.missed = True
+            memory.missed = overlooked = True
             continue
         if level.noise:
             s += level.noise * _rand(rng)
@@ -344,4 +345,6 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         idle = not fresh and memory.pass_sig == _signature(view) and not memory.missed
         _start_pass(view, memory, idle)
         return Decision(fallback, False)
+    if overlooked:  # a play is there, it just did not see it this time: not stuck
+        return Decision(None, False)
     return Decision(None, True)

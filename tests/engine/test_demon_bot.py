@@ -11,7 +11,8 @@ import random
 import pytest
 
 from app.engine.cards import Card
-from app.engine.demon import DemonRound, Draw, Recycle, SeatState, Pile, ToFoundation, ToTableau
+from app.engine.demon import (DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau,
+                              describe)
 from app.engine.demon_bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
 from app.engine.demon_view import PileView, SeatView, seat_view
 from app.engine.errors import RaceLost
@@ -24,7 +25,7 @@ C = Card.parse
 # --------------------------------------------------------------------------- a bot table
 
 
-def bot_round(seed: int, names: list[str], *, max_steps: int = 20000, check=None):
+def bot_round(seed: int, names: list[str], *, max_steps: int = 20000, check=None, on_decision=None):
     """Play one round among bots on the engine alone, in simulated time: a priority queue
     of each bot's next decision time; a foundation play wakes the bots that were idle.
     Ends by the engine (Demon!, all stuck) or when every present bot votes to end.
@@ -46,6 +47,8 @@ def bot_round(seed: int, names: list[str], *, max_steps: int = 20000, check=None
         steps += 1
         d = decide(seat_view(r, s), lvls[s], mems[s], rngs[s])
         assert d.action is None or not d.vote_end  # a bot with a play is not stuck
+        if on_decision is not None:
+            on_decision(r, s, d)
         if d.vote_end:
             votes.add(s)
         else:
@@ -314,6 +317,25 @@ def test_a_stuck_seat_votes_and_does_nothing():
     # nothing legal at all (no stock, no waste, no move): stuck for good
     v = _view(seat(("", "KS")), seat(("", "KD")))
     assert _decide(v, "hard") == Decision(None, True)
+
+
+def test_a_missed_play_is_not_a_reason_to_vote():
+    # No stock, no waste; 9D goes home. A bot that overlooks it waits, it does not vote.
+    v = _view(seat(("", "9D")), seat(("", "KD")), foundations=[suit_pile("D", 8, 1)])
+    answers = [_decide(v, "easy", seed) for seed in range(100)]
+    assert any(d.action is None for d in answers)  # easy overlooks it now and then
+    assert all(d == Decision(None, False) for d in answers if d.action is None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hard_bot_votes_only_when_exactly_stuck(seed):
+    """A Hard bot's "stuck" is the engine's exact rule-16 answer, from the view alone."""
+    def check(r, s, d):
+        if d.vote_end:
+            assert r.is_stuck(s), describe(r)
+
+    r, _log = bot_round(seed, ["hard", "hard"], on_decision=check)
+    assert r.end is not None
 
 
 def test_no_decision_before_the_start_after_the_end_or_when_absent():
