@@ -17,7 +17,9 @@ How a decision is made
    recycle only when the memory says another pass can help (something changed in the
    last pass, a play was overlooked, or a card seen in the waste is now wanted).
 4. When nothing can help, the bot does nothing and votes to end the round (`vote_end`).
-   It also votes whenever the room shows it as stuck (rule 16's public flag).
+   It also votes whenever the room shows it as stuck (rule 16's public flag). A play it
+   overlooked just now is not "nothing": then it waits and looks again, without voting.
+   Every decision that plays has `vote_end` False: whoever holds its vote drops it.
 
 The engine stays pure: no clock (the room turns `think_time` into a timer), no global
 random (the caller passes a `SplitMix64`, so a seeded bot round replays exactly).
