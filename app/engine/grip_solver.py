@@ -300,10 +300,34 @@ def to_actions(state: GripState, move: tuple) -> list[GripAction]:
 
 # ------------------------------------------------------------------ beam search
 
-BEAM_MAX = 40
+BEAM_MAX = 200
 
 
-def beam(pos: Pos, max_expansions: int, remaining=None, variant: int = 5) -> SearchResult:
+def _rank_moves(st: Pos, i: int, out: list) -> None:
+    """Append every macro move of `st` with its child's rank: (passes used, talon
+    pointer, then talon plays before pulls of base cards before other pulls, then the
+    order found), without playing it. The same moves as `macro_moves`, built leaner."""
+    seq = st.seq
+    n = len(seq)
+    if not n:
+        return
+    tops = st.tops
+    movable = sorted({b for b in st.bottoms if b & 15 >= 5 and (b - 3) in tops})
+    for q, red in reachable(n, st.p, st.used, st.allowed):
+        used = st.used + red
+        if q:
+            t = seq[q - 1]
+            if t & 15 >= 5 and (t - 3) in tops:
+                out.append((used, q - 1, 0, len(out), i, (q, red, 0, t)))
+        if movable:
+            f = seq[q] if q < n else seq[q - 1]
+            k = 1 if f & 15 <= 4 else (2 if (f - 3) in tops else 3)
+            p = q if q < n else q - 1
+            for b in movable:
+                out.append((used, p, k, len(out), i, (q, red, 1, b)))
+
+
+def beam(pos: Pos, max_expansions: int, remaining=None) -> SearchResult:
     """Beam search for a pass limit: level by level (every macro move brings one card
     in, so a level's positions all have the same score), keep the positions that have
     spent the least of the cycle (fewest passes used, then the talon pointer furthest
@@ -324,22 +348,31 @@ def beam(pos: Pos, max_expansions: int, remaining=None, variant: int = 5) -> Sea
     best_left = len(pos.seq)
     best_link = None
     start_left = remaining() if remaining is not None else 0.0
+    width = BEAM_MAX
     while level:
-        children: dict[bytes, tuple[Pos, tuple]] = {}
+        # A child's rank follows from the move alone (passes used, talon pointer), so
+        # rank every move first and play only until `width` distinct children are found.
+        ranked = []
         for i, (st, link) in enumerate(level):
             if i and remaining is not None and remaining() <= 0:
                 break  # out of time in the middle of a level: rank what there is
             expansions += 1
-            for m in macro_moves(st, variant):
-                c = play(st, m)
-                k = c.key()
-                if k not in children:
-                    children[k] = (c, (m, link))
-        if not children:
+            _rank_moves(st, i, ranked)
+        if not ranked:
             break
-        ranked = sorted(children.values(), key=lambda x: (x[0].used, x[0].p))
-        best_left = len(ranked[0][0].seq)
-        best_link = ranked[0][1]
+        ranked.sort()
+        children: dict[bytes, tuple[Pos, tuple]] = {}
+        for _, _, _, _, i, m in ranked:
+            st, link = level[i]
+            c = play(st, m)
+            k = c.key()
+            if k not in children:
+                children[k] = (c, (m, link))
+                if len(children) >= width:
+                    break
+        nxt = list(children.values())
+        best_left = len(nxt[0][0].seq)
+        best_link = nxt[0][1]
         levels_left = max(1, best_left - 4)
         if remaining is None:
             width = (max_expansions - expansions) // levels_left
@@ -348,7 +381,8 @@ def beam(pos: Pos, max_expansions: int, remaining=None, variant: int = 5) -> Sea
             per = (start_left - left_s) / expansions if expansions else 0.0
             # keep time for a greedy finish (one expansion a level)
             width = int(left_s / (per * levels_left)) - 1 if per > 0 else BEAM_MAX
-        level = ranked[: max(1, min(BEAM_MAX, width))]
+        width = max(1, min(BEAM_MAX, width))
+        level = nxt[:width]
     line: list[tuple] = []
     while best_link is not None:
         line.append(best_link[0])
