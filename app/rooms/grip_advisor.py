@@ -11,9 +11,9 @@ Two pools, so that a long job never queues in front of a hint:
 * ``hints``: `hint_workers` processes (DEMON_HINT_WORKERS). A hint has a wall-clock
   deadline counted from the request's arrival (`hint_deadline_s`): the worker is given
   whatever is left of it as its search budget, so a hint that waited in the queue
-  searches less instead of answering late (degrades gracefully). At most `hint_queue`
-  hints are pending at once; past that a request is refused at once (`Busy`) rather than
-  queued behind work it cannot wait for.
+  searches less instead of answering late (degrades gracefully); one that finds no free
+  worker before its deadline is refused (`Busy`, 503) rather than answered late. At most
+  `hint_queue` hints are pending at once; past that a request is refused at once.
 * ``search``: `search_workers` processes (DEMON_SEARCH_WORKERS) for par (seconds) and the
   solver that certifies winnable deals (up to `solve_budget_s`). A par a player waits
   for goes before the server's own background work (the daily deal's par, certifying
@@ -215,7 +215,7 @@ class _Pool:
         self.limit = max(1, limit)
         self.pending = 0  # bounded jobs queued or running
         self._workers: list[_Worker] = []
-        self._queue: list[tuple[int, int, Callable[..., Any], tuple, asyncio.Future]] = []
+        self._queue: list[tuple[int, int, Callable[..., Any], tuple, asyncio.Future, float | None]] = []
         self._seq = itertools.count()
         self._tasks: set[asyncio.Task] = set()
 
@@ -227,14 +227,16 @@ class _Pool:
         while len(self._workers) < self.size:
             self._workers.append(_Worker(f"grip-{self.name}-{len(self._workers)}"))
 
-    async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0) -> Any:
+    async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0,
+                  expires: float | None = None) -> Any:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
         (`bounded=False`: work the server queues itself, which must not take a
-        request's place)."""
+        request's place), or when no worker was free before `expires` (monotonic clock):
+        an answer that can only come late is refused instead."""
         if bounded and self.pending >= self.limit:
             raise Busy(f"{self.pending} {self.name} searches are already pending")
         done: asyncio.Future = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, (priority, next(self._seq), fn, args, done))
+        heapq.heappush(self._queue, (priority, next(self._seq), fn, args, done, expires))
         self.pending += bounded
         try:
             self._dispatch()
@@ -248,8 +250,10 @@ class _Pool:
             if worker.busy:
                 continue
             while self._queue:
-                _prio, _seq, fn, args, done = heapq.heappop(self._queue)
-                if not done.done():  # else cancelled while queued
+                _prio, _seq, fn, args, done, expires = heapq.heappop(self._queue)
+                if not done.done() and expires is not None and time.monotonic() > expires:
+                    done.set_exception(Busy(f"no {self.name} worker was free in time"))
+                if not done.done():  # else cancelled while queued, or expired
                     worker.busy = True
                     task = asyncio.get_running_loop().create_task(self._run_on(worker, fn, args, done))
                     self._tasks.add(task)
@@ -281,7 +285,7 @@ class _Pool:
             self._workers.remove(worker)
 
     def stop(self) -> None:
-        for *_rest, done in self._queue:
+        for *_rest, done, _expires in self._queue:
             if not done.done():
                 done.cancel()
         self._queue.clear()
@@ -332,8 +336,9 @@ class GripAdvisor:
         """A hint for the fair view `view`, answered by `arrived + hint_deadline_s`
         (monotonic clock) as best the engine can in the time left."""
         deadline = (arrived if arrived is not None else time.monotonic()) + self.hint_deadline_s
-        action, expected, complete, budget = await self.hints.run(_hint_job, view, deadline,
-                                                                 self.hint_budget_s, seed)
+        action, expected, complete, budget = await self.hints.run(
+            _hint_job, view, deadline, self.hint_budget_s, seed,
+            expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S)
         return HintAnswer(action, expected, complete, budget)
 
     async def par(self, number: int, passes: int | None, *, background: bool = False) -> int:

@@ -262,3 +262,4 @@ def test_a_killed_server_leaves_no_search_process_behind(tmp_path):
     while _processes_with_data_dir(tmp_path) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_with_data_dir(tmp_path) == []
+
