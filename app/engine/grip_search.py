@@ -51,6 +51,7 @@ NODES_PER_SECOND = 25_000  # rough search speed here; turns a time budget into n
 SAMPLES = 4  # sampled stock orders per decision in a limited-pass first pass
 ROLLOUT_NODES = 100  # search per sample and candidate there: a greedy line and a little more
 BEAM_NODES_PER_EXPANSION = 10  # a node budget counts this many per beam expansion
+ESTIMATE_NODES = 300  # the unlimited first pass's expected score: a short search
 SEARCH_SHARE = 0.8  # of the time budget for searching; the rest is margin for the answer
 ROLLOUT_VARIANT = 5  # nearest opportunity first (see grip_solver.macro_moves)
 
@@ -257,12 +258,16 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
 
 
 def _estimate(view: GripView, seed: int) -> float:
-    """Order unknown: what one quick line (`grip_solver.greedy_left`) on one sampled order
-    of the unseen cards ends with: a rough figure (that line sees the sampled order, but
-    it is no search)."""
+    """Order unknown: a rough figure from one sampled order of the unseen cards. Unlimited
+    passes: a short depth-first search (the one that will run once the order is known);
+    a pass limit: one quick line (`grip_solver.greedy_left`; a search there costs too
+    much for every first-pass hint)."""
     order = list(view.unseen)
     random.Random(seed).shuffle(order)
-    return float(greedy_left(_pos(view.as_state(tuple(order)))))
+    pos = _pos(view.as_state(tuple(order)))
+    if view.passes_allowed is None:  # the search that will run, briefly: it wins most deals
+        return float(dfs(pos, ESTIMATE_NODES, None).left)
+    return float(greedy_left(pos))
 
 
 def _talon_only_hint(view: GripView, seed: int) -> Hint:
