@@ -21,8 +21,9 @@ looks again after another think time (everybody else might be sitting still too)
 
 Votes (rule 17): every seat still in the round must agree, bots included. A bot votes
 to end when its decision says so (the engine's `vote_end`: its seat is stuck) and takes
-its vote back when that changes. A person's vote therefore ends the round once every bot
-is stuck too, and bots alone never end a round a person is still playing.
+its vote back when that changes (at the latest just before its next play). A person's
+vote therefore ends the round once every bot is stuck too, and bots alone never end a
+round a person is still playing.
 """
 
 from __future__ import annotations
@@ -127,6 +128,11 @@ class BotDriver:
         handle.bot_timers.pop(player.id, None)
         try:
             if message is not None and round_no == handle.room.round_no and self._can_play(handle, player):
+                if isinstance(message, m.Action) and player.seat in handle.room.votes:
+                    # It has a play after all: a vote left standing could end the round
+                    # (with a person's vote) while it still has plays. Take it back first.
+                    self.actions += 1
+                    self.hub.bot_message(handle, player, m.Vote(type="vote", end=False))
                 self.actions += 1
                 self.hub.bot_message(handle, player, message)
             if not self.stopped and player.id not in handle.bot_timers:

@@ -313,3 +313,22 @@ def test_bots_stay_seated_for_the_next_round_and_the_rematch():
     room.begin_round(T0 + 13)
     assert room.phase is Phase.PLAYING and len(room.round.seats) == 2
     assert room.act(bot, "b1", {"type": "draw"}, T0 + 14).reply["type"] == "ack"
+
+
+def test_a_bot_that_finds_a_play_after_voting_takes_its_vote_back_first(tmp_path):
+    """Found in review against docs/bots.md: a bot's vote stood while it played on, so a
+    person's vote could end the round while the bot still had plays."""
+    async def main():
+        hub, handle, person, bot, sock, pipe = await race_table(tmp_path, think_scale=100)
+        hub.bots.forget(handle)
+        room = handle.room
+        hub.bot_message(handle, bot, m.Vote(type="vote", end=True))  # as when it was stuck
+        assert room.votes == {1}
+        hub.bots.think_scale = 0.001
+        hub.bots.think(handle, bot)  # the 2 of clubs can go home
+        await until(lambda: bool([r for r in bot.recent.values() if r["type"] == "ack"]), timeout=10)
+        assert 1 not in room.votes
+        hub.handle_message(handle, person, pipe, m.Vote(type="vote", end=True))
+        assert room.phase is Phase.PLAYING  # the person's vote alone does not end it
+        hub.bots.forget(handle)
+    asyncio.run(main())
