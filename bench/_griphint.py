@@ -1,15 +1,22 @@
 """Devil's Grip clients that ask for hints continuously (bench/server.py --grip-hinters).
 
+Run as its own process (`python bench/_griphint.py BASE N --warm W --seconds S`), so that
+its HTTP clients do not share an event loop with the sockets whose latency bench/server.py
+measures: it plays for W seconds, records for S seconds, and prints what it recorded as
+one JSON line.
+
 Each client plays its own deal by the hints: ask (POST op=hint), play the hinted action,
 ask again; a finished deal is replaced by a new one. The time from sending a hint
-request to its answer is recorded, with the answer's status (200, or 503 when the
+request to its answer is recorded for answers (200); every request's status is counted (200, or 503 when the
 server's hint queue was full, after which the client waits the Retry-After it was given;
 the bench server's rate limits are raised, so 429 would mean a client misbehaved).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import random
 import time
 from collections import Counter
@@ -60,7 +67,8 @@ class GripHinters:
             r = await self._http.post(f"/api/grip/{gid}", headers=auth, json={"op": "hint"})
             dt = time.perf_counter() - t0
             if self.recording:
-                self.latencies.append(dt)
+                if r.status_code == 200:  # the latency of answers; refusals are counted
+                    self.latencies.append(dt)
                 self.status[r.status_code] += 1
             if r.status_code == 200:
                 game = r.json()
@@ -75,3 +83,43 @@ class GripHinters:
                 gid, auth = await self._new_game()
             else:  # 503 (queue full) or 429: wait as the answer says, like the page
                 await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * p / 100))]
+
+
+async def main_async(base: str, n: int, warm: float, seconds: float, seed: int) -> dict:
+    hinters = GripHinters(base, n, seed)
+    await hinters.start()
+    try:
+        await asyncio.sleep(warm)
+        hinters.reset()
+        hinters.recording = True
+        t0 = time.monotonic()
+        await asyncio.sleep(seconds)
+        hinters.recording = False
+        elapsed = time.monotonic() - t0
+    finally:
+        await hinters.stop()
+    lat = sorted(hinters.latencies)
+    return {"hints": len(lat), "hints_s": len(lat) / elapsed,  # answered (200) only "hint_p50": percentile(lat, 50),
+            "hint_p99": percentile(lat, 99), "hint_status": {str(k): v for k, v in hinters.status.items()},
+            "deals": hinters.deals}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Devil's Grip clients asking hints continuously.")
+    ap.add_argument("base")
+    ap.add_argument("n", type=int)
+    ap.add_argument("--warm", type=float, default=2.0)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(json.dumps(asyncio.run(main_async(args.base, args.n, args.warm, args.seconds, args.seed))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
