@@ -7,9 +7,10 @@ one JSON line.
 
 Each client plays its own deal by the hints: ask (POST op=hint), play the hinted action,
 ask again; a finished deal is replaced by a new one. The time from sending a hint
-request to its answer is recorded for answers (200); every request's status is counted (200, or 503 when the
-server's hint queue was full, after which the client waits the Retry-After it was given;
-the bench server's rate limits are raised, so 429 would mean a client misbehaved).
+request to its answer is recorded for answers (200). Every request's status is counted:
+200, or 503 when the server refused it (its hint queue full, or no worker free before
+the hint's deadline), after which the client waits the Retry-After it was given. The
+bench server's rate limits are raised, so a 429 would mean a client misbehaved.
 """
 
 from __future__ import annotations
