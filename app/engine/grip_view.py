@@ -11,7 +11,9 @@ What a player with perfect memory knows:
   card that leaves it later leaves it visibly. Then `stock_order` holds it (last = top);
 * during the first pass, only which cards are still in the stock (every card of the
   double deck that is not in the grid or the talon): `unseen`, sorted, so that two stocks
-  that differ only in order give equal views.
+  that differ only in order give equal views;
+* whether the deal is over (rule 10): the game announces it. (With one pass this may
+  depend on the unseen order; it is still what the player is told.)
 """
 
 from __future__ import annotations

@@ -57,6 +57,8 @@ def test_permuting_the_unseen_stock_never_changes_the_hint(number, passes, steps
     stock = list(s.stock)
     rng.shuffle(stock)
     other = GripState(s.grid, tuple(stock), s.talon, s.passes_allowed, s.passes_used, s.ended)
+    if other.is_over() != s.is_over():
+        return  # with one pass the order decides whether the deal is over, which the game announces
     a, b = GripView.of(s), GripView.of(other)
     assert a == b and a.stock_order is None and sorted(a.unseen) == sorted(s.stock)
     ha = hint(a, seed=11, node_budget=3000, memo=PlanMemo())
