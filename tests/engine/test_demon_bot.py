@@ -10,7 +10,6 @@ import random
 
 import pytest
 
-from app.engine.cards import Card
 from app.engine.demon import (DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau,
                               describe)
 from app.engine.demon_bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
@@ -18,8 +17,6 @@ from app.engine.demon_view import PileView, SeatView, seat_view
 from app.engine.errors import RaceLost
 from app.engine.rng import SplitMix64, derive_seed
 from test_demon_support import check_invariants, seat, suit_pile
-
-C = Card.parse
 
 
 # --------------------------------------------------------------------------- a bot table
@@ -97,31 +94,30 @@ def _hidden_shuffled(r: DemonRound, rng: random.Random) -> DemonRound:
 
 
 def _cards_in(view: SeatView) -> list:
-    """Every Card object a view holds, with where it sits."""
-    out = [("own pile", c) for p in view.tableau for c in p.up] + [("own waste", c) for c in view.waste]
-    out += [("foundation", f.top) for f in view.foundations]
+    """Every card a view holds, with the seat whose layout shows it (None: a foundation)."""
+    out = [(view.seat, c) for p in view.tableau for c in p.up] + [(view.seat, c) for c in view.waste]
+    out += [(None, f.top) for f in view.foundations]
     for o in view.others:
-        out += [(f"seat {o.seat}", c) for p in o.tableau for c in p.up]
-        out += [(f"seat {o.seat}", c) for c in o.waste]
+        out += [(o.seat, c) for p in o.tableau for c in p.up] + [(o.seat, c) for c in o.waste]
     return out
 
 
 def test_view_holds_counts_not_hidden_cards():
     r, _ = bot_round(11, ["hard", "medium", "easy"], max_steps=150)
+    assert any(st.stock and any(p.down for p in st.tableau) for st in r.seats)  # still hidden cards
+    shown = {s: {c for p in st.tableau for c in p.up} | set(st.waste[-3:]) for s, st in enumerate(r.seats)}
     for s in range(3):
         v = seat_view(r, s)
         assert all(isinstance(p, PileView) and isinstance(p.down, int) for p in v.tableau)
+        assert [p.down for p in v.tableau] == [len(p.down) for p in r.seats[s].tableau]
         assert isinstance(v.stock, int) and v.stock == len(r.seats[s].stock)
         assert len(v.waste) <= 3 and v.waste == r.seats[s].waste[-3:]
         for o in v.others:
             assert isinstance(o.stock, int) and len(o.waste) <= 3
-        # every card in the view is one anyone at the table can see
-        visible = {("own pile", c) for p in r.seats[s].tableau for c in p.up}
-        for kind, card in _cards_in(v):
-            if kind == "own pile":
-                assert (kind, card) in visible
-            if kind == "own waste":
-                assert card in r.seats[s].waste[-3:]
+        # every card in the view is one the table shows in that seat's layout
+        for owner, card in _cards_in(v):
+            if owner is not None:
+                assert card in shown[owner], (owner, card)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -352,7 +348,6 @@ def test_no_decision_before_the_start_after_the_end_or_when_absent():
 
 
 def test_memory_round_trips_through_json_and_rejects_bad_input():
-    _r, _log = bot_round(4, ["hard", "easy"], max_steps=60)
     mem = BotMemory(pass_sig=[24, 0, [[0, 1]] * 7], seen=["5H", "KD"], missed=True, idle_passes=1,
                     decisions=12)
     text = json.dumps(mem.to_json())
