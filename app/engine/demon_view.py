@@ -9,8 +9,11 @@ only on visible cards (the waste top, the face-up runs, whether the stock is emp
 
 `seat_view(round_, seat)` is the only way to build one from a round. It reuses the
 round's own immutable tuples (a pile's face-up cards are already a tuple of `Card`) and
-keeps each tableau's pile views while that tableau lives, so a view of an eight-seat
-table costs a handful of small allocations, not a few hundred.
+keeps the pile views of recent tableaux (a bounded cache keyed by the tableau object), so
+a view of an eight-seat table costs a handful of small allocations, not a few hundred.
+The parts are named tuples rather than frozen dataclasses for the same reason: a view
+is built on the event loop before every bot decision, and they are several times
+cheaper to make.
 """
 
 from __future__ import annotations
