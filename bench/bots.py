@@ -1,25 +1,27 @@
 """Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--rounds 200] [--big 30]`.
 
-Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through the
-room's own code: the bots are the room's bot seats (`Room.add_bot`: level, memory and
-seeded generator as the server keeps them; a spectator hosts, so the table holds bots
-only) and they play through `Room.act` and `Room.vote`, so the same
-validation and first-come arbitration (rule 14: `race_lost`) apply as on the server. Time is simulated:
-a priority queue holds each bot's next event on a fake clock, in the server driver's
-timing (app/rooms/bots.py): a bot looks at the table, decides, and its message arrives a
-think time later (decided on the table as it was: a quicker seat may have taken the
-foundation spot meanwhile); then it looks again at once. A bot with nothing to do that
-has cast the vote it wants waits until the table changes; one with nothing to do that is
-not stuck looks again after another think time. A bot that has voted to end and then
-sees something to do takes its vote back at once (`vote_end` is False with every
-action), so a round does not end by vote while a bot is still playing. The room's time limit (if any) is
-checked with `Room.tick` at the deadline.
+Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through
+the room's own code: the bots are the room's bot seats (`Room.add_bot`: level, memory
+and seeded generator as the server keeps them; a spectator hosts, so the table holds
+bots only) and they play through `Room.act` and `Room.vote`, so the same validation and
+first-come arbitration (rule 14: `race_lost`) apply as on the server.
+
+Time is simulated: a priority queue holds each bot's next event on a fake clock, in the
+server driver's timing (app/rooms/bots.py): a bot looks at the table, decides, and its
+message arrives a think time later (decided on the table as it was: a quicker seat may
+have taken the foundation spot meanwhile); then it looks again at once. A bot with
+nothing to do that has cast the vote it wants waits until the table changes; one with
+nothing to do that is not stuck looks again after another think time. A bot that has
+voted to end and then sees something to do takes its vote back at once (`vote_end` is
+False with every action, docs/bots.md), so a round does not end by a stale vote while a
+bot is still playing. The room's time limit (if any) is checked with `Room.tick` at the
+deadline.
 
 Printed, side by side in one run:
 * 2-seat rounds of each pair of levels (each deal played twice, the levels swapping
-  seats, so both levels get the same cards): the share of
-  rounds each level wins (most cards home; equal counts are a tie), mean cards home per
-  level, how the rounds end, and the mean simulated round length;
+  seats, so both levels get the same cards): the share of rounds each level wins (most
+  cards home; equal counts are a tie), mean cards home per level, how the rounds end,
+  the mean simulated round length, and the targets met or missed;
 * 8-bot rounds (a mix of levels): how rounds end (demon, stuck, vote, time);
 * the cost of `decide`, of building the seat view (`seat_view`) and of the room's
   public stuck flags the driver passes into it, measured apart on every decision:
@@ -27,8 +29,9 @@ Printed, side by side in one run:
   position (the fastest of 5 calls each; `seat_view` on a copy of the round with empty
   caches), which shows their own cost apart from the noise of a shared machine.
   `seat_view` includes the engine's legal actions, computed afresh when the seat's
-  layout changed (the room would compute them for a person's seat too). The baseline in the same run is the cost of one
-  `Room.act` (a move through the room), which every decision that plays is followed by.
+  layout changed (the room would compute them for a person's seat too). The baseline
+  in the same run is the cost of one `Room.act` (a move through the room), which every
+  decision that plays is followed by.
 
 Targets (issue 11): Hard wins >= 80 % of its 2-seat rounds against Easy and >= 60 %
 against Medium; decide p99 <= 1 ms.
@@ -237,6 +240,7 @@ def main() -> None:
     print()
     print(f"{'2-seat rounds':<16}{'wins A':>8}{'wins B':>8}{'ties':>7}{'home A':>8}{'home B':>8}"
           f"{'  ends (demon/stuck/vote/time)':>32}{'sim s':>8}{'races lost':>11}")
+    shares: dict[tuple[str, str], tuple[float, float]] = {}
     for a, b in pairs if args.rounds > 0 else ():
         wins = Counter()
         home = {0: [], 1: []}
@@ -256,6 +260,7 @@ def main() -> None:
             secs.append(res["seconds"])
             races += res["races_lost"]
         k = args.rounds
+        shares[(a, b)] = (wins["A"] / k, wins["B"] / k)
         label = f"{a} v {b}"
         end_text = "/".join(str(ends[r]) for r in ("demon", "stuck", "vote", "time"))
         if ends["hung"]:
@@ -264,6 +269,11 @@ def main() -> None:
               f"{100 * wins['tie'] / k:>6.0f}%{statistics.mean(home[0]):>8.1f}"
               f"{statistics.mean(home[1]):>8.1f}{end_text:>32}{statistics.mean(secs):>8.0f}"
               f"{races / k:>11.1f}")
+    for other, target in (("easy", 0.80), ("medium", 0.60)):
+        if (other, "hard") in shares:
+            got = shares[(other, "hard")][1]
+            print(f"target: hard beats {other} in >= {target:.0%} of rounds: {got:.0%} "
+                  f"{'met' if got >= target else 'MISSED'}")
     if args.big:
         print()
         limit = args.time_limit or None
@@ -297,6 +307,8 @@ def main() -> None:
                           ("baseline: Room.act", timings.act_ns)):
         print(f"{label:<38}{len(values):>9}{pct(values, 0.5) / 1e3:>9.1f}"
               f"{pct(values, 0.99) / 1e3:>9.1f}{max(values) / 1e3:>12.1f}")
+    p99 = pct(quiet_decide, 0.99) / 1e3
+    print(f"target: decide p99 <= 1000 us (re-timed): {p99:.1f} us {'met' if p99 <= 1000 else 'MISSED'}")
     print(f"\n(wall time {time.perf_counter() - started:.1f} s)")
 
 
