@@ -170,6 +170,11 @@ class BotMemory:
 
 @dataclass(frozen=True)
 class Decision:
+    """What a bot wants now. With an action, `vote_end` is always False (a bot that can
+    play is not stuck, so whoever holds its vote to end drops it). Without one:
+    `vote_end` True means it is stuck and wants the round to end (wait for the table to
+    change before asking again); False means nothing right now (ask again later)."""
+
     action: DemonAction | None  # what to play now; None = nothing to do now
     vote_end: bool  # the bot is stuck and wants the round to end
 
