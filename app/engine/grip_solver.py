@@ -1,13 +1,14 @@
-"""Devil's Grip search on a compact position: the full-information solver.
+"""Devil's Grip search on a compact position: depth-first search for a win, beam search
+for the fewest cards left, and a quick greedy line for estimates.
 
-Why a separate representation: Python is slow, and the search visits tens of thousands of
+Why a separate representation: Python is slow, and a search visits thousands of
 positions per hint. Here a card is an int ``suit * 16 + rank`` (so a card fits on another
-exactly when it is 3 greater: rule 3), a pile is ``bottom << 6 | top`` (a pile is a
-chain, so its bottom and top say everything), the grid is a *sorted* tuple of piles (the
-cells' places do not matter: swaps are free, rule 5), and the stock and talon are one
-tuple ``seq`` = talon bottom..top followed by the stock in turning order, with a pointer
-``p`` = the talon's length. A deal moves ``p`` on by three; a redeal sets it to 0
-(rule 9: the talon turned over is the same sequence again).
+exactly when it is 3 greater: rule 3); the grid is two sorted byte strings, the piles'
+bottom cards and their top cards (see `Pos` for why that is enough; the cells' places do
+not matter either, swaps being free, rule 5); and the stock and talon are one byte string
+``seq`` = talon bottom..top followed by the stock in turning order, with a pointer ``p`` =
+the talon's length. A deal moves ``p`` on by three; a redeal sets it to 0 (rule 9: the
+talon turned over is the same sequence again).
 
 Moves of the search ("macro moves"): walk the talon cycle to a reachable pointer ``q``
 (deals and at most one redeal: later passes repeat the same pointers), then either play
@@ -15,7 +16,8 @@ the talon top onto a pile, or move a whole pile onto another, which pulls the st
 (or, with the stock empty, the talon top) into the emptied cell (rule 7). Every macro move
 brings exactly one card in, so depth = cards brought in. Part-pile moves and swaps are
 left out: they never bring a card in, and a part-pile move only trades the tops of two
-piles whose tops it leaves as the same multiset (see `GripState.is_over`).
+piles, leaving the tops and the bottoms the same multisets (see `GripState.is_over`).
+`to_actions` turns a macro move back into the real actions.
 """
 
 from __future__ import annotations
