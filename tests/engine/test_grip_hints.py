@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from app.engine.devils_grip import DealThree, GridToGrid, GripState, Redeal, TalonToGrid
 from app.engine.grip_search import PlanMemo, hint, line_actions, par, solve
-from app.engine.grip_solver import Pos, beam
+from app.engine.grip_solver import Pos, beam, macro_moves, play, to_actions
 from app.engine.grip_view import GripView
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -170,3 +170,22 @@ def test_beam_line_replays_to_its_score():
     for a in line_actions(s, r.line):
         s, _ = s.apply(a)
     assert s.score() == r.left and s.is_over()
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(st.integers(0, 2**40), st.sampled_from([1, 3, None]), st.integers(0, 400), st.randoms(use_true_random=False))
+def test_search_moves_exist_exactly_while_rule_10_lets_a_card_in(number, passes, steps, rng):
+    """The search's moves leave out part-pile moves and swaps; rule 10 says those never
+    bring a card in. So the search has a move exactly when the deal is not over, and
+    each move's real actions are legal and bring one card in."""
+    s = random_walk(GripState.deal(number, passes), rng, steps)
+    pos = Pos.of(s.grid, s.talon, s.stock, s.passes_used, s.passes_allowed)
+    moves = macro_moves(pos)
+    assert bool(moves) == (not s.is_over())
+    for m in moves[:5]:
+        t = s
+        for a in to_actions(s, m):
+            t, _ = t.apply(a)
+        assert t.score() == s.score() - 1
+        child = play(pos, m)
+        assert child.key() == Pos.of(t.grid, t.talon, t.stock, t.passes_used, t.passes_allowed).key()
