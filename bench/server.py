@@ -1102,7 +1102,10 @@ async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> 
         print(f"  without hinters: p99 {without['p99'] * 1e3:.1f} ms over {without['lat_n']} samples; "
               f"server CPU {without['server_cpu'] * 100:.0f}%", flush=True)
         warm = 3.0  # the hinter process starts, the workers get going
-        hinters = subprocess.Popen([sys.executable, str(HERE / "_griphint.py"), base, str(args.grip_hinters),
+        # The hinters are load, not the system under test: on a real server they are other
+        # people's browsers. Here they share the 2 cores, so by default they run niced.
+        nice = ["nice", "-n", str(args.hinters_nice)] if args.hinters_nice else []
+        hinters = subprocess.Popen(nice + [sys.executable, str(HERE / "_griphint.py"), base, str(args.grip_hinters),
                                     "--warm", str(warm), "--seconds", str(args.seconds), "--seed", str(run + 1)],
                                    stdout=subprocess.PIPE, text=True)
         await asyncio.sleep(warm)
@@ -1133,8 +1136,8 @@ def run_grip_mode(args: argparse.Namespace) -> None:
     the hints' own latency (target: p99 within 300 ms)."""
     work = Path(tempfile.mkdtemp(prefix="demon-bench-grip-"))
     print(f"bench/server.py --grip-hinters {args.grip_hinters}: {args.rooms} rooms x {SEATS} seats, open loop "
-          f"{args.seconds:g} s at {args.rate:g} play/s/seat, each phase; {os.cpu_count()} CPUs; "
-          f"code {code_version()}", flush=True)
+          f"{args.seconds:g} s at {args.rate:g} play/s/seat, each phase; hinters at nice {args.hinters_nice}; "
+          f"{os.cpu_count()} CPUs; code {code_version()}", flush=True)
     runs: list[dict] = []
     try:
         for run in range(args.repeat):
@@ -1190,6 +1193,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grip-hinters", type=int, default=0, metavar="N",
                     help="instead: Demon's open-loop p99 with N Devil's Grip clients asking hints "
                          "continuously, against the same run without them")
+    ap.add_argument("--hinters-nice", type=int, default=10, metavar="N",
+                    help="niceness of the process running the --grip-hinters clients (default 10; 0: none)")
     args = ap.parse_args(argv)
     if args.quick:
         args.rooms, args.seconds, args.sat_seconds = 5, 5.0, 3.0

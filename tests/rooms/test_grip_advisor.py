@@ -111,3 +111,15 @@ def test_workers_run_at_a_lower_priority_than_the_server():
             pool.stop()
 
     assert run(main()) == min(19, os.nice(0) + 10)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling policy")
+def test_workers_run_only_on_otherwise_idle_cores():
+    async def main():
+        pool = _Pool("test", 1, limit=10)
+        try:
+            return await pool.run(os.sched_getscheduler, 0)
+        finally:
+            pool.stop()
+
+    assert run(main()) == os.SCHED_IDLE
