@@ -3,25 +3,38 @@
 Every rejection is an exception carrying a message a person understands; the room
 server forwards `str(error)` (and the structured fields) to the player. Raising never
 changes state: engine states are immutable, so a failed `apply` leaves the old one.
+
+Each class names its wire code (`code`, the `code` of a `rejected` message in
+docs/protocol.md), so a caller can answer any engine error with `err.code` instead of a
+ladder of `except` clauses that must list subclasses before their bases.
 """
 
 from __future__ import annotations
 
 
 class EngineError(Exception):
-    """Base of everything the engine raises on purpose."""
+    """Base of everything the engine raises on purpose; a malformed position, state or
+    record (`LayoutError`, `InvalidRecord`) answers with the protocol's `invalid`."""
+
+    code = "invalid"
 
 
 class IllegalAction(EngineError):
     """The action breaks a rule in the current position."""
 
+    code = "illegal"
+
 
 class NotStarted(IllegalAction):
     """Demon rule 4: nothing may be played before the signal."""
 
+    code = "not_started"
+
 
 class GameOver(IllegalAction):
     """The round or deal has ended; no further actions are accepted."""
+
+    code = "round_over"
 
 
 class RaceLost(IllegalAction):
@@ -30,6 +43,8 @@ class RaceLost(IllegalAction):
     `by_seat` is the seat whose card now sits on top of that pile (the one that got there
     first); `pile` is the pile's index.
     """
+
+    code = "race_lost"
 
     def __init__(self, message: str, *, pile: int, by_seat: int) -> None:
         super().__init__(message)
