@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from app.engine import demon_view  # noqa: E402
-from app.engine.demon import _StuckMemo, action_to_json  # noqa: E402
+from app.engine.demon import RoundAnalysis, action_to_json  # noqa: E402
 from app.engine.demon_bot import LEVELS, BotMemory, decide, think_time  # noqa: E402
 from app.engine.demon_view import seat_view  # noqa: E402
 from app.engine.rng import SplitMix64, derive_seed  # noqa: E402
@@ -203,7 +203,7 @@ def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]
             decide(view, LEVELS[lv], mem, rng)
             dt = time.perf_counter_ns() - t0
             best_d = dt if best_d is None or dt < best_d else best_d
-            cold = dataclasses.replace(rnd, _memo=_StuckMemo())
+            cold = dataclasses.replace(rnd, analysis=RoundAnalysis())
             demon_view._PILE_VIEWS.clear()
             t0 = time.perf_counter_ns()
             seat_view(cold, seat, stuck=stuck)

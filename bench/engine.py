@@ -23,14 +23,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.engine import demon_stuck
+from app.engine import demon_stuck  # noqa: E402
 from app.engine.demon import (  # noqa: E402
     DemonRound,
-    _StuckMemo,
     Draw,
     Moved,
     Played,
     Recycle,
+    RoundAnalysis,
     ToFoundation,
     ToTableau,
     TurnedUp,
@@ -106,7 +106,7 @@ def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
             n += 1
             if n >= 15 and n % every == 0 and r.end is None:
                 for s in range(players):
-                    r._memo.clear()  # time a fresh answer, not the memo
+                    r.analysis.clear()  # time a fresh answer, not the memo
                     t0 = time.perf_counter()
                     stuck = r.is_stuck(s)
                     dt = time.perf_counter() - t0
@@ -128,7 +128,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
     run. "answers" counts fresh answers, "searches" the full searches among them."""
     calls = {"n": 0, "answers": 0}
     real = demon_stuck.waste_witness  # where every search starts
-    real_store = _StuckMemo.store
+    real_store = RoundAnalysis.store
 
     def counting(*args, **kwargs):
         calls["n"] += 1
@@ -140,7 +140,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
 
     results = {}
     demon_stuck.waste_witness = counting
-    _StuckMemo.store = counting_store
+    RoundAnalysis.store = counting_store
     try:
         for mode in ("incremental", "naive"):
             calls["n"] = calls["answers"] = 0
@@ -157,7 +157,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
                         continue
                     idle = 0
                     if mode == "naive":
-                        r._memo.clear()
+                        r.analysis.clear()
                     t0 = time.perf_counter()
                     r, _events = r.apply(a)
                     r.stuck_seats()
@@ -169,7 +169,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
                              "seconds": elapsed}
     finally:
         demon_stuck.waste_witness = real
-        _StuckMemo.store = real_store
+        RoundAnalysis.store = real_store
     return results
 
 

@@ -13,15 +13,28 @@ Conventions
   the top is the next card drawn.
 * A foundation pile is a tuple of (card, owner seat), bottom (an ace) .. top.
 
-The deal (rule 3), exactly
+Where things are
+----------------
+This module is the rules: `DemonRound` (what a seat may do, what an action does, when
+the round ends) and `DemonMatch`. The values it works on have their own modules, and
+every name is re-exported here, so `from app.engine.demon import X` is the one import a
+caller needs:
+
+* `demon_actions`: the actions and their JSON (checked for shape when built);
+* `demon_events`: the events `apply` returns (JSON by `app.engine.events`);
+* `demon_layout`: piles, a seat's layout and the deal (rule 3);
+* `demon_analysis`: `RoundAnalysis`, everything a round caches (see below);
+* `demon_stuck`: the exact rule-16 search.
+
+The round and its analysis
 --------------------------
-Seat s's deck is `standard_deck()` (S H D C, A..K) shuffled in place by Fisher-Yates with
-`SplitMix64(derive_seed(seed, s))`. Cards are then taken from the front of the shuffled
-list (`deck[0]` first) and dealt in Klondike row order: for row r = 0..6, one card to each
-pile k = r..6. Row r of pile k is face up when r == k, face down otherwise, so pile k holds
-`deck` cards at rows 0..k with only the last one face up. The remaining 24 cards,
-`deck[28:]`, form the stock with `deck[28]` drawn first (stock tuple = reversed(deck[28:])).
-The waste starts empty.
+A round is a frozen dataclass; every new round is `dataclasses.replace(round, ...)`.
+Its `analysis` field is a `RoundAnalysis` declared with `compare=False`: it takes no part
+in equality, hashing or repr, and `replace` passes it on to the new round like any other
+field, so a move's round shares the answers its parent computed (each answer is kept
+beside the object it depends on, so sharing it is safe). A round built from scratch
+(`deal`, `from_layout`, `from_json`) gets a fresh one; `round.analysis.clear()` forgets
+everything.
 
 Draw and recycle (rules 5, 6)
 -----------------------------
@@ -48,19 +61,45 @@ Decisions beyond the rules file
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
 
 from app.engine import demon_stuck
-from app.engine.cards import Card, CardError, format_cards, opposite_colour, parse_cards, standard_deck
-from app.engine.errors import EngineError, GameOver, IllegalAction, NotStarted, RaceLost
-from app.engine.rng import SplitMix64, derive_seed
+from app.engine.cards import Card, CardError, format_cards, opposite_colour
+from app.engine.checks import is_int
+from app.engine.demon_actions import (
+    ACTION_TYPES,
+    WASTE,
+    DemonAction,
+    Draw,
+    MalformedAction,
+    Recycle,
+    ToFoundation,
+    ToTableau,
+    action_from_json,
+    action_to_json,
+)
+from app.engine.demon_analysis import RoundAnalysis, pile_targets
+from app.engine.demon_events import (
+    AbsenceChanged,
+    DemonEvent,
+    Drew,
+    Moved,
+    Played,
+    Recycled,
+    RoundEnded,
+    Started,
+    TurnedUp,
+)
+from app.engine.demon_layout import PILES, LayoutError, Pile, SeatState, deal_seat, is_run
+from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
 
 __all__ = [
     "PILES",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "WIN_BONUS",
+    "WASTE",
     "Draw",
     "Recycle",
     "ToTableau",
@@ -70,6 +109,7 @@ __all__ = [
     "LayoutError",
     "Pile",
     "SeatState",
+    "RoundAnalysis",
     "RoundEnd",
     "DemonRound",
     "DemonEvent",
@@ -83,248 +123,15 @@ __all__ = [
     "RoundEnded",
     "action_from_json",
     "action_to_json",
-    "score_round",
+    "deal_seat",
     "describe",
     "DemonMatch",
 ]
 
-PILES = 7
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 WIN_BONUS = 10
 OUT_SCORE = 52 + WIN_BONUS
-WASTE = "waste"
-
-
-class MalformedAction(IllegalAction):
-    """The action itself is not well formed (wrong type, field or range)."""
-
-
-class LayoutError(EngineError, ValueError):
-    """An explicit layout or a JSON state is not a valid Demon position."""
-
-
-# --------------------------------------------------------------------------- actions
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _check_seat(seat: Any) -> None:
-    if not _is_int(seat) or seat < 0:
-        raise MalformedAction(f"seat must be a non-negative integer, not {seat!r}")
-
-
-def _check_pile_index(value: Any, what: str) -> None:
-    if not _is_int(value) or not (0 <= value < PILES):
-        raise MalformedAction(f"{what} must be a tableau pile 0..{PILES - 1}, not {value!r}")
-
-
-def _check_src(src: Any) -> None:
-    if isinstance(src, str) and src == WASTE:
-        return
-    _check_pile_index(src, 'src (or "waste")')
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Rule 5: turn up to three cards from the stock onto the waste."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-
-@dataclass(frozen=True, slots=True)
-class Recycle:
-    """Rule 6: the stock is empty; turn the waste over to form a new stock."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-
-@dataclass(frozen=True, slots=True)
-class ToTableau:
-    """Rule 8: move `count` face-up cards from the top of `src` ("waste" or a pile) onto
-    tableau pile `dst`. From the waste, count must be 1."""
-
-    seat: int
-    src: int | str
-    dst: int
-    count: int = 1
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        _check_src(self.src)
-        _check_pile_index(self.dst, "dst")
-        if not _is_int(self.count) or self.count < 1:
-            raise MalformedAction(f"count must be a positive integer, not {self.count!r}")
-        if self.src == WASTE and self.count != 1:
-            raise MalformedAction("only one card at a time moves from the waste")
-        if self.src == self.dst:
-            raise MalformedAction("a move needs two different piles")
-
-
-@dataclass(frozen=True, slots=True)
-class ToFoundation:
-    """Rules 11, 12, 14: play the top card of `src` ("waste" or a pile) to foundation pile
-    `pile` (an index into round.foundations), or to any pile that accepts it (None)."""
-
-    seat: int
-    src: int | str
-    pile: int | None = None
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        _check_src(self.src)
-        if self.pile is not None and (not _is_int(self.pile) or self.pile < 0):
-            raise MalformedAction(f"pile must be a non-negative integer or null, not {self.pile!r}")
-
-
-DemonAction = Union[Draw, Recycle, ToTableau, ToFoundation]
-_ACTION_TYPES = (Draw, Recycle, ToTableau, ToFoundation)
-
-_JSON_KEYS = {
-    "draw": {"type", "seat"},
-    "recycle": {"type", "seat"},
-    "tableau": {"type", "seat", "src", "dst", "count"},
-    "foundation": {"type", "seat", "src", "pile"},
-}
-
-
-def action_to_json(action: DemonAction) -> dict:
-    """The wire/record form of an action (only the keys that type uses)."""
-    if isinstance(action, Draw):
-        return {"type": "draw", "seat": action.seat}
-    if isinstance(action, Recycle):
-        return {"type": "recycle", "seat": action.seat}
-    if isinstance(action, ToTableau):
-        return {"type": "tableau", "seat": action.seat, "src": action.src, "dst": action.dst,
-                "count": action.count}
-    if isinstance(action, ToFoundation):
-        return {"type": "foundation", "seat": action.seat, "src": action.src, "pile": action.pile}
-    raise MalformedAction(f"not a Demon action: {action!r}")
-
-
-def action_from_json(data: Any) -> DemonAction:
-    """Parse the wire form; raises MalformedAction (an IllegalAction) on anything off.
-
-    Required: "type" and "seat"; "tableau" needs "src" and "dst" ("count" defaults to 1);
-    "foundation" needs "src" ("pile" defaults to null = any pile). Unknown keys are
-    rejected so that a client bug shows up instead of being silently ignored.
-    """
-    if not isinstance(data, Mapping):
-        raise MalformedAction(f"an action must be a JSON object, not {type(data).__name__}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _JSON_KEYS:
-        raise MalformedAction(
-            f"unknown action type {kind!r}; expected one of draw, recycle, tableau, foundation")
-    extra = set(data) - _JSON_KEYS[kind]
-    if extra:
-        names = ", ".join(sorted(repr(k) for k in extra))
-        raise MalformedAction(f"unexpected key(s) {names} in a {kind!r} action")
-    if "seat" not in data:
-        raise MalformedAction(f"a {kind!r} action needs a seat")
-    seat = data["seat"]
-    if kind == "draw":
-        return Draw(seat)
-    if kind == "recycle":
-        return Recycle(seat)
-    if "src" not in data:
-        raise MalformedAction(f"a {kind!r} action needs src")
-    if kind == "tableau":
-        if "dst" not in data:
-            raise MalformedAction("a 'tableau' action needs dst")
-        return ToTableau(seat, data["src"], data["dst"], data.get("count", 1))
-    return ToFoundation(seat, data["src"], data.get("pile"))
-
-
-# --------------------------------------------------------------------------- layout
-
-
-def _cards_from(value: Any, what: str) -> tuple[Card, ...]:
-    """Accept a tuple of Cards, a list of card strings, or "AS 2H" text."""
-    try:
-        if isinstance(value, str):
-            return parse_cards(value)
-        out = []
-        for c in value:
-            out.append(c if isinstance(c, Card) else Card.parse(c))
-        return tuple(out)
-    except (CardError, TypeError) as exc:
-        raise LayoutError(f"{what}: {exc}") from None
-
-
-def _is_run(cards: Sequence[Card]) -> bool:
-    for lower, upper in zip(cards, cards[1:]):
-        if upper.rank != lower.rank - 1 or not opposite_colour(lower, upper):
-            return False
-    return True
-
-
-@dataclass(frozen=True, slots=True)
-class Pile:
-    """A tableau pile: face-down cards, then the face-up run on them (last = top)."""
-
-    down: tuple[Card, ...] = ()
-    up: tuple[Card, ...] = ()
-
-    @classmethod
-    def parse(cls, down: Any = (), up: Any = ()) -> "Pile":
-        return cls(_cards_from(down, "face-down cards"), _cards_from(up, "face-up cards"))
-
-    @property
-    def top(self) -> Card | None:
-        return self.up[-1] if self.up else None
-
-    def __len__(self) -> int:
-        return len(self.down) + len(self.up)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """One player's own layout: 7 tableau piles, the stock and the waste (last = top)."""
-
-    tableau: tuple[Pile, ...]
-    stock: tuple[Card, ...] = ()
-    waste: tuple[Card, ...] = ()
-
-    @classmethod
-    def parse(cls, tableau: Iterable[Any], stock: Any = (), waste: Any = ()) -> "SeatState":
-        """Build from text: tableau items are Pile objects, (down, up) pairs,
-        {"down":..., "up":...} mappings or () / None for an empty pile; each side is a card
-        string like "5H 6S" or a list. Missing piles (fewer than 7) are empty."""
-        piles = []
-        for item in tableau:
-            if isinstance(item, Pile):
-                piles.append(item)
-            elif item is None or (isinstance(item, (tuple, list)) and not item):
-                piles.append(Pile())
-            elif isinstance(item, Mapping):
-                piles.append(Pile.parse(item.get("down", ()), item.get("up", ())))
-            else:
-                down, up = item
-                piles.append(Pile.parse(down, up))
-        while len(piles) < PILES:
-            piles.append(Pile())
-        return cls(tuple(piles), _cards_from(stock, "stock"), _cards_from(waste, "waste"))
-
-    def cards(self) -> list[Card]:
-        out: list[Card] = []
-        for p in self.tableau:
-            out.extend(p.down)
-            out.extend(p.up)
-        out.extend(self.stock)
-        out.extend(self.waste)
-        return out
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.stock and not self.waste and all(len(p) == 0 for p in self.tableau)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,307 +139,6 @@ class RoundEnd:
     reason: str  # "demon" | "stuck" | "vote" | "time" | "abandoned" | any room reason
     winner: int | None = None  # the seat that went out (reason "demon"), else None
 
-
-# --------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    seat: None = None
-
-    def to_json(self) -> dict:
-        return {"type": "started", "seat": None}
-
-
-@dataclass(frozen=True, slots=True)
-class Drew:
-    """Cards moved from stock to waste. `visible` is the waste top (up to 3, top last),
-    which everybody can see anyway; the stock order is never revealed."""
-
-    seat: int
-    count: int
-    visible: tuple[Card, ...]
-    stock_count: int
-    waste_count: int
-
-    def to_json(self) -> dict:
-        return {"type": "drew", "seat": self.seat, "count": self.count,
-                "waste": [str(c) for c in self.visible], "stock_count": self.stock_count,
-                "waste_count": self.waste_count}
-
-
-@dataclass(frozen=True, slots=True)
-class Recycled:
-    seat: int
-    stock_count: int
-
-    def to_json(self) -> dict:
-        return {"type": "recycled", "seat": self.seat, "stock_count": self.stock_count}
-
-
-@dataclass(frozen=True, slots=True)
-class Moved:
-    """Face-up cards moved onto tableau pile `dst` (from "waste" or a pile)."""
-
-    seat: int
-    src: int | str
-    dst: int
-    cards: tuple[Card, ...]
-
-    def to_json(self) -> dict:
-        return {"type": "moved", "seat": self.seat, "src": self.src, "dst": self.dst,
-                "cards": [str(c) for c in self.cards]}
-
-
-@dataclass(frozen=True, slots=True)
-class TurnedUp:
-    seat: int
-    pile: int
-    card: Card
-
-    def to_json(self) -> dict:
-        return {"type": "turned_up", "seat": self.seat, "pile": self.pile, "card": str(self.card)}
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A card of `seat` landed on foundation pile `pile` (new_pile: an ace started it)."""
-
-    seat: int
-    src: int | str
-    card: Card
-    pile: int
-    new_pile: bool
-
-    def to_json(self) -> dict:
-        return {"type": "played", "seat": self.seat, "src": self.src, "card": str(self.card),
-                "pile": self.pile, "new_pile": self.new_pile}
-
-
-@dataclass(frozen=True, slots=True)
-class AbsenceChanged:
-    seat: int
-    absent: bool
-
-    def to_json(self) -> dict:
-        return {"type": "absent", "seat": self.seat, "absent": self.absent}
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnded:
-    reason: str
-    winner: int | None
-    scores: tuple[int, ...]
-    seat: None = None
-
-    def to_json(self) -> dict:
-        return {"type": "round_ended", "seat": None, "reason": self.reason,
-                "winner": self.winner, "scores": list(self.scores)}
-
-
-DemonEvent = Union[Started, Drew, Recycled, Moved, TurnedUp, Played, AbsenceChanged, RoundEnded]
-
-
-# --------------------------------------------------------------------------- the round
-
-
-class _StuckMemo:
-    """Per-seat answers shared by a round and the rounds derived from it, so that after a
-    move only what can have changed is computed again: each seat's last rule-16 answer,
-    each seat's layout moves (keyed by its layout object, their tableau part by the tableau
-    object, which a draw keeps), each seat's public tableau view (by tableau object too),
-    which foundation piles accept which card and how many foundation cards each seat owns
-    (both keyed by the foundations tuple).
-
-    Rule 16:
-    An entry is (the seat's layout object, the foundations' wants it was computed with,
-    the witness: None = stuck, else `progress_witness`'s answer). It is reused, without a
-    search, when the layout is the same object and either the wants are equal, or the
-    witness still holds: progress that ignores the foundations, or a witness card that is
-    still wanted; or the seat was stuck and the foundations accept nothing new (fewer
-    wanted cards cannot unstick a seat). Every check is about meaning, not about which
-    round asks, so sharing the memo between immutable rounds is safe. It never takes
-    part in equality, hashing or JSON.
-    """
-
-    __slots__ = ("entries", "moves", "tableau_parts", "searches", "accepts", "home", "wants", "views")
-
-    def __init__(self) -> None:
-        self.entries: dict[int, tuple[SeatState, frozenset[int], int | None]] = {}
-        self.moves: dict[int, tuple[SeatState, tuple]] = {}
-        self.tableau_parts: dict[int, tuple] = {}  # seat -> (tableau, targets, pile sources)
-        self.searches: dict[int, tuple] = {}  # seat -> (tableau, its ints, {search key: witness})
-        self.accepts: tuple | None = None
-        self.home: tuple | None = None  # (foundations, cards each seat has on them)
-        self.wants: tuple | None = None  # (foundations, demon_stuck.foundation_wants of them)
-        self.views: dict[int, tuple] = {}  # seat -> (tableau, its public view)
-
-    def foundation_wants(self, foundations: tuple) -> frozenset[int]:
-        if self.wants is not None and self.wants[0] is foundations:
-            return self.wants[1]
-        wants = demon_stuck.foundation_wants(p[-1][0] for p in foundations)
-        self.wants = (foundations, wants)
-        return wants
-
-    def home_counts(self, foundations: tuple, seats: int) -> tuple[int, ...]:
-        """Foundation cards per owner seat. Counted by a scan only when the foundations
-        are not the ones last seen or one card further (`played`), which is the case the
-        server meets after every move."""
-        if self.home is not None and self.home[0] is foundations and len(self.home[1]) == seats:
-            return self.home[1]
-        counts = [0] * seats
-        for fpile in foundations:
-            for _card, owner in fpile:
-                counts[owner] += 1
-        self.home = (foundations, tuple(counts))
-        return self.home[1]
-
-    def played(self, before: tuple, after: tuple, seat: int, seats: int) -> None:
-        """`after` is `before` plus one card of `seat`: count it without a scan."""
-        if self.home is not None and self.home[0] is before and len(self.home[1]) == seats:
-            counts = list(self.home[1])
-            counts[seat] += 1
-            self.home = (after, tuple(counts))
-
-    def layout_moves(self, seat: int, layout: SeatState) -> tuple:
-        """(draw/recycle actions, [(source, its top card, its tableau moves)]) of a seat;
-        these depend on the seat's layout alone."""
-        entry = self.moves.get(seat)
-        if entry is not None and entry[0] is layout:
-            return entry[1]
-        part = self.tableau_parts.get(seat)
-        if part is None or part[0] is not layout.tableau:
-            part = (layout.tableau, *_tableau_part(seat, layout.tableau))
-            self.tableau_parts[seat] = part
-        parts = _layout_moves(seat, layout, part[1], part[2])
-        self.moves[seat] = (layout, parts)
-        return parts
-
-    def tableau_view(self, seat: int, tableau: tuple) -> list[dict]:
-        """The public view of a seat's tableau, kept per tableau object (a draw keeps it).
-        Shared by the views built from it, so never to be changed in place."""
-        entry = self.views.get(seat)
-        if entry is None or entry[0] is not tableau:
-            entry = (tableau, [{"down": len(p.down), "up": [str(c) for c in p.up]} for p in tableau])
-            self.views[seat] = entry
-        return entry[1]
-
-    def accepting(self, foundations: tuple) -> dict[tuple[str, int], tuple[int, ...]]:
-        """(suit, rank) -> the piles that accept that card now."""
-        if self.accepts is not None and self.accepts[0] is foundations:
-            return self.accepts[1]
-        index: dict[tuple[str, int], list[int]] = {}
-        for i, fpile in enumerate(foundations):
-            top = fpile[-1][0]
-            if top.rank < 13:
-                index.setdefault((top.suit, top.rank + 1), []).append(i)
-        frozen = {k: tuple(v) for k, v in index.items()}
-        self.accepts = (foundations, frozen)
-        return frozen
-
-    def lookup(self, seat: int, layout: SeatState, wants: frozenset[int]) -> tuple[bool, bool]:
-        """(found, stuck)."""
-        entry = self.entries.get(seat)
-        if entry is None or entry[0] is not layout:
-            return False, False
-        _layout, old_wants, witness = entry
-        if wants == old_wants:
-            return True, witness is None
-        if witness is None:
-            return (wants <= old_wants), True
-        if witness == demon_stuck.ANY_FOUNDATIONS or witness in wants:
-            return True, False
-        return False, False
-
-    def search(self, seat: int, layout: SeatState, wants: frozenset[int]) -> int | None:
-        """`demon_stuck.progress_witness` for the seat, keeping the tableau half's answers
-        per tableau object: a seat drawing through its stock searches its tableau once,
-        not after every draw. The answer depends on nothing but the key it is kept under."""
-        found, takers, king = demon_stuck.waste_witness(demon_stuck.ids(layout.stock),
-                                                        demon_stuck.ids(layout.waste), wants)
-        if found is not None:
-            return found
-        entry = self.searches.get(seat)
-        if entry is None or entry[0] is not layout.tableau:
-            entry = (layout.tableau, demon_stuck.encode_piles(layout.tableau), {})
-            self.searches[seat] = entry
-        answers = entry[2]
-        key = (wants, takers, king)
-        if key not in answers:
-            if len(answers) >= 16:  # the foundations moved on many times: start again
-                answers.clear()
-            answers[key] = demon_stuck.tableau_witness(entry[1], wants, takers, king)
-        return answers[key]
-
-    def store(self, seat: int, layout: SeatState, wants: frozenset[int], witness: int | None) -> None:
-        self.entries[seat] = (layout, wants, witness)
-
-    def clear(self) -> None:
-        self.entries.clear()
-        self.moves.clear()
-        self.tableau_parts.clear()
-        self.searches.clear()
-        self.views.clear()
-        self.accepts = None
-        self.home = None
-        self.wants = None
-
-
-def _pile_targets(tableau: tuple[Pile, ...]) -> tuple[tuple[int, int, bool | None], ...]:
-    """Rule 8, per destination pile: (pile, the rank it takes, whether that card must be
-    black); an empty pile takes any king (None)."""
-    targets = []
-    for j, dp in enumerate(tableau):
-        if dp.up:
-            top = dp.up[-1]
-            targets.append((j, top.rank - 1, top.is_red))
-        elif not dp.down:
-            targets.append((j, 13, None))
-    return tuple(targets)
-
-
-def _takes(card: Card, wanted: int, black: bool | None) -> bool:
-    """Whether `card` fits a target of `_pile_targets`."""
-    return card.rank == wanted and (black is None or card.is_red != black)
-
-
-def _tableau_part(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple, tuple]:
-    """What a seat's tableau alone decides: its `_pile_targets` and, per pile with face-up
-    cards, its top card and its tableau moves in `legal_actions` order (by count, then
-    destination). A draw leaves the tableau as it is, so this is kept per tableau object
-    (`_StuckMemo.layout_moves`).
-
-    A pile's face-up cards are a run of consecutive ranks, so for each destination only
-    one count can fit: the one that puts the rank the destination wants at the bottom of
-    the moved cards. That makes a pile's moves 6 checks, not 6 per face-up card."""
-    targets = _pile_targets(tableau)
-    sources = []
-    for i, sp in enumerate(tableau):
-        up = sp.up
-        if not up:
-            continue
-        lowest = up[-1].rank
-        fits = []
-        for j, wanted, black in targets:
-            count = wanted - lowest + 1
-            if j != i and 1 <= count <= len(up) and _takes(up[-count], wanted, black):
-                fits.append((count, j))
-        fits.sort()
-        sources.append((i, up[-1], tuple(ToTableau(seat, i, j, count) for count, j in fits)))
-    return targets, tuple(sources)
-
-
-def _layout_moves(seat: int, st: SeatState, targets: tuple, pile_sources: tuple) -> tuple:
-    """A seat's draw or recycle and, per source (the waste, then the piles with face-up
-    cards), its top card and its tableau moves; `targets` and `pile_sources` are
-    `_tableau_part(seat, st.tableau)`."""
-    head: tuple[DemonAction, ...] = (Draw(seat),) if st.stock else (Recycle(seat),) if st.waste else ()
-    if not st.waste:
-        return head, pile_sources
-    w = st.waste[-1]
-    waste = (WASTE, w, tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets
-                             if _takes(w, wanted, black)))
-    return head, (waste,) + pile_sources
 
 
 def _foundation_piles(card: Card, accepting: dict, new_pile: int) -> tuple[int, ...]:
@@ -647,6 +153,7 @@ def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:
     return pile, None
 
 
+
 @dataclass(frozen=True)
 class DemonRound:
     seats: tuple[SeatState, ...]
@@ -655,16 +162,16 @@ class DemonRound:
     absent: frozenset[int] = frozenset()
     end: RoundEnd | None = None
     seed: int | None = None
-    _memo: _StuckMemo = field(default_factory=_StuckMemo, compare=False, repr=False, hash=False)
+    analysis: RoundAnalysis = field(default_factory=RoundAnalysis, compare=False, repr=False)
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
     def deal(cls, seed: int, players: int) -> "DemonRound":
         """A fresh, not yet started round: every seat's own deck shuffled from the seed."""
-        if not _is_int(seed):
+        if not is_int(seed):
             raise ValueError(f"seed must be an integer, not {seed!r}")
-        if not _is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+        if not is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(f"Demon needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
         return cls(seats=tuple(deal_seat(seed, s) for s in range(players)), seed=seed)
 
@@ -738,7 +245,7 @@ class DemonRound:
             for k, p in enumerate(st.tableau):
                 if p.down and not p.up:
                     raise LayoutError(f"seat {s} pile {k}: a face-down card is on top")
-                if not _is_run(p.up):
+                if not is_run(p.up):
                     raise LayoutError(f"seat {s} pile {k}: face-up cards {format_cards(p.up)} "
                                       "are not a descending run of alternating colours")
                 for c in p.down + p.up:
@@ -755,31 +262,18 @@ class DemonRound:
                 if card.rank != h + 1 or card.suit != suit:
                     raise LayoutError(f"foundation pile {i}: {card} cannot be at height {h + 1} "
                                       f"of a {suit} pile")
-                if not _is_int(owner) or not (0 <= owner < n):
+                if not is_int(owner) or not (0 <= owner < n):
                     raise LayoutError(f"foundation pile {i}: owner {owner!r} is not a seat")
                 own(owner, card, f"foundation pile {i}")
         for a in self.absent:
-            if not _is_int(a) or not (0 <= a < n):
+            if not is_int(a) or not (0 <= a < n):
                 raise LayoutError(f"absent seat {a!r} is not a seat")
         if self.end is not None:
             if not isinstance(self.end, RoundEnd) or not isinstance(self.end.reason, str):
                 raise LayoutError("end must be a RoundEnd")
             w = self.end.winner
-            if w is not None and (not _is_int(w) or not (0 <= w < n)):
+            if w is not None and (not is_int(w) or not (0 <= w < n)):
                 raise LayoutError(f"winner {w!r} is not a seat")
-
-    def _with(self, **changes: Any) -> "DemonRound":
-        values = {
-            "seats": self.seats,
-            "foundations": self.foundations,
-            "started": self.started,
-            "absent": self.absent,
-            "end": self.end,
-            "seed": self.seed,
-            "_memo": self._memo,
-        }
-        values.update(changes)
-        return DemonRound(**values)
 
     # ------------------------------------------------------------------ basic queries
 
@@ -801,7 +295,7 @@ class DemonRound:
 
     def foundation_counts(self) -> tuple[int, ...]:
         """How many foundation cards each seat owns (seat order)."""
-        return self._memo.home_counts(self.foundations, len(self.seats))
+        return self.analysis.home_counts(self.foundations, len(self.seats))
 
     def scores(self) -> tuple[int, ...]:
         """Rule 18: 62 for the seat that went out, else its cards on the foundations."""
@@ -812,7 +306,7 @@ class DemonRound:
 
     def foundation_wants(self) -> frozenset[int]:
         """What the foundations accept now, as demon_stuck card ids."""
-        return self._memo.foundation_wants(self.foundations)
+        return self.analysis.foundation_wants(self.foundations)
 
     def _accepting_pile(self, card: Card) -> int | None:
         for i, fpile in enumerate(self.foundations):
@@ -832,13 +326,13 @@ class DemonRound:
 
     def _stuck(self, seat: int, wants: frozenset[int]) -> bool:
         layout = self.seats[seat]
-        found, stuck = self._memo.lookup(seat, layout, wants)
+        found, stuck = self.analysis.lookup(seat, layout, wants)
         if found:
             return stuck
         witness = self._visible_progress(layout, wants)
         if witness is None:
-            witness = self._memo.search(seat, layout, wants)
-        self._memo.store(seat, layout, wants, witness)
+            witness = self.analysis.search(seat, layout, wants)
+        self.analysis.store(seat, layout, wants, witness)
         return witness is None
 
     @staticmethod
@@ -855,7 +349,7 @@ class DemonRound:
         # some pile is empty (it takes a king). A card never fits on its own pile's top
         # (that top is never higher than any face-up card under it), so which pile offers
         # the place does not matter.
-        targets = _pile_targets(layout.tableau)
+        targets = pile_targets(layout.tableau)
         takes = {(wanted, not black) for _j, wanted, black in targets if black is not None}
         empty_pile = any(black is None for _j, _wanted, black in targets)
         tops = [pile.up[-1] for pile in layout.tableau if pile.up]
@@ -898,7 +392,7 @@ class DemonRound:
             reason = "stuck"
         else:
             return self
-        done = self._with(end=RoundEnd(reason, None))
+        done = replace(self, end=RoundEnd(reason, None))
         events.append(RoundEnded(reason, None, done.scores()))
         return done
 
@@ -915,7 +409,7 @@ class DemonRound:
         if self.started:
             raise IllegalAction("the round has already started")
         events: list[DemonEvent] = [Started()]
-        r = self._with(started=True)._maybe_end(None, events)
+        r = replace(self, started=True)._maybe_end(None, events)
         return r, events
 
     def finish(self, reason: str) -> tuple["DemonRound", list[DemonEvent]]:
@@ -924,7 +418,7 @@ class DemonRound:
             raise ValueError("a finish reason is a non-empty string")
         if self.end is not None:
             raise GameOver(f"the round is already over ({self.end.reason})")
-        done = self._with(end=RoundEnd(reason, None))
+        done = replace(self, end=RoundEnd(reason, None))
         return done, [RoundEnded(reason, None, done.scores())]
 
     def with_absent(self, seat: int, absent: bool = True) -> tuple["DemonRound", list[DemonEvent]]:
@@ -935,7 +429,7 @@ class DemonRound:
         if now == self.absent:
             return self, []
         events: list[DemonEvent] = [AbsenceChanged(seat, bool(absent))]
-        r = self._with(absent=now)._maybe_end(None, events)
+        r = replace(self, absent=now)._maybe_end(None, events)
         return r, events
 
     # ------------------------------------------------------------------ actions
@@ -953,8 +447,8 @@ class DemonRound:
         seat = self._seat_index(seat)
         if not self.started or self.end is not None or seat in self.absent:
             return []
-        head, sources = self._memo.layout_moves(seat, self.seats[seat])
-        accepting = self._memo.accepting(self.foundations)
+        head, sources = self.analysis.layout_moves(seat, self.seats[seat])
+        accepting = self.analysis.accepting(self.foundations)
         new_pile = len(self.foundations)
         out: list[DemonAction] = list(head)
         for src, card, tableau_moves in sources:
@@ -970,15 +464,15 @@ class DemonRound:
         seat = self._seat_index(seat)
         if not self.started or self.end is not None or seat in self.absent:
             return ()
-        _head, sources = self._memo.layout_moves(seat, self.seats[seat])
-        accepting = self._memo.accepting(self.foundations)
+        _head, sources = self.analysis.layout_moves(seat, self.seats[seat])
+        accepting = self.analysis.accepting(self.foundations)
         new_pile = len(self.foundations)
         return tuple((src, i) for src, card, _moves in sources
                      for i in _foundation_piles(card, accepting, new_pile))
 
     def apply(self, action: DemonAction) -> tuple["DemonRound", list[DemonEvent]]:
         """Validate and play one action; return the new round and what happened."""
-        if not isinstance(action, _ACTION_TYPES):
+        if not isinstance(action, ACTION_TYPES):
             raise MalformedAction(f"not a Demon action: {action!r}")
         if self.end is not None:
             raise GameOver(f"the round is over ({self.end.reason})")
@@ -1003,7 +497,7 @@ class DemonRound:
 
     def _replace_seat(self, seat: int, st: SeatState, **changes: Any) -> "DemonRound":
         seats = self.seats[:seat] + (st,) + self.seats[seat + 1:]
-        return self._with(seats=seats, **changes)
+        return replace(self, seats=seats, **changes)
 
     def _draw(self, seat: int, st: SeatState, events: list) -> "DemonRound":
         if not st.stock:
@@ -1091,10 +585,10 @@ class DemonRound:
         if turned is not None:
             events.append(TurnedUp(seat, a.src, turned))
         after = tuple(fnd)
-        self._memo.played(self.foundations, after, seat, len(self.seats))
+        self.analysis.played(self.foundations, after, seat, len(self.seats))
         r = self._replace_seat(seat, new_st, foundations=after)
         if new_st.is_empty:  # rule 15: "Demon!"
-            r = r._with(end=RoundEnd("demon", seat))
+            r = replace(r, end=RoundEnd("demon", seat))
             events.append(RoundEnded("demon", seat, r.scores()))
         return r
 
@@ -1143,7 +637,7 @@ class DemonRound:
         st = self.seats[seat]
         return {
             "seat": seat,
-            "tableau": self._memo.tableau_view(seat, st.tableau),
+            "tableau": self.analysis.tableau_view(seat, st.tableau),
             "stock": len(st.stock),
             "waste": [str(c) for c in st.waste[-3:]],
             "waste_count": len(st.waste),
@@ -1205,7 +699,7 @@ class DemonRound:
                     raise LayoutError("end must be null or {reason, winner}")
                 end = RoundEnd(end["reason"], end.get("winner"))
             seed = data.get("seed")
-            if seed is not None and not _is_int(seed):
+            if seed is not None and not is_int(seed):
                 raise LayoutError(f"seed must be an integer or null, not {seed!r}")
             absent = data.get("absent", [])
             started = data.get("started", False)
@@ -1225,28 +719,6 @@ class DemonRound:
             if isinstance(exc, LayoutError):
                 raise
             raise LayoutError(f"malformed Demon state: {exc!r}") from None
-
-
-def deal_seat(seed: int, seat: int) -> SeatState:
-    """Seat `seat`'s layout for deal `seed` (see the module docstring for the exact rule)."""
-    deck = standard_deck()
-    SplitMix64(derive_seed(seed, seat)).shuffle(deck)
-    down: list[list[Card]] = [[] for _ in range(PILES)]
-    up: list[Card | None] = [None] * PILES
-    i = 0
-    for row in range(PILES):
-        for k in range(row, PILES):
-            if row == k:
-                up[k] = deck[i]
-            else:
-                down[k].append(deck[i])
-            i += 1
-    tableau = tuple(Pile(tuple(down[k]), (up[k],)) for k in range(PILES))  # type: ignore[arg-type]
-    return SeatState(tableau, tuple(reversed(deck[i:])), ())
-
-
-def score_round(round_: DemonRound) -> tuple[int, ...]:
-    return round_.scores()
 
 
 def describe(round_: DemonRound) -> str:
@@ -1299,9 +771,9 @@ class DemonMatch:
 
     @classmethod
     def new(cls, players: int, rounds: int) -> "DemonMatch":
-        if not _is_int(players) or not (1 <= players <= MAX_PLAYERS):
+        if not is_int(players) or not (1 <= players <= MAX_PLAYERS):
             raise ValueError(f"a match has 1 to {MAX_PLAYERS} players, not {players!r}")
-        if not _is_int(rounds) or rounds < 1:
+        if not is_int(rounds) or rounds < 1:
             raise ValueError(f"a match has at least one round, not {rounds!r}")
         return cls(players, rounds)
 
@@ -1309,7 +781,7 @@ class DemonMatch:
         if self.is_over:
             raise GameOver(f"the match is over ({self.rounds} rounds played)")
         scores = tuple(scores)
-        if len(scores) != self.players or not all(_is_int(x) and x >= 0 for x in scores):
+        if len(scores) != self.players or not all(is_int(x) and x >= 0 for x in scores):
             raise ValueError(f"expected {self.players} non-negative scores, got {scores!r}")
         return DemonMatch(self.players, self.rounds, self.history + (scores,))
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine import demon_stuck
-from app.engine.demon import WASTE, DemonRound, ToFoundation, ToTableau, _StuckMemo
+from app.engine.demon import WASTE, DemonRound, RoundAnalysis, ToFoundation, ToTableau
 
 
 def fresh_stuck(r: DemonRound) -> frozenset[int]:
@@ -44,19 +44,19 @@ def test_a_move_answers_afresh_only_the_seat_that_moved():
     r = DemonRound.deal(3, 8).start()
     r.stuck_seats()
     fresh = []
-    real = _StuckMemo.store
+    real = RoundAnalysis.store
 
     def counting(self, seat, *args):
         fresh.append(seat)
         return real(self, seat, *args)
 
-    _StuckMemo.store = counting
+    RoundAnalysis.store = counting
     try:
         draw = next(a for a in r.legal_actions(0) if type(a).__name__ == "Draw")
         r, _ = r.apply(draw)
         r.stuck_seats()
     finally:
-        _StuckMemo.store = real
+        RoundAnalysis.store = real
     assert fresh == [0]  # the drawing seat; the other seven kept their answers
 
 
@@ -73,7 +73,7 @@ def test_a_progress_move_in_view_spares_the_search():
     finally:
         demon_stuck.waste_witness = real
     assert calls == []
-    assert r._memo.entries[0][2] == demon_stuck.ANY_FOUNDATIONS
+    assert r.analysis.entries[0][2] == demon_stuck.ANY_FOUNDATIONS
 
 
 @settings(max_examples=12, deadline=None)
