@@ -10,18 +10,20 @@ Three questions, one search (`grip_solver`, on a compact position):
 How `hint` decides
 ------------------
 * **The stock's order is known** (after the first pass): a perfect-information problem.
-  Depth-first search over macro moves (`grip_solver.dfs`) in several move orders within
-  the budget; the best line found becomes the *plan*. The plan is remembered under the
+  Unlimited passes: depth-first search for a win over macro moves (`grip_solver.dfs`) in
+  several move orders within the budget. A pass limit: beam search for the fewest cards
+  left (`grip_solver.beam`). The best line found becomes the *plan*, remembered under the
   view it expects next (`PlanMemo`), so following one's own hints costs nothing until a
-  view differs from what the plan expected. With unlimited passes an unfinished plan (not
-  a win, search cut short) is searched again at each hint and replaced when the new line
-  leaves fewer cards.
+  view differs from what the plan expected. A plan not known to be the best is searched
+  again now and then (`_search_again`) and replaced when the new line leaves fewer cards.
 * **Unlimited passes, order unknown** (first pass): deal. Dealing through the first pass
   without playing loses nothing: after the redeal the grid is unchanged and the stock
   turns in exactly the same order as at the start, and now every card's order is known.
-* **Limited passes, order unknown**: the candidates (deal or redeal, each talon play,
-  each whole-pile move) are scored over sampled orders of the unseen cards (seeded), each
-  followed by a short search with that order; the lowest mean score wins.
+* **A limit of 2 or more passes, order unknown**: play the talon card when it fits, else
+  deal; no whole-pile move, which would pull an unseen card blind (`_talon_only_hint`).
+* **One pass, order unknown**: the plays (each talon play, each whole-pile move; deal
+  only when there is none) are scored over sampled orders of the unseen cards (seeded),
+  each followed by a short search with that order; the lowest mean score wins.
 
 Determinism: given `node_budget` (and `seed`) the answer depends only on the view and the
 memo; `budget_s` is a wall-clock cap for production, the engine's one use of a clock: the
