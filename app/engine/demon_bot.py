@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from app.engine.cards import Card
+from app.engine.checks import is_int
 from app.engine.demon import DemonAction, Draw, Recycle, ToFoundation, ToTableau
 from app.engine.demon_view import SeatView
 from app.engine.rng import SplitMix64
@@ -163,7 +164,7 @@ class BotMemory:
         if not isinstance(missed, bool):
             raise ValueError("missed must be true or false")
         for name, value in (("idle_passes", idle), ("decisions", decisions)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            if not is_int(value) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer")
         return cls(sig, list(seen), missed, idle, decisions)
 

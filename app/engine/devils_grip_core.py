@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Iterable, Sequence, Union
 
 from app.engine.cards import SUITS, Card, CardError
+from app.engine.checks import is_int
 from app.engine.errors import GameOver, IllegalAction, InvalidRecord
 from app.engine.rng import SplitMix64, derive_seed
 
@@ -195,7 +196,7 @@ def grip_action_from_json(data: Any) -> GripAction:
                 continue
             raise IllegalAction(f"{kind!r} needs the field {name!r}")
         value = data[name]
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not is_int(value):
             raise IllegalAction(f"{name!r} must be an integer")
         if name == "count":
             if not 1 <= value <= MAX_PILE:
@@ -282,7 +283,7 @@ class GripState:
     @classmethod
     def deal(cls, number: int, passes: int | None = None) -> "GripState":
         """Deal `number` (rules 1-2; the order is documented in the module docstring)."""
-        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 1 << 64:
+        if not is_int(number) or not 0 <= number < 1 << 64:
             raise ValueError("a deal number is an integer 0 .. 2**64-1")
         _check_passes(passes, 1)
         cards = grip_deck()
@@ -509,7 +510,7 @@ class GripState:
         return new, [{"type": "redeal", "pass": new.passes_used, "stock": len(new.stock)}]
 
     def _cell(self, value: Any, what: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < CELLS:
+        if not is_int(value) or not 0 <= value < CELLS:
             raise IllegalAction(f"{what} must be a cell 0..{CELLS - 1}, got {value!r}")
         return value
 
@@ -537,7 +538,7 @@ class GripState:
         pile = self.grid[src]
         if not pile:
             raise IllegalAction("that cell is empty")
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= len(pile):
+        if not is_int(count) or not 1 <= count <= len(pile):
             raise IllegalAction(f"count must be 1..{len(pile)} for that pile")
         target = self.grid[dst]
         if not target:
@@ -635,7 +636,7 @@ class GripState:
             raise InvalidRecord(f"a state has exactly the fields {sorted(need)}")
         if not isinstance(data["ended"], bool):
             raise InvalidRecord("'ended' must be true or false")
-        state = _state_from_parts(data["grid"], data["stock"], data["talon"], data["passes_allowed"], data["passes_used"])
+        state = state_from_parts(data["grid"], data["stock"], data["talon"], data["passes_allowed"], data["passes_used"])
         if data["ended"]:
             state = replace(state, ended=True)
         elif state.ended:
@@ -643,7 +644,7 @@ class GripState:
         return state
 
 
-def _state_from_parts(grid: Any, stock: Any, talon: Any, passes: Any, passes_used: Any) -> GripState:
+def state_from_parts(grid: Any, stock: Any, talon: Any, passes: Any, passes_used: Any) -> GripState:
     """Strictly validated state from JSON parts (lists of card strings); `InvalidRecord`
     on any problem. Unlike `from_layout`, empty cells are not filled: they are an error
     while the stock or talon holds a card."""
@@ -655,9 +656,9 @@ def _state_from_parts(grid: Any, stock: Any, talon: Any, passes: Any, passes_use
     for value in [c for p in grid for c in p] + stock + talon:
         if not isinstance(value, str):
             raise InvalidRecord("cards must be strings like 'TS'")
-    if passes is not None and (not isinstance(passes, int) or isinstance(passes, bool)):
+    if passes is not None and not is_int(passes):
         raise InvalidRecord("'passes' must be an integer or null")
-    if not isinstance(passes_used, int) or isinstance(passes_used, bool):
+    if not is_int(passes_used):
         raise InvalidRecord("'passes_used' must be an integer")
     if (stock or talon) and any(not p for p in grid):
         raise InvalidRecord("an empty cell while the stock or talon has cards breaks rule 7")
@@ -668,9 +669,9 @@ def _state_from_parts(grid: Any, stock: Any, talon: Any, passes: Any, passes_use
 
 
 def _check_passes(passes: Any, passes_used: Any) -> None:
-    if passes is not None and (not isinstance(passes, int) or isinstance(passes, bool) or passes < 1):
+    if passes is not None and (not is_int(passes) or passes < 1):
         raise ValueError("passes must be a positive integer (1 or 3) or None for unlimited")
-    if not isinstance(passes_used, int) or isinstance(passes_used, bool) or passes_used < 1:
+    if not is_int(passes_used) or passes_used < 1:
         raise ValueError("passes_used must be at least 1 (the first pass counts)")
     if passes is not None and passes_used > passes:
         raise ValueError("passes_used exceeds the pass limit")

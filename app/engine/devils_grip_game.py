@@ -1,5 +1,6 @@
 """Devil's Grip: a deal being played (history, undo/redo, hint), game records, the daily
-deal number and a text rendering for the replay tool."""
+deal number and a text rendering for the replay tool. The record header (format and
+version) is the one both games share, `app.engine.records`'s."""
 
 from __future__ import annotations
 
@@ -12,17 +13,17 @@ from app.engine.devils_grip_core import (
     EndDeal,
     GripAction,
     GripState,
-    _state_from_parts,
     grip_action_from_json,
     grip_action_to_json,
     rating,
+    state_from_parts,
 )
+from app.engine.checks import is_int
 from app.engine.errors import IllegalAction, InvalidRecord
+from app.engine.records import RECORD_FORMAT, RECORD_VERSION
 from app.engine.rng import derive_seed
 
-RECORD_FORMAT = "demon-devils-grip-record"
 GAME_FORMAT = "demon-devils-grip-game"
-RECORD_VERSION = 1
 _DAILY_TAG = 0x4447_4441_494C_59  # "DGDAILY": keeps daily numbers apart from other seeds
 
 
@@ -127,7 +128,7 @@ class GripGame:
         if data.get("format") != GAME_FORMAT or data.get("version") != RECORD_VERSION:
             raise InvalidRecord("not a Devil's Grip game (format/version)")
         number = data.get("number")
-        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        if number is not None and not is_int(number):
             raise InvalidRecord("'number' must be an integer or null")
         used_undo = data.get("used_undo")
         if not isinstance(used_undo, bool):
@@ -215,11 +216,11 @@ def game_from_record(record: Any) -> GripGame:
     if extra:
         raise InvalidRecord(f"unknown key(s) in a Devil's Grip record: {', '.join(sorted(map(str, extra)))}")
     number = record.get("number")
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+    if number is not None and not is_int(number):
         raise InvalidRecord("'number' must be an integer or null")
     seed = record.get("seed")  # the common record header's name for the deal number
     if seed is not None:
-        if not isinstance(seed, int) or isinstance(seed, bool) or (number is not None and seed != number):
+        if not is_int(seed) or (number is not None and seed != number):
             raise InvalidRecord("'seed' must be the deal number (the same as 'number')")
         number = seed
     used_undo = record.get("used_undo", False)
@@ -228,7 +229,7 @@ def game_from_record(record: Any) -> GripGame:
     init = record.get("initial")
     if not isinstance(init, dict) or not {"grid", "stock", "talon"} <= set(init) <= {"grid", "stock", "talon", "passes_used"}:
         raise InvalidRecord("'initial' must have grid, stock and talon")
-    initial = _state_from_parts(init["grid"], init["stock"], init["talon"], passes, init.get("passes_used", 1))
+    initial = state_from_parts(init["grid"], init["stock"], init["talon"], passes, init.get("passes_used", 1))
     if number is not None:
         try:
             dealt = GripState.deal(number, passes)
