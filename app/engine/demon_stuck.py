@@ -78,11 +78,6 @@ def encode_piles(tableau) -> tuple:
     return tuple([(bool(p.down), tuple([c.rank * 4 + si[c.suit] for c in p.up])) for p in tableau])
 
 
-def encode_seat(seat) -> tuple:
-    """A seat layout (app.engine.demon.SeatState) as ints: (piles, stock, waste)."""
-    return encode_piles(seat.tableau), ids(seat.stock), ids(seat.waste)
-
-
 def foundation_wants(tops: Iterable[Card]) -> frozenset[int]:
     """Ids of the cards the foundations accept now: every ace, and the successor of each
     pile top (a pile topped by a king accepts nothing)."""

@@ -91,7 +91,10 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
             witness = r._visible_progress(r.seats[s], wants)
             if witness is not None:
                 seen += 1
-                assert demon_stuck.progress_witness(*demon_stuck.encode_seat(r.seats[s]), wants) is not None
+                layout = r.seats[s]
+                piles = demon_stuck.encode_piles(layout.tableau)
+                stock, waste = demon_stuck.ids(layout.stock), demon_stuck.ids(layout.waste)
+                assert demon_stuck.progress_witness(piles, stock, waste, wants) is not None
                 if witness != demon_stuck.ANY_FOUNDATIONS:
                     assert witness in wants
         action = pick(r, rng.randrange(players), rng)
