@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     hint_queue: int = Field(8, ge=1, le=1000, description="Hints pending at once; more are refused (503) at once.")
     hint_budget_s: float = Field(0.25, gt=0, le=10, description="Search time for one hint.")
     hint_deadline_s: float = Field(
-        0.28, gt=0, le=30, description="A hint is answered this long after it arrives; time spent queued is taken off its search."
+        0.25, gt=0, le=30, description="A hint is answered this long after it arrives; time spent queued is taken off its search."
     )
     par_budget_s: float = Field(0.25, gt=0, le=10, description="Search time per hint when computing a deal's par.")
     solve_budget_s: float = Field(10.0, gt=0, le=600, description="Solver time per deal tried for 'only deals that can be won'.")
