@@ -64,7 +64,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from app.engine import demon_stuck
+from app.engine import demon_actions, demon_events, demon_layout, demon_stuck
 from app.engine.cards import Card, CardError, format_cards, opposite_colour
 from app.engine.checks import is_int
 from app.engine.demon_actions import (
@@ -94,38 +94,21 @@ from app.engine.demon_events import (
 from app.engine.demon_layout import PILES, LayoutError, Pile, SeatState, deal_seat, is_run
 from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
 
+# The rules' own names, and every public name of the value modules (re-exported, so that
+# `from app.engine.demon import X` serves for all of them).
 __all__ = [
-    "PILES",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "WIN_BONUS",
-    "WASTE",
-    "Draw",
-    "Recycle",
-    "ToTableau",
-    "ToFoundation",
-    "DemonAction",
-    "MalformedAction",
-    "LayoutError",
-    "Pile",
-    "SeatState",
+    "OUT_SCORE",
     "RoundAnalysis",
     "RoundEnd",
     "DemonRound",
-    "DemonEvent",
-    "Started",
-    "Drew",
-    "Recycled",
-    "Moved",
-    "TurnedUp",
-    "Played",
-    "AbsenceChanged",
-    "RoundEnded",
-    "action_from_json",
-    "action_to_json",
-    "deal_seat",
     "describe",
     "DemonMatch",
+    *demon_actions.__all__,
+    *demon_events.__all__,
+    *demon_layout.__all__,
 ]
 
 MIN_PLAYERS = 2

@@ -25,7 +25,7 @@ from app.engine.cards import Card, CardError, opposite_colour, parse_cards, stan
 from app.engine.errors import EngineError
 from app.engine.rng import SplitMix64, derive_seed
 
-__all__ = ["PILES", "LayoutError", "Pile", "SeatState", "cards_from", "deal_seat", "is_run"]
+__all__ = ["PILES", "LayoutError", "Pile", "SeatState", "deal_seat", "is_run"]
 
 PILES = 7
 
@@ -34,7 +34,7 @@ class LayoutError(EngineError, ValueError):
     """An explicit layout or a JSON state is not a valid Demon position."""
 
 
-def cards_from(value: Any, what: str) -> tuple[Card, ...]:
+def _cards_from(value: Any, what: str) -> tuple[Card, ...]:
     """Accept a tuple of Cards, a list of card strings, or "AS 2H" text."""
     try:
         if isinstance(value, str):
@@ -64,7 +64,7 @@ class Pile:
 
     @classmethod
     def parse(cls, down: Any = (), up: Any = ()) -> "Pile":
-        return cls(cards_from(down, "face-down cards"), cards_from(up, "face-up cards"))
+        return cls(_cards_from(down, "face-down cards"), _cards_from(up, "face-up cards"))
 
     @property
     def top(self) -> Card | None:
@@ -100,7 +100,7 @@ class SeatState:
                 piles.append(Pile.parse(down, up))
         while len(piles) < PILES:
             piles.append(Pile())
-        return cls(tuple(piles), cards_from(stock, "stock"), cards_from(waste, "waste"))
+        return cls(tuple(piles), _cards_from(stock, "stock"), _cards_from(waste, "waste"))
 
     def cards(self) -> list[Card]:
         out: list[Card] = []
