@@ -8,7 +8,7 @@ import { cardEl, backEl, slotEl, seatColour, cardText } from './cards.js';
 import { playerName, playsOf, seatedPlayers, playerAtSeat, playerById, colourOfSeat, byPlayer } from './demon-state.js';
 import { attachCardInput, makeGhost, flyFrom, bindKeys } from './input.js';
 import { play } from './sound.js';
-import { botBadge } from './bot-badge.js';
+import { botBadge, botLevel } from './bot-badge.js';
 
 const sameSrc = (a, b) => a === b || (a !== 'waste' && b !== 'waste' && Number(a) === Number(b));
 
@@ -352,6 +352,9 @@ export function mount(container, ctx) {
   // ---- drawing ---------------------------------------------------------------------
   function ownerTag(seat) {
     const name = playerName(state(), seat);
+    const owner = playerAtSeat(state(), seat);
+    const number = botLevel(owner) ? /\d+$/.exec(name) : null;
+    if (number) return number[0]; // "Bot 2" -> "2": every bot's initial would be "B"
     return [...name][0] ? [...name][0].toUpperCase() : String(seat + 1);
   }
 
