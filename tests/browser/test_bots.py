@@ -45,6 +45,8 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     # The bots play: cards reach the foundations while Ann only watches. They vote once
     # they are stuck (or one of them calls Demon): the round ends.
     expect(ann.locator(".foundations [data-fpile]").first).to_be_visible(timeout=15000)
+    marks = set(ann.eval_on_selector_all(".foundations .owner-tag", "els => els.map(e => e.textContent)"))
+    assert marks and marks <= {"1", "2", "3"}, marks  # each bot's number (Ann plays nothing)
     results = ann.locator("#results")
     expect(results).to_be_visible(timeout=90000)
     expect(results).to_contain_text("The match is over")
