@@ -3,8 +3,8 @@
 This module is synchronous and knows nothing of sockets or asyncio: every method takes
 the current time (`now`, monotonic seconds) and returns what happened as data, so room
 logic is tested directly (tests/rooms) and the async layer (`hub.py`) only moves bytes.
-The hub calls these methods under the room's lock, which makes arrival order decide
-every race (Demon rule 14).
+The hub calls these methods one at a time on the event loop (a socket's message and a
+bot's alike), which makes arrival order decide every race (Demon rule 14).
 
 Versioning (lichess's model): every public change appends an event with the next
 version `v` to a bounded history. A reconnecting client names the last `v` it saw and
