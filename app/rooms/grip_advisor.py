@@ -12,8 +12,10 @@ Two pools, so that a long job never queues in front of a hint:
   deadline counted from the request's arrival (`hint_deadline_s`): the worker is given
   whatever is left of it as its search budget, so a hint that waited in the queue
   searches less instead of answering late (degrades gracefully); one that finds no free
-  worker before its deadline is refused (`Busy`, 503) rather than answered late. At most
-  `hint_queue` hints are pending at once; past that a request is refused at once.
+  worker before its deadline, or whose worker has not answered shortly after it (a
+  worker starved of CPU on a busy machine), is refused (`Busy`, 503) rather than
+  answered late. At most `hint_queue` hints are pending at once; past that a request is
+  refused at once.
 * ``search``: `search_workers` processes (DEMON_SEARCH_WORKERS) for par (seconds) and the
   solver that certifies winnable deals (up to `solve_budget_s`). A par a player waits
   for goes before the server's own background work (the daily deal's par, certifying
@@ -57,7 +59,8 @@ WORKER_NICE = 10
 MIN_HINT_BUDGET_S = 0.01
 SERVER_WATCH_S = 1.0
 URGENT, BACKGROUND = 0, 10  # job priorities in a pool's queue: lower goes first
-HINT_MARGIN_S = 0.03  # pickling, the pipe and the HTTP answer, out of the deadline
+HINT_MARGIN_S = 0.03
+HINT_GRACE_S = 0.05  # past its deadline by this, a hint is refused (503), not awaited longer  # pickling, the pipe and the HTTP answer, out of the deadline
 
 
 class Busy(Exception):
@@ -201,6 +204,11 @@ class _Worker:
             self.proc.terminate()
 
 
+def _drop_answer(done: asyncio.Future) -> None:
+    if not done.cancelled():
+        done.exception()  # retrieved: an answer nobody waits for is not an error
+
+
 class _Pool:
     """Worker processes fed from a priority queue, with a bound on pending jobs.
 
@@ -237,11 +245,13 @@ class _Pool:
             self._workers.append(_Worker(f"grip-{self.name}-{len(self._workers)}"))
 
     async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0,
-                  expires: float | None = None) -> Any:
+                  expires: float | None = None, give_up: float | None = None) -> Any:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
         (`bounded=False`: work the server queues itself, which must not take a
-        request's place), or when no worker was free before `expires` (monotonic clock):
-        an answer that can only come late is refused instead."""
+        request's place), when no worker was free before `expires`, or when the answer
+        has not come by `give_up` (both on the monotonic clock): an answer that can only
+        come late is refused instead. A job given up on still runs to its end (the
+        worker is not interrupted); its answer is dropped."""
         if bounded and self.pending >= self.limit:
             raise Busy(f"{self.pending} {self.name} searches are already pending")
         done: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -249,7 +259,13 @@ class _Pool:
         self.pending += bounded
         try:
             self._dispatch()
-            return await done
+            if give_up is None:
+                return await done
+            try:
+                return await asyncio.wait_for(asyncio.shield(done), max(0.0, give_up - time.monotonic()))
+            except asyncio.TimeoutError:
+                done.add_done_callback(_drop_answer)
+                raise Busy(f"the {self.name} search did not answer in time") from None
         finally:
             self.pending -= bounded
 
@@ -347,7 +363,7 @@ class GripAdvisor:
         deadline = (arrived if arrived is not None else time.monotonic()) + self.hint_deadline_s
         action, expected, complete, budget = await self.hints.run(
             _hint_job, view, deadline, self.hint_budget_s, seed,
-            expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S)
+            expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S, give_up=deadline + HINT_GRACE_S)
         return HintAnswer(action, expected, complete, budget)
 
     async def par(self, number: int, passes: int | None, *, background: bool = False) -> int:

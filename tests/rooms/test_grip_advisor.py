@@ -123,3 +123,21 @@ def test_workers_run_only_on_otherwise_idle_cores():
             pool.stop()
 
     assert run(main()) == os.SCHED_IDLE
+
+
+def test_a_job_not_answered_in_time_is_given_up_and_the_worker_goes_on():
+    async def main():
+        pool = _Pool("test", 1, limit=10)
+        try:
+            await pool.run(time.monotonic)
+            t0 = time.monotonic()
+            with pytest.raises(Busy, match="in time"):
+                await pool.run(time.sleep, 0.5, give_up=time.monotonic() + 0.1)
+            gave_up_after = time.monotonic() - t0
+            after = await pool.run(time.monotonic)  # runs once the given-up job is done
+            return gave_up_after, after - t0
+        finally:
+            pool.stop()
+
+    gave_up_after, next_job_ran = run(main())
+    assert gave_up_after < 0.4 <= next_job_ran
