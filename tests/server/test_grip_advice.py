@@ -14,8 +14,10 @@ from tests.support.live_server import LiveServer
 
 @pytest.fixture(scope="module")
 def grip_server(tmp_path_factory):
-    # Small limits so that floods are quick to provoke; no winnable-deal search.
-    srv = LiveServer(tmp_path_factory.mktemp("grip-advice"), winnable_ready=0,
+    # Small limits so that floods are quick to provoke; no winnable-deal search. A
+    # generous hint deadline: on a loaded machine a hint may otherwise be refused (503)
+    # for lack of CPU, which tests/rooms/test_grip_advisor.py tests on its own.
+    srv = LiveServer(tmp_path_factory.mktemp("grip-advice"), winnable_ready=0, hint_deadline_s=3,
                      grip_search_rate_per_s=0.05, grip_search_burst=3,
                      grip_addr_rate_per_s=0.05, grip_addr_burst=1000)
     with srv:
@@ -137,7 +139,8 @@ def test_a_flood_of_hints_from_one_game_is_rate_limited(http):
 
 
 def test_a_flood_from_one_address_is_rate_limited(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, grip_addr_rate_per_s=0.05, grip_addr_burst=4) as srv, \
+    with LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=3, grip_addr_rate_per_s=0.05,
+                    grip_addr_burst=4) as srv, \
             httpx.Client(base_url=srv.base, timeout=30) as http:
         codes = []
         for number in range(6):  # a fresh game each time: only the address limit can bite
@@ -149,7 +152,7 @@ def test_a_flood_from_one_address_is_rate_limited(tmp_path):
 
 
 def test_hints_past_the_queue_bound_are_refused_at_once(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, hint_queue=1, hint_budget_s=1.0, hint_deadline_s=1.5) as srv, \
+    with LiveServer(tmp_path, winnable_ready=0, hint_queue=1, hint_budget_s=1.0, hint_deadline_s=3) as srv, \
             httpx.Client(base_url=srv.base, timeout=30) as http:
         games = [new_game(http, number=n) for n in range(30, 36)]
 
@@ -167,7 +170,7 @@ def test_hints_past_the_queue_bound_are_refused_at_once(tmp_path):
 
 
 def test_used_hint_survives_a_restart(tmp_path):
-    srv = LiveServer(tmp_path, winnable_ready=0)
+    srv = LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=3)
     with srv, httpx.Client(base_url=srv.base, timeout=30) as http:
         game, auth = new_game(http, number=14)
         assert http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}).status_code == 200
@@ -252,7 +255,7 @@ def test_a_killed_server_leaves_no_search_process_behind(tmp_path):
     import signal
     import time
 
-    srv = LiveServer(tmp_path, winnable_ready=0)
+    srv = LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=3)
     with srv, httpx.Client(base_url=srv.base, timeout=30) as http:
         game, auth = new_game(http, number=3)
         assert http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}).status_code == 200
