@@ -23,7 +23,7 @@ How `hint` decides
   deal; no whole-pile move, which would pull an unseen card blind (`_talon_only_hint`).
 * **One pass, order unknown**: the plays (each talon play, each whole-pile move; deal
   only when there is none) are scored over sampled orders of the unseen cards (seeded),
-  each followed by a short search with that order; the lowest mean score wins.
+  each followed by one quick line with that order; the lowest mean score wins.
 
 Determinism: given `node_budget` (and `seed`) the answer depends only on the view and the
 memo; `budget_s` is a wall-clock cap for production, the engine's one use of a clock: the
@@ -50,12 +50,10 @@ from app.engine.grip_solver import Pos, SearchResult, beam, dfs, greedy_left, to
 from app.engine.grip_view import GripView
 
 NODES_PER_SECOND = 30_000  # depth-first search speed measured here (positions per second)
-SAMPLES = 4  # sampled stock orders per decision in a limited-pass first pass
-ROLLOUT_NODES = 100  # search per sample and candidate there: a greedy line and a little more
+SAMPLES = 16  # sampled stock orders per decision in a one-pass deal
 BEAM_NODES_PER_EXPANSION = 10  # a node budget counts this many per beam expansion
 ESTIMATE_NODES = 300  # the unlimited first pass's expected score: a short search
 SEARCH_SHARE = 0.8  # of the time budget for searching; the rest is margin for the answer
-ROLLOUT_VARIANT = 5  # nearest opportunity first (see grip_solver.macro_moves)
 
 
 @dataclass(frozen=True)
@@ -215,7 +213,7 @@ def _known_order_hint(view: GripView, budget: _Budget, memo: PlanMemo) -> Hint:
     return _follow(state, plan, memo)
 
 
-def _candidates(state: GripState) -> list[GripAction]:
+def _candidates(state: GripState) -> list[GripAction]:  # never empty while the order is unknown
     """The actions worth comparing: each talon play (one per target card) and each
     whole-pile move (one per moving bottom card); deal or redeal only when there is no
     play. Why never "wait": with the order unknown, a card pulled now is as unknown as
@@ -252,7 +250,10 @@ def _candidates(state: GripState) -> list[GripAction]:
 
 
 def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
-    """Limited passes, order unknown: score each candidate over sampled orders."""
+    """One pass, order unknown: score each candidate over sampled orders, each followed
+    by one quick line (`grip_solver.greedy_left`). Measured (deals 1-40, one pass): with
+    4 samples and 100-node searches instead of quick lines, mean 37.0 cards left in 40 s;
+    4 quick lines, the same in 4 s; 16 quick lines, 36.5 in 23 s."""
     rng = random.Random(seed)
     stocks = []
     for _ in range(SAMPLES):
@@ -261,11 +262,8 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
         stocks.append(tuple(order))
     states = [view.as_state(s) for s in stocks]
     cands = _candidates(states[0])
-    if not cands:
-        return Hint(states[0].hint(), float(view.score()), False)
     if len(cands) == 1:
-        return Hint(cands[0], float(view.score()), False)
-    per = max(1, min(ROLLOUT_NODES, budget.nodes // (len(cands) * SAMPLES)))
+        return Hint(cands[0], _estimate(view, seed), False)
     totals = [0.0] * len(cands)
     done = 0
     for st in states:
@@ -277,7 +275,7 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
             if child.is_over():
                 row.append(child.score())
             else:
-                row.append(dfs(_pos(child), per, budget.deadline(), variant=ROLLOUT_VARIANT).left)
+                row.append(greedy_left(_pos(child)))
         if len(row) < len(cands):
             break
         totals = [a + b for a, b in zip(totals, row)]
