@@ -266,3 +266,29 @@ def test_a_killed_server_leaves_no_search_process_behind(tmp_path):
         time.sleep(0.2)
     assert _processes_with_data_dir(tmp_path) == []
 
+
+
+def test_the_daily_deals_par_is_computed_at_start_and_kept(tmp_path):
+    """Nobody asks: the server computes the daily deal's par under every pass limit and
+    stores it; a game of the daily deal then has its par at once."""
+    import sqlite3
+    import time
+
+    from app.rooms.grip_sessions import GripSessions
+    from app.rooms.store import DB_NAME
+
+    daily = GripSessions.daily_number()
+    with LiveServer(tmp_path, winnable_ready=0, par_budget_s=0.05) as srv, \
+            httpx.Client(base_url=srv.base, timeout=30) as http:
+        deadline = time.monotonic() + 120
+        rows = []
+        while time.monotonic() < deadline:
+            with sqlite3.connect(tmp_path / DB_NAME) as db:
+                rows = db.execute("SELECT passes, par FROM grip_par WHERE number = ? ORDER BY passes",
+                                  (str(daily),)).fetchall()
+            if len(rows) == 3:
+                break
+            time.sleep(0.5)
+        assert [p for p, _ in rows] == [0, 1, 3]  # 0 stands for unlimited
+        game = http.post("/api/grip", json={"daily": True, "passes": 3}).json()
+        assert game["number"] == daily and game["par"] == dict(rows)[3]
