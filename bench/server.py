@@ -1072,6 +1072,8 @@ async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> 
         "DEMON_GRIP_SEARCH_RATE_PER_S": "1000", "DEMON_GRIP_SEARCH_BURST": "1000",
         "DEMON_GRIP_ADDR_RATE_PER_S": "10000", "DEMON_GRIP_ADDR_BURST": "10000",
     })
+    # hint settings set in this environment reach the server (e.g. DEMON_HINT_WORKERS=2)
+    env.update({k: v for k, v in os.environ.items() if k.startswith("DEMON_HINT_")})
     server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-grip-{run}.log", port)
     base = f"http://{HOST}:{port}"
     print(f"- run {run + 1}: starting (load average {loadavg()})", flush=True)
