@@ -959,7 +959,10 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
         "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
         "DEMON_MAX_BOTS": str(args.rooms * (SEATS - 1) + 10), "DEMON_TEST_SEED": str(args.seed),
     })
-    server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-bots-{kind}-{run}.log", port)
+    gc_log = work / f"gc-bots-{kind}-{run}.log"
+    watch = [str(HERE / "_gcwatch.py"), str(gc_log)] if args.gc_log else []
+    server = ServerProcess([sys.executable] + watch + ["-m", "app"], env, work / f"server-bots-{kind}-{run}.log",
+                           port)
     base = f"http://{HOST}:{port}"
     label = "8 scripted sockets" if kind == "sockets" else "1 person + 7 Hard bots"
     print(f"- {label}: starting (load average {loadavg()})", flush=True)
@@ -1000,6 +1003,11 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
         result["all_moves_s"] = (moves / result["elapsed"]) if moves is not None else result["moves_s"]
         result.update(label=label, sockets=len(everyone), errors=dict(driver.errors),
                       closed_early=driver.closed_sockets)
+        if args.gc_log:
+            t0, t1 = result["window"]
+            lines = gc_log.read_text().splitlines() if gc_log.exists() else []
+            inside = [float(line.split()[1]) for line in lines if line and t0 <= float(line.split()[0]) <= t1]
+            result["gc"] = (len(inside), sum(inside), max(inside, default=0.0))
         print(f"  open loop: p99 {result['p99'] * 1e3:.1f} ms over {result['lat_n']} samples; "
               f"{result['all_moves_s']:.0f} moves/s in all; server CPU {result['server_cpu'] * 100:.0f}%",
               flush=True)
@@ -1037,6 +1045,10 @@ def run_bots_mode(args: argparse.Namespace) -> None:
             ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
     for title, cell in rows:
         print(f"{title:34}{cell(med['sockets']):>22}{cell(med['bots']):>26}")
+    if args.gc_log:
+        cells = {k: "{} / {:.0f} / {:.0f} ms".format(sum(r["gc"][0] for r in v), sum(r["gc"][1] for r in v) * 1e3,
+                                                    max(r["gc"][2] for r in v) * 1e3) for k, v in runs.items()}
+        print(f"{'server full GCs: n / sum / max':34}{cells['sockets']:>22}{cells['bots']:>26}")
     for kind, rs in runs.items():
         errors = sum((Counter(r["errors"]) for r in rs), Counter())
         closed = sum(r["closed_early"] for r in rs)
