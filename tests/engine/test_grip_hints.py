@@ -77,7 +77,7 @@ def test_the_view_keeps_the_order_once_every_card_was_seen():
     assert GripView.of(s).stock_order == s.stock and GripView.of(s).unseen == ()
 
 
-def test_dealing_through_the_first_pass_loses_nothing():
+def test_rule_09_dealing_through_the_first_pass_loses_nothing():
     """The premise of the unlimited first pass: after dealing through and redealing, the
     grid is unchanged and the stock turns in the same order as at the start."""
     start = GripState.deal(17)
@@ -174,7 +174,7 @@ def test_beam_line_replays_to_its_score():
 
 @settings(max_examples=40, **SETTINGS)
 @given(st.integers(0, 2**40), st.sampled_from([1, 3, None]), st.integers(0, 400), st.randoms(use_true_random=False))
-def test_search_moves_exist_exactly_while_rule_10_lets_a_card_in(number, passes, steps, rng):
+def test_rule_10_search_has_a_move_exactly_while_a_card_can_enter(number, passes, steps, rng):
     """The search's moves leave out part-pile moves and swaps; rule 10 says those never
     bring a card in. So the search has a move exactly when the deal is not over, and
     each move's real actions are legal and bring one card in."""
