@@ -119,6 +119,8 @@ OUT_SCORE = 52 + WIN_BONUS
 
 @dataclass(frozen=True, slots=True)
 class RoundEnd:
+    """How a round ended (rules 15-17, or a room's reason)."""
+
     reason: str  # "demon" | "stuck" | "vote" | "time" | "abandoned" | any room reason
     winner: int | None = None  # the seat that went out (reason "demon"), else None
 
@@ -136,9 +138,15 @@ def _turn_up(pile: Pile) -> tuple[Pile, Card | None]:
     return pile, None
 
 
-
 @dataclass(frozen=True)
 class DemonRound:
+    """One round: every seat's layout, the shared foundations, who is away, how it ended.
+
+    Build it with `deal`, `from_layout` or `from_json`; `apply`, `begin`, `finish` and
+    `with_absent` return new rounds. `analysis` is the cache every round derived from
+    this one shares (see the module docstring); it is not part of the position.
+    """
+
     seats: tuple[SeatState, ...]
     foundations: tuple[tuple[tuple[Card, int], ...], ...] = ()
     started: bool = False
