@@ -6,6 +6,11 @@ think time scaled down so that whole rounds go by in seconds, until every round 
 ended. Every call the driver makes to build a seat's view and to decide is timed, once
 with the garbage collector on (as the server runs) and once with it off (what the calls
 themselves cost). The decision engine's own benchmark is bench/bots.py.
+
+`--loop SECONDS` instead runs 50 practice rooms of 7 bots at their real think times,
+with the SQLite store, for that long, and lists the longest event-loop callbacks (the
+flush, a bot's timer) and what inside them took the time: a stall of the server's loop
+that the bots cause would show here, without a network or a client in the way.
 """
 
 from __future__ import annotations
@@ -14,16 +19,20 @@ import argparse
 import asyncio
 import gc
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import app.rooms.bots as driver_module  # noqa: E402
+from app.api.app import GC_GEN0_THRESHOLD  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.rooms.hub import Hub  # noqa: E402
-from app.rooms.room import Phase  # noqa: E402
+from app.rooms.hub import Hub as _Hub  # noqa: E402
+from app.rooms.room import Phase, Room  # noqa: E402
+from app.rooms.store import Store  # noqa: E402
 
 
 def timed(fn, wall: list[float], cpu: list[float]):
@@ -59,6 +68,54 @@ async def play(args: argparse.Namespace) -> float:
     return time.perf_counter() - t0
 
 
+def watch_slow(owner, name: str, label: str, slow: list, limit: float = 0.02) -> None:
+    """Replace `owner.name` by a wrapper that notes calls longer than `limit` seconds."""
+    fn = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            took = time.perf_counter() - t0
+            if took > limit:
+                slow.append((took, label))
+    setattr(owner, name, wrapper)
+
+
+async def loop_load(args: argparse.Namespace) -> int:
+    work = Path(tempfile.mkdtemp(prefix="bot-seats-"))
+    store = Store.open(work)
+    hub = Hub(Settings(data_dir=work, countdown_s=0.1, test_seed=args.seed, max_bots=args.rooms * args.bots), store)
+    await hub.start()
+    tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=20))
+              for _ in range(args.rooms)]
+    gc.collect()  # the collector as the server sets it (app/api/app.py)
+    gc.freeze()
+    gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+    full: list[float] = []
+    started = [0.0]
+
+    def on_gc(phase: str, info: dict) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                started[0] = time.perf_counter()
+            else:
+                full.append(time.perf_counter() - started[0])
+    gc.callbacks.append(on_gc)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < args.loop:
+        await asyncio.sleep(0.5)
+        for handle, person, _ in tables:  # the person deals the next round
+            if handle.room.phase is Phase.ROUND_OVER:
+                hub.bot_message(handle, person, m.NextRound(type="next_round"))
+    gc.callbacks.remove(on_gc)
+    await hub.stop()
+    store.close()
+    print(f"full collections: {len(full)}, longest {max(full, default=0) * 1e3:.0f} ms")
+    return hub.bots.actions
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rooms", type=int, default=5)
@@ -66,7 +123,26 @@ def main() -> None:
     ap.add_argument("--level", default="hard", choices=("easy", "medium", "hard"))
     ap.add_argument("--seed", type=int, default=20240, help="DEMON_TEST_SEED: the deal")
     ap.add_argument("--scale", type=float, default=0.002, help="think-time scale (testing only)")
+    ap.add_argument("--loop", type=float, metavar="SECONDS",
+                    help="instead: 50 rooms at real think times; the longest event-loop callbacks")
     args = ap.parse_args()
+    if args.loop:
+        if args.rooms == 5:
+            args.rooms = 50
+        slow: list = []
+        watch_slow(_Hub, "_flush", "flush", slow)
+        watch_slow(driver_module.BotDriver, "_fire", "a bot's timer", slow)
+        watch_slow(driver_module, "seat_view", "  seat_view", slow)
+        watch_slow(driver_module, "decide", "  decide", slow)
+        watch_slow(Room, "public_stuck", "  public_stuck", slow)
+        watch_slow(Room, "legal_for", "  legal_for", slow)
+        actions = asyncio.run(loop_load(args))
+        slow.sort(reverse=True)
+        print(f"bench/bot_seats.py --loop: {args.rooms} rooms of 1 person + {args.bots} {args.level} bots, "
+              f"{args.loop:g} s, {actions} bot messages; calls over 20 ms: {len(slow)}; the longest:")
+        for took, label in slow[:15]:
+            print(f"  {took * 1e3:7.1f} ms  {label}")
+        return
     real_view, real_decide = driver_module.seat_view, driver_module.decide
     print(f"bench/bot_seats.py: {args.rooms} rooms of 1 person + {args.bots} {args.level} bots, seed {args.seed}")
     print(f"{'':28}{'calls':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
