@@ -2,7 +2,8 @@
 
 The numbers in comments refer to the rules in `shared/rules/devils-grip.md` (the player's
 version is `docs/rules.md`). Everything here is pure: a `GripState` is an immutable value,
-`apply` returns a new state plus a list of JSON-able events and never changes the old one.
+`apply` returns a new state plus a list of events (frozen dataclasses, JSON by
+`app.engine.events`) and never changes the old one.
 
 Layout conventions
 ------------------
@@ -21,13 +22,14 @@ shuffled card 24 is the first card the first deal turns up (it is the stock's to
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar, Iterable, Sequence, Union
 
 from app.engine.cards import SUITS, Card, CardError
 from app.engine.checks import is_int
 from app.engine.errors import GameOver, IllegalAction, InvalidRecord
+from app.engine.events import Event
 from app.engine.rng import SplitMix64, derive_seed
 
 ROWS = 3
@@ -205,6 +207,89 @@ def grip_action_from_json(data: Any) -> GripAction:
             raise IllegalAction(f"{name!r} must be a cell 0..{CELLS - 1}")
         values[name] = value
     return cls(**values)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """Rule 8: `cards` turned from the stock onto the talon, in turning order."""
+
+    type: ClassVar[str] = "deal"
+    cards: tuple[Card, ...]
+    stock: int
+    talon: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redealt(Event):
+    """Rule 9: the talon turned over into the stock; pass `passes_used` begins."""
+
+    type: ClassVar[str] = "redeal"
+    passes_used: int = field(metadata={"key": "pass"})
+    stock: int
+
+
+@dataclass(frozen=True, slots=True)
+class TalonPlayed(Event):
+    """Rules 3-4: the talon's top card went onto pile `dst`."""
+
+    type: ClassVar[str] = "talon"
+    card: Card
+    dst: int
+
+
+@dataclass(frozen=True, slots=True)
+class PileMoved(Event):
+    """Rule 4: the top `count` cards of `src` (`cards`, bottom..top) went onto `dst`."""
+
+    type: ClassVar[str] = "move"
+    src: int
+    dst: int
+    count: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Swapped(Event):
+    """Rule 5: cells `a` and `b` exchanged their piles."""
+
+    type: ClassVar[str] = "swap"
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class Filled(Event):
+    """Rule 7: the emptied `cell` took `card` from the stock or, that being empty, the talon."""
+
+    type: ClassVar[str] = "fill"
+    cell: int
+    card: Card
+    source: str = field(metadata={"key": "from"})  # "stock" | "talon"
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded(Event):
+    """Rule 10 ("rule") or the player ("player") ended the deal; rule 11's score."""
+
+    type: ClassVar[str] = "end"
+    by: str
+    score: int
+    rating: str | None
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Arranged(Event):
+    """Rule 6: a won deal's rows, arranged; `grid` is the new grid."""
+
+    type: ClassVar[str] = "arrange"
+    grid: tuple[tuple[Card, ...], ...]
+
+
+GripEvent = Union[Dealt, Redealt, TalonPlayed, PileMoved, Swapped, Filled, DealEnded, Arranged]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -443,20 +528,20 @@ class GripState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: GripAction) -> tuple["GripState", list[dict]]:
+    def apply(self, action: GripAction) -> tuple["GripState", list[GripEvent]]:
         """Validate and play `action`; return the new state and the events.
 
         Raises `GameOver` after the end, `IllegalAction` for anything against the rules;
-        this state is never changed. Events are dicts: ``deal`` (cards turned), ``redeal``,
-        ``talon``, ``move``, ``swap``, ``fill`` (rule 7: the card that refilled an emptied
-        cell and where it came from), and a final ``end`` when the deal ends (by the player
-        or by rule 10), with score, rating and won. When the play wins the deal, the rows
-        are arranged at once (rule 6, see `arranged`) and an ``arrange`` event carries the
-        new grid.
+        this state is never changed. Events (`GripEvent`; `to_json()` gives the wire
+        form): `Dealt`, `Redealt`, `TalonPlayed`, `PileMoved`, `Swapped`, `Filled` (rule 7:
+        the card that refilled an emptied cell and where it came from), and a final
+        `DealEnded` when the deal ends (by the player or by rule 10), with score, rating
+        and won. When the play wins the deal, the rows are arranged at once (rule 6, see
+        `arranged`) and an `Arranged` event carries the new grid.
         """
         if self.ended:
             raise GameOver("the deal is over")
-        events: list[dict]
+        events: list[GripEvent]
         if isinstance(action, DealThree):
             new, events = self._deal_three()
         elif isinstance(action, Redeal):
@@ -482,14 +567,14 @@ class GripState:
                     tidy = new
                 if tidy.grid != new.grid:
                     new = tidy
-                    events.append({"type": "arrange", "grid": [_strs(p) for p in new.grid]})
+                    events.append(Arranged(new.grid))
         return new, events
 
-    def _end_event(self, by: str) -> dict:
+    def _end_event(self, by: str) -> DealEnded:
         s = self.score()
-        return {"type": "end", "by": by, "score": s, "rating": rating(s), "won": self.won}
+        return DealEnded(by, s, rating(s), self.won)
 
-    def _deal_three(self) -> tuple["GripState", list[dict]]:
+    def _deal_three(self) -> tuple["GripState", list[GripEvent]]:
         if not self.stock:
             if self.talon and self.may_redeal_later:
                 raise IllegalAction("the stock is empty: redeal the talon first")
@@ -497,9 +582,9 @@ class GripState:
         n = min(DRAW, len(self.stock))
         turned = self.stock[::-1][:n]  # turning order: top of the stock first
         new = replace(self, stock=self.stock[:-n], talon=self.talon + turned)
-        return new, [{"type": "deal", "cards": _strs(turned), "stock": len(new.stock), "talon": len(new.talon)}]
+        return new, [Dealt(turned, len(new.stock), len(new.talon))]
 
-    def _redeal(self) -> tuple["GripState", list[dict]]:
+    def _redeal(self) -> tuple["GripState", list[GripEvent]]:
         if self.stock:
             raise IllegalAction("redeal only when the stock is empty")
         if not self.talon:
@@ -507,14 +592,14 @@ class GripState:
         if not self.may_redeal_later:
             raise IllegalAction(f"no more redeals: {self.passes_allowed} pass(es) allowed")
         new = replace(self, stock=self.talon[::-1], talon=(), passes_used=self.passes_used + 1)
-        return new, [{"type": "redeal", "pass": new.passes_used, "stock": len(new.stock)}]
+        return new, [Redealt(new.passes_used, len(new.stock))]
 
     def _cell(self, value: Any, what: str) -> int:
         if not is_int(value) or not 0 <= value < CELLS:
             raise IllegalAction(f"{what} must be a cell 0..{CELLS - 1}, got {value!r}")
         return value
 
-    def _talon_to_grid(self, action: TalonToGrid) -> tuple["GripState", list[dict]]:
+    def _talon_to_grid(self, action: TalonToGrid) -> tuple["GripState", list[GripEvent]]:
         dst = self._cell(action.dst, "dst")
         if not self.talon:
             raise IllegalAction("the talon is empty")
@@ -527,9 +612,9 @@ class GripState:
         grid = list(self.grid)
         grid[dst] = pile + (card,)
         new = replace(self, grid=tuple(grid), talon=self.talon[:-1])
-        return new, [{"type": "talon", "card": str(card), "dst": dst}]
+        return new, [TalonPlayed(card, dst)]
 
-    def _grid_to_grid(self, action: GridToGrid) -> tuple["GripState", list[dict]]:
+    def _grid_to_grid(self, action: GridToGrid) -> tuple["GripState", list[GripEvent]]:
         src = self._cell(action.src, "src")
         dst = self._cell(action.dst, "dst")
         count = action.count
@@ -549,20 +634,20 @@ class GripState:
         grid = list(self.grid)
         grid[dst] = target + run
         grid[src] = pile[: len(pile) - count]
-        events: list[dict] = [{"type": "move", "src": src, "dst": dst, "count": count, "cards": _strs(run)}]
+        events: list[GripEvent] = [PileMoved(src, dst, count, run)]
         stock, talon = self.stock, self.talon
         if not grid[src]:  # rule 7, with the talon fallback (decision)
             if stock:
                 grid[src] = (stock[-1],)
                 stock = stock[:-1]
-                events.append({"type": "fill", "cell": src, "card": str(grid[src][0]), "from": "stock"})
+                events.append(Filled(src, grid[src][0], "stock"))
             elif talon:
                 grid[src] = (talon[-1],)
                 talon = talon[:-1]
-                events.append({"type": "fill", "cell": src, "card": str(grid[src][0]), "from": "talon"})
+                events.append(Filled(src, grid[src][0], "talon"))
         return replace(self, grid=tuple(grid), stock=stock, talon=talon), events
 
-    def _swap(self, action: Swap) -> tuple["GripState", list[dict]]:
+    def _swap(self, action: Swap) -> tuple["GripState", list[GripEvent]]:
         a = self._cell(action.a, "a")
         b = self._cell(action.b, "b")
         if a == b:
@@ -572,7 +657,7 @@ class GripState:
         grid = list(self.grid)
         grid[a], grid[b] = grid[b], grid[a]
         # By the invariant an empty cell means stock and talon are empty: no refill needed.
-        return replace(self, grid=tuple(grid)), [{"type": "swap", "a": a, "b": b}]
+        return replace(self, grid=tuple(grid)), [Swapped(a, b)]
 
     # ------------------------------------------------------------------ arrangement
 

@@ -12,6 +12,7 @@ from app.engine.devils_grip_core import (
     ROWS,
     EndDeal,
     GripAction,
+    GripEvent,
     GripState,
     grip_action_from_json,
     grip_action_to_json,
@@ -71,7 +72,7 @@ class GripGame:
         """The undone actions, next one to redo first."""
         return list(reversed(self._redo))
 
-    def apply(self, action: GripAction) -> list[dict]:
+    def apply(self, action: GripAction) -> list[GripEvent]:
         """Play an action (validated; raises like `GripState.apply`). Clears the redo stack."""
         new, events = self.state.apply(action)
         self._states.append(new)
@@ -79,7 +80,7 @@ class GripGame:
         self._redo.clear()
         return events
 
-    def end(self) -> list[dict]:
+    def end(self) -> list[GripEvent]:
         """The player ends the deal (rule 10)."""
         return self.apply(EndDeal())
 

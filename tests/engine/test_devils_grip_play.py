@@ -127,7 +127,7 @@ def test_random_playouts_keep_the_invariants(number, passes, rng):
         a = choose(rng, s)
         prev_score = s.score()
         s, events = s.apply(a)
-        json.dumps(events)
+        json.dumps([e.to_json() for e in events])
         assert s.score() <= prev_score
         check_invariants(s)
     assert s.is_over() == (s.legal_actions() == [])
