@@ -636,24 +636,6 @@ class DemonRound:
             "absent": seat in self.absent,
         }
 
-    def view(self, viewer: int | None = None) -> dict:
-        """The public JSON view of the round (the same for every viewer for now)."""
-        end = self.end
-        return {
-            "players": len(self.seats),
-            "started": self.started,
-            "ended": end is not None,
-            "reason": end.reason if end else None,
-            "winner": end.winner if end else None,
-            "absent": sorted(self.absent),
-            "stuck": sorted(self.stuck_seats()),
-            "scores": list(self.scores()),
-            "seats": [self.seat_view(s) for s in range(len(self.seats))],
-            "foundations": [[{"card": str(c), "seat": o} for c, o in p] for p in self.foundations],
-            "foundation_tops": [{"card": str(p[-1][0]), "seat": p[-1][1], "count": len(p)}
-                                for p in self.foundations],
-        }
-
     # ------------------------------------------------------------------ full state JSON
 
     def to_json(self) -> dict:

@@ -84,26 +84,14 @@ def test_apply_refuses_non_actions():
         r.apply({"type": "draw", "seat": 0})  # type: ignore[arg-type]
 
 
-def test_view_shapes():
+def test_seat_view_shape():
     r = DemonRound.deal(1, 2).start()
     r, _ = r.apply(Draw(0))
     r, _ = r.apply(Draw(0))
-    v = r.view(0)
-    assert set(v) >= {"started", "ended", "reason", "winner", "absent", "stuck", "scores", "seats",
-                      "foundations", "foundation_tops", "players"}
-    s0 = v["seats"][0]
-    assert s0 == r.seat_view(0)
+    s0 = r.seat_view(0)
     assert s0["stock"] == 18 and s0["waste_count"] == 6 and len(s0["waste"]) == 3
     assert s0["tableau"][6] == {"down": 6, "up": ["9H"]}
-    assert v["started"] and not v["ended"] and v["scores"] == [0, 0]
-    json.dumps(v)
-    # foundations carry every card's owner, and the tops with counts
-    r = DemonRound.from_layout([seat(("", "3S")), ALIVE], [suit_pile("S", 2, 1)])
-    r, _ = r.apply(ToFoundation(0, 0))
-    v = r.view(None)
-    assert v["foundations"] == [[{"card": "AS", "seat": 1}, {"card": "2S", "seat": 1},
-                                 {"card": "3S", "seat": 0}]]
-    assert v["foundation_tops"] == [{"card": "3S", "seat": 0, "count": 3}]
+    json.dumps(s0)
 
 
 def test_full_state_json_round_trips_exactly():
@@ -185,5 +173,4 @@ def test_round_end_and_scores_in_json():
     r, _ = r.apply(ToFoundation(0, 0))
     assert r.end == RoundEnd("demon", 0)
     assert r.to_json()["end"] == {"reason": "demon", "winner": 0}
-    assert r.view(None)["winner"] == 0 and r.view(None)["scores"] == [62, 0]
     assert DemonRound.from_json(r.to_json()).scores() == (62, 0)

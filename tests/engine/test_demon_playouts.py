@@ -35,11 +35,9 @@ def _visible_cards(view_seat: dict) -> set[str]:
 
 def check_view(r: DemonRound) -> None:
     """The public view shows no face-down card and no stock order, and is JSON."""
-    view = r.view(None)
-    json.dumps(view)
-    for s, sv in enumerate(view["seats"]):
-        state = r.seats[s]
-        assert sv == r.seat_view(s)
+    for s, state in enumerate(r.seats):
+        sv = r.seat_view(s)
+        json.dumps(sv)
         assert isinstance(sv["stock"], int) and sv["stock"] == len(state.stock)
         assert sv["waste"] == [str(c) for c in state.waste[-3:]] and len(sv["waste"]) <= 3
         for p, vp in zip(state.tableau, sv["tableau"]):

@@ -96,8 +96,8 @@ def test_rule_02_card_notation():
     assert [str(c) for c in parse_cards("AS 2H 9D KC")] == ["AS", "2H", "9D", "KC"]
     assert Card.parse("2H").is_red and Card.parse("3D").is_red
     assert not Card.parse("4S").is_red and not Card.parse("5C").is_red
-    view = DemonRound.deal(1, 2).view(None)
-    assert view["seats"][0]["tableau"][0] == {"down": 0, "up": ["TD"]}
+    view = DemonRound.deal(1, 2).seat_view(0)
+    assert view["tableau"][0] == {"down": 0, "up": ["TD"]}
 
 
 def test_rule_03_klondike_deal_exactly_as_documented():
@@ -363,7 +363,7 @@ def test_rule_16_stuck_everywhere_ends_the_round():
     assert r.end == RoundEnd("stuck", None)
     assert [e.to_json()["type"] for e in events] == ["played", "round_ended"]
     assert events[-1].scores == (2, 0)
-    assert r.view(None)["stuck"] == [0, 1] and r.view(None)["reason"] == "stuck"
+    assert r.stuck_seats() == {0, 1} and r.end.reason == "stuck"
     # not yet started: no automatic end; the signal itself can end a hopeless round
     fresh = two_seats(seat(("KD", "QC")), s1, [suit_pile("S", 3, 0)], started=False)
     assert fresh.end is None
