@@ -636,21 +636,30 @@ def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen | No
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def our_server_env(port: int, data_dir: Path, args: argparse.Namespace, **extra: str) -> dict:
+    """The environment of one of our servers in a benchmark: the caller's environment
+    without any DEMON_ setting, then loopback, the data directory, a short countdown, the
+    test deal seed, and limits raised so that scripted clients are never taken for
+    flooders; `extra` adds or overrides DEMON_ settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
+    env.update({
+        "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
+        "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
+        "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
+        "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
+        "DEMON_TEST_SEED": str(args.seed),
+    })
+    env.update(extra)
+    return env
+
+
 async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int = 0) -> dict:
     label, kind, extra_env = TARGETS[name]
     port = free_port()
     data_dir = work / f"data-{name}-{run}"
     data_dir.mkdir()
     if kind == "ours":
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-        env.update({
-            "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
-            "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
-            "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",  # bots are not flooders
-            "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
-            "DEMON_TEST_SEED": str(args.seed),
-        })
-        env.update(extra_env)
+        env = our_server_env(port, data_dir, args, **extra_env)
         argv = ["-m", "app"]
     else:
         env = dict(os.environ)
@@ -951,14 +960,7 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
     port = free_port()
     data_dir = work / f"data-bots-{kind}-{run}"
     data_dir.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-    env.update({
-        "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
-        "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
-        "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
-        "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
-        "DEMON_MAX_BOTS": str(args.rooms * (SEATS - 1) + 10), "DEMON_TEST_SEED": str(args.seed),
-    })
+    env = our_server_env(port, data_dir, args, DEMON_MAX_BOTS=str(args.rooms * (SEATS - 1) + 10))
     gc_log = work / f"gc-bots-{kind}-{run}.log"
     watch = [str(HERE / "_gcwatch.py"), str(gc_log)] if args.gc_log else []
     server = ServerProcess([sys.executable] + watch + ["-m", "app"], env, work / f"server-bots-{kind}-{run}.log",
@@ -1074,16 +1076,9 @@ async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> 
     port = free_port()
     data_dir = work / f"data-grip-{run}"
     data_dir.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-    env.update({
-        "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
-        "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
-        "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
-        "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
-        "DEMON_TEST_SEED": str(args.seed),
-        "DEMON_GRIP_SEARCH_RATE_PER_S": "1000", "DEMON_GRIP_SEARCH_BURST": "1000",
-        "DEMON_GRIP_ADDR_RATE_PER_S": "10000", "DEMON_GRIP_ADDR_BURST": "10000",
-    })
+    env = our_server_env(port, data_dir, args,
+                         DEMON_GRIP_SEARCH_RATE_PER_S="1000", DEMON_GRIP_SEARCH_BURST="1000",
+                         DEMON_GRIP_ADDR_RATE_PER_S="10000", DEMON_GRIP_ADDR_BURST="10000")
     # hint settings set in this environment reach the server (e.g. DEMON_HINT_WORKERS=2)
     env.update({k: v for k, v in os.environ.items() if k.startswith("DEMON_HINT_")})
     server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-grip-{run}.log", port)

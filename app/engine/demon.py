@@ -592,9 +592,7 @@ class DemonRound:
             found = self._accepting_pile(card)
             if found is not None:
                 return found
-            lost = self._race_lost(card, None)
-            if lost is not None:
-                raise lost
+            self._raise_if_race_lost(card, None)
             raise IllegalAction(f"no foundation pile accepts {card} (it needs "
                                 f"{Card(card.rank - 1, card.suit)} on top)")
         if pile >= nf:
@@ -603,22 +601,24 @@ class DemonRound:
         top = self.foundations[pile][-1][0]
         if top.suit == card.suit and top.rank == card.rank - 1:
             return pile
-        lost = self._race_lost(card, pile)
-        if lost is not None:
-            raise lost
+        self._raise_if_race_lost(card, pile)
         raise IllegalAction(f"foundation pile {pile} (top {top}) does not accept {card}")
 
-    def _race_lost(self, card: Card, pile: int | None) -> RaceLost | None:
+    def _raise_if_race_lost(self, card: Card, pile: int | None) -> None:
         """Rule 14: the pile once accepted a card like this one, and someone's got there
-        first. The seat named is the owner of the card now at that height."""
+        first: raise `RaceLost`, naming the owner of the card now at that height.
+
+        It raises rather than returning the exception for the caller to raise: an
+        exception held in a local of a frame on its own traceback is a reference cycle
+        (frames, layouts, traceback) that only the cyclic garbage collector frees, and
+        lost races are frequent enough for those collections to stall the server."""
         candidates = range(len(self.foundations)) if pile is None else (pile,)
         for i in candidates:
             fpile = self.foundations[i]
             if fpile[0][0].suit == card.suit and len(fpile) >= card.rank:
                 by = fpile[card.rank - 1][1]
-                return RaceLost(f"too late: seat {by} put {fpile[card.rank - 1][0]} on "
-                                f"foundation pile {i} first", pile=i, by_seat=by)
-        return None
+                raise RaceLost(f"too late: seat {by} put {fpile[card.rank - 1][0]} on "
+                               f"foundation pile {i} first", pile=i, by_seat=by)
 
     # ------------------------------------------------------------------ views
 
