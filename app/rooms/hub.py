@@ -360,8 +360,6 @@ class Hub:
         replies, self._replies = self._replies, {}
         seats = {}  # the sockets whose legal actions may have changed
         for handle in changed.values():
-            if handle.room.players and handle.room.bots():
-                self.bots.poke(handle)  # the table changed: its bots look at it (after a think)
             moved_on = self._legal_basis_moved_on(handle)
             for pid, pipe in handle.pipes.items():
                 if moved_on or pipe in replies or pid not in handle.legal_sent:
@@ -371,6 +369,12 @@ class Hub:
         self._send_turns(onlookers, stream, seats, replies)
         self._save_changed(list(changed.values()))
         self._send_turns(replies, stream, seats, replies)
+        # The table changed: its bots look at it (and act a think time later). Only now,
+        # after every frame of this turn has left: a bot's look costs a view and a
+        # decision per bot, and people must not wait for the bots' thinking to see a move.
+        for handle in changed.values():
+            if handle.room.players and handle.room.bots():
+                self.bots.poke(handle)
 
     def _send_turns(self, pipes, stream: dict, seats: dict, replies: dict) -> None:
         for pipe in pipes:

@@ -335,3 +335,27 @@ def test_a_bot_that_finds_a_play_after_voting_takes_its_vote_back_first(tmp_path
         kinds = [(e["kind"], e.get("votes", e.get("seat"))) for e in events if e["kind"] in ("votes", "move")]
         assert kinds[:2] == [("votes", []), ("move", 1)]  # the vote went before the play
     asyncio.run(main())
+
+
+def test_people_see_a_move_before_the_bots_think_about_it(tmp_path):
+    """A bot's look at the table costs a view and a decision per bot; the flush sends
+    every frame of the turn first, so people never wait for the bots' thinking (it made
+    bench/server.py --bots's fan-out p99 several times the all-sockets one)."""
+    async def main():
+        hub, handle, person, bot, _sock, pipe = await race_table(tmp_path, think_scale=10)
+        order: list[str] = []
+        watched = RecordingSocket(on_frame=lambda data: order.append("frame"))
+        pipe.socket = watched
+        hub.bots.forget(handle)  # the bot is idle: the next change makes it think
+        real_think = hub.bots.think
+        def think(h, player):
+            order.append("think")
+            real_think(h, player)
+        hub.bots.think = think
+        hub.handle_message(handle, person, pipe, m.client_message.validate_python(
+            {"type": "action", "id": "draw", "action": {"type": "draw"}}))
+        await turns()
+        assert order[:2] == ["frame", "think"]
+        assert any(msg.get("id") == "draw" and msg["type"] == "ack" for msg in watched.messages())
+        hub.bots.forget(handle)
+    asyncio.run(main())
