@@ -18,8 +18,8 @@ moves of its turn, and a socket gets one frame per turn however busy its room is
 under light load a turn holds one move and nothing waits longer than one turn. Nothing
 here awaits a client's network (see `connection.Pipe`).
 
-Bots (`bots.BotDriver`) are seats without sockets: the flush tells the driver which rooms
-changed, and a bot's message comes back in through `bot_message`, the same dispatch a
+Bots (`bots.BotDriver`) are seats without sockets: the flush, once its frames have left,
+tells the driver which rooms changed, and a bot's message comes back in through `bot_message`, the same dispatch a
 socket's message goes through.
 """
 
