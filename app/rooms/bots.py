@@ -33,7 +33,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from app.engine.demon import DemonAction, ToFoundation, action_to_json
+from app.engine.demon import action_to_json
 from app.engine.demon_bot import LEVELS, decide, think_time
 from app.engine.demon_view import seat_view
 from app.protocol import messages as m
@@ -116,7 +116,7 @@ class BotDriver:
         view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
         decision = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
         if decision.action is not None:
-            action = action_to_json(_aimed(decision.action, view.legal))
+            action = action_to_json(decision.action)
             action.pop("seat", None)
             return m.client_message.validate_python(
                 {"type": "action", "id": f"bot-{self.hub.epoch}-{next(self._ids)}", "action": action})
@@ -139,15 +139,3 @@ class BotDriver:
                 self.think(handle, player)
         except Exception:  # a bug in one bot must not stop the loop's other callbacks
             log.exception("bot %s of room %s failed", player.id, handle.room.code)
-
-
-def _aimed(action: DemonAction, legal: tuple) -> DemonAction:
-    """A foundation play aimed at the pile it was decided for. `pile: null` ("any pile
-    that takes it") would quietly land elsewhere, or be refused as illegal, when somebody
-    got there first; a person drops a card on a pile, and so does a bot, so that a bot
-    that is too late loses the race like anybody (`race_lost`, naming the winner)."""
-    if isinstance(action, ToFoundation) and action.pile is None:
-        for option in legal:
-            if isinstance(option, ToFoundation) and option.src == action.src and option.pile is not None:
-                return option
-    return action
