@@ -19,8 +19,8 @@ under light load a turn holds one move and nothing waits longer than one turn. N
 here awaits a client's network (see `connection.Pipe`).
 
 Bots (`bots.BotDriver`) are seats without sockets: the flush, once its frames have left,
-tells the driver which rooms changed, and a bot's message comes back in through `bot_message`, the same dispatch a
-socket's message goes through.
+tells the driver which rooms changed, and a bot's message comes back in through
+`bot_message`, the same dispatch a socket's message goes through.
 """
 
 from __future__ import annotations
