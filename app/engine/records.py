@@ -36,6 +36,7 @@ __all__ = [
     "replay",
     "replay_demon",
     "load",
+    "parse",
     "save",
 ]
 
@@ -146,6 +147,9 @@ def demon_initial(record: Mapping[str, Any]) -> DemonRound:
     if not isinstance(init, Mapping) or not {"seats", "foundations", "started"} <= set(init) \
             or not set(init) <= {"seats", "foundations", "started", "absent"}:
         raise InvalidRecord("'initial' needs seats, foundations and started (absent optional)")
+    seats = init["seats"]
+    if not isinstance(seats, list) or not (2 <= len(seats) <= MAX_PLAYERS):
+        raise InvalidRecord(f"a Demon round has 2 to {MAX_PLAYERS} seats (rule 1)")
     seed = record.get("seed")
     try:
         state = DemonRound.from_json({**init, "seed": seed, "end": None})
@@ -171,7 +175,7 @@ def replay_demon(record: Mapping[str, Any]) -> DemonRound:
     for i, entry in enumerate(record["actions"]):
         try:
             kind = entry.get("type") if isinstance(entry, Mapping) else None
-            if kind in _ROOM_ENTRY_KEYS:
+            if isinstance(kind, str) and kind in _ROOM_ENTRY_KEYS:
                 _check_room_entry(dict(entry), i)
                 if kind == "finish":
                     state, _ = state.finish(entry["reason"])
@@ -197,16 +201,53 @@ def replay(record: Mapping[str, Any]) -> Any:
     return replay_record(record)
 
 
-def load(path: str) -> dict:
-    """Read a record from a JSON file (InvalidRecord if it is not JSON or not an object)."""
+# A real record nests five levels deep (record, actions, action, value); anything much
+# deeper is damage or an attack, and refusing it early keeps every later step (replay,
+# error messages that quote an entry) clear of Python's recursion limit.
+MAX_DEPTH = 16
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (walked without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            todo.extend((inner, level + 1) for inner in item)
+    return deepest
+
+
+def parse(raw: bytes, name: str = "record") -> dict:
+    """A record from the bytes of a file, or InvalidRecord saying what is wrong with them.
+
+    Why so wary: records are shared between people (docs/records.md), so the loader meets
+    files nobody here wrote: bytes that are not UTF-8, nesting deep enough to exhaust
+    the JSON parser's stack, and integers longer than Python converts (4,300 digits)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise InvalidRecord(f"{path}: not valid JSON ({exc})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidRecord(f"{name}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise InvalidRecord(f"{name}: nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # JSONDecodeError, and integers too long to convert
+        first_line = str(exc).splitlines()[0]
+        raise InvalidRecord(f"{name}: not valid JSON ({first_line})") from None
     if not isinstance(data, dict):
-        raise InvalidRecord(f"{path}: a record must be a JSON object")
+        raise InvalidRecord(f"{name}: a record must be a JSON object")
+    if _depth(data) > MAX_DEPTH:
+        raise InvalidRecord(f"{name}: nested too deeply (at most {MAX_DEPTH} levels)")
     return data
+
+
+def load(path: str) -> dict:
+    """Read a record from a JSON file (see `parse`; OSError if it cannot be read)."""
+    with open(path, "rb") as fh:
+        return parse(fh.read(), path)
 
 
 def save(record: Mapping[str, Any], path: str) -> None:
