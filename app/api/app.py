@@ -13,12 +13,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 import app as app_pkg
-from app.api import grip_http, rooms_http, ws
+from app.api import grip_http, rooms_http, static_assets, ws
 from app.config import Settings
 from app.rooms.grip_advisor import GripAdvisor
 from app.rooms.grip_limits import KeyedLimiter
@@ -153,13 +152,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)
 
-    index = STATIC_DIR / "index.html"
-
-    async def page() -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-    app.add_api_route("/", page, include_in_schema=False)
-    app.add_api_route("/grip", page, include_in_schema=False)
-    app.add_api_route("/r/{code}", page, include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    static_assets.install(app, static_assets.StaticShell(STATIC_DIR))
     return app

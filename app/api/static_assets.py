@@ -1,0 +1,196 @@
+"""The static shell, read once at start and served compressed and cached right.
+
+There is no build step, so the versioning a bundler would do happens here, when the
+server starts: every file under `static/` is read into memory, all of them are hashed
+into one version, and the shell is served as
+
+    /static/<version>/<path>  the file, cacheable for a year ("immutable"): the URL changes
+                              whenever any file changes, so a browser never asks again
+    /static/<path>            the same bytes, revalidated every time (ETag): for old links,
+                              tools, and pages from before an upgrade
+    /, /grip, /r/<code>       index.html, its /static/ links rewritten to the versioned
+                              tree, revalidated on every visit so an upgrade is seen at once
+    /offline                  the page the service worker shows when the server is gone
+    /sw.js                    the service worker, at the root so that it controls the whole
+                              app; it carries the version and the list of files to keep
+    /manifest.webmanifest     what a browser needs to install the app
+
+Why one version for the whole tree, not a hash per file: the ES modules import each other
+by relative URL (`./cards.js`), so a module loaded from /static/<v>/ finds every import
+under the same /static/<v>/ without any JavaScript being rewritten, and a page can never
+mix files of two versions. The cost is that any change makes a browser fetch the whole
+shell again once (about 75 KB compressed).
+
+Text files are also kept gzip-compressed and sent so to browsers that accept it (gzip
+rather than brotli: the standard library has it, and brotli would save a few KB more for
+a new dependency). A change to a file needs a restart to be served, like a change to the
+Python code.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import mimetypes
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+VERSION_LENGTH = 12
+_VERSION_SHAPE = re.compile(r"[0-9a-f]{%d}" % VERSION_LENGTH)
+
+# Worth compressing; images other than SVG are compressed already.
+_TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/manifest+json",
+               "image/svg+xml")
+_TYPES = {".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+          ".css": "text/css; charset=utf-8", ".html": "text/html; charset=utf-8",
+          ".md": "text/markdown; charset=utf-8", ".json": "application/json",
+          ".svg": "image/svg+xml", ".png": "image/png",
+          ".webmanifest": "application/manifest+json"}
+_SMALLEST_WORTH_COMPRESSING = 512
+
+# The pages that are index.html under another address (the client routes on the path).
+PAGES = ("/", "/grip", "/r/{code}")
+_SW_TEMPLATE = "sw.js"
+_HIDDEN = re.compile(r"(^|/)\.")
+
+
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    gzipped: bytes | None  # None when compressing would not pay
+    media_type: str
+    etag: str
+
+
+def _media_type(name: str) -> str:
+    suffix = Path(name).suffix.lower()
+    return _TYPES.get(suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+def _make_asset(body: bytes, media_type: str) -> Asset:
+    gzipped = None
+    if len(body) >= _SMALLEST_WORTH_COMPRESSING and media_type.startswith(_TEXT_TYPES):
+        packed = gzip.compress(body, compresslevel=9, mtime=0)
+        if len(packed) < len(body) * 0.9:
+            gzipped = packed
+    etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+    return Asset(body, gzipped, media_type, etag)
+
+
+class StaticShell:
+    """Every static file in memory, with the one version that names them all."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        files: dict[str, bytes] = {}
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                rel = path.relative_to(root).as_posix()
+                if path.is_file() and not _HIDDEN.search(rel):
+                    files[rel] = path.read_bytes()
+        digest = hashlib.sha256()
+        for rel, body in files.items():
+            digest.update(rel.encode() + b"\0" + hashlib.sha256(body).digest())
+        self.version = digest.hexdigest()[:VERSION_LENGTH]
+        self.prefix = f"/static/{self.version}/"
+        self.files = {rel: _make_asset(body, _media_type(rel)) for rel, body in files.items()}
+        self.index = self._page("index.html")
+        self.offline = self._page("offline.html")
+        self.service_worker = self._service_worker(files.get(_SW_TEMPLATE))
+
+    def _page(self, name: str) -> Asset | None:
+        """An HTML page of the shell with its /static/ links pointing at this version."""
+        asset = self.files.get(name)
+        if asset is None:
+            return None
+        html = asset.body.decode("utf-8")
+        html = re.sub(r'(href|src)="/static/', lambda m: f'{m.group(1)}="{self.prefix}', html)
+        return _make_asset(html.encode("utf-8"), asset.media_type)
+
+    def shell_urls(self) -> list[str]:
+        """What the service worker keeps for offline use: the pages' files, not the rules
+        texts of every language (each player needs one, fetched when asked for)."""
+        keep = [self.prefix + rel for rel in self.files
+                if not rel.startswith("rules/") and rel != _SW_TEMPLATE]
+        return ["/offline", *keep]
+
+    def _service_worker(self, template: bytes | None) -> Asset | None:
+        if template is None:
+            return None
+        script = template.decode("utf-8")
+        script = script.replace("'__VERSION__'", json.dumps(self.version))
+        script = script.replace("['__SHELL__']", json.dumps(self.shell_urls()))
+        return _make_asset(script.encode("utf-8"), _TYPES[".js"])
+
+    def lookup(self, path: str) -> tuple[Asset | None, bool]:
+        """The asset at a path under /static/, and whether the path named this version.
+
+        A path naming another version (a page loaded before an upgrade asking for one more
+        file) gets today's file, revalidated rather than cached for a year."""
+        first, _, rest = path.partition("/")
+        if first == self.version:
+            return self.files.get(rest), True
+        if rest and _VERSION_SHAPE.fullmatch(first):
+            return self.files.get(rest), False
+        return self.files.get(path), False
+
+
+def respond(request: Request, asset: Asset, cache_control: str, status: int = 200,
+            extra: dict[str, str] | None = None) -> Response:
+    """The asset as an answer: 304 when the browser already has it, gzip when it accepts
+    it (with `Vary` so that caches keep both forms apart)."""
+    headers = {"Cache-Control": cache_control, "ETag": asset.etag, **(extra or {})}
+    if asset.gzipped is not None:
+        headers["Vary"] = "Accept-Encoding"
+    if status == 200 and asset.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    body = asset.body
+    if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        body = asset.gzipped
+        headers["Content-Encoding"] = "gzip"
+    if request.method == "HEAD":
+        headers["Content-Length"] = str(len(body))
+        return Response(status_code=status, headers=headers, media_type=asset.media_type)
+    return Response(body, status_code=status, headers=headers, media_type=asset.media_type)
+
+
+def install(app, shell: StaticShell) -> None:
+    """Add the shell's routes to a FastAPI app (see the module docstring for the URLs)."""
+
+    async def page(request: Request) -> Response:
+        return respond(request, shell.index, REVALIDATE)
+
+    async def offline(request: Request) -> Response:
+        return respond(request, shell.offline, REVALIDATE)
+
+    async def service_worker(request: Request) -> Response:
+        return respond(request, shell.service_worker, REVALIDATE,
+                       extra={"Service-Worker-Allowed": "/"})
+
+    async def manifest(request: Request) -> Response:
+        return respond(request, shell.files["manifest.webmanifest"], REVALIDATE)
+
+    async def static_file(request: Request, path: str) -> Response:
+        asset, versioned = shell.lookup(path)
+        if asset is None:
+            return Response(status_code=404, content="Not Found", media_type="text/plain")
+        return respond(request, asset, IMMUTABLE if versioned else REVALIDATE)
+
+    methods = ["GET", "HEAD"]
+    if shell.index is not None:
+        for address in PAGES:
+            app.add_api_route(address, page, methods=methods, include_in_schema=False)
+    if shell.offline is not None:
+        app.add_api_route("/offline", offline, methods=methods, include_in_schema=False)
+    if shell.service_worker is not None:
+        app.add_api_route("/sw.js", service_worker, methods=methods, include_in_schema=False)
+    if "manifest.webmanifest" in shell.files:
+        app.add_api_route("/manifest.webmanifest", manifest, methods=methods, include_in_schema=False)
+    app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)

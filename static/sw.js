@@ -1,0 +1,59 @@
+// The service worker: the app opens at once from its own copy of the shell, and says
+// "you are offline" instead of the browser's error page when the server cannot be reached.
+//
+// The server fills in VERSION and SHELL when it serves this file as /sw.js
+// (app/api/static_assets.py). A new version of the server means a new /sw.js, so the
+// browser installs this worker again with a new cache; the old cache is dropped when the
+// new worker takes over. Pages ask for files by versioned URL (/static/<version>/...), so
+// a page never gets a mix of two versions' files.
+//
+// The rules texts are kept once read (one language's, not all five up front). Never
+// cached: the API, the room sockets, and the pages themselves, which always go to the
+// network first so that an upgrade is seen on the next visit.
+
+const VERSION = '__VERSION__';
+const SHELL = ['__SHELL__'];
+const CACHE = `shell-${VERSION}`;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => name.startsWith('shell-') && name !== CACHE)
+      .map((name) => caches.delete(name)));
+    await self.clients.claim();
+  })());
+});
+
+async function pageOrOffline(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    const cache = await caches.open(CACHE);
+    return (await cache.match('/offline')) || Response.error();
+  }
+}
+
+async function cachedFirst(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const answer = await fetch(request);
+  if (answer.ok) cache.put(request, answer.clone());
+  return answer;
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === 'navigate') {
+    event.respondWith(pageOrOffline(request));
+  } else if (url.pathname.startsWith(`/static/${VERSION}/`)) {
+    event.respondWith(cachedFirst(request));
+  }
+});

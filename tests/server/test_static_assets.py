@@ -1,0 +1,124 @@
+"""The static shell over real HTTP (app/api/static_assets.py): versioned URLs cached for a
+year, pages revalidated, text compressed, the service worker and the manifest served
+where a browser looks for them (issue 15, "an app you can install, that loads fast")."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+
+import httpx
+import pytest
+
+from app.api.static_assets import StaticShell
+from app.api.app import STATIC_DIR
+
+
+def _versioned_links(html: str) -> list[str]:
+    return re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+
+
+@pytest.fixture(scope="module")
+def shell() -> StaticShell:
+    return StaticShell(STATIC_DIR)
+
+
+@pytest.mark.parametrize("path", ["/", "/grip", "/r/ABCD", "/offline"])
+def test_pages_are_revalidated_and_point_at_this_version(server, shell, path):
+    answer = httpx.get(server.base + path)
+    assert answer.status_code == 200
+    assert answer.headers["cache-control"] == "no-cache"
+    links = _versioned_links(answer.text)
+    assert links, answer.text
+    assert all(link.startswith(f"/static/{shell.version}/") for link in links), links
+
+
+def test_every_link_of_the_page_is_cached_for_a_year_and_compressed(server):
+    page = httpx.get(server.base + "/")
+    for link in _versioned_links(page.text):
+        answer = httpx.get(server.base + link, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200, link
+        assert answer.headers["cache-control"] == "public, max-age=31536000, immutable", link
+        if link.endswith((".js", ".css")):
+            assert answer.headers["content-encoding"] == "gzip", link
+            assert "accept-encoding" in answer.headers["vary"].lower()
+
+
+def test_a_file_is_the_same_bytes_compressed_or_not(server, shell):
+    url = f"{server.base}/static/{shell.version}/i18n.js"
+    plain = httpx.get(url, headers={"Accept-Encoding": "identity"})
+    with httpx.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as packed:
+        raw = b"".join(packed.iter_raw())
+        assert packed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    assert gzip.decompress(raw) == plain.content == (STATIC_DIR / "i18n.js").read_bytes()
+    assert len(raw) < len(plain.content) / 2
+
+
+def test_unversioned_and_old_version_urls_are_revalidated_with_an_etag(server):
+    for path in ("/static/app.js", "/static/0123456789ab/app.js"):
+        first = httpx.get(server.base + path)
+        assert first.status_code == 200, path
+        assert first.headers["cache-control"] == "no-cache"
+        again = httpx.get(server.base + path, headers={"If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304, path
+        assert again.content == b""
+
+
+def test_a_missing_static_file_is_404(server, shell):
+    for path in ("/static/nothing.js", f"/static/{shell.version}/nothing.js", "/static/../app/config.py"):
+        assert httpx.get(server.base + path).status_code == 404, path
+
+
+def test_the_service_worker_is_served_from_the_root_with_this_version(server, shell):
+    answer = httpx.get(server.base + "/sw.js")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/javascript")
+    assert answer.headers["cache-control"] == "no-cache"
+    assert answer.headers["service-worker-allowed"] == "/"
+    assert "__VERSION__" not in answer.text and "__SHELL__" not in answer.text
+    assert f'const VERSION = "{shell.version}";' in answer.text
+    kept = json.loads(re.search(r"const SHELL = (\[.*?\]);", answer.text).group(1))
+    assert "/offline" in kept
+    page = httpx.get(server.base + "/")
+    assert set(_versioned_links(page.text)) <= set(kept)
+    assert not any("/rules/" in url for url in kept)  # one language's, when asked for
+
+
+def test_the_manifest_names_installable_icons_that_exist(server):
+    answer = httpx.get(server.base + "/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/manifest+json")
+    manifest = answer.json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert manifest["theme_color"].startswith("#")
+    purposes = {icon.get("purpose", "any") for icon in manifest["icons"]}
+    assert {"any", "maskable"} <= purposes
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        got = httpx.get(server.base + icon["src"])
+        assert got.status_code == 200 and got.headers["content-type"] == icon["type"], icon
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(got.content[16:20], "big"), int.from_bytes(got.content[20:24], "big")
+            assert f"{width}x{height}" == icon["sizes"], icon
+
+
+def test_the_page_links_the_manifest_and_an_apple_touch_icon(server):
+    html = httpx.get(server.base + "/").text
+    assert re.search(r'<link rel="manifest" href="/manifest.webmanifest">', html)
+    touch = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', html).group(1)
+    got = httpx.get(server.base + touch)
+    assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+
+
+def test_version_changes_when_a_file_changes(tmp_path):
+    (tmp_path / "index.html").write_text('<script src="/static/a.js"></script>')
+    (tmp_path / "a.js").write_text("export const a = 1;\n")
+    before = StaticShell(tmp_path)
+    again = StaticShell(tmp_path)
+    (tmp_path / "a.js").write_text("export const a = 2;\n")
+    after = StaticShell(tmp_path)
+    assert before.version == again.version != after.version
+    assert after.index.body.decode() == f'<script src="/static/{after.version}/a.js"></script>'
