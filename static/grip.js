@@ -14,7 +14,7 @@ import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setP
 import { explainText } from './grip-explain.js';
 import { LIMITS, limitKey, summary } from './grip-stats.js';
 import { play } from './sound.js';
-import { errorText } from './home.js';
+import { errorText } from './ui.js';
 
 const COLS = 8;
 const ROW_GOALS = ['2 → J', '3 → Q', '4 → K'];

@@ -8,33 +8,7 @@ import { getPref, setPref, setRoomCreds } from './storage.js';
 import { showRules } from './rules.js';
 import { backEl, cardEl } from './cards.js';
 import { BOT_LEVELS, botBadge } from './bot-badge.js';
-
-export const TIME_LIMITS = [null, 60, 120, 180, 300, 600, 900, 1800, 3600];
-
-export function timeLimitLabel(seconds) {
-  return seconds ? t('options.minutes', { n: seconds / 60 }) : t('options.noLimit');
-}
-
-export function optionFields(options, onChange, idPrefix) {
-  const rounds = h('select', { id: `${idPrefix}-rounds`, name: 'rounds', onchange: onChange },
-    Array.from({ length: 20 }, (_, i) => i + 1).map((n) =>
-      h('option', { value: n, selected: n === options.rounds }, String(n))));
-  const limit = h('select', { id: `${idPrefix}-limit`, name: 'time_limit_s', onchange: onChange },
-    TIME_LIMITS.map((s) => h('option', { value: s === null ? '' : s, selected: s === (options.time_limit_s ?? null) },
-      timeLimitLabel(s))));
-  const players = h('select', { id: `${idPrefix}-max`, name: 'max_players', onchange: onChange },
-    [2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === options.max_players }, String(n))));
-  const read = () => ({
-    rounds: Number(rounds.value),
-    time_limit_s: limit.value === '' ? null : Number(limit.value),
-    max_players: Number(players.value),
-  });
-  const el = h('div', { class: 'option-fields' },
-    h('label', { for: rounds.id }, h('span', { text: t('options.rounds') }), rounds),
-    h('label', { for: limit.id }, h('span', { text: t('options.timeLimit') }), limit),
-    h('label', { for: players.id }, h('span', { text: t('options.maxPlayers') }), players));
-  return { el, read, inputs: [rounds, limit, players] };
-}
+import { errorText, optionFields } from './ui.js';
 
 export function mount(container, { navigate }) {
   let destroyed = false;
@@ -216,12 +190,4 @@ function recentItem(game) {
     game.rounds ? h('span', { class: 'recent-rounds',
       text: t('home.roundsCount', { n: Array.isArray(game.rounds) ? game.rounds.length : game.rounds }) }) : null,
     h('span', { class: 'recent-players' }, names));
-}
-
-export function errorText(err) {
-  if (!err) return t('error.generic');
-  if (err.status === 0) return t('error.network');
-  if (err.status === 429) return t('error.tooMany');
-  if (typeof err.detail === 'string' && err.detail) return `${t('error.server')}: ${err.detail}`;
-  return t('error.generic');
 }

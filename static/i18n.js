@@ -334,6 +334,7 @@ const ro = {
   'home.recentTitle': 'Jocuri recente',
   'home.roundsCount': '{n} runde',
   'home.roundsCount.one': '{n} rundă',
+  'home.demonTitle': 'Demon',
   'home.nameNeeded': 'Scrie un nume (1–20 de caractere).',
   'home.codeNeeded': 'Scrie codul camerei.',
   'home.noSuchRoom': 'Nu există nicio cameră cu acest cod.',
@@ -452,6 +453,7 @@ const ro = {
   'table.totalIs': 'total {n}',
   'table.foundationPile': 'Fundația {n}: {card}, jucată de {name}',
   'table.newPile': 'Începe o fundație nouă (as)',
+  'table.newPileShort': 'A',
   'table.recycle': 'Întoarce deșeul',
   'table.drawLabel': 'Trage trei ({n} în stoc)',
   'table.stockCount': '{n} cărți în stoc',
@@ -576,7 +578,8 @@ const ro = {
   'stats.limit.u': 'nelimitat',
   'card.back': 'carte cu fața în jos',
   'card.name': '{rank} de {suit}',
-  'rank.A': 'as', 'rank.J': 'valet', 'rank.Q': 'damă', 'rank.K': 'popă',
+  'rank.A': 'as', 'rank.2': '2', 'rank.3': '3', 'rank.4': '4', 'rank.5': '5', 'rank.6': '6',
+  'rank.7': '7', 'rank.8': '8', 'rank.9': '9', 'rank.T': '10', 'rank.J': 'valet', 'rank.Q': 'damă', 'rank.K': 'popă',
   'suit.S': 'pică', 'suit.H': 'cupă', 'suit.D': 'caro', 'suit.C': 'treflă',
 };
 
@@ -611,6 +614,7 @@ const de = {
   'home.recentTitle': 'Letzte Spiele',
   'home.roundsCount': '{n} Runden',
   'home.roundsCount.one': '{n} Runde',
+  'home.demonTitle': 'Demon',
   'home.nameNeeded': 'Bitte einen Namen eingeben (1–20 Zeichen).',
   'home.codeNeeded': 'Bitte den Raumcode eingeben.',
   'home.noSuchRoom': 'Einen Raum mit diesem Code gibt es nicht.',
@@ -729,6 +733,7 @@ const de = {
   'table.totalIs': 'gesamt {n}',
   'table.foundationPile': 'Ablage {n}: {card}, gelegt von {name}',
   'table.newPile': 'Neue Ablage beginnen (Ass)',
+  'table.newPileShort': 'A',
   'table.recycle': 'Abfall umdrehen',
   'table.drawLabel': 'Drei ziehen ({n} im Stapel)',
   'table.stockCount': '{n} Karten im Stapel',
@@ -852,7 +857,8 @@ const de = {
   'stats.limit.u': 'unbegrenzt',
   'card.back': 'verdeckte Karte',
   'card.name': '{suit} {rank}',
-  'rank.A': 'Ass', 'rank.J': 'Bube', 'rank.Q': 'Dame', 'rank.K': 'König',
+  'rank.A': 'Ass', 'rank.2': '2', 'rank.3': '3', 'rank.4': '4', 'rank.5': '5', 'rank.6': '6',
+  'rank.7': '7', 'rank.8': '8', 'rank.9': '9', 'rank.T': '10', 'rank.J': 'Bube', 'rank.Q': 'Dame', 'rank.K': 'König',
   'suit.S': 'Pik', 'suit.H': 'Herz', 'suit.D': 'Karo', 'suit.C': 'Kreuz',
 };
 
@@ -887,6 +893,7 @@ const fi = {
   'home.recentTitle': 'Viimeisimmät pelit',
   'home.roundsCount': '{n} kierrosta',
   'home.roundsCount.one': '{n} kierros',
+  'home.demonTitle': 'Demon',
   'home.nameNeeded': 'Kirjoita nimi (1–20 merkkiä).',
   'home.codeNeeded': 'Kirjoita huonekoodi.',
   'home.noSuchRoom': 'Tällä koodilla ei ole huonetta.',
@@ -1005,6 +1012,7 @@ const fi = {
   'table.totalIs': 'yhteensä {n}',
   'table.foundationPile': 'Peruspino {n}: {card}, pelasi {name}',
   'table.newPile': 'Aloita uusi peruspino (ässä)',
+  'table.newPileShort': 'A',
   'table.recycle': 'Käännä poistopino',
   'table.drawLabel': 'Nosta kolme ({n} pakassa)',
   'table.stockCount': '{n} korttia pakassa',
@@ -1128,7 +1136,8 @@ const fi = {
   'stats.limit.u': 'rajaton',
   'card.back': 'kortti kuvapuoli alaspäin',
   'card.name': '{suit} {rank}',
-  'rank.A': 'ässä', 'rank.J': 'jätkä', 'rank.Q': 'kuningatar', 'rank.K': 'kuningas',
+  'rank.A': 'ässä', 'rank.2': '2', 'rank.3': '3', 'rank.4': '4', 'rank.5': '5', 'rank.6': '6',
+  'rank.7': '7', 'rank.8': '8', 'rank.9': '9', 'rank.T': '10', 'rank.J': 'jätkä', 'rank.Q': 'kuningatar', 'rank.K': 'kuningas',
   'suit.S': 'pata', 'suit.H': 'hertta', 'suit.D': 'ruutu', 'suit.C': 'risti',
 };
 
@@ -1405,15 +1414,20 @@ const ru = {
   'stats.limit.u': 'без ограничения',
   'card.back': 'карта рубашкой вверх',
   'card.name': '{rank} {suit}',
-  'rank.A': 'туз', 'rank.J': 'валет', 'rank.Q': 'дама', 'rank.K': 'король',
+  'rank.A': 'туз', 'rank.2': '2', 'rank.3': '3', 'rank.4': '4', 'rank.5': '5', 'rank.6': '6',
+  'rank.7': '7', 'rank.8': '8', 'rank.9': '9', 'rank.T': '10', 'rank.J': 'валет', 'rank.Q': 'дама', 'rank.K': 'король',
   'suit.S': 'пик', 'suit.H': 'червей', 'suit.D': 'бубен', 'suit.C': 'треф',
 };
 
-const TABLE = { en, ro, de, fi, ru };
+// Every language has the same keys with the same {placeholders}; a count's plural forms
+// ('key.one', 'key.few' …) are each language's own (tests/js/i18n.test.mjs).
+export const TABLES = { en, ro, de, fi, ru };
+const TABLE = TABLES;
 
 function detect() {
   const saved = getPref('lang', null);
   if (saved && TABLE[saved]) return saved;
+  if (typeof navigator === 'undefined') return 'en';
   const wanted = [...(navigator.languages || []), navigator.language || ''];
   for (const tag of wanted) {
     const base = String(tag).toLowerCase().split('-')[0];
@@ -1465,4 +1479,3 @@ export function t(key, vars) {
   return text;
 }
 
-export function keysOf(code) { return Object.keys(TABLE[code] || {}); }

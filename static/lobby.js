@@ -4,8 +4,8 @@
 import { h, replaceChildren, toast, icon } from './dom.js';
 import { t } from './i18n.js';
 import { backEl } from './cards.js';
-import { seatedPlayers, colourOfPlayer, spectatorCount, playerById } from './demon-state.js';
-import { optionFields } from './home.js';
+import { seatedPlayers, spectatorCount, playerById } from './demon-model.js';
+import { optionFields, timeLimitLabel } from './ui.js';
 import { play } from './sound.js';
 import { BOT_LEVELS, botBadge } from './bot-badge.js';
 
@@ -72,10 +72,10 @@ export function mount(container, ctx) {
     const conn = player.absent ? 'absent' : player.connected ? 'online' : 'offline';
     const badge = botBadge(player);
     return h('li', { class: `seat${me ? ' me' : ''}${badge ? ' bot' : ''}`, dataset: { seat: String(seat) } },
-      backEl(colourOfPlayer(player), { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
+      backEl(player.colour, { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
       h('span', { class: 'seat-name', text: player.name }),
       h('span', { class: 'seat-tags' },
-        player.id === state.host || seat === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
+        player.id === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
         me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
         badge || h('span', { class: `conn conn-${conn}` },
           h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
@@ -100,7 +100,7 @@ export function mount(container, ctx) {
       if (!player) firstFree = false;
     }
     const host = ctx.isHost();
-    const hostPlayer = typeof state.host === 'number' ? bySeat.get(state.host) : playerById(state, state.host);
+    const hostPlayer = playerById(state, state.host);
     const hostName = hostPlayer ? hostPlayer.name : null;
     const canStart = players.filter((p) => !p.absent).length >= 2;
     const counting = state.phase === 'countdown';
@@ -132,7 +132,7 @@ export function mount(container, ctx) {
           h('h2', { id: 'opt-title', text: t('lobby.options') }),
           h('dl', { class: 'opt-list' },
             h('dt', { text: t('options.rounds') }), h('dd', { text: String(opts.rounds ?? '—') }),
-            h('dt', { text: t('options.timeLimit') }), h('dd', { text: opts.time_limit_s ? t('options.minutes', { n: opts.time_limit_s / 60 }) : t('options.noLimit') }),
+            h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s) }),
             h('dt', { text: t('options.maxPlayers') }), h('dd', { text: String(opts.max_players ?? '—') })));
       }
     }

@@ -5,10 +5,10 @@ import { h, replaceChildren, toast, button } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { RoomSocket } from './socket.js';
-import { applyEvent, playerName, playerById, isHost } from './demon-state.js';
+import { applyEvent, playerById, isHost, seatOf } from './demon-model.js';
 import { getPref, setPref, getRoomCreds, setRoomCreds, getRoomCache, setRoomCache } from './storage.js';
 import { play } from './sound.js';
-import { errorText } from './home.js';
+import { errorText } from './ui.js';
 import * as lobbyView from './lobby.js';
 import { botBadge } from './bot-badge.js';
 import * as tableView from './table.js';
@@ -46,7 +46,7 @@ export function mount(container, { code, navigate }) {
     action: (action) => (socket ? socket.action(action) : null),
     leave,
     navigate,
-    isHost: () => isHost(model.state, model.you, model.seat),
+    isHost: () => isHost(model.state, model.you),
   };
 
   // ---- connection --------------------------------------------------------------
@@ -111,9 +111,7 @@ export function mount(container, { code, navigate }) {
   // A spectator is seated when a round starts and seats move up when someone leaves
   // the lobby: the seat is whatever the players list says for our player id.
   function syncSeat() {
-    if (!model.state || !model.you) return;
-    const me = (model.state.players || []).find((p) => p.id === model.you);
-    model.seat = me && !me.left && me.seat !== undefined ? me.seat : null;
+    if (model.state && model.you) model.seat = seatOf(model.state, model.you);
   }
 
   function adoptTimers(state) {
@@ -236,8 +234,7 @@ export function mount(container, { code, navigate }) {
     if (!result) return;
     if (result.reason === 'demon') {
       play('win');
-      const winner = typeof result.winner === 'number' ? { name: playerName(model.state, result.winner) }
-        : playerById(model.state, result.winner);
+      const winner = playerById(model.state, result.winner);
       const name = winner ? winner.name : '?';
       const box = h('div', { class: 'demon-call', role: 'alert' },
         h('span', { class: 'demon-word', text: t('table.demonCall') }),

@@ -3,9 +3,10 @@
 
 import { addResult, normalize } from './grip-stats.js';
 
+// `store` is a function giving the Storage: even asking for it can throw.
 function read(store, key) {
   try {
-    const raw = store.getItem(key);
+    const raw = store().getItem(key);
     return raw === null ? null : JSON.parse(raw);
   } catch {
     return null;
@@ -14,8 +15,8 @@ function read(store, key) {
 
 function write(store, key, value) {
   try {
-    if (value === null || value === undefined) store.removeItem(key);
-    else store.setItem(key, JSON.stringify(value));
+    if (value === null || value === undefined) store().removeItem(key);
+    else store().setItem(key, JSON.stringify(value));
   } catch {
     // quota or privacy mode: forget silently
   }
@@ -26,24 +27,24 @@ const session = () => window.sessionStorage;
 
 // Preferences: language, sound, four-colour deck, last name typed.
 export function getPref(name, fallback) {
-  const prefs = read(local(), 'dg.prefs') || {};
+  const prefs = read(local, 'dg.prefs') || {};
   return name in prefs ? prefs[name] : fallback;
 }
 
 export function setPref(name, value) {
-  const prefs = read(local(), 'dg.prefs') || {};
+  const prefs = read(local, 'dg.prefs') || {};
   prefs[name] = value;
-  write(local(), 'dg.prefs', prefs);
+  write(local, 'dg.prefs', prefs);
 }
 
 // A seat in a room: {code, token, seat, spectator, name}. Kept in localStorage so that
 // a reload (or reopening the room link later) returns to the same seat.
 export function getRoomCreds(code) {
-  return read(local(), `dg.room.${code}`);
+  return read(local, `dg.room.${code}`);
 }
 
 export function setRoomCreds(code, creds) {
-  write(local(), `dg.room.${code}`, creds ? { ...creds, saved: Date.now() } : null);
+  write(local, `dg.room.${code}`, creds ? { ...creds, saved: Date.now() } : null);
   pruneRooms();
 }
 
@@ -53,7 +54,7 @@ function pruneRooms() {
     const keys = [];
     for (let i = 0; i < local().length; i++) {
       const key = local().key(i);
-      if (key && key.startsWith('dg.room.')) keys.push([key, (read(local(), key) || {}).saved || 0]);
+      if (key && key.startsWith('dg.room.')) keys.push([key, (read(local, key) || {}).saved || 0]);
     }
     keys.sort((a, b) => b[1] - a[1]);
     for (const [key] of keys.slice(20)) local().removeItem(key);
@@ -65,35 +66,31 @@ function pruneRooms() {
 // The last state and version seen in a room, per tab: a reload sends this `v` in its
 // hello and gets only the events it missed.
 export function getRoomCache(code) {
-  return read(session(), `dg.cache.${code}`);
+  return read(session, `dg.cache.${code}`);
 }
 
 export function setRoomCache(code, cache) {
-  write(session(), `dg.cache.${code}`, cache);
+  write(session, `dg.cache.${code}`, cache);
 }
 
 // The Devil's Grip game in progress: {id, token}.
 export function getGripGame() {
-  return read(local(), 'dg.grip.current');
+  return read(local, 'dg.grip.current');
 }
 
 export function setGripGame(game) {
-  write(local(), 'dg.grip.current', game);
+  write(local, 'dg.grip.current', game);
 }
 
 // Devil's Grip statistics, per pass limit, with deals played with undo or hints kept
 // apart (rule 12); the shape and the arithmetic are in grip-stats.js. Statistics of the
 // earlier format (no pass limit recorded) are left where they were and not shown.
 export function getGripStats() {
-  return normalize(read(local(), 'dg.grip.stats2'));
+  return normalize(read(local, 'dg.grip.stats2'));
 }
 
 export function recordGripResult(result) {
   const stats = addResult(getGripStats(), result);
-  write(local(), 'dg.grip.stats2', stats);
+  write(local, 'dg.grip.stats2', stats);
   return stats;
-}
-
-export function resetGripStats() {
-  write(local(), 'dg.grip.stats2', null);
 }

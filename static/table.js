@@ -5,7 +5,7 @@
 import { h, replaceChildren, toast, formatClock, cssEscape, icon } from './dom.js';
 import { t } from './i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from './cards.js';
-import { playerName, playsOf, seatedPlayers, playerAtSeat, playerById, colourOfSeat, byPlayer } from './demon-state.js';
+import { playerName, playsOf, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { attachCardInput, makeGhost, flyFrom, bindKeys } from './input.js';
 import { play } from './sound.js';
 import { botBadge, botLevel } from './bot-badge.js';
@@ -61,14 +61,13 @@ export function mount(container, ctx) {
   function seatView(seat) {
     const r = round();
     if (!r || !r.seats) return null;
-    const byField = r.seats.find((s) => s && s.seat === seat);
-    return byField || r.seats[seat] || null;
+    return r.seats[seat] || null;
   }
 
   function roundSeats() {
     const r = round();
     if (!r || !r.seats) return [];
-    return r.seats.map((view, i) => ({ seat: view && typeof view.seat === 'number' ? view.seat : i, view }))
+    return r.seats.map((view, i) => ({ seat: i, view }))
       .filter((s) => s.view);
   }
 
@@ -577,11 +576,11 @@ export function mount(container, ctx) {
     const host = ctx.isHost();
     const matchOver = st.phase === 'match_over' || res.match_over;
     const players = seatedPlayers(st);
-    const totalOf = (p) => byPlayer(res.totals, p) ?? p.total ?? 0;
+    const totalOf = (p) => res.totals[p.id] ?? p.total ?? 0;
     const order = [...players].sort((a, b) => totalOf(b) - totalOf(a));
     const winnerIds = new Set(res.winners || []);
-    const isWinner = (p) => winnerIds.has(p.id) || winnerIds.has(p.seat);
-    const winner = typeof res.winner === 'number' ? playerAtSeat(st, res.winner) : playerById(st, res.winner);
+    const isWinner = (p) => winnerIds.has(p.id);
+    const winner = playerById(st, res.winner);
     const reason = res.reason === 'demon'
       ? t('result.demon', { name: winner ? winner.name : '?' })
       : t(`result.${res.reason}`);
@@ -594,7 +593,7 @@ export function mount(container, ctx) {
           h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
             h('span', { text: p.name }), botBadge(p) ? ' ' : null, botBadge(p),
             won ? h('span', { class: 'tag win', text: t('result.winner') }) : null),
-          h('td', { text: String(byPlayer(res.scores, p) ?? 0) }),
+          h('td', { text: String(res.scores[p.id] ?? 0) }),
           h('td', { text: String(totalOf(p)) }));
       })));
     const winners = players.filter(isWinner);

@@ -1,0 +1,109 @@
+// The Demon room's public state as the browser holds it, and the reducer that applies
+// the server's events to it (docs/protocol.md, "Events"). Pure: no DOM, no clock. It
+// copies what the server says and never decides a rule.
+//
+// applyEvent never changes the state it is given: it returns a new state that shares
+// every part the event did not touch (a move makes a new `round`, a new `seats` array
+// and one new seat; the other seats, the players and the history are the old objects).
+// The parts it takes from the event are the event's own objects, which nothing changes
+// after parsing.
+
+export function applyEvent(state, event) {
+  const base = state || {};
+  switch (event.kind) {
+    case 'room': {
+      const next = { ...base };
+      for (const [key, value] of Object.entries(event.state)) {
+        if (key !== 'round') next[key] = value;
+      }
+      return next;
+    }
+    case 'countdown':
+      return { ...base, phase: 'countdown', countdown_ends_in_ms: event.ends_in_ms };
+    case 'round_started':
+      return { ...base, phase: 'playing', round: event.round, round_no: event.round_no,
+        time_left_ms: event.time_left_ms ?? null, countdown_ends_in_ms: null, result: null };
+    case 'move':
+      return base.round ? { ...base, round: applyMove(base.round, event) } : base;
+    case 'absent':
+      // a seat away past the grace period is out of the round
+      return base.round ? { ...base, round: { ...base.round, absent: event.absent, stuck: event.stuck } } : base;
+    case 'votes': {
+      const players = (base.players || []).map((p) => {
+        const voted = event.votes.includes(p.seat);
+        return p.voted === voted ? p : { ...p, voted };
+      });
+      return { ...base, players, round: base.round ? { ...base.round, votes: event.votes } : base.round };
+    }
+    case 'round_ended':
+      return { ...base, result: event.result, phase: event.result.match_over ? 'match_over' : 'round_over' };
+    default:
+      return base; // an event kind this client does not know: nothing to show
+  }
+}
+
+// A move replaces the mover's seat and sets the foundation piles it changed.
+function applyMove(round, event) {
+  const seats = round.seats.slice();
+  seats[event.seat] = event.seat_view;
+  let foundations = round.foundations;
+  if (event.foundations.length) {
+    foundations = foundations.slice();
+    for (const f of event.foundations) {
+      while (foundations.length < f.pile) foundations.push(null);
+      foundations[f.pile] = { top: f.top, seat: f.seat, count: f.count };
+    }
+  }
+  return { ...round, seats, foundations, stuck: event.stuck, cards_home: event.cards_home };
+}
+
+// The foundation plays of a move event, as [{card, pile}]: its engine's `played` events.
+export function playsOf(event) {
+  return (event.engine || []).filter((e) => e.type === 'played').map((e) => ({ card: e.card, pile: e.pile }));
+}
+
+// Players are known by their id ("p3"); `seat` is their place in the current round.
+export function playerAtSeat(state, seat) {
+  return (state && state.players || []).find((p) => p.seat === seat) || null;
+}
+
+export function playerById(state, id) {
+  if (!state || id === null || id === undefined) return null;
+  return (state.players || []).find((p) => p.id === id)
+    || (state.spectators || []).find((p) => p.id === id) || null;
+}
+
+export function playerName(state, seat) {
+  const player = playerAtSeat(state, seat);
+  return player ? player.name : `#${seat + 1}`;
+}
+
+// The card-back colour of a seat: its player's colour index (0–7, kept for the life of
+// the room); the seat number for a seat nobody holds.
+export function colourOfSeat(state, seat) {
+  const player = playerAtSeat(state, seat);
+  return player ? player.colour : seat;
+}
+
+export function spectatorCount(state) {
+  return state && state.spectators ? state.spectators.length : 0;
+}
+
+// Whether the player `you` (an id) is the host.
+export function isHost(state, you) {
+  return Boolean(state && you !== null && you !== undefined && state.host === you);
+}
+
+export function seatedPlayers(state) {
+  return (state && state.players || []).filter((p) => !p.left && p.seat !== null && p.seat !== undefined)
+    .sort((a, b) => a.seat - b.seat);
+}
+
+// The seat this browser plays: the seat of its player id, or null (a spectator, or a
+// player who left). A spectator is seated when a round starts, and seats move up when
+// someone leaves the lobby, so this is read from the players list after every change.
+export function seatOf(state, you) {
+  if (!state || !you) return null;
+  const me = (state.players || []).find((p) => p.id === you);
+  return me && !me.left && me.seat !== undefined ? me.seat : null;
+}
