@@ -1479,3 +1479,6 @@ export function t(key, vars) {
   return text;
 }
 
+
+// The keys of one language's table (tests/js/rules_i18n.test.mjs compares them).
+export function keysOf(code) { return Object.keys(TABLE[code] || {}); }
