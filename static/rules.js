@@ -5,11 +5,12 @@
 // files of the game on show are fetched, each once.
 
 import { h, modal, replaceChildren } from './dom.js';
-import { getLang, t } from './i18n.js';
+import { LANGUAGES, getLang, t } from './i18n.js';
 import { backEl, cardEl } from './cards.js';
 import { markdownToDom } from './markdown.js';
 
-export const RULES_LANGS = ['en', 'ro', 'de', 'fi', 'ru'];
+// Every language of the page has its rules (tests/js/rules_i18n.test.mjs checks the folders).
+export const RULES_LANGS = LANGUAGES.map(([code]) => code);
 export const RULES_GAMES = [['demon', 'home.demonTitle'], ['devils-grip', 'home.gripTitle']];
 
 const texts = new Map();
