@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.config import Settings
 from app.protocol import messages as m
+from app.protocol import server as out
 from app.rooms.connection import Pipe, RateLimiter
 from app.rooms.hub import CLOSE_POLICY, Hub
 from app.rooms.logfmt import log_event
@@ -122,7 +123,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
                 break
             text = frame.get("text")
             if text is None:
-                hub.reply(pipe, {"type": "error", "code": "invalid", "message": "Send JSON text frames."})
+                hub.reply(pipe, out.error("invalid", "Send JSON text frames."))
                 continue
             if len(text.encode()) > settings.max_frame_bytes:
                 pipe.close(CLOSE_TOO_BIG, "frame too large")
@@ -135,11 +136,11 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
             try:
                 msg = m.client_message.validate_json(text)
             except ValidationError as err:
-                hub.reply(pipe, {"type": "error", "code": "invalid", "message": explain(err)})
+                hub.reply(pipe, out.error("invalid", explain(err)))
                 log_event("input_rejected", code=handle.room.code, player=player.id, reason="invalid")
                 continue
             if isinstance(msg, m.Hello):
-                hub.reply(pipe, {"type": "error", "code": "invalid", "message": "Already authenticated."})
+                hub.reply(pipe, out.error("invalid", "Already authenticated."))
                 continue
             hub.handle_message(handle, player, pipe, msg)
             if isinstance(msg, m.Leave):

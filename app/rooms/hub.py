@@ -34,11 +34,12 @@ from typing import Any, Callable
 
 from app.config import Settings
 from app.protocol import messages as m
-from app.protocol.wire import dumps
+from app.protocol import server as out
 from app.rooms.bots import BotDriver
 from app.rooms.connection import Pipe
+from app.rooms.errors import Invalid, RoomError, TooManyBots
 from app.rooms.logfmt import log_event
-from app.rooms.room import Options, Outcome, Player, Room, RoomError
+from app.rooms.room import Options, Outcome, Player, Room
 from app.rooms.secrets_util import hash_token, new_code, new_token
 
 log = logging.getLogger("demon.hub")
@@ -55,10 +56,8 @@ SAVE_MOVES, SAVE_ALL = 1, 2  # what a room's next save must write: its steps, or
 class RoomHandle:
     room: Room
     pipes: dict[str, Pipe] = field(default_factory=dict)  # player id -> its socket
-    legal_sent: dict[str, list] = field(default_factory=dict)
     countdown: asyncio.Task | None = None
     unsaved: int = 0  # 0, SAVE_MOVES or SAVE_ALL: what the next flush must write
-    legal_basis: tuple | None = None  # (phase, foundations, absent) at the last flush
     bot_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # bot id -> its next look
 
 
@@ -178,8 +177,7 @@ class Hub:
 
     def _check_bot_room(self, more: int) -> None:
         if self.bot_count() + more > self.settings.max_bots:
-            raise RoomError("too_many_bots", "The server has as many bots playing as it allows; "
-                                             "try again later.")
+            raise TooManyBots("The server has as many bots playing as it allows; try again later.")
 
     # ------------------------------------------------------------ sockets
 
@@ -203,14 +201,13 @@ class Hub:
         handle.pipes[player.id] = pipe
         pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
         stream = self._stream.setdefault(pipe, [])
-        stream.append(dumps({"type": "welcome", "code": room.code, "you": player.id,
-                             "seat": player.seat, "v": room.v, "epoch": self.epoch}))
+        stream.append(out.encode(out.welcome(room.code, player.id, player.seat, room.v, self.epoch)))
         missed = room.events_since(last_v) if last_v is not None and epoch == self.epoch else None
         if missed is None:
-            stream.append(dumps({"type": "snapshot", "v": room.v, "state": room.public_state(self.clock())}))
+            stream.append(out.encode(room.snapshot(self.clock())))
         else:
             stream.extend(missed)
-        handle.legal_sent.pop(player.id, None)
+        room.answers.forget_sent(player.id)
         self._mark_changed(handle)
         log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
         return True
@@ -227,7 +224,7 @@ class Hub:
         if handle.pipes.get(player.id) is not pipe:
             return  # replaced by a newer socket of the same seat, or already dropped
         del handle.pipes[player.id]
-        handle.legal_sent.pop(player.id, None)
+        handle.room.answers.forget_sent(player.id)
         if player.left:
             return
         self._publish(handle, handle.room.disconnect(player, self.clock()))
@@ -243,57 +240,80 @@ class Hub:
                 del handle.pipes[player.id]
             pipe.close(1000, "left")
 
-    def bot_message(self, handle: RoomHandle, player: Player, msg: Any) -> dict | None:
+    def bot_message(self, handle: RoomHandle, player: Player, msg: Any) -> out.Reply | None:
         """A bot's message: the same dispatch as a socket's (`handle_message`), in the
         same order of arrival; the reply is returned to the bot instead of sent."""
         return self._dispatch(handle, player, None, msg).reply
 
     def _dispatch(self, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: Any) -> Outcome:
+        """Run the message's handler (`_HANDLERS`, by message class); a refusal becomes
+        an `error` reply carrying the error's code."""
         room = handle.room
-        now = self.clock()
+        handler = _HANDLERS.get(type(msg))
         try:
-            if isinstance(msg, m.Action):
-                outcome = room.act(player, msg.id, msg.action.model_dump(), now)
-                if outcome.reply and outcome.reply["type"] == "rejected" and not outcome.reply.get("duplicate"):
-                    log_event("action_rejected", code=room.code, player=player.id,
-                              reason=outcome.reply["code"])
-            elif isinstance(msg, m.Start):
-                outcome = room.start(player, now)
-            elif isinstance(msg, m.NextRound):
-                outcome = room.next_round(player, now)
-            elif isinstance(msg, m.SetOptions):
-                outcome = room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
-            elif isinstance(msg, m.Vote):
-                outcome = room.vote(player, msg.end)
-            elif isinstance(msg, m.Rematch):
-                outcome = room.rematch(player, now)
-                if self.store is not None:
-                    self.store.reopen_match(room)
-            elif isinstance(msg, m.Leave):
-                outcome = room.leave(player, now)
-            elif isinstance(msg, m.AddBot):
-                self._check_bot_room(1)
-                outcome, bot = room.add_bot(player, msg.level, now)
-                log_event("bot_added", code=room.code, player=bot.id, level=msg.level)
-            elif isinstance(msg, m.RemoveBot):
-                outcome = room.remove_bot(player, msg.player, now)
-                log_event("bot_removed", code=room.code, player=msg.player)
-            elif isinstance(msg, m.Resync) and pipe is not None:
-                self._stream.setdefault(pipe, []).append(
-                    dumps({"type": "snapshot", "v": room.v, "state": room.public_state(now)}))
-                handle.legal_sent.pop(player.id, None)
-                self._mark_changed(handle)
-                outcome = Outcome()
-            elif isinstance(msg, m.Ping):
-                outcome = Outcome(reply={"type": "pong"})
-            else:
-                outcome = Outcome(reply={"type": "error", "code": "invalid", "message": "Unexpected message."})
+            if handler is None:
+                raise Invalid("Unexpected message.")
+            outcome = handler(self, handle, player, pipe, msg, self.clock())
         except RoomError as err:
-            outcome = Outcome(reply={"type": "error", "code": err.code, "message": err.message})
+            outcome = Outcome(reply=out.error(err.code, err.message))
             log_event("request_refused", code=room.code, player=player.id, reason=err.code)
         self._publish(handle, outcome)
         self._after_change(handle)
         return outcome
+
+    # One handler per client message type. Each takes (handle, player, pipe, msg, now),
+    # where pipe is None for a bot, and returns the room's Outcome or raises RoomError.
+
+    def _on_action(self, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Action,
+                   now: float) -> Outcome:
+        outcome = handle.room.act(player, msg.id, msg.action.model_dump(), now)
+        reply = outcome.reply
+        if reply and reply["type"] == "rejected" and not reply.get("duplicate"):
+            log_event("action_rejected", code=handle.room.code, player=player.id, reason=reply["code"])
+        return outcome
+
+    def _on_start(self, handle, player, pipe, msg: m.Start, now: float) -> Outcome:
+        return handle.room.start(player, now)
+
+    def _on_next_round(self, handle, player, pipe, msg: m.NextRound, now: float) -> Outcome:
+        return handle.room.next_round(player, now)
+
+    def _on_options(self, handle, player, pipe, msg: m.SetOptions, now: float) -> Outcome:
+        return handle.room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
+
+    def _on_vote(self, handle, player, pipe, msg: m.Vote, now: float) -> Outcome:
+        return handle.room.vote(player, msg.end)
+
+    def _on_rematch(self, handle, player, pipe, msg: m.Rematch, now: float) -> Outcome:
+        outcome = handle.room.rematch(player, now)
+        if self.store is not None:
+            self.store.reopen_match(handle.room)
+        return outcome
+
+    def _on_leave(self, handle, player, pipe, msg: m.Leave, now: float) -> Outcome:
+        return handle.room.leave(player, now)
+
+    def _on_add_bot(self, handle, player, pipe, msg: m.AddBot, now: float) -> Outcome:
+        self._check_bot_room(1)
+        outcome, bot = handle.room.add_bot(player, msg.level, now)
+        log_event("bot_added", code=handle.room.code, player=bot.id, level=msg.level)
+        return outcome
+
+    def _on_remove_bot(self, handle, player, pipe, msg: m.RemoveBot, now: float) -> Outcome:
+        outcome = handle.room.remove_bot(player, msg.player, now)
+        log_event("bot_removed", code=handle.room.code, player=msg.player)
+        return outcome
+
+    def _on_resync(self, handle, player, pipe, msg: m.Resync, now: float) -> Outcome:
+        if pipe is None:  # a bot has no state to resync
+            raise Invalid("Unexpected message.")
+        self._stream.setdefault(pipe, []).append(out.encode(handle.room.snapshot(now)))
+        handle.room.answers.forget_sent(player.id)
+        self._mark_changed(handle)
+        return Outcome()
+
+    def _on_ping(self, handle, player, pipe, msg: m.Ping, now: float) -> Outcome:
+        return Outcome(reply=out.pong())
 
     def _after_change(self, handle: RoomHandle) -> None:
         room = handle.room
@@ -303,10 +323,10 @@ class Hub:
 
     # ------------------------------------------------------------ publishing
 
-    def reply(self, pipe: Pipe, message: dict) -> None:
+    def reply(self, pipe: Pipe, message: out.Reply) -> None:
         """A message for one socket only (ack, rejection, error, pong): it leaves with the
         next flush, after the events and legal actions of the same turn."""
-        self._replies.setdefault(pipe, []).append(dumps(message))
+        self._replies.setdefault(pipe, []).append(out.encode(message))
         self._schedule_flush()
 
     def _publish(self, handle: RoomHandle, outcome: Outcome) -> None:
@@ -360,9 +380,11 @@ class Hub:
         replies, self._replies = self._replies, {}
         seats = {}  # the sockets whose legal actions may have changed
         for handle in changed.values():
-            moved_on = self._legal_basis_moved_on(handle)
+            room = handle.room
+            answers = room.answers
+            moved_on = answers.basis_moved_on(room.phase, room.round)
             for pid, pipe in handle.pipes.items():
-                if moved_on or pipe in replies or pid not in handle.legal_sent:
+                if moved_on or pipe in replies or not answers.was_sent(pid):
                     seats[pipe] = (handle, pid)
         onlookers = [p for p in stream if p not in replies]
         onlookers += [p for p in seats if p not in stream and p not in replies]
@@ -384,17 +406,6 @@ class Hub:
                 log.exception("could not send to a socket of room %s", seats[pipe][0].room.code
                               if pipe in seats else "?")
 
-    @staticmethod
-    def _legal_basis_moved_on(handle: RoomHandle) -> bool:
-        """Whether what every seat's legal actions rest on (the phase, the foundations, who
-        is absent) changed since the last flush. When it did not, only a seat that acted
-        (and so has a reply) can have new legal actions, through its own layout: the others
-        need not even be asked (most moves: draws and tableau moves)."""
-        rnd = handle.room.round
-        basis = (handle.room.phase, rnd.foundations if rnd else None, rnd.absent if rnd else None)
-        old, handle.legal_basis = handle.legal_basis, basis
-        return old is None or any(a is not b for a, b in zip(old, basis))
-
     def _send_turn(self, pipe: Pipe, events: list[str] | None, seat: tuple | None,
                    replies: list[str] | None) -> None:
         """One socket's share of a turn, as one frame: its events, its `legal`, its replies."""
@@ -415,11 +426,9 @@ class Hub:
         if player is None:
             return None
         legal = room.legal_for(player)
-        sent = handle.legal_sent.get(pid)
-        if sent is legal or sent == legal:
+        if not room.answers.news(pid, legal):
             return None
-        handle.legal_sent[pid] = legal
-        return dumps({"type": "legal", "v": room.v, "actions": legal})
+        return out.encode(out.legal(room.v, legal))
 
     def _save_changed(self, handles: list[RoomHandle]) -> None:
         """A failed write (disk full…) is logged and the game goes on: the room keeps its
@@ -478,3 +487,18 @@ class Hub:
             if self.store is not None:
                 self.store.forget_room(room)
             log_event("room_removed", code=code, reason="idle")
+
+
+_HANDLERS: dict[type, Callable[..., Outcome]] = {
+    m.Action: Hub._on_action,
+    m.Start: Hub._on_start,
+    m.NextRound: Hub._on_next_round,
+    m.SetOptions: Hub._on_options,
+    m.Vote: Hub._on_vote,
+    m.Rematch: Hub._on_rematch,
+    m.Leave: Hub._on_leave,
+    m.AddBot: Hub._on_add_bot,
+    m.RemoveBot: Hub._on_remove_bot,
+    m.Resync: Hub._on_resync,
+    m.Ping: Hub._on_ping,
+}

@@ -80,11 +80,11 @@ def test_a_refused_bot_request_says_why_and_changes_nothing(name, setup, request
     room, (host, guest) = make_room(2, max_players=4)
     setup(room, host, guest)
     before = snapshot(room)
-    next_player = room._next_player
+    next_player = room.seating.next_number
     with pytest.raises(RoomError) as err:
         request_(room, host, guest)
     assert err.value.code == code
-    assert snapshot(room) == before and room._next_player == next_player
+    assert snapshot(room) == before and room.seating.next_number == next_player
 
 
 def test_the_host_is_always_a_person_and_bots_do_not_keep_a_room_alive():

@@ -219,7 +219,7 @@ def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(t
     async def main():
         store, hub = saving_hub(tmp_path)
         good, bad = await seated_room(hub, 2), await seated_room(hub, 2)
-        bad[0].room._log_step({"type": "draw", "seat": {0}})  # a set: not JSON
+        bad[0].room.record.log({"type": "draw", "seat": {0}})  # a set: not JSON
         await first_seats_play(hub, [good, bad])
         back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
         assert back[good[0].room.code].v == good[0].room.v
