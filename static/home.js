@@ -169,25 +169,19 @@ export function mount(container, { navigate }) {
   };
 }
 
+// A finished match of GET /api/history: {code, finished_at (seconds), players [{id, name,
+// total, bot}], rounds [...], winners [player ids]}.
 function recentItem(game) {
-  const players = Array.isArray(game.players) ? game.players : [];
-  const when = game.ended_at || game.finished_at || game.at || game.created_at;
-  const date = when ? new Date(typeof when === 'number' && when < 1e12 ? when * 1000 : when) : null;
-  const winners = new Set(Array.isArray(game.winners) ? game.winners : []);
-  const kind = game.game || game.kind || 'demon';
-  const names = players.map((p, i) => {
-    const name = typeof p === 'string' ? p : (p && p.name) || '?';
-    const total = p && typeof p === 'object' && (p.total ?? p.score);
-    const seat = p && typeof p === 'object' && p.seat !== undefined ? p.seat : i;
-    const won = winners.has(seat) || (p && (winners.has(p.id) || p.winner));
+  const date = new Date(game.finished_at * 1000);
+  const winners = new Set(game.winners);
+  const names = game.players.map((p) => {
+    const won = winners.has(p.id);
     return h('span', { class: won ? 'recent-player winner' : 'recent-player' },
-      name, p && typeof p === 'object' ? botBadge(p) : null,
-      total !== undefined && total !== null && total !== false ? ` ${total}` : '', won ? ' ★' : '');
+      p.name, botBadge(p), ` ${p.total}`, won ? ' ★' : '');
   });
   return h('li', null,
-    h('span', { class: 'recent-kind', text: kind === 'grip' ? t('home.gripTitle') : t('home.demonTitle') }),
-    date && !Number.isNaN(date.getTime()) ? h('time', { datetime: date.toISOString(), text: date.toLocaleString() }) : null,
-    game.rounds ? h('span', { class: 'recent-rounds',
-      text: t('home.roundsCount', { n: Array.isArray(game.rounds) ? game.rounds.length : game.rounds }) }) : null,
+    h('span', { class: 'recent-kind', text: t('home.demonTitle') }),
+    Number.isNaN(date.getTime()) ? null : h('time', { datetime: date.toISOString(), text: date.toLocaleString() }),
+    h('span', { class: 'recent-rounds', text: t('home.roundsCount', { n: game.rounds.length }) }),
     h('span', { class: 'recent-players' }, names));
 }

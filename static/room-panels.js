@@ -1,0 +1,124 @@
+// The Demon room page's own panels (the lobby and the table are views of their own):
+// the connection banner, the countdown overlay, the "Demon!" call, and the form that
+// joins a room from its link.
+
+import { h, replaceChildren, button } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+import { getPref, setPref } from './storage.js';
+import { play } from './sound.js';
+import { botBadge } from './bot-badge.js';
+import { errorText } from './ui.js';
+
+// The line above the room saying whether the socket is connected.
+export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
+  el.className = `conn-banner conn-${status}`;
+  if (status === 'reconnecting' || (status === 'connecting' && hasState)) {
+    replaceChildren(el, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('room.reconnecting'));
+  } else if (status === 'lost') {
+    replaceChildren(el, t('room.lost'), ' ', button(t('room.reconnect'), onReconnect));
+  } else if (status === 'replaced') {
+    replaceChildren(el, t('room.replaced'), ' ', button(t('room.takeBack'), onReconnect));
+  } else if (status === 'closed' && !leaving) {
+    replaceChildren(el, t('room.closed'), ' ', button(t('room.reconnect'), onReconnect));
+  } else {
+    replaceChildren(el);
+  }
+  document.body.classList.toggle('offline', status !== 'online');
+}
+
+// The 3-2-1 overlay (with a tick per second) and the "Go!" that follows it.
+export function createCountdown(overlay) {
+  let lastBeep = null;
+  return {
+    // A countdown (re)started: its first second beeps again.
+    reset() { lastBeep = null; },
+    tick(countdownEnd, now) {
+      if (countdownEnd !== null && countdownEnd > now - 100) {
+        const n = Math.max(1, Math.ceil((countdownEnd - now) / 1000));
+        overlay.hidden = false;
+        if (overlay.dataset.n !== String(n)) {
+          overlay.dataset.n = String(n);
+          replaceChildren(overlay, h('div', { class: 'countdown-box' },
+            h('span', { class: 'countdown-label', text: t('room.getReady') }),
+            h('span', { class: 'countdown-n', text: String(n) })));
+          if (lastBeep !== n) { lastBeep = n; play('tick'); }
+        }
+      } else if (!overlay.classList.contains('go')) {
+        overlay.hidden = true;
+        delete overlay.dataset.n;
+      }
+    },
+    go() {
+      play('go');
+      overlay.hidden = false;
+      overlay.classList.add('go');
+      delete overlay.dataset.n;
+      replaceChildren(overlay, h('div', { class: 'countdown-box' }, h('span', { class: 'countdown-n', text: t('room.go') })));
+      setTimeout(() => { overlay.classList.remove('go'); overlay.hidden = true; }, 700);
+    },
+    // Drawn again in the page's language at the next tick.
+    forget() { delete overlay.dataset.n; },
+  };
+}
+
+// The end of a round: "Demon!" and the winner's name across the screen, or a sound.
+export function announce(result, winner) {
+  if (result.reason !== 'demon') {
+    play('end');
+    return;
+  }
+  play('win');
+  const box = h('div', { class: 'demon-call', role: 'alert' },
+    h('span', { class: 'demon-word', text: t('table.demonCall') }),
+    h('span', { class: 'demon-name', text: winner ? winner.name : '?' }, botBadge(winner)));
+  document.body.append(box);
+  setTimeout(() => box.classList.add('out'), 2300);
+  setTimeout(() => box.remove(), 2800);
+}
+
+// Joining by the room's link: who is there, a name, Join. `onJoined(creds)` gets the
+// new seat; `stillWanted()` turns false once the page has moved on.
+export function showJoinForm(stage, { code, error, navigate, onJoined, stillWanted }) {
+  let info = null;
+  let busy = false;
+  let joinError = error;
+  let name = getPref('name', '');
+  function draw() {
+    if (!stillWanted()) return;
+    const nameInput = h('input', { id: 'link-name', type: 'text', maxlength: '20', required: true,
+      autocomplete: 'nickname', value: name, oninput: (e) => { name = e.target.value; } });
+    const players = info && info.players ? h('ul', { class: 'join-players' },
+      info.players.map((p) => h('li', null, p.name, botBadge(p) ? ' ' : null, botBadge(p)))) : null;
+    replaceChildren(stage, h('form', { class: 'panel join-link', onsubmit: submit },
+      h('h1', null, t('room.joinTitle'), ' ', h('span', { class: 'code-small', text: code })),
+      info === false ? h('p', { class: 'error', role: 'alert', text: t('home.noSuchRoom') }) : null,
+      players,
+      info && info.phase && info.phase !== 'lobby' ? h('p', { class: 'note', text: t('room.inProgress') }) : null,
+      joinError ? h('p', { class: 'error', role: 'alert', text: joinError }) : null,
+      h('label', { for: 'link-name' }, h('span', { text: t('home.yourName') }), nameInput),
+      h('div', { class: 'row' },
+        h('button', { type: 'submit', class: 'primary', id: 'join-by-link', disabled: busy || info === false }, t('home.joinButton')),
+        h('a', { href: '/', class: 'button secondary', onclick: (e) => { e.preventDefault(); navigate('/'); } }, t('room.backHome')))));
+    if (!name) nameInput.focus();
+  }
+  async function submit(e) {
+    e.preventDefault();
+    const clean = name.trim();
+    if (!clean) { joinError = t('home.nameNeeded'); draw(); return; }
+    busy = true; draw();
+    try {
+      const answer = await api.joinRoom(code, clean);
+      setPref('name', clean);
+      onJoined({ code: answer.code, token: answer.token, seat: answer.seat,
+        you: answer.you ?? null, spectator: answer.spectator, name: clean });
+    } catch (err) {
+      busy = false;
+      joinError = err.status === 404 ? t('home.noSuchRoom') : errorText(err);
+      draw();
+    }
+  }
+  api.getRoom(code).then((data) => { info = data; draw(); })
+    .catch((err) => { info = err.status === 404 ? false : null; draw(); });
+  draw();
+}
