@@ -11,6 +11,8 @@ into one version, and the shell is served as
     /, /grip, /r/<code>       index.html, its /static/ links rewritten to the versioned
                               tree, revalidated on every visit so an upgrade is seen at once
     /offline                  the page the service worker shows when the server is gone
+    any other address         a "no such page" page in the app's style, status 404, when a
+                              browser asks for a page (API paths keep their JSON 404)
     /sw.js                    the service worker, at the root so that it controls the whole
                               app; it carries the version and the list of files to keep
     /manifest.webmanifest     what a browser needs to install the app
@@ -37,6 +39,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from fastapi.exception_handlers import http_exception_handler
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -57,6 +61,8 @@ _SMALLEST_WORTH_COMPRESSING = 512
 
 # The pages that are index.html under another address (the client routes on the path).
 PAGES = ("/", "/grip", "/r/{code}")
+# Addresses whose 404 stays the JSON one: programs, not people, ask for these.
+_NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"
 _HIDDEN = re.compile(r"(^|/)\.")
 
@@ -103,6 +109,7 @@ class StaticShell:
         self.files = {rel: _make_asset(body, _media_type(rel)) for rel, body in files.items()}
         self.index = self._page("index.html")
         self.offline = self._page("offline.html")
+        self.not_found = self._page("not-found.html")
         self.service_worker = self._service_worker(files.get(_SW_TEMPLATE))
 
     def _page(self, name: str) -> Asset | None:
@@ -183,6 +190,17 @@ def install(app, shell: StaticShell) -> None:
             return Response(status_code=404, content="Not Found", media_type="text/plain")
         return respond(request, asset, IMMUTABLE if versioned else REVALIDATE)
 
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        """A wrong address typed or followed in a browser gets a page it can go on from;
+        every other error, and every 404 of the API, keeps FastAPI's JSON answer."""
+        wants_page = (exc.status_code == 404 and request.method in ("GET", "HEAD")
+                      and not request.url.path.startswith(_NOT_PAGES)
+                      and "text/html" in request.headers.get("accept", ""))
+        if wants_page and shell.not_found is not None:
+            return respond(request, shell.not_found, REVALIDATE, status=404)
+        return await http_exception_handler(request, exc)
+
+    app.add_exception_handler(HTTPException, not_found)
     methods = ["GET", "HEAD"]
     if shell.index is not None:
         for address in PAGES:

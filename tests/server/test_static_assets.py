@@ -122,3 +122,25 @@ def test_version_changes_when_a_file_changes(tmp_path):
     after = StaticShell(tmp_path)
     assert before.version == again.version != after.version
     assert after.index.body.decode() == f'<script src="/static/{after.version}/a.js"></script>'
+
+
+@pytest.mark.parametrize("path", ["/nothing", "/r/", "/r/ABCD/extra", "/grip/x"])
+def test_a_wrong_address_in_a_browser_gets_a_page_not_json(server, shell, path):
+    answer = httpx.get(server.base + path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert answer.status_code == 404
+    assert answer.headers["content-type"].startswith("text/html")
+    assert 'data-notice="notFound"' in answer.text
+    assert all(link.startswith(f"/static/{shell.version}/") for link in _versioned_links(answer.text))
+
+
+@pytest.mark.parametrize("path", ["/nothing", "/api/nothing", "/api/rooms/ZZZZ"])
+def test_programs_still_get_json_404s(server, path):
+    answer = httpx.get(server.base + path, headers={"Accept": "application/json"})
+    assert answer.status_code == 404
+    assert answer.headers["content-type"] == "application/json"
+    assert "detail" in answer.json()
+
+
+def test_an_api_404_stays_json_even_for_a_browser(server):
+    answer = httpx.get(server.base + "/api/nothing", headers={"Accept": "text/html"})
+    assert answer.status_code == 404 and answer.headers["content-type"] == "application/json"

@@ -1,0 +1,93 @@
+// The two pages the app shows when it cannot show itself: "you are offline" (the service
+// worker's answer when the server cannot be reached, static/offline.html) and "no such
+// page" (the server's answer to a wrong address, static/not-found.html). Each names
+// itself with <body data-notice="...">; this module writes it in the player's language
+// (the one the app chose or was set to).
+//
+// Their few words live here rather than in i18n.js so that the offline page stays small
+// and works from the worker's cache alone; tests/js/notice.test.mjs keeps the five
+// languages complete.
+
+import { getLang, t } from './i18n.js';
+
+export const NOTICE_TEXT = {
+  en: {
+    offline: {
+      title: 'You are offline',
+      body: "The game's server cannot be reached. Check your connection, or ask whoever runs the server whether it is up, then try again.",
+      action: 'Try again',
+    },
+    notFound: {
+      title: 'No such page',
+      body: 'This address leads nowhere in the game. A room link looks like /r/ followed by the room code.',
+      action: 'Go to the start page',
+    },
+  },
+  ro: {
+    offline: {
+      title: 'Ești deconectat',
+      body: 'Serverul jocului nu poate fi contactat. Verifică-ți conexiunea sau întreabă-l pe cel care ține serverul dacă funcționează, apoi încearcă din nou.',
+      action: 'Încearcă din nou',
+    },
+    notFound: {
+      title: 'Pagina nu există',
+      body: 'Această adresă nu duce nicăieri în joc. Un link de cameră arată ca /r/ urmat de codul camerei.',
+      action: 'Mergi la pagina de start',
+    },
+  },
+  de: {
+    offline: {
+      title: 'Du bist offline',
+      body: 'Der Server des Spiels ist nicht erreichbar. Prüfe deine Verbindung oder frag, wer den Server betreibt, ob er läuft, und versuch es dann noch einmal.',
+      action: 'Erneut versuchen',
+    },
+    notFound: {
+      title: 'Diese Seite gibt es nicht',
+      body: 'Diese Adresse führt im Spiel nirgendwohin. Ein Raum-Link sieht aus wie /r/ und dahinter der Raumcode.',
+      action: 'Zur Startseite',
+    },
+  },
+  fi: {
+    offline: {
+      title: 'Olet offline-tilassa',
+      body: 'Pelin palvelimeen ei saada yhteyttä. Tarkista yhteytesi tai kysy palvelimen ylläpitäjältä, onko se käynnissä, ja yritä sitten uudelleen.',
+      action: 'Yritä uudelleen',
+    },
+    notFound: {
+      title: 'Sivua ei ole',
+      body: 'Tämä osoite ei johda mihinkään pelissä. Huoneen linkki on muotoa /r/ ja sen perässä huoneen koodi.',
+      action: 'Siirry aloitussivulle',
+    },
+  },
+  ru: {
+    offline: {
+      title: 'Нет подключения',
+      body: 'Сервер игры недоступен. Проверьте подключение или спросите у того, кто держит сервер, работает ли он, и попробуйте ещё раз.',
+      action: 'Попробовать снова',
+    },
+    notFound: {
+      title: 'Такой страницы нет',
+      body: 'Этот адрес никуда не ведёт. Ссылка на комнату выглядит как /r/ и код комнаты после него.',
+      action: 'На главную',
+    },
+  },
+};
+
+const ACTIONS = {
+  offline: () => window.location.reload(),
+  notFound: () => window.location.assign('/'),
+};
+
+function show(kind) {
+  const lang = getLang();
+  const text = (NOTICE_TEXT[lang] || NOTICE_TEXT.en)[kind];
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll('[data-text]')) el.textContent = text[el.dataset.text];
+  document.title = `${t('app.title')}: ${text.title}`;
+  document.getElementById('notice-action').addEventListener('click', ACTIONS[kind]);
+  if (kind === 'offline') window.addEventListener('online', ACTIONS.offline);
+}
+
+if (typeof document !== 'undefined' && document.body?.dataset.notice in ACTIONS) {
+  show(document.body.dataset.notice);
+}
