@@ -7,13 +7,13 @@ import { t } from './i18n.js';
 import { playerName, playsOf } from './demon-model.js';
 import { makeGhost, flyFrom, bindKeys } from './input.js';
 import { createSelection } from './selection.js';
+import { createPendingMoves } from './pending-moves.js';
 import { demonTargets, firstFoundationPlay, stockAction, actionFor, nextRun, resizeRun } from './targets.js';
 import { play } from './sound.js';
 import { createStatusBar, createMinePanel, drawOpponents, drawFoundations, drawResults } from './demon-panels.js';
 
 export function mount(container, ctx) {
   const model = ctx.model;
-  const pending = new Map(); // action id -> {ghost, sel, action, landed}
 
   const status = h('div', { class: 'table-status' });
   const opponents = h('section', { class: 'opponents', 'aria-label': t('table.opponents') });
@@ -25,6 +25,7 @@ export function mount(container, ctx) {
   container.append(el);
 
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
+  const pending = createPendingMoves({ liftOf });
   const select = selection.select;
   const unbindKeys = bindKeys({
     d: draw, space: draw,
@@ -100,16 +101,8 @@ export function mount(container, ctx) {
       if (lift.length) g = makeGhost(lift);
     }
     if (g && targetNode) g.flyTo(targetNode.getBoundingClientRect());
-    pending.set(id, { ghost: g, sel: s, action, at: Date.now() });
-    setTimeout(() => expire(id), 6000);
+    pending.add(id, { ghost: g, sel: s, action });
     return true;
-  }
-
-  function expire(id) {
-    const p = pending.get(id);
-    if (!p) return;
-    pending.delete(id);
-    if (p.ghost && !p.ghost.removed) p.ghost.flyBack(p.sel ? liftOf(p.sel) : undefined);
   }
 
   function targetNodeFor(key) {
@@ -190,18 +183,14 @@ export function mount(container, ctx) {
 
   // ---- server answers --------------------------------------------------------------
   function onAck(msg) {
-    const p = pending.get(msg.id);
-    if (!p) return;
-    pending.delete(msg.id);
-    if (p.ghost) p.ghost.remove();
-    if (p.action.type !== 'draw' && p.action.type !== 'recycle') play('place');
+    const action = pending.ack(msg.id);
+    if (action && action.type !== 'draw' && action.type !== 'recycle') play('place');
   }
 
   function onRejected(msg) {
-    const p = pending.get(msg.id);
-    pending.delete(msg.id);
+    pending.reject(msg.id);
     play('bad');
-    if (p && p.ghost) p.ghost.flyBack(p.sel ? liftOf(p.sel) : undefined);
+    // a lost race names the seat that got there first, and its name when it has one
     let note;
     if (msg.by_name !== undefined && msg.by_name !== null) {
       note = t('table.beatenBy', { name: msg.by_name });
@@ -217,15 +206,7 @@ export function mount(container, ctx) {
     setTimeout(() => mark.remove(), 3500);
   }
 
-  function onError() {
-    for (const [id, p] of pending) {
-      pending.delete(id);
-      if (p.ghost) p.ghost.flyBack(p.sel ? liftOf(p.sel) : undefined);
-    }
-  }
-
   function onSnapshot() {
-    for (const [, p] of pending) if (p.ghost) p.ghost.remove();
     pending.clear();
     selection.clear();
   }
@@ -238,14 +219,7 @@ export function mount(container, ctx) {
     const src = event.action ? event.action.src : undefined;
     if (event.seat === model.seat) {
       // my own move: the ghost (if any) already shows it; let it go
-      for (const [id, p] of pending) {
-        if (p.action.type === event.action.type && p.action.src === src) {
-          if (p.ghost) p.ghost.remove();
-          p.ghost = null;
-          pending.set(id, p);
-          return { plays: [], mine: true, hadGhost: true };
-        }
-      }
+      if (pending.landed(event.action)) return { plays: [], mine: true };
       const node = src === undefined ? null
         : mine.querySelector(src === 'waste' ? '[data-pick="w"]' : `[data-src="${src}"] .card:last-child`);
       return { plays, from: node ? node.getBoundingClientRect() : null, mine: true };
@@ -286,9 +260,7 @@ export function mount(container, ctx) {
 
   // Cards being dragged, or on their way to the server, stay hidden in the layout.
   function hideMoving() {
-    for (const p of pending.values()) {
-      if (p.ghost && !p.ghost.removed && p.sel) liftOf(p.sel).forEach((n) => n.classList.add('lifted'));
-    }
+    pending.hide();
     const held = selection.dragging();
     if (held) liftOf(held).forEach((n) => n.classList.add('lifted'));
   }
@@ -312,7 +284,7 @@ export function mount(container, ctx) {
     tick: (msLeft) => statusBar.tick(msLeft),
     onAck,
     onRejected,
-    onError,
+    onError: () => pending.rejectAll(),
     onSnapshot,
     onLegal: () => {
       if (!playing()) return;
@@ -337,7 +309,7 @@ export function mount(container, ctx) {
     destroy() {
       selection.destroy();
       unbindKeys();
-      for (const p of pending.values()) if (p.ghost) p.ghost.remove();
+      pending.destroy();
       el.remove();
     },
   };
