@@ -1,0 +1,126 @@
+"""Which address to put in an invite link, so that it reaches friends and not only the host.
+
+A newcomer runs `make run` and opens http://127.0.0.1:8000; a link built from that page's
+own address works on nobody else's machine. This module knows the better answers, in
+order:
+
+1. `DEMON_PUBLIC_URL`, when the self-hoster set it (a reverse proxy, a domain name);
+2. the address the page was opened with, when that is not a loopback one (the friend's
+   browser can reach what the host's browser reached; behind a proxy that forwards
+   `X-Forwarded-Host`/`-Proto`, uvicorn and `forwarded_origin` give the public one);
+3. this machine's local-network address, when the server listens on every interface;
+4. nothing better: the link stays a loopback one and the lobby says what to do.
+
+It also writes the start-up lines that tell the host, before anyone opens a page, what
+to share and how to listen on the network (the default stays loopback-only, so that no
+server is exposed by surprise).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+# Any address outside this machine works: connecting a UDP socket sends nothing, it only
+# makes the kernel pick the interface (and so the address) that would be used to get there.
+_ROUTE_PROBE = ("192.0.2.1", 9)  # TEST-NET-1 (RFC 5737): routed like the Internet, never used
+_EVERY_INTERFACE = {"0.0.0.0", "::", ""}
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for localhost names and 127.0.0.0/8, ::1 (the host part of a URL, no port)."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that other machines on its networks may reach, best
+    guess first (the one on the default route). Empty inside a container, whose own
+    addresses mean nothing to the friends outside it."""
+    if os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"):
+        return []
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(_ROUTE_PROBE)
+            found.append(probe.getsockname()[0])
+        except OSError:
+            pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local) and address not in usable:
+            usable.append(address)
+    return usable
+
+
+def _origin(scheme: str, host: str, port: int) -> str:
+    default = {"http": 80, "https": 443}.get(scheme)
+    name = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{name}" if port == default else f"{scheme}://{name}:{port}"
+
+
+@dataclass(frozen=True)
+class Invite:
+    """The base address for links (`https://cards.example`, no trailing slash), whether
+    it only works on this machine, and the local-network addresses one could listen on."""
+
+    base: str
+    loopback_only: bool
+    listening_on_network: bool
+    lan: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"base": self.base, "loopback_only": self.loopback_only,
+                "listening_on_network": self.listening_on_network, "lan": list(self.lan)}
+
+
+def invite_for(page_origin: str, *, public_url: str | None, listen_host: str, port: int,
+               lan: list[str] | None = None) -> Invite:
+    """The invite base for a page opened at `page_origin` (scheme://host[:port])."""
+    on_network = listen_host in _EVERY_INTERFACE
+    lan = lan_addresses() if lan is None else lan
+    if public_url:
+        return Invite(public_url.rstrip("/"), False, on_network, tuple(lan))
+    parts = urlsplit(page_origin)
+    scheme, host = parts.scheme or "http", parts.hostname or ""
+    if not is_loopback_host(host):
+        return Invite(page_origin.rstrip("/"), False, on_network, tuple(lan))
+    if on_network and lan:
+        return Invite(_origin(scheme, lan[0], port), False, True, tuple(lan))
+    return Invite(page_origin.rstrip("/"), True, on_network, tuple(lan))
+
+
+def startup_lines(*, public_url: str | None, listen_host: str, port: int,
+                  lan: list[str] | None = None) -> list[str]:
+    """What `python -m app` prints before serving: where to play and what to share."""
+    lan = lan_addresses() if lan is None else lan
+    here = _origin("http", "127.0.0.1" if listen_host in _EVERY_INTERFACE else listen_host, port)
+    lines = [f"Demon & Devil's Grip: open {here} in your browser."]
+    if public_url:
+        lines.append(f"Invite links use DEMON_PUBLIC_URL: {public_url.rstrip('/')}")
+    elif listen_host in _EVERY_INTERFACE:
+        if lan:
+            lines.append("Friends on your network can join at "
+                         + " or ".join(_origin("http", a, port) for a in lan))
+        else:
+            lines.append("Friends join at this machine's address on port "
+                         f"{port} (set DEMON_PUBLIC_URL to put it in invite links).")
+    elif is_loopback_host(listen_host):
+        lines.append("Only this computer can connect. To play with friends on your network, "
+                     "start with `make run HOST=0.0.0.0` (or DEMON_HOST=0.0.0.0)"
+                     + (f"; they will join at {_origin('http', lan[0], port)}" if lan else "") + ".")
+    return lines

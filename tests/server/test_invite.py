@@ -1,0 +1,64 @@
+"""The invite link's address (app/api/invite.py): never a loopback link when a better one
+is known, and the start-up lines that say what to share (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.api.invite import invite_for, is_loopback_host, lan_addresses, startup_lines
+
+LAN = ["192.168.1.23"]
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "game.localhost"])
+def test_loopback_hosts(host):
+    assert is_loopback_host(host)
+
+
+@pytest.mark.parametrize("host", ["192.168.1.23", "cards.example", "10.0.0.5", "fe80::1", ""])
+def test_other_hosts(host):
+    assert not is_loopback_host(host)
+
+
+def test_public_url_wins_over_everything():
+    got = invite_for("http://127.0.0.1:8000", public_url="https://cards.example/", listen_host="127.0.0.1",
+                     port=8000, lan=LAN)
+    assert (got.base, got.loopback_only) == ("https://cards.example", False)
+
+
+def test_a_page_opened_at_a_network_address_shares_that_address():
+    got = invite_for("http://192.168.1.23:8000", public_url=None, listen_host="0.0.0.0", port=8000, lan=LAN)
+    assert (got.base, got.loopback_only) == ("http://192.168.1.23:8000", False)
+
+
+def test_a_loopback_page_on_a_server_listening_everywhere_shares_the_lan_address():
+    got = invite_for("http://localhost:8000", public_url=None, listen_host="0.0.0.0", port=8000, lan=LAN)
+    assert (got.base, got.loopback_only, got.listening_on_network) == ("http://192.168.1.23:8000", False, True)
+
+
+def test_a_loopback_only_server_says_its_link_is_loopback_only():
+    got = invite_for("http://127.0.0.1:8000", public_url=None, listen_host="127.0.0.1", port=8000, lan=LAN)
+    assert (got.base, got.loopback_only, got.listening_on_network) == ("http://127.0.0.1:8000", True, False)
+    assert got.to_json()["lan"] == LAN
+
+
+def test_startup_lines_on_loopback_say_how_to_open_up():
+    text = "\n".join(startup_lines(public_url=None, listen_host="127.0.0.1", port=8000, lan=LAN))
+    assert "http://127.0.0.1:8000" in text
+    assert "make run HOST=0.0.0.0" in text and "http://192.168.1.23:8000" in text
+
+
+def test_startup_lines_listening_everywhere_give_the_address_to_share():
+    text = "\n".join(startup_lines(public_url=None, listen_host="0.0.0.0", port=8080, lan=LAN))
+    assert "Friends on your network can join at http://192.168.1.23:8080" in text
+    assert "HOST=0.0.0.0" not in text
+
+
+def test_startup_lines_with_a_public_url():
+    text = "\n".join(startup_lines(public_url="https://cards.example", listen_host="0.0.0.0", port=8000, lan=LAN))
+    assert "https://cards.example" in text
+
+
+def test_lan_addresses_are_never_loopback():
+    for address in lan_addresses():
+        assert not is_loopback_host(address)
