@@ -215,3 +215,65 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-close")
     expect(page.locator("#grip-summary")).to_be_visible()
     assert grid(page) == start
+
+
+def follow_hint_by_keys(page) -> None:
+    """Ask for a hint and play it with the keyboard only: D for the stock; T or Enter on a
+    focused cell to pick up (each Enter one card more of the run), Enter on the target to
+    build, X to swap."""
+    page.keyboard.press("h")
+    page.wait_for_function("() => document.querySelector('.hint') || document.querySelector('#grip-summary')")
+    if page.locator("#grip-summary").count():
+        return
+    if page.locator("#grip-stock.hint").count():
+        page.keyboard.press("d")
+    else:
+        if page.locator("#grip-talon.hint").count():
+            page.keyboard.press("t")
+            expect(page.locator("#grip-talon [data-pick].selected")).to_have_count(1)
+        else:
+            page.focus(".cell.hint-src")
+            target = page.locator(".cell.hint-dst.legal-target, .cell.hint-dst.swap-target")
+            for _ in range(14):  # one card more each time, until the hinted target lights up
+                page.keyboard.press("Enter")
+                if target.count():
+                    break
+        expect(page.locator(".grip.holding")).to_have_count(1)
+        swap = page.locator(".cell.hint-dst.swap-target").count() > 0
+        page.focus(".cell.hint-dst")
+        page.keyboard.press("x" if swap else "Enter")
+    page.wait_for_function("() => !document.querySelector('.hint') && !document.querySelector('.grip.busy')")
+    expect(page.locator(".grip.holding")).to_have_count(0)
+
+
+def test_hinted_moves_with_the_keyboard_only(open_page):
+    page = open_page("grip-keys", path="/grip")
+    expect(page.locator("#grip-stock")).to_be_visible()
+    page.select_option("#grip-passes", "3")
+    page.fill("#grip-number", "11")
+    page.click("#grip-by-number")
+    expect(page.locator(".deal-no")).to_have_text("Deal #11")
+    page.focus('[data-cell="0"]')
+    page.keyboard.press("Escape")  # nothing held: Escape changes nothing
+    changes = 0
+    previous = grid(page)
+    for _ in range(40):
+        follow_hint_by_keys(page)
+        if page.locator("#grip-summary").count():
+            break
+        now = grid(page)
+        if now != previous:
+            changes += 1
+            previous = now
+        if changes >= 3:
+            break
+    assert changes >= 3 or page.locator("#grip-summary").count(), "no card reached the grid by the keyboard"
+    # a picked-up card is put down again with Escape
+    page.keyboard.press("h")
+    page.wait_for_function("() => document.querySelector('.hint') || document.querySelector('#grip-summary')")
+    if not page.locator("#grip-summary").count() and page.locator(".cell.hint-src").count():
+        page.focus(".cell.hint-src")
+        page.keyboard.press("Enter")
+        expect(page.locator(".grip-grid .selected")).not_to_have_count(0)
+        page.keyboard.press("Escape")
+        expect(page.locator(".grip-grid .selected")).to_have_count(0)
