@@ -7,14 +7,40 @@ action is *legal* is the engine's decision.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
-# A player's name: 1-20 characters of plain text (no control characters). The browser
-# always inserts it as text, so markup in a name is shown, never run.
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20,
-                                        pattern=r"^[^\x00-\x1f\x7f]+$")]
+# Characters that change how the text around them reads without showing themselves:
+# the bidirectional marks, embeddings, overrides and isolates ("\u202eevil" shows as
+# "live"), and letters or marks that draw nothing (Hangul fillers, the braille blank).
+_TEXT_DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_SHOW_NOTHING = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
+# Control characters (C0 and C1, U+0085 among them), line and paragraph separators,
+# surrogates: none belongs in a one-line name.
+_NOT_IN_A_NAME = frozenset({"Cc", "Zl", "Zp", "Cs"})
+_INVISIBLE = frozenset({"Cf", "Zs", "Mn", "Me"})  # format characters, spaces, combining marks
+
+
+def _plain_name(name: str) -> str:
+    """Refuse what would let a name hide or disguise itself (issue 16, item 9): control
+    and separator characters, text-direction overrides, and names with nothing visible
+    (U+200B alone). Joiners and marks inside a visible name stay: emoji sequences and
+    many scripts need them."""
+    for ch in name:
+        if unicodedata.category(ch) in _NOT_IN_A_NAME or ch in _TEXT_DIRECTION:
+            raise ValueError("a name cannot hold control, line-break or text-direction characters")
+    if all(unicodedata.category(ch) in _INVISIBLE or ch in _SHOW_NOTHING for ch in name):
+        raise ValueError("a name needs at least one visible character")
+    return name
+
+
+# A player's name: 1-20 characters of plain text that shows itself (`_plain_name`). The
+# browser always inserts it as text, so markup in a name is shown, never run. Two
+# players of one room never share a name: the room numbers the second (`Ann (2)`).
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20),
+                 AfterValidator(_plain_name)]
 Source = Union[Literal["waste"], Annotated[int, Field(ge=0, le=6)]]
 Pile = Annotated[int, Field(ge=0, le=6)]
 

@@ -27,6 +27,7 @@ from app.engine.demon import DemonRound, Played, action_from_json, action_to_jso
 from app.engine.errors import EngineError, GameOver, NotStarted, RaceLost
 from app.engine.rng import SplitMix64, derive_seed
 from app.protocol import server as out
+from app.rooms.action_ids import ActionIds
 from app.rooms.answers import TableAnswers
 from app.rooms.bot_seat import BotSeat
 from app.rooms.errors import (BadPhase, Invalid, NotHost, OutOfRound, RoomError, RoomFull,
@@ -35,10 +36,7 @@ from app.rooms.event_log import EventLog
 from app.rooms.round_record import RoundRecord
 from app.rooms.seating import MAX_SEATS, MAX_SPECTATORS, Player, Seating
 
-__all__ = ["MAX_SEATS", "MAX_SPECTATORS", "RECENT_ACTION_IDS", "Options", "Outcome", "Phase",
-           "Player", "Room", "RoomError"]
-
-RECENT_ACTION_IDS = 256
+__all__ = ["MAX_SEATS", "MAX_SPECTATORS", "Options", "Outcome", "Phase", "Player", "Room", "RoomError"]
 
 
 class Phase(str, Enum):
@@ -88,6 +86,7 @@ class Room:
         self.record = RoundRecord()
         self.log = EventLog(replay_window)
         self.answers = TableAnswers()
+        self.answered = ActionIds()
         self.phase = Phase.LOBBY
         self.round: DemonRound | None = None
         self.round_no = 0
@@ -147,8 +146,10 @@ class Room:
         return self.seating.by_id(pid)
 
     def join(self, name: str, token_hash: bytes) -> Player:
-        """Seat a newcomer if the table is between rounds and has room, else spectate."""
+        """Seat a newcomer if the table is between rounds and has room, else spectate.
+        A name somebody in the room already has gets a number (`Ann (2)`)."""
         seating = self.seating
+        name = seating.distinct_name(name)
         if self.phase in BETWEEN_ROUNDS and len(seating.seated()) < self.options.max_players:
             player = seating.new_player(name, token_hash)
             seating.sit(player)
@@ -284,6 +285,7 @@ class Room:
         self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
         dealt = DemonRound.deal(self.round_seed, len(self.players))
         self.record.begin(dealt)
+        self.answered.new_round()
         self.round = dealt.start()
         self.votes = set()
         self.phase = Phase.PLAYING
@@ -322,26 +324,25 @@ class Room:
         self.phase = Phase.LOBBY
         self.seating.compact()
         self.seating.seat_waiting(self.options.max_players)
-        return Outcome(events=[self.room_event()])
+        # The one `room` event that carries `round` (null): the old table is gone, and a
+        # client that applies events must not need a snapshot to know it.
+        return Outcome(events=[self.room_event(with_round=True)])
 
     # ----------------------------------------------------------------- play
 
     def act(self, player: Player, action_id: str, action: dict, now: float) -> Outcome:
         """Apply one Demon action; the reply is `ack` or `rejected`, never an exception."""
-        if action_id in player.recent:
-            return Outcome(reply=out.duplicate(player.recent[action_id]))
+        first = self.answered.answer(player.id, action_id)
+        if first is not None:
+            return Outcome(reply=out.duplicate(first))
         outcome = Outcome()
         try:
             outcome.reply = self._apply(player, action_id, action, outcome)
         except RaceLost as race:
-            winner = self.seating.at_seat(race.by_seat)
-            outcome.reply = out.rejected(action_id, race.code, str(race), pile=race.pile,
-                                         by_seat=race.by_seat, by_name=winner.name if winner else None)
+            outcome.reply = self._race_lost(player, action, action_id, race)
         except (RoomError, EngineError) as err:
             outcome.reply = out.rejected(action_id, err.code, str(err))
-        player.recent[action_id] = outcome.reply
-        while len(player.recent) > RECENT_ACTION_IDS:
-            player.recent.popitem(last=False)
+        self.answered.remember(player.id, outcome.reply)
         return outcome
 
     def _apply(self, player: Player, action_id: str, action: dict, outcome: Outcome) -> out.Ack:
@@ -358,6 +359,7 @@ class Room:
         self.round = new_round
         step = action_to_json(engine_action)
         self.record.log(step, (player.id, action_id, self.v + 1))  # before the stuck flags: a recycle counts
+        self.record.note(engine_events)
         outcome.events.append(self._emit(out.MoveEvent(
             kind="move", seat=player.seat, action=action,
             engine=[e.to_json() for e in engine_events],
@@ -369,6 +371,23 @@ class Room:
         move_v = self.v
         self._close_round_if_ended(outcome)
         return out.ack(action_id, move_v)
+
+    def _race_lost(self, player: Player, action: dict, action_id: str, race: RaceLost) -> out.Rejected:
+        """Name the seat and pile that won. For a play aimed at "any pile" (`pile: null`)
+        that is whoever took a card like this one last, which the engine, seeing only
+        the foundations, cannot tell from an earlier pile of the same height."""
+        pile, by_seat, reason = race.pile, race.by_seat, str(race)
+        if action.get("pile") is None and self.round is not None:
+            layout = self.round.seats[player.seat]
+            src = action["src"]
+            card = layout.waste[-1] if src == "waste" else layout.tableau[src].up[-1]
+            taken = self.record.last_taken(card.suit, card.rank)
+            if taken is not None:
+                pile, by_seat = taken
+                reason = f"too late: seat {by_seat} put {card} on foundation pile {pile} first"
+        winner = self.seating.at_seat(by_seat)
+        return out.rejected(action_id, race.code, reason, pile=pile, by_seat=by_seat,
+                            by_name=winner.name if winner else None)
 
     def vote(self, player: Player, end: bool) -> Outcome:
         if self.phase is not Phase.PLAYING or not self.seating.is_seated(player):
@@ -521,8 +540,10 @@ class Room:
     def snapshot(self, now: float) -> out.Snapshot:
         return out.snapshot(self.v, self.public_state(now))
 
-    def room_event(self) -> out.Event:
-        return self._emit(out.RoomEvent(kind="room", state=self.public_state(self.clock(), with_round=False)))
+    def room_event(self, *, with_round: bool = False) -> out.Event:
+        """The table as it is now, without `round` (which the round's own events keep
+        up to date) unless `with_round`."""
+        return self._emit(out.RoomEvent(kind="room", state=self.public_state(self.clock(), with_round=with_round)))
 
     def _emit(self, body: out.RoomEventBody) -> out.Event:
         return self.log.append(body)
@@ -592,7 +613,4 @@ class Room:
             self.countdown_ends = now + self.countdown_s
         if self.phase is Phase.PLAYING:
             self._close_round_if_ended(Outcome())  # saved just before the round's end was
-        by_id = {p.id: p for p in self.everyone()}
-        for player_id, action_id, v in record.acknowledged():
-            if player_id in by_id:
-                by_id[player_id].recent[action_id] = out.ack(action_id, v)
+        self.answered.restore(record.acknowledged())

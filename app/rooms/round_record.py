@@ -7,14 +7,20 @@ engine's record format (docs/records.md): the store appends new steps cheaply, a
 restore replays them through the engine, so a restored round is exactly the one that
 was played. The record saves and restores itself; nothing outside touches its lists
 except to read them.
+
+It also remembers which foundation pile took each card (suit and rank) last, and whose
+it was. A play with `pile: null` that comes too late ("any pile that takes this card")
+lost to whoever took such a card last; the foundations alone cannot tell which pile
+that was when two piles of the suit have passed that height, and the engine, which sees
+only the foundations, names the lowest one (issue 16, item 7).
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
-from app.engine.demon import DemonRound
-from app.engine.records import make_demon_record, replay_demon
+from app.engine.demon import DemonRound, Played, action_from_json
+from app.engine.records import make_demon_record
 
 StepIds = tuple[str, str, int]  # (player id, action id, version) of a player's step
 
@@ -25,26 +31,35 @@ class RoundRecord:
         self.steps: list[dict] = []
         self.step_ids: list[StepIds | None] = []
         self.cycled: set[int] = set()  # seats that have turned their whole stock over once
+        self.taken: dict[tuple[str, int], tuple[int, int]] = {}  # (suit, rank) -> (pile, seat), last
 
-    def begin(self, initial: DemonRound) -> None:
-        """A new round dealt as `initial` (not yet started): the log starts empty."""
+    def begin(self, initial: DemonRound | None) -> None:
+        """A new round dealt as `initial` (not yet started), or none: the log starts empty."""
         self.initial = initial
         self.steps = []
         self.step_ids = []
         self.cycled = set()
+        self.taken = {}
 
     def clear(self) -> None:
         """No round at all (a rematch): nothing to save or replay."""
-        self.initial = None
-        self.steps = []
-        self.step_ids = []
-        self.cycled = set()
+        self.begin(None)
 
     def log(self, step: dict, ids: StepIds | None = None) -> None:
         self.steps.append(step)
         self.step_ids.append(ids)
         if step.get("type") == "recycle":
             self.cycled.add(step["seat"])
+
+    def note(self, events) -> None:
+        """The engine's events of the step just logged: remember who took which card."""
+        for e in events:
+            if isinstance(e, Played):
+                self.taken[(e.card.suit, e.card.rank)] = (e.pile, e.seat)
+
+    def last_taken(self, suit: str, rank: int) -> tuple[int, int] | None:
+        """(pile, seat) of the last card of this suit and rank to reach a foundation."""
+        return self.taken.get((suit, rank))
 
     def acknowledged(self) -> Iterator[StepIds]:
         """Who sent which applied action, and the version it made."""
@@ -68,7 +83,16 @@ class RoundRecord:
         record = cls()
         if initial is None:
             return record, None
-        record.initial = DemonRound.from_json(initial)
+        record.begin(DemonRound.from_json(initial))
+        rnd = record.initial.start() if not record.initial.started else record.initial
         for step, ids in zip(steps, step_ids, strict=True):
+            kind = step.get("type")
+            if kind == "finish":
+                rnd, events = rnd.finish(step["reason"])
+            elif kind == "absent":
+                rnd, events = rnd.with_absent(step["seat"], step["absent"])
+            else:
+                rnd, events = rnd.apply(action_from_json(step))
             record.log(step, ids)
-        return record, replay_demon(make_demon_record(record.initial, record.steps))
+            record.note(events)
+        return record, rnd

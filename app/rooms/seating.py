@@ -10,8 +10,7 @@ sit (its phase); this class only keeps the list straight. It saves and restores 
 from __future__ import annotations
 
 import unicodedata
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from app.rooms.bot_seat import BotSeat
 from app.rooms.secrets_util import token_matches
@@ -31,7 +30,6 @@ class Player:
     left: bool = False
     dropped_at: float | None = None  # monotonic time the last socket closed
     total: int = 0
-    recent: OrderedDict = field(default_factory=OrderedDict)  # action id -> reply dict
     bot: BotSeat | None = None  # a computer player (bots.py); it has no token and no socket
 
     def public(self) -> dict:
@@ -156,9 +154,23 @@ class Seating:
         candidates = [p for p in people if p.connected] or people or self.waiting()
         self.host = candidates[0].id if candidates else None
 
+    def _taken_names(self) -> set[str]:
+        return {name_key(p.name) for p in self.everyone() if not p.left}
+
+    def distinct_name(self, name: str) -> str:
+        """`name`, or `name (2)`, `name (3)`… when somebody in the room already goes by
+        it: two seats called "Ann" (or "Ann" and "ann") cannot be told apart in the
+        result, the vote or a lost race's "too late: Ann was first" (issue 16, item 9)."""
+        taken = self._taken_names()
+        if name_key(name) not in taken:
+            return name
+        return next(f"{name} ({k})" for k in range(2, MAX_SEATS + MAX_SPECTATORS + 2)
+                    if name_key(f"{name} ({k})") not in taken)
+
     def bot_name(self) -> str:
-        taken = {p.name for p in self.everyone() if not p.left}
-        return next(f"Bot {k}" for k in range(1, MAX_SEATS + 2) if f"Bot {k}" not in taken)
+        taken = self._taken_names()
+        return next(f"Bot {k}" for k in range(1, MAX_SEATS + MAX_SPECTATORS + 2)
+                    if name_key(f"Bot {k}") not in taken)
 
     # ------------------------------------------------------------ saving
 

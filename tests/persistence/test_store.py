@@ -117,3 +117,33 @@ def test_a_finished_match_that_cannot_be_recorded_does_not_unsave_the_rooms_save
     busy.act(busy_players[0], "d2", {"type": "draw"}, now())
     assert store.save_rooms([(busy, True)]) == set()
     assert restored(Store.open(tmp_path), "BUSYAAA").v == busy.v
+
+
+def test_a_restored_room_knows_which_pile_took_each_card_last_and_which_ids_it_applied(tmp_path):
+    """Issue 16, items 6 and 7 across a restart: who took which card last is replayed from
+    the saved steps (so a lost race with `pile: null` still names the real winner), and
+    every action id applied this round is still answered, not applied again."""
+    import random
+
+    store = Store.open(tmp_path)
+    room = Room("ROOMTKN", Options(), test_seed=288)
+    players = [room.join(f"P{i}", hash_token(f"t{i}")) for i in range(4)]
+    for p in players:
+        room.connect(p, now())
+    room.start(players[0], now())
+    room.begin_round(now())
+    rng = random.Random(7)
+    for i in range(400):
+        p = players[i % 4]
+        legal = room.legal_for(p)
+        plays = [a for a in legal if a["type"] == "foundation"]
+        if room.phase is not Phase.PLAYING or not legal:
+            break
+        room.act(p, f"a{i}", rng.choice(plays or legal), now())
+    store.save_room(room)
+    assert len(room.record.taken) > 4
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.record.taken == room.record.taken
+    v = back.v
+    again = back.act(back.players[0], "a0", {"type": "draw"}, now()).reply
+    assert again["type"] == "ack" and again["duplicate"] is True and back.v == v

@@ -204,11 +204,11 @@ def test_a_person_who_arrives_first_wins_the_race_against_a_bot(tmp_path):
     async def main():
         hub, handle, person, bot, sock, pipe = await race_table(tmp_path, think_scale=0.05)
         hub.handle_message(handle, person, pipe, play_two("mine"))  # arrives while the bot thinks
-        await until(lambda: bool(bot.recent), timeout=10)
+        await until(lambda: bool(handle.room.answered.of(bot.id)), timeout=10)
         await turns()
         ack = [msg for msg in sock.messages() if msg["type"] == "ack"]
         assert [a["id"] for a in ack] == ["mine"]
-        lost = next(iter(bot.recent.values()))
+        lost = handle.room.answered.of(bot.id)[0]
         assert lost["type"] == "rejected" and lost["code"] == "race_lost" and lost["by_seat"] == 0
         assert lost["by_name"] == "Ann" and lost["id"].startswith(f"bot-{hub.epoch}-")
         assert handle.room.round.foundations[0][-1] == (handle.room.round.foundations[0][-1][0], 0)
@@ -219,13 +219,13 @@ def test_a_person_who_arrives_first_wins_the_race_against_a_bot(tmp_path):
 def test_a_bot_that_arrives_first_wins_the_race_against_a_person(tmp_path):
     async def main():
         hub, handle, person, bot, sock, pipe = await race_table(tmp_path, think_scale=0.001)
-        await until(lambda: bool(bot.recent))  # the bot's hand gets there first
+        await until(lambda: bool(handle.room.answered.of(bot.id)))  # the bot's hand gets there first
         hub.handle_message(handle, person, pipe, play_two("mine"))
         await turns()
         mine = next(msg for msg in sock.messages() if msg.get("id") == "mine")
         assert mine["type"] == "rejected" and mine["code"] == "race_lost"
         assert mine["by_seat"] == 1 and mine["by_name"] == bot.name
-        assert next(iter(bot.recent.values()))["type"] == "ack"
+        assert [r["type"] for r in handle.room.answered.of(bot.id)][:1] == ["ack"]
         hub.bots.forget(handle)
     asyncio.run(main())
 
@@ -328,7 +328,7 @@ def test_a_bot_that_finds_a_play_after_voting_takes_its_vote_back_first(tmp_path
         sock.frames.clear()
         hub.bots.think_scale = 0.001
         hub.bots.think(handle, bot)  # the 2 of clubs can go home
-        await until(lambda: bool([r for r in bot.recent.values() if r["type"] == "ack"]), timeout=10)
+        await until(lambda: any(r["type"] == "ack" for r in room.answered.of(bot.id)), timeout=10)
         hub.bots.forget(handle)
         await turns()
         events = [msg["event"] for msg in sock.messages() if msg["type"] == "event"]

@@ -1,0 +1,65 @@
+"""Exactly once: the answer each player's action ids got, so that a resend is answered
+again and never applied twice (docs/protocol.md, "Action ids").
+
+A client resends an action whose `ack` it did not see (its socket dropped); the resend
+must get the first answer back, `duplicate: true`, and change nothing. A window of the
+last 256 ids per player was not enough: an id resent after 256 newer ones was applied
+again (issue 16, item 6). So the ids of *applied* actions are kept for the whole round
+they were applied in and the whole of the next one. They cost what the round's log
+already costs (one small entry per step; the log keeps a step for each anyway), and a
+resend that arrives after the next round began is still answered, not played on the
+new table. Rejections change nothing, so re-deciding an old one is harmless; only the
+last `RECENT_REJECTED` per player are kept, which bounds what a client sending junk can
+make the room hold.
+
+After a restart, the applied ids of the current round come back from the saved log
+(`RoundRecord.acknowledged`); those of the round before, and rejections, do not.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Iterable
+
+from app.protocol import server as out
+
+RECENT_REJECTED = 256
+
+
+class ActionIds:
+    def __init__(self) -> None:
+        self._applied: dict[str, dict[str, int]] = {}  # player id -> {action id: version}
+        self._applied_before: dict[str, dict[str, int]] = {}  # the same, of the last round
+        self._rejected: dict[str, OrderedDict[str, out.Rejected]] = {}
+
+    def answer(self, pid: str, action_id: str) -> out.Ack | out.Rejected | None:
+        """The first answer to `action_id` from `pid`, if it is still remembered."""
+        for applied in (self._applied, self._applied_before):
+            v = applied.get(pid, {}).get(action_id)
+            if v is not None:
+                return out.ack(action_id, v)
+        return self._rejected.get(pid, {}).get(action_id)
+
+    def remember(self, pid: str, reply: out.Ack | out.Rejected) -> None:
+        if reply["type"] == "ack":
+            self._applied.setdefault(pid, {})[reply["id"]] = reply["v"]
+            return
+        rejected = self._rejected.setdefault(pid, OrderedDict())
+        rejected[reply["id"]] = reply
+        while len(rejected) > RECENT_REJECTED:
+            rejected.popitem(last=False)
+
+    def new_round(self) -> None:
+        """A round begins: the last round's applied ids are kept one round longer."""
+        self._applied_before, self._applied = self._applied, {}
+
+    def restore(self, acknowledged: Iterable[tuple[str, str, int]]) -> None:
+        """The applied actions of the current round, from its saved log."""
+        for pid, action_id, v in acknowledged:
+            self._applied.setdefault(pid, {})[action_id] = v
+
+    def of(self, pid: str) -> list[out.Ack | out.Rejected]:
+        """Every answer remembered for `pid` (tests and bots' bookkeeping read it)."""
+        return ([out.ack(a, v) for applied in (self._applied_before, self._applied)
+                 for a, v in applied.get(pid, {}).items()]
+                + list(self._rejected.get(pid, {}).values()))
