@@ -13,6 +13,7 @@ import { createSelection } from './selection.js';
 import { gripTargets, actionFor, stockAction, nextRun } from './targets.js';
 import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref } from './storage.js';
 import { COLS, CELLS, adopt as adoptAnswer, shownState, isFinished, resultOf, hintText } from './grip-model.js';
+import { createReplay } from './grip-replay.js';
 import { drawBar, createTop, drawGrid, drawStats, drawControls, drawReplay, drawSummary } from './grip-panels.js';
 import { play } from './sound.js';
 import { errorText } from './ui.js';
@@ -31,7 +32,7 @@ export function mount(container) {
   let winnableOnly = getPref('gripWinnable', false) === true;
   let parWanted = null; // the game id whose par is being fetched
   let parFailed = false;
-  let replay = null; // {initial, steps, i, timer} while a solution is shown
+  const replayer = createReplay(() => render()); // a certified deal's solution being shown
 
   const bar = h('div', { class: 'grip-bar' });
   const top = h('div', { class: 'grip-top' });
@@ -64,8 +65,8 @@ export function mount(container) {
   });
 
   // ---- state helpers ---------------------------------------------------------------
-  const st = () => shownState(game, replay);
-  const finished = () => isFinished(game, replay);
+  const st = () => shownState(game, replayer.current());
+  const finished = () => isFinished(game, replayer.current());
   const legal = () => (game && !finished() ? game.legal || [] : []);
   const pile = (c) => (st() && st().grid[c]) || [];
 
@@ -136,7 +137,7 @@ export function mount(container) {
       isDaily = daily;
       summaryShownFor = null;
       busy = false;
-      stopReplay();
+      replayer.stop();
       adopt(answer);
       play('draw');
     } catch (err) {
@@ -159,7 +160,7 @@ export function mount(container) {
 
   // A finished deal counts in the statistics once, with its par when the server has it.
   function maybeRecord() {
-    const result = replay ? null : resultOf(game);
+    const result = replayer.current() ? null : resultOf(game);
     if (!result) return;
     if (result.par === null && !parFailed) return; // recorded when the par arrives
     recordGripResult(result);
@@ -193,7 +194,7 @@ export function mount(container) {
     try {
       const answer = await api.gripSolution(game.id, token);
       busy = false;
-      replay = { initial: answer.initial, steps: answer.steps, i: 0, timer: null };
+      replayer.start(answer);
       selection.clear();
       render();
     } catch (err) {
@@ -203,32 +204,8 @@ export function mount(container) {
     }
   }
 
-  function stepTo(i) {
-    if (!replay) return;
-    replay.i = Math.max(0, Math.min(replay.steps.length, i));
-    if (replay.i === replay.steps.length) pauseReplay();
-    render();
-  }
-
-  function pauseReplay() {
-    if (replay && replay.timer) { clearInterval(replay.timer); replay.timer = null; }
-  }
-
-  function playReplay() {
-    if (!replay) return;
-    if (replay.timer) { pauseReplay(); render(); return; }
-    if (replay.i >= replay.steps.length) replay.i = 0;
-    replay.timer = setInterval(() => stepTo(replay.i + 1), 600);
-    render();
-  }
-
-  function stopReplay() {
-    pauseReplay();
-    replay = null;
-  }
-
   async function op(name, extra = {}, ghost = null, targetNode = null) {
-    if (!game || busy || replay) { if (ghost) ghost.flyBack(); return false; }
+    if (!game || busy || replayer.current()) { if (ghost) ghost.flyBack(); return false; }
     if (name === 'undo' && !game.can_undo) return false;
     if (name === 'redo' && !game.can_redo) return false;
     if (name === 'hint' && finished()) return false;
@@ -341,14 +318,15 @@ export function mount(container) {
     winnableOnly: () => winnableOnly,
   };
   const replayOn = {
-    prev: () => { pauseReplay(); stepTo(replay.i - 1); },
-    next: () => { pauseReplay(); stepTo(replay.i + 1); },
-    play: playReplay,
-    close: () => { stopReplay(); render(); },
+    prev: () => replayer.prev(),
+    next: () => replayer.next(),
+    play: () => replayer.toggle(),
+    close: () => { replayer.stop(); render(); },
   };
 
   function render() {
     if (destroyed) return;
+    const replay = replayer.current();
     const v = { game, state: st(), legal: legal(), busy, replay, finished: finished(), hint, isDaily, parFailed, loadError };
     el.classList.toggle('finished', v.finished);
     el.classList.toggle('won', Boolean(v.state && v.state.won));
@@ -393,7 +371,7 @@ export function mount(container) {
     ]]],
     destroy() {
       destroyed = true;
-      pauseReplay();
+      replayer.pause();
       selection.destroy();
       unbindKeys();
       el.remove();
