@@ -1,7 +1,7 @@
 """What a computer player is, as data: its level, its memory and its random generator.
 
 A bot is an ordinary `Player` of the room with one of these attached (`Player.bot`).
-Everything in it is plain and persisted with the room (persist.py), so a restarted server
+Everything in it is plain and saved with its player (`seating.Player.to_json`), so a restarted server
 restores a bot with the same level, the same memory and the same random state, and it
 carries on. The code that makes it act lives in `bots.py` (the driver); the decisions in
 the engine (`app.engine.demon_bot`).

@@ -27,6 +27,7 @@ from app.engine.demon import DemonRound, Played, action_from_json, action_to_jso
 from app.engine.errors import EngineError, GameOver, NotStarted, RaceLost
 from app.engine.rng import SplitMix64, derive_seed
 from app.protocol import server as out
+from app.rooms import views
 from app.rooms.action_ids import ActionIds
 from app.rooms.answers import TableAnswers
 from app.rooms.bot_seat import BotSeat
@@ -100,7 +101,7 @@ class Room:
         self.last_active = time.monotonic()  # when somebody was last connected
         self.clock = time.monotonic  # injectable, so room tests control time
 
-    # The parts' state under the names the store, the bots and the tests read.
+    # The parts' state under the names the hub, the store, the bots and bench/ read.
 
     @property
     def v(self) -> int:
@@ -119,20 +120,12 @@ class Room:
         return self.seating.host
 
     @property
-    def round_initial(self) -> DemonRound | None:
-        return self.record.initial
-
-    @property
     def round_actions(self) -> list[dict]:
         return self.record.steps
 
     @property
     def round_step_ids(self) -> list:
         return self.record.step_ids
-
-    @property
-    def cycled(self) -> set[int]:
-        return self.record.cycled
 
     # ----------------------------------------------------------------- membership
 
@@ -299,7 +292,7 @@ class Room:
         outcome.events.append(self.room_event())
         outcome.events.append(self._emit(out.RoundStartedEvent(
             kind="round_started", round_no=self.round_no, round=self.round_view(),
-            time_left_ms=self._time_left_ms(now))))
+            time_left_ms=views.ms_until(self.round_deadline, now))))
         self._close_round_if_ended(outcome)
         return outcome
 
@@ -364,7 +357,7 @@ class Room:
             kind="move", seat=player.seat, action=action,
             engine=[e.to_json() for e in engine_events],
             seat_view=new_round.seat_view(player.seat),
-            foundations=[self._foundation_entry(e.pile, new_round.foundations[e.pile])
+            foundations=[views.foundation_entry(e.pile, new_round.foundations[e.pile])
                          for e in engine_events if isinstance(e, Played)],
             stuck=self.public_stuck(),
             cards_home=list(new_round.foundation_counts()))))
@@ -493,49 +486,11 @@ class Room:
             return []
         return self.answers.stuck(self.round, self.record.cycled)
 
-    @staticmethod
-    def _foundation_entry(index: int, pile) -> out.FoundationEntry:
-        card, owner = pile[-1]
-        return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
-
     def round_view(self) -> out.RoundView | None:
-        if self.round is None:
-            return None
-        r = self.round
-        return out.RoundView(
-            seats=[r.seat_view(s) for s in range(len(r.seats))],
-            foundations=[self._foundation_entry(i, pile) for i, pile in enumerate(r.foundations)],
-            stuck=self.public_stuck(),
-            absent=sorted(r.absent),
-            votes=sorted(self.votes),
-            cards_home=list(r.foundation_counts()),
-        )
-
-    def _time_left_ms(self, now: float) -> int | None:
-        if self.round_deadline is None:
-            return None
-        return max(0, int((self.round_deadline - now) * 1000))
+        return None if self.round is None else views.round_view(self.round, self.public_stuck(), self.votes)
 
     def public_state(self, now: float, *, with_round: bool = True) -> out.PublicState:
-        absent = self.round.absent if self.round is not None and self.phase is Phase.PLAYING else frozenset()
-        state = out.PublicState(
-            code=self.code,
-            phase=self.phase.value,
-            host=self.host,
-            options=self.options.to_json(),
-            players=[{**p.public(), "absent": p.seat in absent, "voted": p.seat in self.votes}
-                     for p in self.players],
-            spectators=[{"id": p.id, "name": p.name, "connected": p.connected} for p in self.spectators],
-            round_no=self.round_no,
-            countdown_ends_in_ms=(max(0, int((self.countdown_ends - now) * 1000))
-                                  if self.countdown_ends is not None else None),
-            time_left_ms=self._time_left_ms(now),
-            history=self.history,
-            result=self.result,
-        )
-        if with_round:
-            state["round"] = self.round_view()
-        return state
+        return views.public_state(self, now, with_round=with_round)
 
     def snapshot(self, now: float) -> out.Snapshot:
         return out.snapshot(self.v, self.public_state(now))
@@ -563,11 +518,7 @@ class Room:
         return not self.seating.person_connected() and now - self.last_active >= ttl_s
 
     def to_public_summary(self) -> dict:
-        return {"code": self.code, "phase": self.phase.value,
-                "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected,
-                             "bot": p.bot.level if p.bot is not None else None}
-                            for p in self.players],
-                "max_players": self.options.max_players, "spectators": len(self.spectators)}
+        return views.summary(self)
 
     # ----------------------------------------------------------------- saving
 

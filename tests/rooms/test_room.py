@@ -172,7 +172,7 @@ def test_rematch_forgets_the_old_round():
     room.vote(players[0], True)
     room.vote(players[1], True)
     room.rematch(players[0], T0)
-    assert room.round is None and room.round_initial is None
+    assert room.round is None and room.record.initial is None
     assert room.round_actions == [] and room.round_step_ids == []
 
 
@@ -224,7 +224,7 @@ def test_the_stuck_flags_kept_between_moves_equal_a_fresh_answer(seed):
             continue
         room.act(p, f"a{room.v}", action, T0)
         if room.round.end is None:
-            seen = room.cycled | {s for s, seat in enumerate(room.round.seats) if not seat.stock}
+            seen = room.record.cycled | {s for s, seat in enumerate(room.round.seats) if not seat.stock}
             assert room.public_stuck() == sorted(room.round.stuck_seats(among=seen) if seen else [])
 
 
