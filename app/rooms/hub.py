@@ -18,6 +18,10 @@ moves of its turn, and a socket gets one frame per turn however busy its room is
 under light load a turn holds one move and nothing waits longer than one turn. Nothing
 here awaits a client's network (see `connection.Pipe`).
 
+A client message is dispatched by its class through one table (`_HANDLERS`, at the end
+of this module), and every message the hub sends is built and encoded by
+`app/protocol/server.py`.
+
 Bots (`bots.BotDriver`) are seats without sockets: the flush, once its frames have left,
 tells the driver which rooms changed, and a bot's message comes back in through
 `bot_message`, the same dispatch a socket's message goes through.
@@ -54,6 +58,10 @@ SAVE_MOVES, SAVE_ALL = 1, 2  # what a room's next save must write: its steps, or
 
 @dataclass(eq=False)
 class RoomHandle:
+    """A live room and what only a live room has: its sockets, its timers, whether it
+    still has to be saved. The room itself knows none of these (it is plain data and
+    rules, tested without sockets and saved without them)."""
+
     room: Room
     pipes: dict[str, Pipe] = field(default_factory=dict)  # player id -> its socket
     countdown: asyncio.Task | None = None
@@ -62,7 +70,7 @@ class RoomHandle:
 
 
 class HubFull(Exception):
-    pass
+    """The process holds `DEMON_MAX_ROOMS` rooms: no room is created (HTTP 503)."""
 
 
 class Hub:

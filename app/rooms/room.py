@@ -9,11 +9,12 @@ so room logic is tested directly (tests/rooms) and the hub only moves bytes. The
 calls these methods one at a time on the event loop (a socket's message and a bot's
 alike), which makes arrival order decide every race (Demon rule 14).
 
-What the room keeps is in parts, each in its own module and each saving itself:
-`Seating` (who sits where, colours, the host), `RoundRecord` (the round's dealt cards
-and log), `EventLog` (versions and the replay window), `TableAnswers` (the one cache of
-legal actions and stuck flags). The room itself holds the phase, the match (round
-number, totals, history) and the rules of when what may happen.
+What the room keeps is in parts, each in its own module, and those that are saved save
+and restore themselves: `Seating` (who sits where, colours, the host), `RoundRecord`
+(the round's dealt cards and log), `EventLog` (versions and the replay window),
+`TableAnswers` (the one cache of legal actions and stuck flags), `ActionIds` (the answer
+each action id got); `views` builds what the room shows. The room itself holds the
+phase, the match (round number, totals, history) and the rules of when what may happen.
 """
 
 from __future__ import annotations
