@@ -25,6 +25,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# Every test client connects from 127.0.0.1, so a whole test session is one client
+# address to the server: the per-address budgets (docs/security.md) are raised out of
+# the way here, unless a test sets them itself (tests/server/test_abuse*.py do).
+GENEROUS_LIMITS = {"room_create_burst": 100_000, "join_burst": 100_000, "grip_create_burst": 100_000,
+                   "miss_burst": 100_000, "max_connections_per_addr": 5000}
+
+
 class LiveServer:
     def __init__(self, data_dir: Path, **settings: object) -> None:
         self.data_dir = data_dir
@@ -45,7 +52,7 @@ class LiveServer:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
         env.update({"DEMON_PORT": str(self.port), "DEMON_HOST": "127.0.0.1",
                     "DEMON_DATA_DIR": str(self.data_dir), "DEMON_LOG_LEVEL": "info"})
-        env.update({f"DEMON_{k.upper()}": str(v) for k, v in self.settings.items()})
+        env.update({f"DEMON_{k.upper()}": str(v) for k, v in {**GENEROUS_LIMITS, **self.settings}.items()})
         return env
 
     def start(self, timeout: float = 20.0) -> "LiveServer":
