@@ -3,15 +3,22 @@
 One uvicorn worker: a room lives in exactly one process (docs/design.md). Frames over
 the limit are refused by the WebSocket layer itself (close 1009), and permessage-deflate
 is off (compression costs CPU per message and opens compression side channels).
+
+uvicorn runs its h11 HTTP protocol and websockets-sansio protocol wrapped by the
+connection guard (`app/api/guard.py`): a deadline for each request, caps on connections
+overall and per address, refusals logged once per interval. X-Forwarded-For is believed
+from `DEMON_TRUSTED_PROXIES` only (docs/security.md).
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import uvicorn
 
 from app.api.app import create_app
+from app.api.guard import ConnectionGuard, QuietAccept, effective_max_connections, protocols
 from app.config import Settings
 from app.rooms.store import StoreError
 
@@ -23,11 +30,16 @@ def main() -> None:
     except StoreError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from err
+    guard = ConnectionGuard(settings, max_connections=effective_max_connections(settings.max_connections))
+    http_protocol, ws_protocol = protocols(guard)
+    logging.getLogger("asyncio").addFilter(QuietAccept(settings.refusal_log_interval_s))
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
-        ws="websockets-sansio",
+        http=http_protocol,
+        ws=ws_protocol,
+        forwarded_allow_ips=settings.trusted_proxy_list,
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
         proxy_headers=True,

@@ -7,6 +7,7 @@ singleton), so tests can build an app with their own values.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import Field
@@ -54,9 +55,53 @@ class Settings(BaseSettings):
     grip_search_burst: int = Field(8, ge=1, description="Such requests a game may make at once.")
     grip_addr_rate_per_s: float = Field(20.0, gt=0, description="Hint, par and solution requests per second per client address.")
     grip_addr_burst: int = Field(40, ge=1, description="Such requests one address may make at once.")
+    # Hostile clients (docs/security.md): connections, per-address budgets, storage.
+    request_timeout_s: float = Field(
+        10.0, gt=0, le=300, description="A connection must send a complete HTTP request (head and body) within this, "
+        "from its start or from the end of its previous answer; idle connections are closed after it too.")
+    max_connections: int = Field(
+        1000, ge=1, description="Connections held at once (HTTP and WebSocket); more are closed at once. "
+        "Lowered at start to what the process's open-file limit allows.")
+    max_connections_per_addr: int = Field(
+        50, ge=1, description="Connections one client address may hold (behind a trusted proxy: WebSockets "
+        "per forwarded address). IPv6 addresses count per /64.")
+    trusted_proxies: str | None = Field(
+        None, description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
+        "unset: FORWARDED_ALLOW_IPS, else 127.0.0.1,::1.")
+    refusal_log_interval_s: float = Field(
+        10.0, gt=0, description="Refused connections and requests are logged as one line of counts per interval.")
+    max_body_bytes: int = Field(16384, ge=1024, description="Largest HTTP request body accepted (413 above).")
+    room_create_per_min: float = Field(10.0, gt=0, description="Rooms (practice rooms included) one address may create per minute, sustained.")
+    room_create_burst: int = Field(10, ge=1, description="Rooms one address may create at once.")
+    join_per_min: float = Field(30.0, gt=0, description="Joins one address may make per minute, sustained.")
+    join_burst: int = Field(20, ge=1, description="Joins one address may make at once.")
+    grip_create_per_min: float = Field(30.0, gt=0, description="Devil's Grip games one address may start per minute, sustained.")
+    grip_create_burst: int = Field(30, ge=1, description="Devil's Grip games one address may start at once.")
+    miss_per_min: float = Field(
+        10.0, gt=0, description="Misses (unknown room code, join, WebSocket token or Devil's Grip id) forgiven per "
+        "minute per address; past the burst, such requests get 429 (sockets: close 1008).")
+    miss_burst: int = Field(20, ge=1, description="Misses one address may make at once.")
+    unused_room_ttl_s: float = Field(
+        90.0, gt=0, description="A room none of whose players ever opened its socket is removed after this.")
+    grip_unplayed_ttl_s: float = Field(
+        3600.0, gt=0, description="A Devil's Grip game in which no action was ever made is deleted after this.")
+    grip_expiry_days: float = Field(30.0, gt=0, description="A Devil's Grip game untouched this long is deleted.")
+    grip_max_stored: int = Field(
+        100_000, ge=100, description="Devil's Grip games kept in the database at most; past it the least recently "
+        "used go first.")
+    wal_limit_mb: float = Field(
+        64.0, gt=0, description="Size the SQLite write-ahead log is truncated to after a checkpoint.")
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
+
+    @property
+    def trusted_proxy_list(self) -> str:
+        """What uvicorn's `forwarded_allow_ips` gets: this setting, else uvicorn's own
+        environment variable, else the loopback (a proxy on the same machine)."""
+        if self.trusted_proxies is not None:
+            return self.trusted_proxies
+        return os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 
     @property
     def origin_allow_list(self) -> frozenset[str]:

@@ -6,6 +6,7 @@ runs it with `--factory` or through `python -m app`.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import time
@@ -13,11 +14,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 import app as app_pkg
 from app.api import grip_http, rooms_http, static_assets, ws
+from app.api.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.rooms.grip_advisor import GripAdvisor
 from app.rooms.grip_limits import KeyedLimiter
@@ -82,7 +85,7 @@ class DemonApp(FastAPI):
             code = ws.socket_room_code(scope)
             if code is not None:
                 scope["app"] = self
-                await ws.room_socket(scope, receive, send, code)
+                await self.state.socket_gate(scope, receive, send, code, ws.room_socket)
                 return
         await super().__call__(scope, receive, send)
 
@@ -91,11 +94,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    store = Store.open(settings.data_dir) if settings.persist else None
+    store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
+             if settings.persist else None)
     hub = Hub(settings, store)
     grips = GripSessions(settings.max_rooms, store)
-    if store is not None:
-        store.expire_grips()
+    budgets = Budgets(settings)
+    room_watch = RoomWatch(settings.unused_room_ttl_s)
+
+    def prune_grips() -> None:
+        """Forget Devil's Grip games past their time, in memory and on disk."""
+        grips.forget_unplayed(settings.grip_unplayed_ttl_s)
+        if store is not None:
+            while store.expire_grips(settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s,
+                                     settings.grip_max_stored) >= 2000:
+                pass
+
+    async def maintain() -> None:
+        """Once a second, rooms nobody opened go to the hub's sweep; now and then, old
+        Devil's Grip games are pruned (a few milliseconds, on the loop, in batches)."""
+        every = max(1.0, min(60.0, settings.grip_unplayed_ttl_s / 2))
+        last_prune = time.monotonic()
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                room_watch.sweep(hub)
+                if time.monotonic() - last_prune >= every:
+                    last_prune = time.monotonic()
+                    prune_grips()
+            except Exception:  # a failed sweep must not end the sweeping
+                logging.getLogger("demon.app").exception("maintenance failed")
+
+    prune_grips()
     grip_advisor = GripAdvisor.from_settings(settings)
     grip_par = ParBook(grip_advisor, store, settings.par_budget_s)
     grip_winnable = WinnableDeals(grip_advisor, store, settings.winnable_ready)
@@ -114,7 +143,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+        maintenance = asyncio.create_task(maintain())
         yield
+        maintenance.cancel()
         await grip_winnable.stop()
         grip_advisor.stop()
         await hub.stop()
@@ -130,8 +161,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.grip_winnable = grip_winnable
     app.state.grip_limits = {"game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
                              "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst)}
+    app.state.budgets = budgets
+    app.state.room_watch = room_watch
+    app.state.socket_gate = SocketGate(settings, budgets, room_watch)
     app.state.started = time.monotonic()
 
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
 
     @app.get("/health")

@@ -5,6 +5,10 @@ Hints, par and solutions are "search requests": each is rate-limited per game an
 client address (429 with Retry-After), and the search itself runs in the advisor's
 worker processes, awaited here, so the event loop (and every Demon room on it) never
 waits for it. A full worker queue answers 503 at once.
+
+Starting games is budgeted per client address, and so are misses (an id or token that
+is not a game): see docs/security.md. The rooms layer's `GripError` carries a wire code;
+`STATUS` here says which HTTP status each code is.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import time
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import Response
 
+from app.api.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep
+from app.api.limits import request_address
 from app.protocol.messages import GripRequest, NewGrip
 from app.protocol.wire import dumps
 from app.rooms.grip_advisor import Busy, GripAdvisor
@@ -23,6 +29,12 @@ from app.rooms.logfmt import log_event
 
 router = APIRouter(prefix="/api/grip")
 
+STATUS = {"not_found": 404, "invalid": 422, "illegal": 409, "bad_phase": 409, "internal": 500}
+
+
+def _http(err: GripError) -> HTTPException:
+    return HTTPException(STATUS[err.code], err.message)
+
 
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
@@ -30,21 +42,21 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
-def _grips(request: Request) -> GripSessions:
-    return request.app.state.grips
-
-
-def _session(request: Request, game_id: str, authorization: str | None) -> GripSession:
+def _session(request: Request, grips: GripSessions, budgets, game_id: str,
+             authorization: str | None) -> GripSession:
+    address = request_address(request)
+    budgets.check_misses(address)
     try:
-        return _grips(request).get(game_id, _bearer(authorization))
+        return grips.get(game_id, _bearer(authorization))
     except GripError as err:
-        raise HTTPException(err.status, err.message) from err
+        if err.code == "not_found":
+            budgets.miss(address)
+        raise _http(err) from err
 
 
-def _limit(request: Request, session: GripSession) -> None:
+def _limit(request: Request, limits: dict, session: GripSession) -> None:
     """Per game, then per address: a flood is refused before it reaches a worker."""
-    limits = request.app.state.grip_limits
-    address = request.client.host if request.client else "?"
+    address = request_address(request)
     for limiter, key, what in ((limits["game"], session.id, "this game"),
                                (limits["addr"], address, "your address")):
         if not limiter.allow(key):
@@ -64,56 +76,57 @@ def _json(answer: dict) -> Response:
     return Response(content=dumps(answer), media_type="application/json")
 
 
-def _describe(request: Request, session: GripSession, token: str | None = None) -> Response:
+def _describe(grips: GripSessions, par_book, session: GripSession, token: str | None = None) -> Response:
     game = session.game
     if session.par is None and game.number is not None:
-        session.par = request.app.state.grip_par.known(game.number, game.state.passes_allowed)
-    return _json(_grips(request).describe(session, token))
+        session.par = par_book.known(game.number, game.state.passes_allowed)
+    return _json(grips.describe(session, token))
 
 
 @router.post("")
-async def new_game(body: NewGrip, request: Request) -> Response:
-    grips = _grips(request)
+async def new_game(body: NewGrip, request: Request, grips: GripsDep, par_book: ParDep,
+                   winnable: WinnableDep, budgets: BudgetsDep) -> Response:
+    budgets.spend(budgets.grips, request_address(request), "new games")
     if body.winnable:
         if body.passes is not None or body.number is not None or body.daily:
             raise HTTPException(422, "Only deals that can be won: unlimited passes, no deal number, not the daily deal.")
-        number = request.app.state.grip_winnable.take()
+        number = winnable.take()
         if number is None:
             raise HTTPException(503, "No deal has been certified winnable yet: try again in a minute.",
                                 headers={"Retry-After": "30"})
         session, token = grips.new(number, False, None, winnable=True)
     else:
         session, token = grips.new(body.number, body.daily, body.passes)
-    return _describe(request, session, token)
+    return _describe(grips, par_book, session, token)
 
 
 @router.get("/{game_id}")
-async def get_game(game_id: str, request: Request, authorization: str | None = Header(None)) -> Response:
-    return _describe(request, _session(request, game_id, authorization))
+async def get_game(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
+                   authorization: str | None = Header(None)) -> Response:
+    return _describe(grips, par_book, _session(request, grips, budgets, game_id, authorization))
 
 
 @router.post("/{game_id}")
-async def act(game_id: str, body: GripRequest, request: Request,
+async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep, par_book: ParDep,
+              budgets: BudgetsDep, limits: GripLimitsDep, advisor: AdvisorDep,
               authorization: str | None = Header(None)) -> Response:
     arrived = time.monotonic()
-    grips = _grips(request)
-    session = _session(request, game_id, authorization)
+    session = _session(request, grips, budgets, game_id, authorization)
     if body.op == "hint":
-        return await _hint(request, session, arrived)
+        return await _hint(request, grips, par_book, limits, advisor, session, arrived)
     try:
-        return _describe(request, grips.operate(session, body.op, body.action))
+        return _describe(grips, par_book, grips.operate(session, body.op, body.action))
     except GripError as err:
-        raise HTTPException(err.status, err.message) from err
+        raise _http(err) from err
 
 
-async def _hint(request: Request, session: GripSession, arrived: float) -> Response:
-    grips = _grips(request)
+async def _hint(request: Request, grips: GripSessions, par_book, limits: dict, advisor: GripAdvisor,
+                session: GripSession, arrived: float) -> Response:
     try:
         grips.check_hintable(session)
     except GripError as err:
-        raise HTTPException(err.status, err.message) from err
-    _limit(request, session)
-    advisor: GripAdvisor = request.app.state.grip_advisor
+        raise _http(err) from err
+    _limit(request, limits, session)
     changes = session.changes
     try:
         answer = await advisor.hint(grips.hint_view(session), arrived=arrived)
@@ -122,26 +135,26 @@ async def _hint(request: Request, session: GripSession, arrived: float) -> Respo
     try:
         kept = grips.record_hint(session, changes, answer.action, answer.expected_score, answer.complete)
     except GripError as err:
-        raise HTTPException(err.status, err.message) from err
+        raise _http(err) from err
     if not kept:
         raise HTTPException(409, "The game changed while the hint was searched: ask again.")
     log_event("grip_hint", game=session.id, budget_ms=round(answer.budget_s * 1000),
               complete=answer.complete, ms=round((time.monotonic() - arrived) * 1000))
-    return _describe(request, session)
+    return _describe(grips, par_book, session)
 
 
 @router.get("/{game_id}/par")
-async def get_par(game_id: str, request: Request, authorization: str | None = Header(None)) -> dict:
+async def get_par(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
+                  limits: GripLimitsDep, authorization: str | None = Header(None)) -> dict:
     """The deal's par (computed on the first request for that deal: may take seconds)."""
-    session = _session(request, game_id, authorization)
+    session = _session(request, grips, budgets, game_id, authorization)
     game = session.game
     passes = game.state.passes_allowed
-    book = request.app.state.grip_par
-    par = book.known(game.number, passes)
+    par = par_book.known(game.number, passes)
     if par is None:
-        _limit(request, session)
+        _limit(request, limits, session)
         try:
-            par = await book.get(game.number, passes)
+            par = await par_book.get(game.number, passes)
         except Busy as err:
             raise _busy(err) from err
     session.par = par
@@ -149,15 +162,17 @@ async def get_par(game_id: str, request: Request, authorization: str | None = He
 
 
 @router.get("/{game_id}/solution")
-async def get_solution(game_id: str, request: Request, authorization: str | None = Header(None)) -> Response:
+async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable: WinnableDep,
+                       budgets: BudgetsDep, limits: GripLimitsDep,
+                       authorization: str | None = Header(None)) -> Response:
     """The certified winning line of a finished certified-winnable deal, with the view
     after every step, so the page can replay it without knowing the rules."""
-    session = _session(request, game_id, authorization)
-    _limit(request, session)
+    session = _session(request, grips, budgets, game_id, authorization)
+    _limit(request, limits, session)
     game = session.game
     if not game.state.is_over():
         raise HTTPException(409, "The solution is shown once the deal is over.")
-    line = request.app.state.grip_winnable.solution(game.number) if session.winnable else None
+    line = winnable.solution(game.number) if session.winnable else None
     if line is None:
         raise HTTPException(404, "This deal has no stored solution (only deals dealt as winnable have one).")
     initial, steps = replay_line(game.number, line)

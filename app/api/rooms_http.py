@@ -1,9 +1,15 @@
-"""HTTP side of rooms: create, look up, join. The token is returned once, here."""
+"""HTTP side of rooms: create, look up, join. The token is returned once, here.
+
+Each client address has budgets (docs/security.md): rooms created (practice rooms
+included), joins, and misses (a code that names no room); past them, 429.
+"""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
 
+from app.api.deps import BudgetsDep, HubDep, RoomWatchDep
+from app.api.limits import request_address
 from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
 from app.rooms.hub import HubFull
 from app.rooms.room import RoomError
@@ -11,48 +17,73 @@ from app.rooms.secrets_util import normalise_code
 
 router = APIRouter(prefix="/api/rooms")
 
+NO_ROOM = "No room with that code."
+
 
 def _grant(code: str, player, token: str) -> SeatGrant:
     return SeatGrant(code=code, token=token, you=player.id, seat=player.seat,
                      spectator=player.seat is None)
 
 
+def _full(err: Exception, hub) -> HTTPException:
+    """The room cap is the server's, not the client's: 503, saying which cap."""
+    return HTTPException(503, f"The server holds as many rooms as it allows ({hub.settings.max_rooms}); "
+                              "rooms nobody uses are removed within minutes: try again later.",
+                         headers={"Retry-After": "60"})
+
+
 @router.post("", response_model=SeatGrant)
-async def create_room(body: CreateRoom, request: Request) -> SeatGrant:
+async def create_room(body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
+                      watch: RoomWatchDep) -> SeatGrant:
+    budgets.spend(budgets.rooms, request_address(request), "new rooms")
     try:
-        handle, player, token = request.app.state.hub.create_room(body)
+        handle, player, token = hub.create_room(body)
     except HubFull as err:
-        raise HTTPException(503, str(err)) from err
+        raise _full(err, hub) from err
+    watch.created(handle.room.code)
     return _grant(handle.room.code, player, token)
 
 
 @router.post("/practice", response_model=SeatGrant)
-async def practice_room(body: PracticeRoom, request: Request) -> SeatGrant:
+async def practice_room(body: PracticeRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
+                        watch: RoomWatchDep) -> SeatGrant:
     """"Play against bots": a room of you and 1-7 bots, its countdown already running."""
+    budgets.spend(budgets.rooms, request_address(request), "new rooms")
     try:
-        handle, player, token = request.app.state.hub.create_practice(body)
+        handle, player, token = hub.create_practice(body)
     except HubFull as err:
-        raise HTTPException(503, str(err)) from err
+        raise _full(err, hub) from err
     except RoomError as err:  # too_many_bots: the server's DEMON_MAX_BOTS is reached
         raise HTTPException(503, err.message) from err
+    watch.created(handle.room.code)
     return _grant(handle.room.code, player, token)
 
 
 @router.get("/{code}")
-async def room_summary(code: str, request: Request) -> dict:
-    handle = request.app.state.hub.rooms.get(normalise_code(code))
+async def room_summary(code: str, request: Request, hub: HubDep, budgets: BudgetsDep) -> dict:
+    address = request_address(request)
+    budgets.check_misses(address)
+    handle = hub.rooms.get(normalise_code(code))
     if handle is None:
-        raise HTTPException(404, "No room with that code.")
+        budgets.miss(address)
+        raise HTTPException(404, NO_ROOM)
     return handle.room.to_public_summary()
 
 
 @router.post("/{code}/join", response_model=SeatGrant)
-async def join_room(code: str, body: JoinRoom, request: Request) -> SeatGrant:
+async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, budgets: BudgetsDep) -> SeatGrant:
+    address = request_address(request)
+    budgets.check_misses(address)
+    code = normalise_code(code)
+    if code not in hub.rooms:
+        budgets.miss(address)
+        raise HTTPException(404, NO_ROOM)
+    budgets.spend(budgets.joins, address, "joins")
     try:
-        joined = request.app.state.hub.join_room(normalise_code(code), body.name)
+        joined = hub.join_room(code, body.name)
     except RoomError as err:
         raise HTTPException(409, err.message) from err
     if joined is None:
-        raise HTTPException(404, "No room with that code.")
+        raise HTTPException(404, NO_ROOM)
     handle, player, token = joined
     return _grant(handle.room.code, player, token)

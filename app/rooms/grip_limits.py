@@ -1,4 +1,5 @@
-"""Rate limits for Devil's Grip searches: per game and per client address.
+"""Token buckets per key: Devil's Grip searches per game and per client address, and the
+per-address budgets of docs/security.md (rooms, joins, games created, misses).
 
 A search costs a worker hundreds of milliseconds; one client asking in a loop, or many
 games from one address, must not take the workers from everyone else. Each key gets a
@@ -36,6 +37,14 @@ class KeyedLimiter:
         else:
             self._buckets.move_to_end(key)
         return bucket.allow()
+
+    def exhausted(self, key: str) -> bool:
+        """Whether `key` has no whole token left, without spending one (a key never seen
+        has a full bucket)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return False
+        return min(bucket.burst, bucket.tokens + (self.clock() - bucket.last) * bucket.rate) < 1.0
 
     def retry_after(self) -> int:
         """Whole seconds until one more request is allowed, for a Retry-After header."""

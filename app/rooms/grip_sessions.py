@@ -48,11 +48,26 @@ class GripSession:
     changes: int = 0  # operations applied since loaded: tells a stale hint answer apart
     legal_for: tuple | None = None  # (state, its legal actions as JSON): a hint keeps the state
 
+    @property
+    def played(self) -> bool:
+        """Whether any action was ever made (undone ones count): a game dealt and never
+        played is kept only briefly (DEMON_GRIP_UNPLAYED_TTL_S)."""
+        game = self.game
+        return bool(game.actions or game.can_redo or game.used_undo)
+
 
 class GripError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    """A request this layer refuses, with its wire code (as the room errors carry theirs):
+    `not_found` (no such game, or not yours), `invalid` (a malformed request), `illegal`
+    (the engine refuses the action), `bad_phase` (not now: the deal is over),
+    `internal` (the hint engine misbehaved). The HTTP layer maps codes to statuses."""
+
+    CODES = frozenset({"not_found", "invalid", "illegal", "bad_phase", "internal"})
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in self.CODES, code
         super().__init__(message)
-        self.status = status
+        self.code = code
         self.message = message
 
 
@@ -89,6 +104,16 @@ class GripSessions:
         oldest = min(self.games.values(), key=lambda s: s.last_used)
         del self.games[oldest.id]
 
+    def forget_unplayed(self, older_than_s: float, now: float | None = None) -> int:
+        """Drop from memory the games nobody played that were last used longer ago than
+        `older_than_s` (the database forgets them by the same rule); returns how many."""
+        now = time.time() if now is None else now
+        gone = [gid for gid, session in self.games.items()
+                if not session.played and now - session.last_used > older_than_s]
+        for gid in gone:
+            del self.games[gid]
+        return len(gone)
+
     def get(self, game_id: str, token: str | None) -> GripSession:
         session = self.games.get(game_id)
         if session is None and self.store is not None:
@@ -98,19 +123,19 @@ class GripSessions:
                     self._evict_oldest()
                 self.games[session.id] = session
         if session is None or not token or not token_matches(token, session.token_hash):
-            raise GripError(404, "No such game (or not yours).")
+            raise GripError("not_found", "No such game (or not yours).")
         session.last_used = time.time()
         return session
 
     def operate(self, session: GripSession, op: str, action: dict | None) -> GripSession:
-        """Apply one request; an illegal one raises GripError(409) and changes nothing."""
+        """Apply one request; an illegal one raises GripError("illegal") and changes nothing."""
         game = session.game
         session.hint = None
         session.changes += 1
         try:
             if op == "action":
                 if action is None:
-                    raise GripError(422, "An action is required.")
+                    raise GripError("invalid", "An action is required.")
                 game.apply(grip_action_from_json(action))
             elif op == "undo":
                 game.undo()
@@ -119,18 +144,18 @@ class GripSessions:
             elif op == "end":
                 game.end()
             else:
-                raise GripError(422, f"unknown operation {op!r}")
+                raise GripError("invalid", f"unknown operation {op!r}")
         except IllegalAction as err:
             log_event("grip_rejected", game=session.id, op=op, reason=str(err))
-            raise GripError(409, str(err)) from err
+            raise GripError("illegal", str(err)) from err
         self._save(session)
         return session
 
     @staticmethod
     def check_hintable(session: GripSession) -> None:
-        """A hint is for a deal still being played (409 otherwise)."""
+        """A hint is for a deal still being played (`bad_phase` otherwise)."""
         if session.game.state.is_over():
-            raise GripError(409, "The deal is over: there is nothing to hint.")
+            raise GripError("bad_phase", "The deal is over: there is nothing to hint.")
 
     @staticmethod
     def hint_view(session: GripSession) -> GripView:
@@ -150,7 +175,7 @@ class GripSessions:
                 session.game.state.apply(grip_action_from_json(action))
             except IllegalAction as err:
                 log_event("grip_bad_hint", game=session.id, action=action, reason=str(err))
-                raise GripError(500, "The hint engine suggested an illegal move.") from err
+                raise GripError("internal", "The hint engine suggested an illegal move.") from err
         session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete}
         if action is not None and not session.used_hint:
             session.used_hint = True

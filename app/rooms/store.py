@@ -71,7 +71,16 @@ MIGRATIONS: list[list[str]] = [
                                         dealt INTEGER NOT NULL DEFAULT 0)""",
     ],
 ]
+MIGRATIONS.append(
+    # 3 -> 4: a Devil's Grip game knows whether any action was made in it (games dealt and
+    # never played are kept only briefly; existing games count as played), and games are
+    # found by age through an index (pruning runs while the server does).
+    [
+        "ALTER TABLE grips ADD COLUMN played INTEGER NOT NULL DEFAULT 1",
+        "CREATE INDEX grips_updated ON grips (updated)",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)
+PRUNE_BATCH = 2000  # rows deleted per statement, so no pruning holds the event loop long
 
 
 class StoreError(Exception):
@@ -87,7 +96,8 @@ class Store:
         self._checkpoint_conn: sqlite3.Connection | None = None
 
     @classmethod
-    def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION) -> "Store":
+    def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION,
+             wal_limit_bytes: int = 64 * 1024 * 1024) -> "Store":
         path = data_dir / DB_NAME
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
@@ -113,6 +123,10 @@ class Store:
         # Checkpoints (copying the WAL into the database, with an fsync) are run by
         # `checkpoint()` off the event loop, never inside a move's commit.
         conn.execute("PRAGMA wal_autocheckpoint=0")
+        # After a checkpoint has copied the whole WAL, the next write starts it again from
+        # the beginning and truncates the file to this size: without it the file stays as
+        # large as the biggest burst of writes ever made (240 MB in a flood of new games).
+        conn.execute(f"PRAGMA journal_size_limit={int(wal_limit_bytes)}")
         store = cls(conn, path)
         store.migrate(version, target_version)
         return store
@@ -134,7 +148,18 @@ class Store:
         thread, on a connection of its own, so no room waits for the disk."""
         if self._checkpoint_conn is None:
             self._checkpoint_conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._checkpoint_conn.execute(f"PRAGMA journal_size_limit={self._wal_limit()}")
         self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def _wal_limit(self) -> int:
+        return self.conn.execute("PRAGMA journal_size_limit").fetchone()[0]
+
+    def wal_bytes(self) -> int:
+        """The size of the write-ahead log file now (0 when there is none)."""
+        try:
+            return os.path.getsize(f"{self.path}-wal")
+        except OSError:
+            return 0
 
     def close(self) -> None:
         if self._checkpoint_conn is not None:
@@ -292,12 +317,12 @@ class Store:
     def save_grip(self, session: GripSession) -> None:
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO grips (id, token_hash, game, updated, used_hint, winnable) "
-                              "VALUES (?, ?, ?, ?, ?, ?) "
+            self.conn.execute("INSERT INTO grips (id, token_hash, game, updated, used_hint, winnable, played) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?) "
                               "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated, "
-                              "used_hint=excluded.used_hint",
+                              "used_hint=excluded.used_hint, played=excluded.played",
                               (session.id, session.token_hash.hex(), dumps(session.game.to_json()), time.time(),
-                               int(session.used_hint), int(session.winnable)))
+                               int(session.used_hint), int(session.winnable), int(session.played)))
 
     def load_grip(self, game_id: str) -> GripSession | None:
         row = self.conn.execute("SELECT id, token_hash, game, updated, used_hint, winnable FROM grips WHERE id = ?",
@@ -353,9 +378,30 @@ class Store:
             self.conn.execute("UPDATE grip_solutions SET dealt = dealt + 1 WHERE number = ?", (row[0],))
         return int(row[0])
 
-    def expire_grips(self) -> int:
-        """Forget Devil's Grip games untouched for GRIP_EXPIRY_S; returns how many."""
+    def expire_grips(self, expiry_s: float = GRIP_EXPIRY_S, unplayed_s: float | None = None,
+                     max_stored: int | None = None, now: float | None = None) -> int:
+        """Forget Devil's Grip games untouched for `expiry_s`, games in which nothing was
+        ever played after `unplayed_s`, and, past `max_stored` games, the least recently
+        used ones; at most PRUNE_BATCH rows per kind and call (the maintenance task calls
+        again while there is more). Returns how many were deleted."""
+        now = time.time() if now is None else now
+        deleted = 0
         with self.conn:
             self.conn.execute("BEGIN")
-            return self.conn.execute("DELETE FROM grips WHERE updated < ?",
-                                     (time.time() - GRIP_EXPIRY_S,)).rowcount
+            deleted += self.conn.execute(
+                "DELETE FROM grips WHERE id IN (SELECT id FROM grips WHERE updated < ? LIMIT ?)",
+                (now - expiry_s, PRUNE_BATCH)).rowcount
+            if unplayed_s is not None:
+                deleted += self.conn.execute(
+                    "DELETE FROM grips WHERE id IN (SELECT id FROM grips WHERE played = 0 AND updated < ? LIMIT ?)",
+                    (now - unplayed_s, PRUNE_BATCH)).rowcount
+            if max_stored is not None:
+                excess = self.conn.execute("SELECT COUNT(*) FROM grips").fetchone()[0] - max_stored
+                if excess > 0:
+                    deleted += self.conn.execute(
+                        "DELETE FROM grips WHERE id IN (SELECT id FROM grips ORDER BY played, updated LIMIT ?)",
+                        (min(excess, PRUNE_BATCH),)).rowcount
+        return deleted
+
+    def grip_count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM grips").fetchone()[0]

@@ -1,0 +1,264 @@
+"""Hostile connections against a real uvicorn (issue 16, item 1): sockets that never
+finish their request head, idle TCP, too many connections from one address, and the log
+while they are refused.
+
+Every test connects from its own loopback address (127.0.0.N: all of 127/8 reaches a
+server listening on 127.0.0.1), so per-address limits of one test do not leak into the
+next, and "another client" is simply another address. The server runs with small limits
+so each case takes seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import socket
+import time
+
+import httpx
+import pytest
+import websockets
+
+from tests.support.live_server import LiveServer
+
+REQUEST_TIMEOUT_S = 1.5
+HELLO_TIMEOUT_S = 1.0
+PER_ADDR = 8
+TOTAL = 60
+
+ABUSE_SETTINGS = dict(
+    request_timeout_s=REQUEST_TIMEOUT_S, hello_timeout_s=HELLO_TIMEOUT_S,
+    max_connections=TOTAL, max_connections_per_addr=PER_ADDR,
+    room_create_per_min=6, room_create_burst=3, join_per_min=6, join_burst=3,
+    grip_create_per_min=6, grip_create_burst=3, miss_per_min=6, miss_burst=5,
+    unused_room_ttl_s=3, grip_unplayed_ttl_s=2, countdown_s=0.2, refusal_log_interval_s=2,
+)
+LOG_INTERVAL_S = 2
+
+_addresses = itertools.count(10)
+
+
+def new_address() -> str:
+    """A loopback address no other test of the session uses."""
+    return f"127.0.0.{next(_addresses)}"
+
+
+@pytest.fixture(scope="session")
+def abuse_server(tmp_path_factory):
+    srv = LiveServer(tmp_path_factory.mktemp("abuse"), **ABUSE_SETTINGS)
+    with srv:
+        yield srv
+
+
+def client(server: LiveServer, source: str, **kw) -> httpx.Client:
+    return httpx.Client(base_url=server.base, transport=httpx.HTTPTransport(local_address=source),
+                        timeout=5, **kw)
+
+
+def raw(server: LiveServer, source: str) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=(source, 0))
+    return s
+
+
+def closed_by_server(s: socket.socket, wait: float) -> bool:
+    """Whether the server closed this socket (EOF or reset) within `wait` seconds."""
+    s.settimeout(wait)
+    try:
+        while True:
+            data = s.recv(4096)
+            if not data:
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except (socket.timeout, TimeoutError):
+        return False
+
+
+async def ws_connect(server: LiveServer, code: str, source: str, headers=None):
+    return await websockets.connect(f"{server.ws_base}/ws/{code}", additional_headers=headers,
+                                    compression=None, local_addr=(source, 0), open_timeout=5)
+
+
+def test_slow_heads_and_idle_connections_are_closed_in_time_and_others_served(abuse_server):
+    """Sockets that trickle an unfinished request head, and sockets that send nothing,
+    are closed within DEMON_REQUEST_TIMEOUT_S; meanwhile another client is served."""
+    slow = [raw(abuse_server, new_address()) for _ in range(6)]
+    idle = [raw(abuse_server, new_address()) for _ in range(6)]
+    started = time.monotonic()
+    for s in slow:
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+
+    async def trickle() -> None:
+        for _ in range(int((REQUEST_TIMEOUT_S + 2) / 0.3)):
+            await asyncio.sleep(0.3)
+            for s in slow:
+                try:
+                    s.sendall(b"a")
+                except OSError:
+                    pass
+
+    async def main() -> None:
+        task = asyncio.create_task(trickle())
+        with client(abuse_server, new_address()) as http:
+            assert (await asyncio.to_thread(http.get, "/health")).status_code == 200
+        await task
+
+    asyncio.run(main())
+    # Every one of them is gone by now (the bound plus a margin for a loaded machine).
+    for s in slow + idle:
+        assert closed_by_server(s, max(0.1, started + REQUEST_TIMEOUT_S + 3 - time.monotonic()))
+        s.close()
+    assert time.monotonic() - started < REQUEST_TIMEOUT_S + 4
+
+
+def test_slow_body_is_closed_too(abuse_server):
+    """A complete head and then a body that never arrives: the same bound."""
+    s = raw(abuse_server, new_address())
+    s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 100\r\n\r\n{\"na")
+    started = time.monotonic()
+    reply = b""
+    s.settimeout(REQUEST_TIMEOUT_S + 3)
+    try:
+        while chunk := s.recv(4096):
+            reply += chunk
+    except (ConnectionResetError, socket.timeout, TimeoutError):
+        pass
+    assert time.monotonic() - started < REQUEST_TIMEOUT_S + 2.5
+    assert closed_by_server(s, 0.5)
+    s.close()
+
+
+def test_websocket_that_never_says_hello_is_closed(abuse_server):
+    async def main():
+        with client(abuse_server, new_address()) as http:
+            code = http.post("/api/rooms", json={"name": "Ann"}).json()["code"]
+        ws = await ws_connect(abuse_server, code, new_address())
+        started = time.monotonic()
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), HELLO_TIMEOUT_S + 3)
+        assert ws.close_code == 1008
+        assert time.monotonic() - started < HELLO_TIMEOUT_S + 2
+
+    asyncio.run(main())
+
+
+def closed_now(s: socket.socket) -> bool:
+    """Whether the server has closed this socket already (without waiting)."""
+    s.setblocking(False)
+    try:
+        return s.recv(4096) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    finally:
+        s.setblocking(True)
+
+
+async def seated_sockets(server: LiveServer, source: str, n: int) -> list:
+    """`n` authenticated room sockets from `source`: connections that stay open (an idle
+    TCP connection would be closed by the request deadline)."""
+    grants = []
+    with client(server, new_address()) as http:
+        code = http.post("/api/rooms", json={"name": "Ann", "max_players": 8}).json()["code"]
+    for i in range(n):
+        if i % 3 == 0:
+            joiner = new_address()
+        with client(server, joiner) as http:
+            grants.append(http.post(f"/api/rooms/{code}/join", json={"name": f"P{i}"}).json())
+    sockets = []
+    for grant in grants:
+        ws = await ws_connect(server, code, source)
+        await ws.send(json.dumps({"type": "hello", "token": grant["token"]}))
+        assert json.loads((await ws.recv()).split("\n")[0])["type"] == "welcome"
+        sockets.append(ws)
+    return sockets
+
+
+def test_connections_per_address_are_capped_and_refusals_logged_once_per_interval(abuse_server):
+    """One address cannot hold more than DEMON_MAX_CONNECTIONS_PER_ADDR connections: the
+    rest are closed at once, and hundreds of refusals make a line or two of log, not
+    hundreds. Another address is still served."""
+    attacker = new_address()
+
+    async def main():
+        held = await seated_sockets(abuse_server, attacker, PER_ADDR)
+        time.sleep(LOG_INTERVAL_S)  # what earlier tests had refused is logged by now
+        log_before = abuse_server.log()
+        started = time.monotonic()
+        refused = 0
+        for _ in range(300):
+            try:
+                s = raw(abuse_server, attacker)
+            except OSError:
+                refused += 1
+                continue
+            closed = closed_by_server(s, 0.5)  # well within the request deadline
+            s.close()
+            if not closed:
+                break
+            refused += 1
+        assert refused == 300
+        with client(abuse_server, new_address()) as http:
+            assert http.get("/health").status_code == 200
+        for ws in held:
+            await ws.close()
+        await asyncio.sleep(0.5)
+        with client(abuse_server, attacker) as http:  # the address gets its connections back
+            assert http.get("/health").status_code == 200
+        await asyncio.sleep(LOG_INTERVAL_S + 0.5)  # the interval's summary is written when it ends
+        new_lines = abuse_server.log()[len(log_before):].splitlines()
+        refusal_lines = [line for line in new_lines if "event=connections_refused" in line]
+        intervals = (time.monotonic() - started) / LOG_INTERVAL_S
+        assert 1 <= len(refusal_lines) <= intervals + 1, refusal_lines
+        assert sum(int(line.split("per_addr=")[1].split()[0]) for line in refusal_lines
+                   if "per_addr=" in line) == 300, refusal_lines
+        assert not any("Too many open files" in line for line in new_lines)
+
+    asyncio.run(main())
+
+
+def test_total_connections_are_capped(abuse_server):
+    """Past DEMON_MAX_CONNECTIONS, from however many addresses, a new connection is closed
+    at once; once some go, others are accepted again."""
+    held = []
+    sources = [new_address() for _ in range(TOTAL // PER_ADDR + 2)]
+    for source in sources:
+        for _ in range(PER_ADDR):
+            held.append(raw(abuse_server, source))
+    time.sleep(0.2)  # within the request deadline: only the cap closes anything
+    still_open = [s for s in held if not closed_now(s)]
+    assert TOTAL - 5 <= len(still_open) <= TOTAL
+    late = raw(abuse_server, new_address())
+    assert closed_by_server(late, 0.5)
+    late.close()
+    for s in held:
+        s.close()
+    time.sleep(0.5)
+    with client(abuse_server, new_address()) as http:
+        assert http.get("/health").status_code == 200
+
+
+def test_websockets_per_forwarded_address_are_capped_behind_a_trusted_proxy(abuse_server):
+    """Behind a trusted proxy (127.0.0.1 by default) every connection comes from the
+    proxy, so the cap applies to the address the proxy forwards, per WebSocket."""
+    async def main():
+        with client(abuse_server, new_address()) as http:
+            code = http.post("/api/rooms", json={"name": "Ann"}).json()["code"]
+        forwarded = {"X-Forwarded-For": "198.51.100.77"}
+        sockets = [await ws_connect(abuse_server, code, "127.0.0.1", forwarded) for _ in range(PER_ADDR)]
+        extra = await ws_connect(abuse_server, code, "127.0.0.1", forwarded)
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(extra.recv(), 3)
+        assert extra.close_code == 1008
+        other = await ws_connect(abuse_server, code, "127.0.0.1", {"X-Forwarded-For": "198.51.100.78"})
+        await other.send(json.dumps({"type": "ping"}))  # not a hello: refused by the room, not the cap
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(other.recv(), 3)
+        assert other.close_reason != extra.close_reason
+        for ws in sockets:
+            await ws.close()
+
+    asyncio.run(main())
