@@ -262,3 +262,64 @@ def test_websockets_per_forwarded_address_are_capped_behind_a_trusted_proxy(abus
             await ws.close()
 
     asyncio.run(main())
+
+
+class FileLimitedServer(LiveServer):
+    """A server started with a small open-file limit (soft and hard), as a container or
+    a systemd unit may give it."""
+
+    def __init__(self, data_dir, nofile: int, **settings) -> None:
+        super().__init__(data_dir, **settings)
+        self.nofile = nofile
+
+    def start(self, timeout: float = 20.0) -> "FileLimitedServer":
+        import resource
+        import subprocess
+        import sys
+
+        from tests.support.live_server import ROOT
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env(),
+                                     stdout=open(self.log_path, "ab"), stderr=subprocess.STDOUT,
+                                     preexec_fn=limit)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log()}")
+            try:
+                if httpx.get(self.base + "/health", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not become healthy:\n{self.log()}")
+
+
+def test_the_connection_cap_is_kept_below_the_file_limit(tmp_path):
+    """With 160 files allowed and the default cap of 1000 connections, a flood used to
+    run the process out of descriptors: accept() failed with EMFILE, nobody could
+    connect, and asyncio logged the failure again and again. The cap is lowered to fit,
+    so the surplus is refused by the cap, the log has no EMFILE, and the server serves
+    again as soon as the flood ends."""
+    with FileLimitedServer(tmp_path, nofile=160, max_connections_per_addr=40) as srv:
+        flood = []
+        for _ in range(6):
+            source = new_address()
+            for _ in range(40):
+                try:
+                    flood.append(raw(srv, source))
+                except OSError:
+                    pass
+        time.sleep(1.5)
+        for s in flood:
+            s.close()
+        time.sleep(0.3)
+        with client(srv, new_address()) as http:
+            assert http.get("/health").status_code == 200
+        log = srv.log()
+        assert "out of system resource" not in log and "Too many open files" not in log, log[-2000:]
+        assert "DEMON_MAX_CONNECTIONS=1000 lowered to" in log
+        assert "per_addr=" not in log and "total=" in log  # refused by the total cap
