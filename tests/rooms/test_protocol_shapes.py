@@ -1,0 +1,40 @@
+"""The typed protocol: every client message has a handler in the hub's table, and the
+server's message constructors write the keys in the documented order (the bytes the
+browser and third-party clients already parse)."""
+
+from __future__ import annotations
+
+import typing
+
+from app.protocol import messages as m
+from app.protocol import server as out
+from app.rooms.errors import RoomError
+from app.rooms.hub import _HANDLERS
+
+
+def test_every_client_message_but_hello_has_a_handler():
+    union = typing.get_args(typing.get_args(m.ClientMessage)[0])
+    assert set(union) - {m.Hello} == set(_HANDLERS)
+
+
+def test_server_messages_are_encoded_with_the_documented_key_order():
+    assert out.encode(out.welcome("KXWPRTM", "p1", 0, 3, "e")) == \
+        '{"type":"welcome","code":"KXWPRTM","you":"p1","seat":0,"v":3,"epoch":"e"}'
+    assert out.encode(out.duplicate(out.ack("a1", 6))) == '{"type":"ack","id":"a1","v":6,"duplicate":true}'
+    assert out.encode(out.rejected("a2", "race_lost", "too late", pile=1, by_seat=2, by_name="Bo")) == \
+        '{"type":"rejected","id":"a2","code":"race_lost","reason":"too late","pile":1,"by_seat":2,"by_name":"Bo"}'
+    assert out.encode(out.legal(7, [{"type": "draw"}])) == '{"type":"legal","v":7,"actions":[{"type":"draw"}]}'
+    assert out.encode(out.error("invalid", "x")) == '{"type":"error","code":"invalid","message":"x"}'
+    assert out.encode(out.pong()) == '{"type":"pong"}'
+
+
+def test_every_room_error_names_a_documented_code():
+    documented = {"illegal", "race_lost", "not_started", "round_over", "not_host", "bad_phase",
+                  "spectator", "invalid", "room_full", "too_many_bots"}
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    assert {cls.code for cls in [RoomError, *subclasses(RoomError)]} <= documented
