@@ -3,11 +3,25 @@
 // Loaded by index.html on its own, so the game itself never depends on it: where service
 // workers are unavailable (plain http on another machine's address, private modes), the
 // app works as before, only without the offline page.
+//
+// Registration waits until the page has loaded and the browser is idle: installing the
+// worker downloads the whole shell once more, which must not compete with the first
+// seconds of a game (a phone on a slow network, or a race that starts at once).
+
+const IDLE_WAIT_MS = 5000;
+
+function register() {
+  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
+    // not fatal: the app runs the same without it
+  });
+}
+
+function whenIdle(fn) {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(fn, { timeout: IDLE_WAIT_MS });
+  else window.setTimeout(fn, 1000);
+}
 
 if ('serviceWorker' in navigator && window.isSecureContext) {
-  window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
-      // not fatal: the app runs the same without it
-    });
-  });
+  if (document.readyState === 'complete') whenIdle(register);
+  else window.addEventListener('load', () => whenIdle(register), { once: true });
 }
