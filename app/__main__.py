@@ -18,7 +18,7 @@ import sys
 import uvicorn
 
 from app.api.app import create_app
-from app.api.guard import ConnectionGuard, QuietAccept, effective_max_connections, protocols
+from app.api.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
 from app.config import Settings
 from app.rooms.store import StoreError
 
@@ -33,6 +33,7 @@ def main() -> None:
     guard = ConnectionGuard(settings, max_connections=effective_max_connections(settings.max_connections))
     http_protocol, ws_protocol = protocols(guard)
     logging.getLogger("asyncio").addFilter(QuietAccept(settings.refusal_log_interval_s))
+    logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
     uvicorn.run(
         app,
         host=settings.host,

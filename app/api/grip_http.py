@@ -18,7 +18,7 @@ import time
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import Response
 
-from app.api.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep
+from app.api.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
 from app.api.limits import request_address
 from app.protocol.messages import GripRequest, NewGrip
 from app.protocol.wire import dumps
@@ -60,7 +60,7 @@ def _limit(request: Request, limits: dict, session: GripSession) -> None:
     for limiter, key, what in ((limits["game"], session.id, "this game"),
                                (limits["addr"], address, "your address")):
         if not limiter.allow(key):
-            log_event("grip_rate_limited", game=session.id, addr=address)
+            get_budgets(request).refusals.note("grip_searches", address)  # a summary per interval
             raise HTTPException(429, f"Too many hint, par or solution requests from {what}: slow down.",
                                 headers={"Retry-After": str(limiter.retry_after())})
 

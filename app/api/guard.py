@@ -21,7 +21,8 @@ uvicorn's h11 protocol with this guard around it (`protocols`, passed to uvicorn
 * **Quiet refusals.** Refusals are counted and logged at most once per
   `DEMON_REFUSAL_LOG_INTERVAL_S` as one line with the counts, not once per attempt; so is asyncio's
   "out of system resource" error of its accept loop (EMFILE), which `QuietAccept` turns
-  into the same kind of summary.
+  into the same kind of summary, and uvicorn's access-log lines for 429 answers
+  (`QuietRefusals`).
 * **The file limit.** At start the soft `RLIMIT_NOFILE` is raised to the hard limit, and
   the total cap is lowered to what it leaves after a reserve for the database, the
   workers and the listening socket (`effective_max_connections`), so the cap, not the
@@ -286,5 +287,25 @@ class QuietAccept(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if "out of system resource" in record.getMessage():
             self.throttled.note("out_of_resources")
+            return False
+        return True
+
+
+class QuietRefusals(logging.Filter):
+    """uvicorn's access log writes a line per request; a flood that the budgets refuse
+    (429) would still write thousands a second. Those lines are counted instead, and
+    one summary per interval is written."""
+
+    STATUSES = frozenset({429})
+
+    def __init__(self, interval_s: float = LOG_INTERVAL_S) -> None:
+        super().__init__()
+        self.throttled = Throttled("requests_refused", interval_s)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 5 and args[4] in self.STATUSES:
+            client = args[0]
+            self.throttled.note(f"status_{args[4]}", str(client).rsplit(":", 1)[0] if client else None)
             return False
         return True

@@ -67,7 +67,7 @@ class Budgets:
     def spend(self, limiter: KeyedLimiter, address: str, what: str) -> None:
         """One more `what` from `address`, or 429 with Retry-After when its budget is spent."""
         if not limiter.allow(address):
-            self.refusals.note(what, address)
+            self.refusals.note(what.replace(" ", "_"), address)
             raise HTTPException(429, f"Too many {what} from your address: try again in a minute.",
                                 headers={"Retry-After": str(limiter.retry_after())})
 

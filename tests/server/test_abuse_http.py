@@ -228,3 +228,33 @@ def test_origin_rule(abuse_server, origin, accepted):
         await ws.close()
 
     asyncio.run(main())
+
+
+def test_a_flood_of_refused_requests_makes_a_few_log_lines(abuse_server):
+    """Hundreds of 429s from one address: the access log summarises them per interval
+    (DEMON_REFUSAL_LOG_INTERVAL_S, 2 s here) instead of a line each."""
+    from tests.server.test_abuse import LOG_INTERVAL_S
+
+    source = new_address()
+    with client(abuse_server, source) as http:
+        for _ in range(3):
+            http.post("/api/rooms", json={"name": "Ann"})
+        time.sleep(LOG_INTERVAL_S)
+        before = len(abuse_server.log())
+        started = time.monotonic()
+        statuses = [http.post("/api/rooms", json={"name": "Ann"}).status_code for _ in range(200)]
+        assert statuses.count(429) >= 195
+        time.sleep(LOG_INTERVAL_S + 0.5)
+    lines = [line for line in abuse_server.log()[before:].splitlines() if source in line or "429" in line]
+    assert len(lines) <= 2 * ((time.monotonic() - started) / LOG_INTERVAL_S + 1), lines[:10]
+
+
+def test_grip_errors_carry_wire_codes_the_http_layer_maps(abuse_server):
+    """Issue 13: the rooms layer's GripError has a wire code and no HTTP status; the
+    API layer has a status for every code."""
+    from app.api.grip_http import STATUS
+    from app.rooms.grip_sessions import GripError
+
+    err = GripError("illegal", "no")
+    assert err.code == "illegal" and not hasattr(err, "status")
+    assert set(STATUS) == GripError.CODES
