@@ -648,6 +648,11 @@ def our_server_env(port: int, data_dir: Path, args: argparse.Namespace, **extra:
         "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
         "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
         "DEMON_TEST_SEED": str(args.seed),
+        # every scripted client is 127.0.0.1: the per-address caps and budgets
+        # (docs/security.md) would take the benchmark for one flooding client
+        "DEMON_MAX_CONNECTIONS": "100000", "DEMON_MAX_CONNECTIONS_PER_ADDR": "100000",
+        "DEMON_ROOM_CREATE_BURST": "100000", "DEMON_JOIN_BURST": "100000",
+        "DEMON_GRIP_CREATE_BURST": "100000", "DEMON_MISS_BURST": "100000",
     })
     env.update(extra)
     return env
