@@ -258,3 +258,27 @@ def test_grip_errors_carry_wire_codes_the_http_layer_maps(abuse_server):
     err = GripError("illegal", "no")
     assert err.code == "illegal" and not hasattr(err, "status")
     assert set(STATUS) == GripError.CODES
+
+
+def test_one_client_cannot_fill_the_room_cap_and_the_cap_says_what_it_is(tmp_path):
+    """Item 2 as the probe ran it, on a server of 4 rooms: one address is stopped by its
+    own budget (429, which says so) long before the cap; when several addresses do fill
+    the cap, its 503 says the server is full and when to come back; the rooms nobody
+    opened are gone within DEMON_UNUSED_ROOM_TTL_S and the server takes rooms again."""
+    from tests.support.live_server import LiveServer
+
+    settings = dict(max_rooms=4, room_create_burst=2, room_create_per_min=1, unused_room_ttl_s=2)
+    with LiveServer(tmp_path, **settings) as srv:
+        a, b, c = new_address(), new_address(), new_address()
+        with client(srv, a) as http:
+            answers = [http.post("/api/rooms", json={"name": "A"}) for _ in range(4)]
+            assert [r.status_code for r in answers] == [200, 200, 429, 429]
+            assert "Too many new rooms from your address" in answers[2].json()["detail"]
+        with client(srv, b) as http:
+            assert [http.post("/api/rooms", json={"name": "B"}).status_code for _ in range(2)] == [200, 200]
+        with client(srv, c) as http:
+            full = http.post("/api/rooms", json={"name": "C"})
+            assert full.status_code == 503 and "(4)" in full.json()["detail"], full.text
+            assert int(full.headers["Retry-After"]) > 0
+            time.sleep(4)  # the four rooms nobody opened are removed
+            assert http.post("/api/rooms", json={"name": "C"}).status_code == 200
