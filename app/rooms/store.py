@@ -72,12 +72,15 @@ MIGRATIONS: list[list[str]] = [
     ],
 ]
 MIGRATIONS.append(
-    # 3 -> 4: a Devil's Grip game knows whether any action was made in it (games dealt and
-    # never played are kept only briefly; existing games count as played), and games are
-    # found by age through an index (pruning runs while the server does).
+    # 3 -> 4: the Devil's Grip games dealt and not yet played (no action made), which are
+    # kept only briefly, are listed apart (a small table; a game leaves it with its first
+    # action; games from before count as played); games are found by age through an
+    # index, as pruning runs while the server does. (Written to be harmless when run
+    # again on a database that has them.)
     [
-        "ALTER TABLE grips ADD COLUMN played INTEGER NOT NULL DEFAULT 1",
-        "CREATE INDEX grips_updated ON grips (updated)",
+        "CREATE TABLE IF NOT EXISTS grip_fresh (id TEXT PRIMARY KEY, dealt REAL NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS grip_fresh_dealt ON grip_fresh (dealt)",
+        "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
     ])
 SCHEMA_VERSION = len(MIGRATIONS)
 PRUNE_BATCH = 2000  # rows deleted per statement, so no pruning holds the event loop long
@@ -317,12 +320,17 @@ class Store:
     def save_grip(self, session: GripSession) -> None:
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO grips (id, token_hash, game, updated, used_hint, winnable, played) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?) "
+            now = time.time()
+            self.conn.execute("INSERT INTO grips (id, token_hash, game, updated, used_hint, winnable) "
+                              "VALUES (?, ?, ?, ?, ?, ?) "
                               "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated, "
-                              "used_hint=excluded.used_hint, played=excluded.played",
-                              (session.id, session.token_hash.hex(), dumps(session.game.to_json()), time.time(),
-                               int(session.used_hint), int(session.winnable), int(session.played)))
+                              "used_hint=excluded.used_hint",
+                              (session.id, session.token_hash.hex(), dumps(session.game.to_json()), now,
+                               int(session.used_hint), int(session.winnable)))
+            if session.played:
+                self.conn.execute("DELETE FROM grip_fresh WHERE id = ?", (session.id,))
+            else:
+                self.conn.execute("INSERT OR IGNORE INTO grip_fresh (id, dealt) VALUES (?, ?)", (session.id, now))
 
     def load_grip(self, game_id: str) -> GripSession | None:
         row = self.conn.execute("SELECT id, token_hash, game, updated, used_hint, winnable FROM grips WHERE id = ?",
@@ -386,21 +394,27 @@ class Store:
         again while there is more). Returns how many were deleted."""
         now = time.time() if now is None else now
         deleted = 0
-        with self.conn:
-            self.conn.execute("BEGIN")
-            deleted += self.conn.execute(
-                "DELETE FROM grips WHERE id IN (SELECT id FROM grips WHERE updated < ? LIMIT ?)",
-                (now - expiry_s, PRUNE_BATCH)).rowcount
+        c = self.conn
+        with c:
+            c.execute("BEGIN")
+            deleted += c.execute("DELETE FROM grips WHERE id IN (SELECT id FROM grips WHERE updated < ? LIMIT ?)",
+                                 (now - expiry_s, PRUNE_BATCH)).rowcount
             if unplayed_s is not None:
-                deleted += self.conn.execute(
-                    "DELETE FROM grips WHERE id IN (SELECT id FROM grips WHERE played = 0 AND updated < ? LIMIT ?)",
-                    (now - unplayed_s, PRUNE_BATCH)).rowcount
+                deleted += c.execute("DELETE FROM grips WHERE id IN "
+                                     "(SELECT id FROM grip_fresh WHERE dealt < ? LIMIT ?)",
+                                     (now - unplayed_s, PRUNE_BATCH)).rowcount
             if max_stored is not None:
-                excess = self.conn.execute("SELECT COUNT(*) FROM grips").fetchone()[0] - max_stored
+                excess = c.execute("SELECT COUNT(*) FROM grips").fetchone()[0] - max_stored
+                if excess > 0:  # games never played go first, the oldest first
+                    deleted += (gone := c.execute("DELETE FROM grips WHERE id IN "
+                                                  "(SELECT id FROM grip_fresh ORDER BY dealt LIMIT ?)",
+                                                  (min(excess, PRUNE_BATCH),)).rowcount)
+                    excess -= gone
                 if excess > 0:
-                    deleted += self.conn.execute(
-                        "DELETE FROM grips WHERE id IN (SELECT id FROM grips ORDER BY played, updated LIMIT ?)",
-                        (min(excess, PRUNE_BATCH),)).rowcount
+                    deleted += c.execute("DELETE FROM grips WHERE id IN (SELECT id FROM grips ORDER BY updated LIMIT ?)",
+                                         (min(excess, PRUNE_BATCH),)).rowcount
+            # what is gone from grips is gone from the fresh list (a small table)
+            c.execute("DELETE FROM grip_fresh WHERE NOT EXISTS (SELECT 1 FROM grips WHERE grips.id = grip_fresh.id)")
         return deleted
 
     def grip_count(self) -> int:

@@ -61,3 +61,17 @@ def test_unplayed_games_leave_memory_too(tmp_path):
     assert grips.forget_unplayed(60, now=time.time() + 61) == 3
     assert list(grips.games) == [busy.id]
     assert all(s.id not in grips.games for s in idle)
+
+
+def test_past_the_count_bound_games_never_played_go_first(tmp_path):
+    store = Store.open(tmp_path)
+    grips = GripSessions(10_000, store)
+    played = flood(store, grips, 10)
+    for s in played:
+        grips.operate(s, "action", GripSessions.describe(s)["legal"][0])
+    fresh = flood(store, grips, 10)  # newer than the played ones, but never played
+    assert store.expire_grips(30 * 86400, 3600, 15) == 5
+    assert all(store.load_grip(s.id) is not None for s in played)
+    assert sum(store.load_grip(s.id) is None for s in fresh) == 5
+    assert store.load_grip(fresh[0].id) is None and store.load_grip(fresh[-1].id) is not None
+    store.close()
