@@ -106,7 +106,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
     if not isinstance(hello, m.Hello):
         return await _refuse(websocket, CLOSE_POLICY, "hello expected")
     handle = hub.rooms.get(normalise_code(code))
-    player = handle.room.player_by_token(hello.token) if handle else None
+    player = handle.room.seating.by_token(hello.token) if handle else None
     if handle is None or player is None or player.left:
         return await _refuse(websocket, CLOSE_POLICY, "unknown room or token")
 

@@ -210,7 +210,7 @@ class Hub:
         pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
         stream = self._stream.setdefault(pipe, [])
         stream.append(out.encode(out.welcome(room.code, player.id, player.seat, room.v, self.epoch)))
-        missed = room.events_since(last_v) if last_v is not None and epoch == self.epoch else None
+        missed = room.log.since(last_v) if last_v is not None and epoch == self.epoch else None
         if missed is None:
             stream.append(out.encode(room.snapshot(self.clock())))
         else:
@@ -345,7 +345,7 @@ class Hub:
         handle.unsaved = max(handle.unsaved, SAVE_MOVES if moves_only else SAVE_ALL)
         self._mark_changed(handle)
         for event in outcome.events:
-            text = handle.room.event_text(event)
+            text = handle.room.log.text(event)
             for pipe in handle.pipes.values():
                 stream = self._stream.get(pipe)
                 if stream is None:
@@ -430,7 +430,7 @@ class Hub:
     def _legal_message(self, handle: RoomHandle, pid: str) -> str | None:
         """The seat's `legal` message when its legal actions changed since it was last told."""
         room = handle.room
-        player = room.player_by_id(pid)
+        player = room.seating.by_id(pid)
         if player is None:
             return None
         legal = room.legal_for(player)

@@ -130,15 +130,6 @@ class Room:
 
     # ----------------------------------------------------------------- membership
 
-    def everyone(self) -> list[Player]:
-        return self.seating.everyone()
-
-    def player_by_token(self, token: str) -> Player | None:
-        return self.seating.by_token(token)
-
-    def player_by_id(self, pid: str) -> Player | None:
-        return self.seating.by_id(pid)
-
     def join(self, name: str, token_hash: bytes) -> Player:
         """Seat a newcomer if the table is between rounds and has room, else spectate.
         A name somebody in the room already has gets a number (`Ann (2)`)."""
@@ -223,7 +214,7 @@ class Room:
         self._require_host(player)
         if self.phase not in BETWEEN_ROUNDS:
             raise BadPhase("Bots can only be removed between rounds.")
-        bot = self.player_by_id(bot_id)
+        bot = self.seating.by_id(bot_id)
         if bot is None or bot.bot is None or bot.left:
             raise Invalid("There is no such bot in this room.")
         bot.left = True
@@ -397,7 +388,7 @@ class Room:
     def tick(self, now: float) -> Outcome:
         """Deadlines: the round's time limit and the reconnection grace period."""
         outcome = Outcome()
-        host = self.player_by_id(self.host) if self.host else None
+        host = self.seating.by_id(self.host) if self.host else None
         if (host is not None and not host.connected and host.dropped_at is not None
                 and now - host.dropped_at >= self.grace_s):
             self.seating.pass_host()
@@ -503,15 +494,6 @@ class Room:
 
     def _emit(self, body: out.RoomEventBody) -> out.Event:
         return self.log.append(body)
-
-    def event_text(self, message: out.Event) -> str:
-        """The JSON text of an event this room emitted (encoded once, by the log)."""
-        return self.log.text(message)
-
-    def events_since(self, v: int) -> list[str] | None:
-        """The JSON texts of the events after version `v`, or None when the client must
-        start again from a snapshot."""
-        return self.log.since(v)
 
     def is_idle(self, now: float, ttl_s: float) -> bool:
         """No person connected for `ttl_s`: the hub may remove the room. Bots do not

@@ -55,7 +55,7 @@ def test_a_graceful_restart_keeps_each_bots_level_memory_and_random_state(tmp_pa
         assert len(room2.round_actions) == steps_before and room2.v >= v_before
         assert all(p.connected for p in room2.bots()) and room2.host == person.id
         # They carry on: the person comes back, votes to end, the bots play until stuck.
-        person2 = room2.player_by_id(person.id)
+        person2 = room2.seating.by_id(person.id)
         sock = RecordingSocket()
         pipe2 = Pipe(sock, 8192)
         assert hub2.attach(handle2, person2, pipe2, room2.v, hub2.epoch)

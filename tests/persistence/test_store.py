@@ -97,7 +97,7 @@ def test_moves_saved_as_steps_only_restore_the_same_version(tmp_path):
         store.save_room(room, moves_only=True)
     back = restored(Store.open(tmp_path), room.code)
     assert back.v == room.v and back.round == room.round
-    dup = back.act(back.player_by_id(players[1].id), "m3", {"type": "draw"}, now())
+    dup = back.act(back.seating.by_id(players[1].id), "m3", {"type": "draw"}, now())
     assert dup.reply["duplicate"] and back.v == room.v
 
 

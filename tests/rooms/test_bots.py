@@ -40,7 +40,7 @@ def test_the_host_seats_bots_that_show_as_bots_and_removes_them():
     assert room.to_public_summary()["players"][2]["bot"] == "hard"
     _, second = room.add_bot(host, "easy", T0)
     assert second.name == "Bot 2" and second.colour not in (host.colour, guest.colour, bot.colour)
-    assert room.player_by_token("") is None  # a bot has no token
+    assert room.seating.by_token("") is None  # a bot has no token
     room.remove_bot(host, bot.id, T0)
     assert [p.id for p in room.players] == [host.id, guest.id, second.id]
     assert [p.seat for p in room.players] == [0, 1, 2]

@@ -180,7 +180,7 @@ def test_a_client_holding_an_event_a_crash_kept_from_disk_gets_a_snapshot(tmp_pa
         await hub2.start()
         assert hub2.epoch != old_epoch
         room2 = hub2.rooms[handle.room.code]
-        p0, p1 = (room2.room.player_by_id(p.id) for p in players)
+        p0, p1 = (room2.room.seating.by_id(p.id) for p in players)
         mover = RecordingSocket()
         pipe0 = Pipe(mover, 256)
         assert hub2.attach(room2, p0, pipe0, room2.room.v, hub2.epoch)

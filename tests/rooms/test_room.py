@@ -50,8 +50,8 @@ def test_first_joiner_is_host_and_joiners_are_seated_up_to_the_maximum():
     assert room.host == players[0].id
     assert [p.seat for p in players] == [0, 1, None]
     assert players[2] in room.spectators
-    assert room.player_by_token("tok1") is players[1]
-    assert room.player_by_token("nope") is None
+    assert room.seating.by_token("tok1") is players[1]
+    assert room.seating.by_token("nope") is None
 
 
 def test_start_needs_the_host_and_two_seated_players():
@@ -304,10 +304,10 @@ def test_events_since_replays_or_asks_for_a_snapshot():
     p = room.join("A", hash_token("a"))
     for _ in range(10):
         room.connect(p, T0)
-    assert [json.loads(e)["v"] for e in room.events_since(8)] == [9, 10]
-    assert room.events_since(10) == []
-    assert room.events_since(3) is None  # fell out of the window
-    assert room.events_since(11) is None  # from the future: resync
+    assert [json.loads(e)["v"] for e in room.log.since(8)] == [9, 10]
+    assert room.log.since(10) == []
+    assert room.log.since(3) is None  # fell out of the window
+    assert room.log.since(11) is None  # from the future: resync
 
 
 def test_idle_room_expires():

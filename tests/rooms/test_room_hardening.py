@@ -97,13 +97,13 @@ def test_after_a_rematch_the_events_alone_give_the_state_a_snapshot_gives():
     assert state["round"] is not None
     outcome = room.rematch(players[0], T0)
     for message in outcome.events:
-        apply_as_documented(state, json.loads(room.event_text(message))["event"])
+        apply_as_documented(state, json.loads(room.log.text(message))["event"])
     assert state == json.loads(json.dumps(room.public_state(T0)))
     assert state["round"] is None
 
 
 def names(room) -> list[str]:
-    return [p.name for p in room.everyone()]
+    return [p.name for p in room.seating.everyone()]
 
 
 def test_two_players_with_the_same_name_can_be_told_apart():
