@@ -59,7 +59,7 @@ class ActionIds:
             self._applied.setdefault(pid, {})[action_id] = v
 
     def of(self, pid: str) -> list[out.Ack | out.Rejected]:
-        """Every answer remembered for `pid` (tests and bots' bookkeeping read it)."""
+        """Every answer remembered for `pid`, applied ones first (what the tests look at)."""
         return ([out.ack(a, v) for applied in (self._applied_before, self._applied)
                  for a, v in applied.get(pid, {}).items()]
                 + list(self._rejected.get(pid, {}).values()))
