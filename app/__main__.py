@@ -32,7 +32,9 @@ def main() -> None:
         raise SystemExit(2) from err
     guard = ConnectionGuard(settings, max_connections=effective_max_connections(settings.max_connections))
     http_protocol, ws_protocol = protocols(guard)
-    logging.getLogger("asyncio").addFilter(QuietAccept(settings.refusal_log_interval_s))
+    quiet = QuietAccept(settings.refusal_log_interval_s)
+    logging.getLogger("asyncio").addFilter(quiet)
+    logging.getLogger("uvicorn.error").addFilter(quiet)
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
     uvicorn.run(
         app,

@@ -275,19 +275,26 @@ _WAITING = _h11_waiting()
 
 
 class QuietAccept(logging.Filter):
-    """asyncio logs "socket.accept() out of system resource" each time its accept loop
-    meets EMFILE (and pauses accepting for a second). Count those and let one line per
-    interval through, with the count."""
+    """Log messages a flood can repeat thousands of times a second, each counted under a
+    reason and summarised once per interval: asyncio's "socket.accept() out of system
+    resource" (its accept loop meeting EMFILE; it then pauses accepting for a second) and
+    uvicorn's warnings about malformed requests."""
+
+    MESSAGES = (("out of system resource", "out_of_resources"),
+                ("Invalid HTTP request received", "invalid_request"),
+                ("Unsupported upgrade request", "unsupported_upgrade"))
 
     def __init__(self, interval_s: float = LOG_INTERVAL_S) -> None:
         super().__init__()
-        # (asyncio logs from the event loop's thread, so the throttle's timer works here)
-        self.throttled = Throttled("accept_failed", interval_s)
+        # (asyncio and uvicorn log from the event loop's thread, so the throttle's timer works)
+        self.throttled = Throttled("log_flood", interval_s)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if "out of system resource" in record.getMessage():
-            self.throttled.note("out_of_resources")
-            return False
+        message = record.getMessage()
+        for text, reason in self.MESSAGES:
+            if text in message:
+                self.throttled.note(reason)
+                return False
         return True
 
 

@@ -321,5 +321,25 @@ def test_the_connection_cap_is_kept_below_the_file_limit(tmp_path):
             assert http.get("/health").status_code == 200
         log = srv.log()
         assert "out of system resource" not in log and "Too many open files" not in log, log[-2000:]
+        assert "out_of_resources" not in log  # not even summarised: it did not happen
         assert "DEMON_MAX_CONNECTIONS=1000 lowered to" in log
         assert "per_addr=" not in log and "total=" in log  # refused by the total cap
+
+
+def test_a_flood_of_malformed_requests_makes_a_few_log_lines(abuse_server):
+    """uvicorn warns once per malformed request ("Invalid HTTP request received."); 200
+    of them make a summary line per interval instead."""
+    source = new_address()
+    time.sleep(LOG_INTERVAL_S)
+    before = len(abuse_server.log())
+    started = time.monotonic()
+    for _ in range(200):
+        s = raw(abuse_server, source)
+        s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        assert closed_by_server(s, 2)
+        s.close()
+    time.sleep(LOG_INTERVAL_S + 0.5)
+    lines = abuse_server.log()[before:].splitlines()
+    assert len(lines) <= 2 * ((time.monotonic() - started) / LOG_INTERVAL_S + 1), lines[:10]
+    assert any("invalid_request=200" in line for line in lines) or \
+        sum(int(line.split("invalid_request=")[1].split()[0]) for line in lines if "invalid_request=" in line) == 200
