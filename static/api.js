@@ -49,7 +49,6 @@ export const api = {
     { body: { name } }),
   practiceRoom: (name, bots, level, rounds) => request('POST', '/api/rooms/practice',
     { body: { name, bots, level, rounds } }),
-  rules: () => request('GET', '/api/rules'),
   history: () => request('GET', '/api/history'),
   newGrip: (body = {}) => request('POST', '/api/grip', { body }),
   getGrip: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}`, { token }),

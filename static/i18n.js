@@ -63,7 +63,6 @@ const en = {
   'rules.loading': 'Loading the rules…',
   'rules.missing': 'The rules are not available.',
   'rules.failed': 'The rules could not be loaded.',
-  'rules.englishNote': '',
 
   'keys.title': 'Keyboard',
   'keys.general': 'Everywhere',
@@ -351,7 +350,6 @@ const ro = {
   'rules.loading': 'Se încarcă regulile…',
   'rules.missing': 'Regulile nu sunt disponibile.',
   'rules.failed': 'Regulile nu s-au putut încărca.',
-  'rules.englishNote': 'Regulile sunt în limba engleză.',
   'keys.title': 'Tastatură',
   'keys.general': 'Oriunde',
   'keys.help': 'această listă de taste',
@@ -631,7 +629,6 @@ const de = {
   'rules.loading': 'Regeln werden geladen…',
   'rules.missing': 'Die Regeln sind nicht verfügbar.',
   'rules.failed': 'Die Regeln konnten nicht geladen werden.',
-  'rules.englishNote': 'Die Regeln sind auf Englisch.',
   'keys.title': 'Tastatur',
   'keys.general': 'Überall',
   'keys.help': 'diese Tastenliste',
@@ -910,7 +907,6 @@ const fi = {
   'rules.loading': 'Ladataan sääntöjä…',
   'rules.missing': 'Säännöt eivät ole saatavilla.',
   'rules.failed': 'Sääntöjä ei voitu ladata.',
-  'rules.englishNote': 'Säännöt ovat englanniksi.',
   'keys.title': 'Näppäimistö',
   'keys.general': 'Kaikkialla',
   'keys.help': 'tämä näppäinluettelo',
@@ -1188,7 +1184,6 @@ const ru = {
   'rules.loading': 'Загружаем правила…',
   'rules.missing': 'Правила недоступны.',
   'rules.failed': 'Не удалось загрузить правила.',
-  'rules.englishNote': 'Правила на английском языке.',
   'keys.title': 'Клавиатура',
   'keys.general': 'Везде',
   'keys.help': 'этот список клавиш',
@@ -1478,7 +1473,3 @@ export function t(key, vars) {
   if (vars) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   return text;
 }
-
-
-// The keys of one language's table (tests/js/rules_i18n.test.mjs compares them).
-export function keysOf(code) { return Object.keys(TABLE[code] || {}); }

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 import app as app_pkg
@@ -32,7 +31,6 @@ from app.rooms.store import Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
 STATIC_DIR = PROJECT_ROOT / "static"
-RULES_FILE = PROJECT_ROOT / "docs" / "rules.md"
 
 GC_GEN0_THRESHOLD = 20_000
 
@@ -174,11 +172,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict:
         return {"status": "ok", "version": app_pkg.__version__,
                 "uptime_s": round(time.monotonic() - app.state.started, 3), "rooms": len(hub.rooms)}
-
-    @app.get("/api/rules")
-    async def rules() -> JSONResponse:
-        text = RULES_FILE.read_text(encoding="utf-8") if RULES_FILE.exists() else ""
-        return JSONResponse({"markdown": text})
 
     @app.get("/api/history")
     async def history() -> dict:
