@@ -37,6 +37,7 @@ from app.rooms.errors import (BadPhase, Invalid, NotHost, OutOfRound, RoomError,
 from app.rooms.event_log import EventLog
 from app.rooms.round_record import RoundRecord
 from app.rooms.seating import MAX_SEATS, MAX_SPECTATORS, Player, Seating
+from app.rooms.test_layout import layout_round
 
 __all__ = ["MAX_SEATS", "MAX_SPECTATORS", "Options", "Outcome", "Phase", "Player", "Room", "RoomError"]
 
@@ -77,12 +78,14 @@ class Outcome:
 class Room:
     def __init__(self, code: str, options: Options, *, countdown_s: float = 3.0,
                  replay_window: int = 512, grace_s: float = 120.0,
-                 test_seed: int | None = None, seed_source: SplitMix64 | None = None) -> None:
+                 test_seed: int | None = None, seed_source: SplitMix64 | None = None,
+                 test_layout: DemonRound | None = None) -> None:
         self.code = code
         self.options = options
         self.countdown_s = countdown_s
         self.grace_s = grace_s
         self.test_seed = test_seed
+        self.test_layout = test_layout  # testing only: every round starts from these seats
         self._seeds = seed_source or SplitMix64(int.from_bytes(os.urandom(8), "big"))
         self.seating = Seating()
         self.record = RoundRecord()
@@ -268,7 +271,8 @@ class Room:
             return Outcome(events=[self.room_event()])
         self.round_no += 1
         self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
-        dealt = DemonRound.deal(self.round_seed, len(self.players))
+        dealt = (layout_round(self.test_layout, self.round_seed, len(self.players)) if self.test_layout is not None
+                 else DemonRound.deal(self.round_seed, len(self.players)))
         self.record.begin(dealt)
         self.answered.new_round()
         self.round = dealt.start()
