@@ -19,6 +19,11 @@ class Settings(BaseSettings):
 
     host: str = Field("127.0.0.1", description="Address to listen on (0.0.0.0 in Docker).")
     port: int = Field(8000, description="TCP port.")
+    public_url: str | None = Field(
+        None, pattern=r"^https?://[^/\s]+/?$",
+        description="The address friends use, e.g. https://cards.example.org; invite links carry it "
+        "(default: the page's own address, or this machine's network address when listening on 0.0.0.0).",
+    )
     data_dir: Path = Field(Path("data"), description="Where the SQLite database lives.")
     allowed_origins: str = Field(
         "",

@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.types import Receive, Scope, Send
 
 import app as app_pkg
-from app.api import grip_http, rooms_http, static_assets, ws
+from app.api import grip_http, invite_http, rooms_http, static_assets, ws
 from app.api.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.rooms.grip_advisor import GripAdvisor
@@ -180,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)
+    app.include_router(invite_http.router)
 
     static_assets.install(app, static_assets.StaticShell(STATIC_DIR))
     return app

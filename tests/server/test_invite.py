@@ -62,3 +62,34 @@ def test_startup_lines_with_a_public_url():
 def test_lan_addresses_are_never_loopback():
     for address in lan_addresses():
         assert not is_loopback_host(address)
+
+
+def test_the_invite_endpoint_of_a_loopback_server_says_so(server):
+    import httpx
+
+    answer = httpx.get(server.base + "/api/invite").json()
+    assert answer["base"] == server.base
+    assert answer["loopback_only"] is True and answer["listening_on_network"] is False
+
+
+def test_the_invite_endpoint_uses_the_public_url(tmp_path):
+    import httpx
+
+    from tests.support.live_server import LiveServer
+
+    with LiveServer(tmp_path, public_url="https://cards.example.org") as srv:
+        answer = httpx.get(srv.base + "/api/invite").json()
+    assert answer["base"] == "https://cards.example.org" and answer["loopback_only"] is False
+
+
+def test_a_bad_public_url_stops_the_server_with_a_clear_message(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.support.live_server import ROOT, LiveServer
+
+    env = LiveServer(tmp_path, public_url="cards.example.org/path").env()
+    done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0
+    assert "public_url" in done.stderr + done.stdout
