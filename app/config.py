@@ -99,6 +99,10 @@ class Settings(BaseSettings):
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
+    test_layout: Path | None = Field(
+        None, description="Testing only: a JSON file of Demon seats (DemonRound.to_json()'s form, 52 cards each); "
+        "every round starts from its first seats (app/rooms/test_layout.py)."
+    )
 
     @property
     def trusted_proxy_list(self) -> str:
