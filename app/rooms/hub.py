@@ -45,6 +45,7 @@ from app.rooms.errors import Invalid, RoomError, TooManyBots
 from app.rooms.logfmt import log_event
 from app.rooms.room import Options, Outcome, Player, Room
 from app.rooms.secrets_util import hash_token, new_code, new_token
+from app.rooms.test_layout import load_test_layout
 
 log = logging.getLogger("demon.hub")
 
@@ -91,6 +92,7 @@ class Hub:
         # sends the name back.
         self.epoch = secrets.token_urlsafe(6)
         self.bots = BotDriver(self, settings.bot_think_scale)
+        self.test_layout = load_test_layout(settings.test_layout)  # testing only
 
     # ------------------------------------------------------------ lifecycle
 
@@ -134,7 +136,7 @@ class Hub:
             code = new_code()
         room = Room(code, options, countdown_s=self.settings.countdown_s,
                     replay_window=self.settings.replay_window, grace_s=self.settings.reconnect_grace_s,
-                    test_seed=self.settings.test_seed)
+                    test_seed=self.settings.test_seed, test_layout=self.test_layout)
         room.clock = self.clock
         return room
 
