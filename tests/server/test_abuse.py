@@ -343,3 +343,15 @@ def test_a_flood_of_malformed_requests_makes_a_few_log_lines(abuse_server):
     assert len(lines) <= 2 * ((time.monotonic() - started) / LOG_INTERVAL_S + 1), lines[:10]
     assert any("invalid_request=200" in line for line in lines) or \
         sum(int(line.split("invalid_request=")[1].split()[0]) for line in lines if "invalid_request=" in line) == 200
+
+
+def test_addresses_are_keyed_per_ipv4_address_and_per_ipv6_64():
+    from app.api.guard import TrustedProxies, address_key
+
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7" == address_key("192.0.2.7")
+    trusted = TrustedProxies("10.0.0.0/8, 127.0.0.1,::1")
+    assert "10.9.8.7" in trusted and "127.0.0.1" in trusted and "::1" in trusted
+    assert "11.0.0.1" not in trusted and "127.0.0.2" not in trusted and None not in trusted
+    assert "127.0.0.1" not in TrustedProxies("")
