@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# axe-core, which the accessibility browser tests inject into the pages (package.json);
+# the app itself needs no JavaScript packages. Without npm those tests are skipped.
+NODE_STAMP := node_modules/.installed
 
 .PHONY: run test bench clean
 
@@ -13,14 +16,21 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund && touch $(NODE_STAMP); \
+	else \
+	  echo "npm not found: the accessibility tests (axe-core) will be skipped"; \
+	fi
+
 run: $(STAMP)
 	$(PY) -m app
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
