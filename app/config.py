@@ -24,6 +24,10 @@ class Settings(BaseSettings):
         description="The address friends use, e.g. https://cards.example.org; invite links carry it "
         "(default: the page's own address, or this machine's network address when listening on 0.0.0.0).",
     )
+    share_lan_address: bool = Field(
+        True, description="Offer this machine's local-network address for invite links and at start-up "
+        "(false in the Docker image, where it would be the container's).",
+    )
     data_dir: Path = Field(Path("data"), description="Where the SQLite database lives.")
     allowed_origins: str = Field(
         "",

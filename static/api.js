@@ -50,6 +50,7 @@ export const api = {
   practiceRoom: (name, bots, level, rounds) => request('POST', '/api/rooms/practice',
     { body: { name, bots, level, rounds } }),
   history: () => request('GET', '/api/history'),
+  invite: () => request('GET', '/api/invite'),
   newGrip: (body = {}) => request('POST', '/api/grip', { body }),
   getGrip: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}`, { token }),
   gripOp: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}`,

@@ -8,6 +8,8 @@ import { seatedPlayers, spectatorCount, playerById } from './demon-model.js';
 import { optionFields, timeLimitLabel } from './ui.js';
 import { play } from './sound.js';
 import { BOT_LEVELS, botBadge } from './bot-badge.js';
+import { api } from './api.js';
+import { inviteLink, loopbackAdvice } from './invite.js';
 
 export function mount(container, ctx) {
   const el = h('div', { class: 'lobby' });
@@ -19,9 +21,29 @@ export function mount(container, ctx) {
   const seatsBox = h('section', { class: 'panel seats-panel', 'aria-labelledby': 'seats-title' });
   const optionsSlot = h('div', { class: 'options-slot' });
 
+  // The server says which address friends can open (GET /api/invite); until it has
+  // answered, and if it cannot, the link uses the page's own address.
+  let inviteInfo = null;
+  const inviteField = h('input', { id: 'invite-link', type: 'text', readonly: true,
+    'aria-label': t('lobby.inviteLink'), onfocus: (e) => e.target.select() });
+  const inviteAdvice = h('p', { class: 'note invite-advice', id: 'invite-advice', hidden: true });
+
   function link() {
-    return `${location.origin}/r/${ctx.model.code}`;
+    return inviteLink(inviteInfo, ctx.model.code, location.origin);
   }
+
+  function showInvite() {
+    inviteField.value = link();
+    const advice = loopbackAdvice(inviteInfo);
+    inviteAdvice.hidden = !advice;
+    inviteAdvice.textContent = advice ? t(advice.key, advice.vars) : '';
+    if (advice) inviteField.setAttribute('aria-describedby', 'invite-advice');
+    else inviteField.removeAttribute('aria-describedby');
+  }
+
+  api.invite().then((answer) => { inviteInfo = answer; showInvite(); }).catch(() => {
+    // an older server, or none: the page's own address stays in the link
+  });
 
   async function copyLink() {
     const url = link();
@@ -105,10 +127,10 @@ export function mount(container, ctx) {
     const canStart = players.filter((p) => !p.absent).length >= 2;
     const counting = state.phase === 'countdown';
 
-    const inviteField = h('input', { id: 'invite-link', type: 'text', readonly: true, value: link(),
-      'aria-label': t('lobby.inviteLink'), onfocus: (e) => e.target.select() });
+    showInvite();
     const invite = h('div', { class: 'invite' },
       inviteField,
+      inviteAdvice,
       h('div', { class: 'row' },
         h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
         typeof navigator.share === 'function'

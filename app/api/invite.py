@@ -19,7 +19,6 @@ server is exposed by surprise).
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -43,10 +42,9 @@ def is_loopback_host(host: str) -> bool:
 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses that other machines on its networks may reach, best
-    guess first (the one on the default route). Empty inside a container, whose own
-    addresses mean nothing to the friends outside it."""
-    if os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"):
-        return []
+    guess first (the one on the default route). Inside a Docker container these are the
+    container's own addresses, which mean nothing to friends outside it: the image turns
+    them off with DEMON_SHARE_LAN_ADDRESS=false (docker/Dockerfile)."""
     found: list[str] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:

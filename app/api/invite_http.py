@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.api.deps import SettingsDep
-from app.api.invite import invite_for
+from app.api.invite import invite_for, lan_addresses
 
 router = APIRouter()
 
@@ -19,5 +19,6 @@ router = APIRouter()
 async def invite(request: Request, settings: SettingsDep) -> dict:
     host = request.headers.get("host") or f"{settings.host}:{settings.port}"
     page_origin = f"{request.url.scheme}://{host}"
+    lan = lan_addresses() if settings.share_lan_address else []
     return invite_for(page_origin, public_url=settings.public_url, listen_host=settings.host,
-                      port=settings.port).to_json()
+                      port=settings.port, lan=lan).to_json()

@@ -93,3 +93,15 @@ def test_a_bad_public_url_stops_the_server_with_a_clear_message(tmp_path):
                           text=True, timeout=120)
     assert done.returncode != 0
     assert "public_url" in done.stderr + done.stdout
+
+
+def test_in_the_docker_image_the_container_address_is_not_offered(tmp_path):
+    """The image sets DEMON_SHARE_LAN_ADDRESS=false: a container's own address would send
+    friends nowhere, so a loopback page keeps its loopback link and the warning."""
+    import httpx
+
+    from tests.support.live_server import LiveServer
+
+    with LiveServer(tmp_path, host="0.0.0.0", share_lan_address="false") as srv:
+        answer = httpx.get(srv.base + "/api/invite").json()
+    assert answer == {"base": srv.base, "loopback_only": True, "listening_on_network": True, "lan": []}
