@@ -23,8 +23,10 @@ $(NODE_STAMP): package.json package-lock.json
 	  echo "npm not found: the accessibility tests (axe-core) will be skipped"; \
 	fi
 
+# `make run` listens on this computer only; `make run HOST=0.0.0.0` lets friends on your
+# network join (the start-up lines print the address to share).
 run: $(STAMP)
-	$(PY) -m app
+	$(if $(HOST),DEMON_HOST=$(HOST) )$(PY) -m app
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest

@@ -16,15 +16,28 @@ import logging
 import sys
 
 import uvicorn
+from pydantic import ValidationError
 
 from app.api.app import create_app
 from app.api.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
+from app.api.invite import lan_addresses, startup_lines
 from app.config import Settings
 from app.rooms.store import StoreError
 
 
+def _settings() -> Settings:
+    """The settings, or a short message naming the bad variable instead of a traceback."""
+    try:
+        return Settings()
+    except ValidationError as err:
+        for problem in err.errors():
+            name = "DEMON_" + "_".join(str(part) for part in problem["loc"]).upper()
+            print(f"error: {name}: {problem['msg']}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main() -> None:
-    settings = Settings()
+    settings = _settings()
     try:
         app = create_app(settings)
     except StoreError as err:
@@ -36,6 +49,10 @@ def main() -> None:
     logging.getLogger("asyncio").addFilter(quiet)
     logging.getLogger("uvicorn.error").addFilter(quiet)
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
+    lan = lan_addresses() if settings.share_lan_address else []
+    for line in startup_lines(public_url=settings.public_url, listen_host=settings.host,
+                              port=settings.port, lan=lan):
+        print(line, flush=True)
     uvicorn.run(
         app,
         host=settings.host,

@@ -105,3 +105,23 @@ def test_in_the_docker_image_the_container_address_is_not_offered(tmp_path):
     with LiveServer(tmp_path, host="0.0.0.0", share_lan_address="false") as srv:
         answer = httpx.get(srv.base + "/api/invite").json()
     assert answer == {"base": srv.base, "loopback_only": True, "listening_on_network": True, "lan": []}
+
+
+def test_the_server_prints_what_to_share_at_start(tmp_path):
+    """`python -m app` on the loopback says how to open up; a bad setting is one line."""
+    import subprocess
+    import sys
+
+    from tests.support.live_server import ROOT, LiveServer
+
+    srv = LiveServer(tmp_path)
+    srv.start(timeout=90)
+    srv.stop()
+    log = srv.log()
+    assert f"open http://127.0.0.1:{srv.port} in your browser" in log
+    assert "make run HOST=0.0.0.0" in log
+    env = LiveServer(tmp_path, public_url="not a url").env()
+    done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: DEMON_PUBLIC_URL: ") and "Traceback" not in done.stderr
