@@ -258,6 +258,23 @@ export function mount(container, ctx) {
     hideMoving();
   }
 
+  // Your layout's cards are sized to the room left below what stands above it (the
+  // status bar, the foundations and, on a narrow screen, the other players): the CSS
+  // turns --mine-room into a card width at which the tallest pile a layout can hold
+  // (six face-down cards under twelve face-up) still ends inside the window, so nothing
+  // you can play ever needs a scroll. Measured after each redraw (the foundations may
+  // have wrapped to a new row) and when the window changes size.
+  let mineRoom = null;
+  function fitMine() {
+    if (mine.hidden || results.firstChild) return; // the results push it down; keep the race's size
+    const top = mine.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
+    if (room === mineRoom) return;
+    mineRoom = room;
+    mine.style.setProperty('--mine-room', `${room}px`);
+  }
+  window.addEventListener('resize', fitMine);
+
   // Cards being dragged, or on their way to the server, stay hidden in the layout.
   function hideMoving() {
     pending.hide();
@@ -275,6 +292,7 @@ export function mount(container, ctx) {
     drawFoundations(foundations, v);
     drawMine(v);
     drawResults(results, v, resultActions);
+    fitMine();
     selection.repaint();
     statusBar.tick(model.timeEnd === null ? null : Math.max(0, model.timeEnd - performance.now()));
   }
@@ -307,6 +325,7 @@ export function mount(container, ctx) {
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {
+      window.removeEventListener('resize', fitMine);
       selection.destroy();
       unbindKeys();
       pending.destroy();
