@@ -25,7 +25,7 @@ function write(store, key, value) {
 const local = () => window.localStorage;
 const session = () => window.sessionStorage;
 
-// Preferences: language, sound, four-colour deck, last name typed.
+// Preferences: language, sound, four-colour deck, last name typed, plays read out.
 export function getPref(name, fallback) {
   const prefs = read(local, 'dg.prefs') || {};
   return name in prefs ? prefs[name] : fallback;
@@ -35,6 +35,16 @@ export function setPref(name, value) {
   const prefs = read(local, 'dg.prefs') || {};
   prefs[name] = value;
   write(local, 'dg.prefs', prefs);
+}
+
+// Which plays at the Demon table are read out to a screen reader: 'all' (everyone's,
+// the default) or 'mine' (only this player's own).
+export function getAnnounce() {
+  return getPref('announce', 'all') === 'mine' ? 'mine' : 'all';
+}
+
+export function setAnnounce(which) {
+  setPref('announce', which === 'mine' ? 'mine' : 'all');
 }
 
 // A seat in a room: {code, token, seat, spectator, name}. Kept in localStorage so that
