@@ -10,6 +10,7 @@ import { t } from './i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from './cards.js';
 import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
+import { foundationsWords, layoutWords } from './announce.js';
 
 // The letter on a foundation card saying whose it is.
 function ownerTag(state, seat) {
@@ -92,8 +93,8 @@ export function drawOpponents(el, { state: st, round: r, seat: me }) {
     const voted = r.votes && r.votes.includes(seat);
     const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
     const total = p ? p.total : null;
-    const panel = h('section', { class: `opp${p && !p.connected ? ' away' : ''}`, dataset: { seat: String(seat) },
-      'aria-label': t('table.layoutOf', { name }) });
+    const panel = h('section', { class: `opp${p && !p.connected ? ' away' : ''}`, dataset: { seat: String(seat), focus: `opp-${seat}` },
+      'aria-label': t('table.layoutOf', { name }), tabindex: '0', 'aria-describedby': `opp-words-${seat}` });
     const colour = colourOfSeat(st, seat);
     panel.style.setProperty('--seat', seatColour(colour));
     const piles = view.tableau.map((pile, i) => {
@@ -118,7 +119,8 @@ export function drawOpponents(el, { state: st, round: r, seat: me }) {
           view.stock ? backEl(colour, { mini: true }) : slotEl(),
           h('span', { class: 'stock-count', text: String(view.stock ?? 0) })),
         h('div', { class: 'opp-waste', dataset: { src: 'waste' } }, wasteTop ? cardEl(wasteTop, { mini: true }) : slotEl()),
-        h('div', { class: 'opp-piles' }, piles)));
+        h('div', { class: 'opp-piles' }, piles)),
+      h('p', { class: 'sr-only', id: `opp-words-${seat}`, text: layoutWords(view, home, { t, cardText }) }));
     return panel;
   }));
 }
@@ -135,7 +137,10 @@ export function drawFoundations(el, { state: st, round: r }) {
   const next = r.foundations.length;
   piles.push(h('div', { class: 'fnd fnd-new', role: 'button', dataset: { target: `f:${next}` },
     'aria-label': t('table.newPile') }, slotEl(t('table.newPileShort'))));
-  replaceChildren(el, h('h2', { class: 'sr-only', text: t('table.foundations') }), piles);
+  el.tabIndex = 0;
+  el.setAttribute('aria-describedby', 'fnd-words');
+  replaceChildren(el, h('h2', { class: 'sr-only', text: t('table.foundations') }), piles,
+    h('p', { class: 'sr-only', id: 'fnd-words', text: foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat) }) }));
 }
 
 // Your own layout, large. Redrawn only when something it shows changed (so a card being
@@ -173,7 +178,7 @@ export function createMinePanel(el, { onDraw }) {
 
     const stockBtn = h('button', { type: 'button', class: 'stock', id: 'stock', dataset: { focus: 'stock', src: 'stock' },
       disabled: !canAct || (!hasDraw && !hasRecycle), 'aria-keyshortcuts': 'D Space',
-      'aria-label': hasRecycle ? t('table.recycle') : t('table.drawLabel', { n: me.stock }),
+      'aria-label': hasRecycle ? t('table.recycle', { n: me.stock }) : t('table.drawLabel', { n: me.stock }),
       onclick: onDraw },
     me.stock ? backEl(myColour, { label: t('table.stockCount', { n: me.stock }) }) : slotEl('↺', 'recycle'),
     h('span', { class: 'stock-count', text: String(me.stock) }));
@@ -214,7 +219,7 @@ export function createMinePanel(el, { onDraw }) {
         if (canAct) card.dataset.pick = `t:${i}:${j}`;
         node.append(card);
       });
-      if (!pile.down && !pile.up.length) node.append(slotEl('K', 'empty-pile'));
+      if (!pile.down && !pile.up.length) node.append(slotEl('', 'empty-pile')); // K: a11y.css
       node.append(h('span', { class: 'pile-key', 'aria-hidden': 'true', text: String(i + 1) }));
       return node;
     });
