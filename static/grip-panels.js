@@ -53,7 +53,7 @@ export function createTop(el, { onDeal }) {
     const canRedeal = v.legal.some((a) => a.type === 'redeal');
     const stock = h('button', { type: 'button', class: `stock${hintTouches(v.hint, 'stock') ? ' hint' : ''}`, id: 'grip-stock',
       disabled: (!canDeal && !canRedeal) || v.busy, 'aria-keyshortcuts': 'D Space',
-      'aria-label': canRedeal ? t('grip.redeal') : t('grip.dealLabel', { n: s.stock }), onclick: onDeal },
+      'aria-label': canRedeal ? t('grip.redeal', { n: s.stock }) : t('grip.dealLabel', { n: s.stock }), onclick: onDeal },
     s.stock ? backEl(0, { label: t('table.stockCount', { n: s.stock }) }) : slotEl(canRedeal ? '↺' : '', 'recycle'),
     h('span', { class: 'stock-count', text: String(s.stock) }));
     const talon = s.talon || [];
