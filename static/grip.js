@@ -42,7 +42,7 @@ export function mount(container) {
   const stats = h('section', { class: 'panel grip-stats', 'aria-labelledby': 'grip-stats-title' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const board = h('div', { class: 'grip-board' }, grid);
-  const el = h('div', { class: 'grip' }, bar, summarySlot, top, board, h('div', { class: 'grip-side' }, controls, stats), live);
+  const el = h('div', { class: 'grip' }, h('h1', { class: 'sr-only', text: t('home.gripTitle') }), bar, summarySlot, top, board, h('div', { class: 'grip-side' }, controls, stats), live);
   container.append(el);
 
   const selection = createSelection(el, { pickOf, liftOf, targets: targetMap, commit, quick: () => false });
