@@ -6,7 +6,7 @@
 
 import { h, replaceChildren, modal, toast, icon } from './dom.js';
 import { t, LANGUAGES, getLang, setLang, onLangChange } from './i18n.js';
-import { getPref, setPref } from './storage.js';
+import { getPref, setPref, getAnnounce, setAnnounce } from './storage.js';
 import { setFourColour, isFourColour, clearArtCache } from './cards.js';
 import { soundOn, setSound, play } from './sound.js';
 import { showRules } from './rules.js';
@@ -73,7 +73,8 @@ function renderHeader() {
   // on a phone only the icon shows; the label stays the button's name
   const rulesBtn = h('button', { type: 'button', class: 'text-btn rules-btn', title: t('header.rules'),
     onclick: () => showRules() }, icon('book'), h('span', { class: 'label', text: t('header.rules') }));
-  const brand = h('a', { href: '/', class: 'brand', onclick: (e) => { e.preventDefault(); navigate('/'); } },
+  // named by its own words even where a phone shows only the mark
+  const brand = h('a', { href: '/', class: 'brand', 'aria-label': t('app.title'), onclick: (e) => { e.preventDefault(); navigate('/'); } },
     h('span', { class: 'brand-mark', 'aria-hidden': 'true', text: '♠' }),
     h('span', { class: 'brand-name', text: t('app.title') }));
   replaceChildren(header, brand, h('nav', { class: 'top-tools', 'aria-label': t('header.tools') },
@@ -92,6 +93,14 @@ function showKeys() {
   const body = h('div', { class: 'keys-help' }, sections.map(([title, rows]) => h('section', null,
     h('h3', { text: title }),
     h('dl', null, rows.map(([key, what]) => [h('dt', null, h('kbd', { text: key })), h('dd', { text: what })])))));
+  // at a Demon table every play is read out to a screen reader; this keeps only your own
+  if (document.body.dataset.view === 'room') {
+    body.append(h('section', null, h('h3', { text: t('say.title') }),
+      h('label', { class: 'check' },
+        h('input', { type: 'checkbox', id: 'announce-mine', checked: getAnnounce() === 'mine',
+          onchange: (e) => setAnnounce(e.target.checked ? 'mine' : 'all') }),
+        ' ', t('say.onlyMine'))));
+  }
   modal(t('keys.title'), body);
 }
 

@@ -5,10 +5,12 @@
 import { h, replaceChildren, toast } from './dom.js';
 import { t } from './i18n.js';
 import { RoomSocket } from './socket.js';
-import { playerById, isHost } from './demon-model.js';
+import { playerById, playerName, isHost } from './demon-model.js';
 import { createRoomModel, adoptState, adoptEvent, adoptLegal, syncSeat, viewKind } from './room-model.js';
 import { drawBanner, createCountdown, announce, showJoinForm } from './room-panels.js';
-import { getRoomCreds, setRoomCreds, getRoomCache, setRoomCache } from './storage.js';
+import { getRoomCreds, setRoomCreds, getRoomCache, setRoomCache, getAnnounce } from './storage.js';
+import { moveWords } from './announce.js';
+import { cardName } from './cards.js';
 import * as lobbyView from './lobby.js';
 import * as tableView from './table.js';
 
@@ -25,7 +27,11 @@ export function mount(container, { code, navigate }) {
   const banner = h('div', { class: 'conn-banner', role: 'status', 'aria-live': 'polite' });
   const stage = h('div', { class: 'room-stage' });
   const overlay = h('div', { class: 'countdown', 'aria-live': 'assertive', hidden: true });
-  replaceChildren(container, h('div', { class: 'room-wrap' }, banner, root));
+  // the page's one level-one heading (the join form has its own)
+  const heading = h('h1', { class: 'sr-only' });
+  // every play, read out politely (or only this player's own: storage.js getAnnounce)
+  const said = h('div', { class: 'sr-only', id: 'plays-said', role: 'log', 'aria-live': 'polite' });
+  replaceChildren(container, h('div', { class: 'room-wrap' }, heading, banner, root, said));
   root.append(stage, overlay);
   const countdown = createCountdown(overlay);
 
@@ -117,9 +123,20 @@ export function mount(container, { code, navigate }) {
     if (event.kind === 'countdown') countdown.reset();
     if (event.kind === 'round_started') countdown.go();
     if (event.kind === 'round_ended') announce(event.result, playerById(model.state, event.result.winner));
+    if (event.kind === 'move') sayMove(event);
     render();
     tell('afterEvent', event, before);
     save();
+  }
+
+  function sayMove(event) {
+    const mine = model.seat !== null && event.seat === model.seat;
+    if (!mine && getAnnounce() === 'mine') return;
+    const name = mine ? t('say.you') : playerName(model.state, event.seat);
+    const words = moveWords(event, { t, cardName, name, mine });
+    if (!words) return;
+    said.append(h('p', { text: words }));
+    while (said.childElementCount > 4) said.firstElementChild.remove();
   }
 
   function save() {
@@ -164,6 +181,9 @@ export function mount(container, { code, navigate }) {
 
   function render() {
     if (destroyed) return;
+    heading.hidden = false;
+    const title = t('room.heading', { code });
+    if (heading.textContent !== title) heading.textContent = title;
     renderBanner();
     const kind = viewKind(model.state);
     if (!kind) {
@@ -184,6 +204,7 @@ export function mount(container, { code, navigate }) {
   function showJoin() {
     if (view && view.api.destroy) view.api.destroy();
     view = null;
+    heading.hidden = true;
     renderBanner();
     showJoinForm(stage, {
       code,
