@@ -135,6 +135,7 @@ export function drawFoundations(el, { state: st, round: r }) {
     cardEl(f.top, { owner: colourOfSeat(st, f.seat), ownerLabel: ownerTag(st, f.seat) }));
   });
   const next = r.foundations.length;
+  el.classList.toggle('many', next >= 12); // smaller cards: the row stays short (style.css)
   piles.push(h('div', { class: 'fnd fnd-new', role: 'button', dataset: { target: `f:${next}` },
     'aria-label': t('table.newPile') }, slotEl(t('table.newPileShort'))));
   el.tabIndex = 0;

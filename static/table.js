@@ -262,9 +262,15 @@ export function mount(container, ctx) {
   // status bar, the foundations and, on a narrow screen, the other players): the CSS
   // turns --mine-room into a card width at which the tallest pile a layout can hold
   // (six face-down cards under twelve face-up) still ends inside the window, so nothing
-  // you can play ever needs a scroll. Measured after each redraw (the foundations may
-  // have wrapped to a new row) and when the window changes size.
+  // you can play ever needs a scroll. Measured once a frame after redraws (the
+  // foundations may have wrapped to a new row) and when the window changes size.
   let mineRoom = null;
+  let fitQueued = false;
+  function fitSoon() {
+    if (fitQueued) return;
+    fitQueued = true;
+    requestAnimationFrame(() => { fitQueued = false; fitMine(); });
+  }
   function fitMine() {
     if (mine.hidden || results.firstChild) return; // the results push it down; keep the race's size
     const top = mine.getBoundingClientRect().top + window.scrollY;
@@ -292,7 +298,7 @@ export function mount(container, ctx) {
     drawFoundations(foundations, v);
     drawMine(v);
     drawResults(results, v, resultActions);
-    fitMine();
+    if (mineRoom === null) fitMine(); else fitSoon(); // the first drawing is fitted before it shows
     selection.repaint();
     statusBar.tick(model.timeEnd === null ? null : Math.max(0, model.timeEnd - performance.now()));
   }
