@@ -1,9 +1,9 @@
 """Runs the browser's pure modules' unit tests (tests/js/*.test.mjs) with `node --test`.
 
-Node is not a dependency of the project: without it on the machine these are skipped
-(the browser tests still cover the same code through the page), and so they are with a
-Node older than 20.19, which does not recognise static/*.js as ES modules by their
-syntax (there is no package.json to say so)."""
+Node is not a dependency of the app: without it on the machine these are skipped (the
+browser tests still cover the same code through the page), and so they are with a Node
+older than 20.19. That bound dates from before package.json (the tests' axe-core) said
+`"type": "module"`, when Node had to recognise static/*.js as ES modules by their syntax."""
 
 from __future__ import annotations
 
