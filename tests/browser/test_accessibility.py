@@ -164,6 +164,13 @@ def test_foundations_and_other_layouts_are_reached_and_read_with_the_keyboard(op
     expect(bob_panel).to_have_accessible_description(re.compile(
         rf"1/52 home.*\b{stock} cards in the stock.*Waste: .+ on top.*Pile 1: .*Pile 7: "))
 
+    # Bob plays while Ann's focus is on his layout: it stays there, and says the new cards
+    bob_panel.focus()
+    bob.dblclick('.mine [data-card="2C"]')
+    expect(bob_panel).to_have_accessible_description(re.compile(r"^2/52 home"))
+    assert focused(ann)["opp"] == "1"
+    expect(foundations).to_have_accessible_description(re.compile(r"2♣.*Bob"))
+
 
 def said(page) -> str:
     return page.locator("#plays-said").inner_text()
