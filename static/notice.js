@@ -1,8 +1,8 @@
 // The two pages the app shows when it cannot show itself: "you are offline" (the service
-// worker's answer when the server cannot be reached, static/offline.html) and "no such
-// page" (the server's answer to a wrong address, static/not-found.html). Each names
-// itself with <body data-notice="...">; this module writes it in the player's language
-// (the one the app chose or was set to).
+// worker's answer when the server cannot be reached) and "no such page" (the server's
+// answer to a wrong address). Both are static/notice.html, which the server serves with
+// <body data-notice="offline"> or "notFound"; this module writes the words in the
+// player's language (the one the app chose or was set to).
 //
 // Their few words live here rather than in i18n.js so that the offline page stays small
 // and works from the worker's cache alone; tests/js/notice.test.mjs keeps the five

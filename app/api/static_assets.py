@@ -108,17 +108,20 @@ class StaticShell:
         self.prefix = f"/static/{self.version}/"
         self.files = {rel: _make_asset(body, _media_type(rel)) for rel, body in files.items()}
         self.index = self._page("index.html")
-        self.offline = self._page("offline.html")
-        self.not_found = self._page("not-found.html")
+        self.offline = self._page("notice.html", notice="offline")
+        self.not_found = self._page("notice.html", notice="notFound")
         self.service_worker = self._service_worker(files.get(_SW_TEMPLATE))
 
-    def _page(self, name: str) -> Asset | None:
-        """An HTML page of the shell with its /static/ links pointing at this version."""
+    def _page(self, name: str, notice: str | None = None) -> Asset | None:
+        """An HTML page of the shell with its /static/ links pointing at this version (and,
+        for notice.html, which notice it shows)."""
         asset = self.files.get(name)
         if asset is None:
             return None
         html = asset.body.decode("utf-8")
         html = re.sub(r'(href|src)="/static/', lambda m: f'{m.group(1)}="{self.prefix}', html)
+        if notice is not None:
+            html = html.replace('<body data-notice="offline">', f'<body data-notice="{notice}">')
         return _make_asset(html.encode("utf-8"), asset.media_type)
 
     def shell_urls(self) -> list[str]:
