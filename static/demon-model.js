@@ -11,13 +11,9 @@
 export function applyEvent(state, event) {
   const base = state || {};
   switch (event.kind) {
-    case 'room': {
-      const next = { ...base };
-      for (const [key, value] of Object.entries(event.state)) {
-        if (key !== 'round') next[key] = value;
-      }
-      return next;
-    }
+    case 'room':
+      // every key it carries replaces ours; `round` only comes with a rematch, as null
+      return { ...base, ...event.state };
     case 'countdown':
       return { ...base, phase: 'countdown', countdown_ends_in_ms: event.ends_in_ms };
     case 'round_started':

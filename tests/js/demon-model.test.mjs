@@ -33,15 +33,23 @@ function state() {
   });
 }
 
-test('room: replaces the keys it carries, keeps the round', () => {
+test('room: replaces the keys it carries, keeps the round it does not carry', () => {
   const before = state();
-  const after = applyEvent(before, freeze({ kind: 'room', state: { phase: 'round_over', host: 'p2', players: [], round: null } }));
+  const after = applyEvent(before, freeze({ kind: 'room', state: { phase: 'round_over', host: 'p2', players: [] } }));
   assert.equal(after.phase, 'round_over');
   assert.equal(after.host, 'p2');
   assert.deepEqual(after.players, []);
   assert.equal(after.round, before.round);
   assert.equal(after.history, before.history);
   assert.equal(before.phase, 'playing');
+});
+
+test('room: after a rematch its round: null clears the old table (docs/protocol.md)', () => {
+  const before = state();
+  const after = applyEvent(before, freeze({ kind: 'room', state: { phase: 'lobby', round: null } }));
+  assert.equal(after.phase, 'lobby');
+  assert.equal(after.round, null);
+  assert.notEqual(before.round, null);
 });
 
 test('countdown: the phase and how long it runs', () => {
