@@ -272,30 +272,10 @@ class FileLimitedServer(LiveServer):
         super().__init__(data_dir, **settings)
         self.nofile = nofile
 
-    def start(self, timeout: float = 20.0) -> "FileLimitedServer":
+    def in_child(self) -> None:
         import resource
-        import subprocess
-        import sys
 
-        from tests.support.live_server import ROOT
-
-        def limit() -> None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
-
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env(),
-                                     stdout=open(self.log_path, "ab"), stderr=subprocess.STDOUT,
-                                     preexec_fn=limit)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited early:\n{self.log()}")
-            try:
-                if httpx.get(self.base + "/health", timeout=0.5).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not become healthy:\n{self.log()}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
 
 def test_the_connection_cap_is_kept_below_the_file_limit(tmp_path):

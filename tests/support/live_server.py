@@ -55,11 +55,14 @@ class LiveServer:
         env.update({f"DEMON_{k.upper()}": str(v) for k, v in {**GENEROUS_LIMITS, **self.settings}.items()})
         return env
 
+    def in_child(self) -> None:
+        """Runs in the server's process before it starts: a subclass sets limits here."""
+
     def start(self, timeout: float = 20.0) -> "LiveServer":
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env(),
-                                     stdout=log, stderr=subprocess.STDOUT)
+                                     stdout=log, stderr=subprocess.STDOUT, preexec_fn=self.in_child)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
