@@ -2,7 +2,7 @@
 # Smoke test of the Docker image, built from the working tree (uncommitted changes too):
 #
 #   1. `docker run`: the image's HEALTHCHECK turns healthy; /health, the home page and
-#      /api/rules answer; the server runs as non-root and writes the /data volume; a new
+#      a rules text answer; the server runs as non-root and writes the /data volume; a new
 #      room's WebSocket answers hello with welcome then snapshot. Then `docker stop`:
 #      it must take < 5 s, close that socket with 1001 or 1012, and the server must exit
 #      with status 0. Then the container is removed.

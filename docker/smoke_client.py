@@ -1,7 +1,7 @@
 """The client half of docker/smoke.sh: talks to a running server like a browser would.
 
     python docker/smoke_client.py http BASE_URL VERSION LABEL
-        /health, the home page and /api/rules; one PASS/FAIL line per check.
+        /health, the home page and a rules text; one PASS/FAIL line per check.
     python docker/smoke_client.py ws BASE_URL LABEL
         creates a room, opens its WebSocket, says hello, expects welcome then snapshot;
         adds a second player and a second room, starts a round; prints READY and then
@@ -61,13 +61,12 @@ def http_checks(base: str, version: str, label: str) -> None:
     except Exception as err:  # noqa: BLE001
         check(label, False, "GET /", repr(err))
     try:
-        status, _, body = get(base + "/api/rules")
-        markdown = json.loads(body).get("markdown", "")
-        check(label, status == 200 and len(markdown) > 100,
-              f"GET /api/rules -> 200 with the rules text ({len(markdown)} chars, docs/ found)",
+        status, _, body = get(base + "/static/rules/en/demon.md")
+        check(label, status == 200 and body.startswith(b"#") and len(body) > 1000,
+              f"GET /static/rules/en/demon.md -> 200 with the rules text ({len(body)} bytes, static/rules/ found)",
               f"status {status}, body {body[:120]!r}")
     except Exception as err:  # noqa: BLE001
-        check(label, False, "GET /api/rules", repr(err))
+        check(label, False, "GET /static/rules/en/demon.md", repr(err))
 
 
 def post(url: str, body: dict) -> dict:
