@@ -4,11 +4,11 @@
 // <body data-notice="offline"> or "notFound"; this module writes the words in the
 // player's language (the one the app chose or was set to).
 //
-// Their few words live here rather than in i18n.js so that the offline page stays small
-// and works from the worker's cache alone; tests/js/notice.test.mjs keeps the five
+// Their few words live here rather than in static/i18n/ so that the offline page stays
+// small and works from the worker's cache alone, with no language table; tests/js/notice.test.mjs keeps the five
 // languages complete.
 
-import { getLang, t } from './i18n.js';
+import { chosenLanguage } from './language.js';
 
 export const NOTICE_TEXT = {
   en: {
@@ -73,17 +73,20 @@ export const NOTICE_TEXT = {
   },
 };
 
+// The game's name is a proper name, the same in every language.
+const APP_NAME = "Demon & Devil's Grip";
+
 const ACTIONS = {
   offline: () => window.location.reload(),
   notFound: () => window.location.assign('/'),
 };
 
 function show(kind) {
-  const lang = getLang();
+  const lang = chosenLanguage();
   const text = (NOTICE_TEXT[lang] || NOTICE_TEXT.en)[kind];
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-text]')) el.textContent = text[el.dataset.text];
-  document.title = `${t('app.title')}: ${text.title}`;
+  document.title = `${APP_NAME}: ${text.title}`;
   document.getElementById('notice-action').addEventListener('click', ACTIONS[kind]);
   if (kind === 'offline') window.addEventListener('online', ACTIONS.offline);
 }

@@ -7,7 +7,7 @@
 // new worker takes over. Pages ask for files by versioned URL (/static/<version>/...), so
 // a page never gets a mix of two versions' files.
 //
-// The rules texts are kept once read (one language's, not all five up front). Never
+// The strings and rules texts are kept once read (one language's, not all five). Never
 // cached: the API, the room sockets, and the pages themselves, which always go to the
 // network first so that an upgrade is seen on the next visit.
 

@@ -64,6 +64,8 @@ PAGES = ("/", "/grip", "/r/{code}")
 # Addresses whose 404 stays the JSON one: programs, not people, ask for these.
 _NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"
+# Folders with one file (or folder) per language: a player downloads only their own.
+_ONE_LANGUAGE_EACH = ("rules/", "i18n/")
 _HIDDEN = re.compile(r"(^|/)\.")
 
 
@@ -125,10 +127,11 @@ class StaticShell:
         return _make_asset(html.encode("utf-8"), asset.media_type)
 
     def shell_urls(self) -> list[str]:
-        """What the service worker keeps for offline use: the pages' files, not the rules
-        texts of every language (each player needs one, fetched when asked for)."""
+        """What the service worker keeps for offline use: the pages' files, not the strings
+        and rules texts of every language (each player needs one, kept when first asked
+        for)."""
         keep = [self.prefix + rel for rel in self.files
-                if not rel.startswith("rules/") and rel != _SW_TEMPLATE]
+                if not rel.startswith(_ONE_LANGUAGE_EACH) and rel != _SW_TEMPLATE]
         return ["/offline", *keep]
 
     def _service_worker(self, template: bytes | None) -> Asset | None:

@@ -1,6 +1,6 @@
 """The app as an installable web app, in real Chromium against a real server (issue 15):
-the manifest and the service worker are in place, a first visit stays small, a repeat
-visit asks the server for nothing but the page, and with the server gone the app says
+the manifest and the service worker are in place, a first visit stays small and downloads
+one language's strings, a repeat visit asks the server for nothing but the page, and with the server gone the app says
 "you are offline" in the player's language instead of the browser's error page.
 
 The figures the first two tests measure are printed (run with -s) and kept in
@@ -66,6 +66,9 @@ def test_first_visit_is_small_and_a_repeat_visit_revalidates_only_the_page(brows
         print(f"\nfirst visit: {first} bytes over {len(entries)} requests")
         assert first <= FIRST_LOAD_BUDGET, entries
         assert len(entries) > 10  # the modules really were loaded, not skipped
+        strings = sorted(name.rsplit("/", 1)[1] for name, _ in entries if "/i18n/" in name)
+        assert strings == ["en.js"]  # only the chosen language's strings
+
 
         page.goto("/")
         page.wait_for_selector("main h1")

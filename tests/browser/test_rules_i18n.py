@@ -79,6 +79,7 @@ def test_rules_follow_the_language(open_page):
 def test_rules_open_on_the_game_of_the_page(open_page):
     page = open_page("rules-grip", path="/grip")
     page.select_option("select.lang", "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")  # the German strings are in
     page.click("header .rules-btn")
     dialog = page.locator(".modal-box")
     expect(dialog.locator(".rules-howto h3").first).to_have_text(HOWTO_TITLES["de"][1])

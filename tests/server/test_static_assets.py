@@ -84,6 +84,7 @@ def test_the_service_worker_is_served_from_the_root_with_this_version(server, sh
     page = httpx.get(server.base + "/")
     assert set(_versioned_links(page.text)) <= set(kept)
     assert not any("/rules/" in url for url in kept)  # one language's, when asked for
+    assert not any("/i18n/" in url for url in kept)  # the same for the strings
 
 
 def test_the_manifest_names_installable_icons_that_exist(server):
