@@ -151,8 +151,21 @@ class RemoveBot(_Strict):
     player: Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
+# The emotes a player can float over their seat (app/rooms/emotes.py): a fixed set, so
+# there is no text to moderate; the browser draws and names each one in every language.
+EmoteName = Literal["wave", "thumbs_up", "laugh", "wow", "sad", "gg"]
+
+
+class Emote(_Strict):
+    """A seated player says hello: shown over their seat for a moment, never saved."""
+
+    type: Literal["emote"]
+    emote: EmoteName
+
+
 ClientMessage = Annotated[
-    Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot],
+    Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot,
+          Emote],
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

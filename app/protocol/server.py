@@ -160,7 +160,15 @@ class Pong(TypedDict):
     type: Literal["pong"]
 
 
-ServerMessage = Union[Welcome, Snapshot, Event, Legal, Ack, Rejected, Error, Pong]
+class EmoteShown(TypedDict):
+    """Not an event: it has no `v`, is not in the replay window and is never saved."""
+
+    type: Literal["emote"]
+    player: str  # the sender's player id (stable for the room's life, unlike seats)
+    emote: str
+
+
+ServerMessage = Union[Welcome, Snapshot, Event, Legal, Ack, Rejected, Error, Pong, EmoteShown]
 Reply = Union[Ack, Rejected, Error, Pong]
 
 
@@ -200,6 +208,10 @@ def error(code: str, message: str) -> Error:
 
 def pong() -> Pong:
     return Pong(type="pong")
+
+
+def emote(player: str, name: str) -> EmoteShown:
+    return EmoteShown(type="emote", player=player, emote=name)
 
 
 def encode(message: ServerMessage | dict) -> str:

@@ -41,6 +41,7 @@ from app.protocol import messages as m
 from app.protocol import server as out
 from app.rooms.bots import BotDriver
 from app.rooms.connection import Pipe
+from app.rooms.emotes import EmoteGate
 from app.rooms.errors import Invalid, RoomError, TooManyBots
 from app.rooms.logfmt import log_event
 from app.rooms.room import Options, Outcome, Player, Room
@@ -68,6 +69,7 @@ class RoomHandle:
     countdown: asyncio.Task | None = None
     unsaved: int = 0  # 0, SAVE_MOVES or SAVE_ALL: what the next flush must write
     bot_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # bot id -> its next look
+    emotes: EmoteGate = field(default_factory=EmoteGate)  # per-player cooldowns; never saved
 
 
 class HubFull(Exception):
@@ -325,6 +327,16 @@ class Hub:
     def _on_ping(self, handle, player, pipe, msg: m.Ping, now: float) -> Outcome:
         return Outcome(reply=out.pong())
 
+    def _on_emote(self, handle, player, pipe, msg: m.Emote, now: float) -> Outcome:
+        """To every socket of the room, the sender's too; not an event (app/rooms/emotes.py)."""
+        if pipe is None:  # bots do not emote
+            raise Invalid("Unexpected message.")
+        text = handle.emotes.emote(player, msg.emote, now)
+        for other in handle.pipes.values():
+            self._stream.setdefault(other, []).append(text)
+        self._schedule_flush()
+        return Outcome()
+
     def _after_change(self, handle: RoomHandle) -> None:
         room = handle.room
         if room.phase.value == "countdown" and handle.countdown is None:
@@ -511,4 +523,5 @@ _HANDLERS: dict[type, Callable[..., Outcome]] = {
     m.RemoveBot: Hub._on_remove_bot,
     m.Resync: Hub._on_resync,
     m.Ping: Hub._on_ping,
+    m.Emote: Hub._on_emote,
 }
