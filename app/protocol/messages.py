@@ -163,9 +163,16 @@ class Emote(_Strict):
     emote: EmoteName
 
 
+class Coach(_Strict):
+    """Practice rooms only (every other seat a bot): the next useful play, and why
+    (app/rooms/coach.py)."""
+
+    type: Literal["coach"]
+
+
 ClientMessage = Annotated[
     Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot,
-          Emote],
+          Emote, Coach],
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

@@ -168,8 +168,28 @@ class EmoteShown(TypedDict):
     emote: str
 
 
-ServerMessage = Union[Welcome, Snapshot, Event, Legal, Ack, Rejected, Error, Pong, EmoteShown]
-Reply = Union[Ack, Rejected, Error, Pong]
+class CoachWhy(TypedDict):
+    """Why the coach's play helps (app/rooms/coach.py `reason`): a kind the page words,
+    and the cards (all on view) it names."""
+
+    kind: str
+    card: NotRequired[str]
+    onto: NotRequired[str]
+    under: NotRequired[str]
+    uncover: NotRequired[bool]
+
+
+class Coach(TypedDict):
+    """The answer to `coach` in a practice room: the next useful play (null: none) as of `v`."""
+
+    type: Literal["coach"]
+    v: int
+    action: dict | None
+    why: CoachWhy
+
+
+ServerMessage = Union[Welcome, Snapshot, Event, Legal, Ack, Rejected, Error, Pong, EmoteShown, Coach]
+Reply = Union[Ack, Rejected, Error, Pong, Coach]
 
 
 def welcome(code: str, you: str, seat: int | None, v: int, epoch: str) -> Welcome:
@@ -212,6 +232,10 @@ def pong() -> Pong:
 
 def emote(player: str, name: str) -> EmoteShown:
     return EmoteShown(type="emote", player=player, emote=name)
+
+
+def coach(v: int, action: dict | None, why: CoachWhy) -> Coach:
+    return Coach(type="coach", v=v, action=action, why=why)
 
 
 def encode(message: ServerMessage | dict) -> str:

@@ -49,3 +49,9 @@ class TooManyBots(RoomError):
     """The whole server holds `DEMON_MAX_BOTS` bots already."""
 
     code = "too_many_bots"
+
+
+class NotPractice(RoomError):
+    """Advice (the coach) is given only where no other person plays: a practice round."""
+
+    code = "not_practice"

@@ -26,6 +26,7 @@ from app.engine.devils_grip import (CELLS, GripGame, daily_deal_number, grip_act
 from app.engine.errors import IllegalAction
 from app.engine.grip_explain import explain_end
 from app.engine.grip_view import GripView
+from app.engine.grip_why import hint_reason
 from app.rooms.logfmt import log_event
 from app.rooms.secrets_util import hash_token, new_token, token_matches
 
@@ -170,13 +171,18 @@ class GripSessions:
         if (self.games.get(session.id) is not session or session.changes != changes
                 or session.game.state.is_over()):
             return False
+        why = None
         if action is not None:  # the page only ever shows a legal hint: check the engine's
+            state = session.game.state
             try:
-                session.game.state.apply(grip_action_from_json(action))
+                move = grip_action_from_json(action)
+                state.apply(move)
             except IllegalAction as err:
                 log_event("grip_bad_hint", game=session.id, action=action, reason=str(err))
                 raise GripError("internal", "The hint engine suggested an illegal move.") from err
-        session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete}
+            why = hint_reason(GripView.of(state), move)  # the guide's sentence (grip_why.py)
+        session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete,
+                        "why": why}
         if action is not None and not session.used_hint:
             session.used_hint = True
             self._save(session)

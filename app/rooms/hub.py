@@ -39,6 +39,7 @@ from typing import Any, Callable
 from app.config import Settings
 from app.protocol import messages as m
 from app.protocol import server as out
+from app.rooms import coach
 from app.rooms.bots import BotDriver
 from app.rooms.connection import Pipe
 from app.rooms.emotes import EmoteGate
@@ -337,6 +338,9 @@ class Hub:
         self._schedule_flush()
         return Outcome()
 
+    def _on_coach(self, handle, player, pipe, msg: m.Coach, now: float) -> Outcome:
+        return Outcome(reply=coach.advice(handle.room, player))
+
     def _after_change(self, handle: RoomHandle) -> None:
         room = handle.room
         if room.phase.value == "countdown" and handle.countdown is None:
@@ -524,4 +528,5 @@ _HANDLERS: dict[type, Callable[..., Outcome]] = {
     m.Resync: Hub._on_resync,
     m.Ping: Hub._on_ping,
     m.Emote: Hub._on_emote,
+    m.Coach: Hub._on_coach,
 }

@@ -27,11 +27,14 @@ def test_server_messages_are_encoded_with_the_documented_key_order():
     assert out.encode(out.error("invalid", "x")) == '{"type":"error","code":"invalid","message":"x"}'
     assert out.encode(out.pong()) == '{"type":"pong"}'
     assert out.encode(out.emote("p2", "wave")) == '{"type":"emote","player":"p2","emote":"wave"}'
+    assert out.encode(out.coach(9, {"type": "draw"}, out.CoachWhy(kind="draw"))) == \
+        '{"type":"coach","v":9,"action":{"type":"draw"},"why":{"kind":"draw"}}'
 
 
 def test_every_room_error_names_a_documented_code():
     documented = {"illegal", "race_lost", "not_started", "round_over", "not_host", "bad_phase",
-                  "spectator", "invalid", "room_full", "too_many_bots", "slow_down"}
+                  "spectator", "invalid", "room_full", "too_many_bots", "slow_down",
+                  "not_practice"}
 
     def subclasses(cls):
         for sub in cls.__subclasses__():

@@ -9,6 +9,7 @@ import concurrent.futures
 import httpx
 import pytest
 
+from app.engine.grip_why import KINDS
 from tests.support.live_server import LiveServer
 
 
@@ -47,6 +48,7 @@ def test_a_hint_is_legal_and_marks_the_game(http):
     info = after["hint_info"]
     assert info["action"] == after["hint"]
     assert isinstance(info["expected_score"], float) and isinstance(info["complete"], bool)
+    assert info["why"]["kind"] in KINDS  # the guide's sentence (app/engine/grip_why.py)
     assert after["used_hint"] is True
     assert after["state"] == game["state"]  # asking changes nothing on the board
     # kept: a later look (and a move) still says a hint was used
