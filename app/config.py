@@ -100,6 +100,15 @@ class Settings(BaseSettings):
         "used go first.")
     wal_limit_mb: float = Field(
         64.0, gt=0, description="Size the SQLite write-ahead log is truncated to after a checkpoint.")
+    # Several processes behind a load balancer (docs/self-hosting.md, "Several processes").
+    shard: str = Field(
+        "", pattern=r"^[A-HJ-NP-Z]*$",
+        description="Letters this process's room codes and Devil's Grip ids start with, so that a load balancer "
+        "can send every request and socket of a room to the process that owns it (empty: any letter, one process).")
+    peers: str = Field(
+        "", description="Comma-separated base URLs of every process of the deployment (this one may be among "
+        "them), e.g. http://10.0.0.2:8000; recent games and /health/all ask them all.")
+    peer_timeout_s: float = Field(1.0, gt=0, le=30, description="How long recent games and /health/all wait for a peer.")
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
@@ -119,3 +128,7 @@ class Settings(BaseSettings):
     @property
     def origin_allow_list(self) -> frozenset[str]:
         return frozenset(o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip())
+
+    @property
+    def peer_list(self) -> list[str]:
+        return [p.strip().rstrip("/") for p in self.peers.split(",") if p.strip()]

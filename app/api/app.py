@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.types import Receive, Scope, Send
 
 import app as app_pkg
-from app.api import grip_http, invite_http, rooms_http, static_assets, ws
+from app.api import cluster, grip_http, invite_http, rooms_http, static_assets, ws
 from app.api.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.rooms.grip_advisor import GripAdvisor
@@ -90,12 +90,13 @@ class DemonApp(FastAPI):
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    shard = f" shard={settings.shard}" if settings.shard else ""  # one log line, one process
     logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+                        format=f"%(asctime)s %(levelname)s %(name)s{shard} %(message)s")
     store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
              if settings.persist else None)
     hub = Hub(settings, store)
-    grips = GripSessions(settings.max_rooms, store)
+    grips = GripSessions(settings.max_rooms, store, shard=settings.shard)
     budgets = Budgets(settings)
     room_watch = RoomWatch(settings.unused_room_ttl_s)
 
@@ -130,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await hub.start()
+        app.state.drain.install_signals()
         # Devil's Grip searches: workers start in the background; the daily deal's par
         # and a reserve of certified-winnable deals are computed in their pool.
         grip_advisor.start()
@@ -163,21 +165,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.room_watch = room_watch
     app.state.socket_gate = SocketGate(settings, budgets, room_watch)
     app.state.started = time.monotonic()
+    app.state.drain = cluster.Drain()
 
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
 
-    @app.get("/health")
-    async def health() -> dict:
-        return {"status": "ok", "version": app_pkg.__version__,
-                "uptime_s": round(time.monotonic() - app.state.started, 3), "rooms": len(hub.rooms)}
-
-    @app.get("/api/history")
-    async def history() -> dict:
-        """Finished matches, newest first, for the home page's "recent games"."""
-        return {"games": store.recent_matches(10) if store is not None else []}
-
+    app.include_router(cluster.router)  # /health, /health/accepting, /health/all, /api/history
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)
     app.include_router(invite_http.router)

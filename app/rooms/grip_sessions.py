@@ -28,7 +28,7 @@ from app.engine.grip_explain import explain_end
 from app.engine.grip_view import GripView
 from app.engine.grip_why import hint_reason
 from app.rooms.logfmt import log_event
-from app.rooms.secrets_util import hash_token, new_token, token_matches
+from app.rooms.secrets_util import hash_token, new_grip_id, new_token, token_matches
 
 
 # The swaps of a grid with no empty cell, as `legal_actions` lists them (a < b): the same
@@ -73,9 +73,10 @@ class GripError(Exception):
 
 
 class GripSessions:
-    def __init__(self, max_games: int, store=None) -> None:
+    def __init__(self, max_games: int, store=None, shard: str = "") -> None:
         self.max_games = max_games
         self.store = store
+        self.shard = shard  # the first letters of this process's game ids (DEMON_SHARD)
         self.games: dict[str, GripSession] = {}
 
     @staticmethod
@@ -93,7 +94,7 @@ class GripSessions:
         if len(self.games) >= self.max_games:
             self._evict_oldest()
         token = new_token()
-        session = GripSession(id=secrets.token_urlsafe(9), token_hash=hash_token(token),
+        session = GripSession(id=new_grip_id(self.shard), token_hash=hash_token(token),
                               game=GripGame.new(number, passes), winnable=winnable)
         self.games[session.id] = session
         self._save(session)

@@ -134,9 +134,9 @@ class Hub:
         await asyncio.gather(*(p.drain_and_stop(1.0) for p in pipes), return_exceptions=True)
 
     def _new_room(self, options: Options) -> Room:
-        code = new_code()
+        code = new_code(self.settings.shard)
         while code in self.rooms:
-            code = new_code()
+            code = new_code(self.settings.shard)
         room = Room(code, options, countdown_s=self.settings.countdown_s,
                     replay_window=self.settings.replay_window, grace_s=self.settings.reconnect_grace_s,
                     test_seed=self.settings.test_seed, test_layout=self.test_layout)

@@ -27,8 +27,18 @@ def token_matches(token: str, token_hash: bytes) -> bool:
     return secrets.compare_digest(hash_token(token), token_hash)
 
 
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+def new_code(first_letters: str = "") -> str:
+    """A room code; with `first_letters` (a process's shard, DEMON_SHARD), its first
+    letter is one of them, so that a load balancer can tell which process owns it."""
+    first = secrets.choice(first_letters or CODE_ALPHABET)
+    return first + "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1))
+
+
+def new_grip_id(first_letters: str = "") -> str:
+    """A Devil's Grip game id (12 URL-safe characters); with `first_letters`, the first
+    is one of them, as for room codes."""
+    game_id = secrets.token_urlsafe(9)
+    return secrets.choice(first_letters) + game_id[1:] if first_letters else game_id
 
 
 def normalise_code(text: str) -> str:
