@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # the app itself needs no JavaScript packages. Without npm those tests are skipped.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test bench clean
+.PHONY: run run-scaled test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ $(NODE_STAMP): package.json package-lock.json
 # network join (the start-up lines print the address to share).
 run: $(STAMP)
 	$(if $(HOST),DEMON_HOST=$(HOST) )$(PY) -m app
+
+# `make run-scaled N=3`: N server processes behind HAProxy, one address (port 8000); see
+# "Several processes" in docs/self-hosting.md. Needs haproxy (apt-get install haproxy).
+run-scaled: $(STAMP)
+	$(PY) deploy/cluster.py --processes $(or $(N),2)$(if $(HOST), --host $(HOST))
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest

@@ -27,8 +27,9 @@ kept cheap: a bare asyncio protocol (bench/_wsclient.py) and prefix checks so th
 the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stops by
 itself. `--repeat N` runs every server N times in rotation and reports medians (the
 machine may be shared); `--gc-log` reports the servers' full garbage collections;
-`--profile DIR` records py-spy profiles of each server's saturated phase. What the
-figures mean, and the figures measured: docs/performance.md.
+`--profile DIR` records py-spy profiles of each server's saturated phase. `--capacity`
+and `--processes N` are in bench/scale.py. What the figures mean, and the figures
+measured: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -1209,7 +1210,21 @@ def main(argv: list[str] | None = None) -> None:
                          "continuously, against the same run without them")
     ap.add_argument("--hinters-nice", type=int, default=10, metavar="N",
                     help="niceness of the process running the --grip-hinters clients (default 10; 0: none)")
+    ap.add_argument("--capacity", action="store_true",
+                    help="instead: players one process holds (rooms added until fan-out p99 > 50 ms), "
+                         "ours against the bare fan-out (bench/scale.py)")
+    ap.add_argument("--capacity-steps", default=None, metavar="R,R,...",
+                    help="--capacity: total rooms at each step")
+    ap.add_argument("--capacity-p99-ms", type=float, default=50.0, help="--capacity: the p99 line (default 50)")
+    ap.add_argument("--processes", type=int, default=0, metavar="N",
+                    help="instead: 1 process alone, 1 behind HAProxy, N behind HAProxy (bench/scale.py)")
     args = ap.parse_args(argv)
+    if args.capacity or args.processes:
+        import scale  # bench/scale.py
+        if args.capacity:
+            args.capacity_steps = args.capacity_steps or scale.DEFAULT_STEPS
+            return scale.run_capacity(args)
+        return scale.run_processes(args)
     if args.quick:
         args.rooms, args.seconds, args.sat_seconds = 5, 5.0, 3.0
     if args.bots:

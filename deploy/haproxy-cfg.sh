@@ -17,6 +17,9 @@
 #                                                     round-robin over the live processes
 # Plain POSIX sh, so that the balancer's image needs nothing but haproxy. Environment:
 #   HAPROXY_LOG=1          log to standard output (server up/down, errors): for a container
+#   HAPROXY_RESOLVER=IP:PORT  re-resolve the processes' host names with this DNS server
+#                          (Docker's is 127.0.0.11:53): a restarted container may get a
+#                          new address, and HAProxy otherwise resolves names once, at start
 #   HAPROXY_STATS=PATH     a stats socket there (`echo "show stat" | socat - PATH`;
 #                          deploy/cluster.py reads which servers are up)
 set -eu
@@ -43,6 +46,16 @@ if [ "${HAPROXY_LOG:-}" = 1 ]; then
 fi
 if [ -n "${HAPROXY_STATS:-}" ]; then
   echo "    stats socket ${HAPROXY_STATS} mode 600 level operator"
+fi
+srv_opts=
+if [ -n "${HAPROXY_RESOLVER:-}" ]; then
+  srv_opts=" resolvers dns init-addr last,libc,none"
+  cat <<CFG
+
+resolvers dns
+    nameserver dns1 ${HAPROXY_RESOLVER}
+    hold valid 5s
+CFG
 fi
 cat <<CFG
 
@@ -80,7 +93,7 @@ backend new_rooms
     default-server inter 1s fastinter 500ms fall 1 rise 1
 CFG
 for spec in "$@"; do
-  echo "    server ${spec%%=*} ${spec#*=} check"
+  echo "    server ${spec%%=*} ${spec#*=} check$srv_opts"
 done
 cat <<CFG
 
@@ -92,7 +105,7 @@ backend any
     default-server inter 2s fall 2 rise 1
 CFG
 for spec in "$@"; do
-  echo "    server ${spec%%=*} ${spec#*=} check"
+  echo "    server ${spec%%=*} ${spec#*=} check$srv_opts"
 done
 for spec in "$@"; do
   letters=${spec%%=*}
@@ -100,6 +113,6 @@ for spec in "$@"; do
 
 # The rooms and games of shard $letters: only its own process has them.
 backend shard_$letters
-    server $letters ${spec#*=}
+    server $letters ${spec#*=}$srv_opts
 CFG
 done
