@@ -1,14 +1,13 @@
-// The entry point: the page header (language, sound, four-colour deck, help), and a
-// small router for the three addresses the server answers with index.html:
+// The entry point: the page header (rules, settings, keys, language), and a small
+// router for the three addresses the server answers with index.html:
 //   /            home
 //   /r/{CODE}    a Demon room (lobby or table)
 //   /grip        Devil's Grip
 
-import { h, replaceChildren, modal, toast, icon } from './dom.js';
+import { h, replaceChildren, modal, icon } from './dom.js';
 import { t, LANGUAGES, getLang, setLang, onLangChange } from './i18n.js';
-import { getPref, setPref, getAnnounce, setAnnounce } from './storage.js';
-import { setFourColour, isFourColour, clearArtCache } from './cards.js';
-import { soundOn, setSound, play } from './sound.js';
+import { getAnnounce, setAnnounce } from './storage.js';
+import { initSettings, applySettings, showSettings } from './settings-panel.js';
 import { showRules } from './rules.js';
 import * as home from './home.js';
 import * as room from './room.js';
@@ -18,7 +17,11 @@ const header = document.getElementById('top');
 const main = document.getElementById('main');
 let current = null;
 
-setFourColour(getPref('fourColour', false));
+// the settings take effect before anything is drawn; a change redraws the page
+initSettings(() => {
+  renderHeader();
+  if (current && current.rerender) current.rerender();
+});
 
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', path);
@@ -50,24 +53,10 @@ function renderHeader() {
   const langSelect = h('select', { class: 'lang', 'aria-label': t('header.language'),
     onchange: (e) => setLang(e.target.value) },
   LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === getLang() }, name)));
-  const soundBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-pressed': String(soundOn()),
-    title: t('header.sound'), 'aria-label': t('header.sound'),
-    onclick: () => {
-      setSound(!soundOn());
-      play('select');
-      toast(soundOn() ? t('header.soundOn') : t('header.soundOff'));
-      renderHeader();
-    } }, icon(soundOn() ? 'soundOn' : 'soundOff'));
-  const colourBtn = h('button', { type: 'button', class: 'icon-btn four', 'aria-pressed': String(isFourColour()),
-    title: t('header.fourColour'), 'aria-label': t('header.fourColour'),
-    onclick: () => {
-      setFourColour(!isFourColour());
-      setPref('fourColour', isFourColour());
-      clearArtCache();
-      renderHeader();
-      if (current && current.rerender) current.rerender();
-    } }, h('span', { class: 'suit-s', text: '♠' }), h('span', { class: 'suit-h', text: '♥' }),
-  h('span', { class: 'suit-d', text: '♦' }), h('span', { class: 'suit-c', text: '♣' }));
+  // sound, four colours, card letters, table colour, left hand, animations: one dialog
+  const settingsBtn = h('button', { type: 'button', class: 'icon-btn settings-btn', id: 'settings-btn',
+    title: t('settings.title'), 'aria-label': t('settings.title'), 'aria-haspopup': 'dialog',
+    onclick: () => showSettings() }, icon('settings'));
   const helpBtn = h('button', { type: 'button', class: 'icon-btn keys-btn', title: t('header.keys'),
     'aria-label': t('header.keys'), 'aria-keyshortcuts': '?', onclick: showKeys }, '?');
   // on a phone only the icon shows; the label stays the button's name
@@ -78,7 +67,7 @@ function renderHeader() {
     h('span', { class: 'brand-mark', 'aria-hidden': 'true', text: '♠' }),
     h('span', { class: 'brand-name', text: t('app.title') }));
   replaceChildren(header, brand, h('nav', { class: 'top-tools', 'aria-label': t('header.tools') },
-    rulesBtn, colourBtn, soundBtn, helpBtn, langSelect));
+    rulesBtn, settingsBtn, helpBtn, langSelect));
   document.documentElement.lang = getLang();
   const skip = document.querySelector('.skip');
   if (skip) skip.textContent = t('app.skip');
@@ -115,6 +104,7 @@ document.addEventListener('keydown', (e) => {
 
 window.addEventListener('popstate', route);
 onLangChange(() => {
+  applySettings(); // the card letters follow the language
   renderHeader();
   if (current && current.rerender) current.rerender();
 });

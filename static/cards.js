@@ -4,6 +4,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { INTERNATIONAL, rankLetter, suitLetter } from './card-letters.js';
 
 export const RANKS = 'A23456789TJQK';
 export const SUITS = 'SHDC';
@@ -37,9 +38,15 @@ let fourColour = false;
 export function setFourColour(on) { fourColour = Boolean(on); }
 export function isFourColour() { return fourColour; }
 
+// The letters faces and short texts are written with (card-letters.js; the settings
+// choose them from the language and the player's choice).
+let letters = INTERNATIONAL;
+export function setLetters(table) { letters = table || INTERNATIONAL; }
+export function getLetters() { return letters; }
+
 export function rankOf(card) { return card[0]; }
 export function suitOf(card) { return card[1]; }
-export function rankLabel(card) { return card[0] === 'T' ? '10' : card[0]; }
+export function rankLabel(card) { return rankLetter(card[0], letters); }
 export function suitSymbol(suit) { return { S: '♠', H: '♥', D: '♦', C: '♣' }[suit] || '?'; }
 
 export function cardName(card) {
@@ -87,14 +94,14 @@ function faceBody(card, colours) {
   if ('JQK'.includes(r)) {
     const tint = colour === '#1b1b1f' ? '#e7e7ee' : `${colour}22`;
     parts.push(`<rect x="18" y="42" width="64" height="78" rx="6" fill="${tint}" stroke="${colour}" stroke-width="2"/>`);
-    parts.push(rankText(r, 50, 88, 42, colour, 'middle'));
+    parts.push(rankText(label, 50, 88, 42, colour, 'middle'));
     parts.push(suitShape(suit, 41, 94, 18, colour));
   } else {
     const big = r === 'A' ? 58 : 48;
     parts.push(suitShape(suit, 50 - big / 2, 82 - big / 2, big, colour));
   }
   // suit letter, bottom left, and the index upside down at the bottom right
-  parts.push(`<text x="8" y="131" font-family="Arial, Helvetica, sans-serif" font-size="13" font-weight="700" fill="${colour}" opacity="0.75">${suit}</text>`);
+  parts.push(`<text x="8" y="131" font-family="Arial, Helvetica, 'DejaVu Sans', sans-serif" font-size="13" font-weight="700" fill="${colour}" opacity="0.75">${suitLetter(suit, letters)}</text>`);
   parts.push(`<g transform="rotate(180 50 70)">${rankText(label, 7, 25, 20, colour)}</g>`);
   return parts.join('');
 }
@@ -111,7 +118,7 @@ function miniBody(card, colours) {
 }
 
 export function faceUrl(card, mini = false) {
-  const key = `${mini ? 'm' : 'f'}${fourColour ? 4 : 2}${card}`;
+  const key = `${mini ? 'm' : 'f'}${fourColour ? 4 : 2}${letters.id}${card}`;
   if (!cache.has(key)) {
     const colours = fourColour ? FOUR_COLOUR : TWO_COLOUR;
     cache.set(key, mini ? svgUrl(miniBody(card, colours), 60, 84)

@@ -122,8 +122,10 @@ export function formatClock(ms) {
   return `${m}:${String(s).padStart(2, '0')}`;
 }
 
-export function prefersReducedMotion() {
-  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+// Animations are off: the player's setting, which starts off when the system asks for
+// reduced motion (settings.js puts the class on <html>; settings.css stops the CSS ones).
+export function animationsOff() {
+  return document.documentElement.classList.contains('no-motion');
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -135,6 +137,7 @@ const ICONS = {
   clock: ['M21 12a9 9 0 1 1-18 0a9 9 0 1 1 18 0', 'M12 7v5l3 2'],
   undo: ['M9 5L4 10l5 5', 'M4 10h10a5 5 0 0 1 0 10h-3'],
   redo: ['M15 5l5 5-5 5', 'M20 10H10a5 5 0 0 0 0 10h3'],
+  settings: ['M4 7h9', 'M17 7h3', 'M4 17h3', 'M11 17h9', 'M15 5a2 2 0 1 1 0 4a2 2 0 1 1 0-4', 'M9 15a2 2 0 1 1 0 4a2 2 0 1 1 0-4'],
   book: ['M12 6.5C9.5 4.8 6.5 4.5 3 5v13c3.5-.5 6.5-.2 9 1.5c2.5-1.7 5.5-2 9-1.5V5c-3.5-.5-6.5-.2-9 1.5z', 'M12 6.5v13'],
 };
 

@@ -5,12 +5,11 @@
 
 import { h, replaceChildren, toast, icon } from './dom.js';
 import { t } from './i18n.js';
-import { cardEl, backEl, slotEl, cardText } from './cards.js';
+import { cardEl, backEl, slotEl, cardText, getLetters } from './cards.js';
+import { rowGoals } from './card-letters.js';
 import { explainText } from './grip-explain.js';
 import { LIMITS, summary } from './grip-stats.js';
 import { COLS, cellName, hintTouches, ratingText, stepText, fmtAvg, fmtVsPar } from './grip-model.js';
-
-const ROW_GOALS = ['2 → J', '3 → Q', '4 → K'];
 
 // Deal number, score, passes, par and tags; undo, redo, hint and end.
 export function drawBar(el, v, on) {
@@ -78,6 +77,7 @@ export function drawGrid(el, v) {
   if (!v.game) { replaceChildren(el); return; }
   const s = v.state;
   const rows = [];
+  const goals = rowGoals(getLetters()); // "2 → J", in the card letters chosen
   for (let r = 0; r < 3; r++) {
     const cells = [];
     for (let col = 0; col < COLS; col++) {
@@ -99,7 +99,7 @@ export function drawGrid(el, v) {
       if (!cards.length) cell.append(slotEl());
       cells.push(cell);
     }
-    rows.push(h('div', { class: 'grip-row' }, h('span', { class: 'row-goal', 'aria-hidden': 'true', text: ROW_GOALS[r] }), cells));
+    rows.push(h('div', { class: 'grip-row' }, h('span', { class: 'row-goal', 'aria-hidden': 'true', text: goals[r] }), cells));
   }
   replaceChildren(el, rows);
 }

@@ -9,6 +9,7 @@
 
 import { setPref } from './storage.js';
 import { LANGUAGES, chosenLanguage, isLanguage } from './language.js';
+import { INTERNATIONAL, letterVars } from './card-letters.js';
 
 export { LANGUAGES };
 
@@ -58,6 +59,12 @@ function pluralKey(key, vars) {
   }
 }
 
+// Values every text may use without being given them: the card letters {A} {K} {Q} {J}
+// ("2-5-8-{J}"), which follow the language and the player's choice (card-letters.js,
+// set by settings-panel.js).
+let constants = letterVars(INTERNATIONAL);
+export function setTextConstants(values) { constants = { ...values }; }
+
 // t('table.beatenBy', {name: 'Ann'}) -> "Beaten by Ann!". Values are substituted as
 // plain strings; the result is always used as text, never as HTML.
 export function t(key, vars) {
@@ -65,6 +72,11 @@ export function t(key, vars) {
   let text = plural ? table[plural] : undefined;
   if (text === undefined) text = table[key];
   if (text === undefined) return key;
-  if (vars) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  if (text.includes('{')) {
+    text = text.replace(/\{(\w+)\}/g, (m, name) => {
+      if (vars && name in vars) return String(vars[name]);
+      return Object.prototype.hasOwnProperty.call(constants, name) ? String(constants[name]) : m;
+    });
+  }
   return text;
 }

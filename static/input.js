@@ -13,7 +13,7 @@
 // Input: drag with mouse or finger (pointer events), click/tap a card then a target,
 // double-click/double-tap for the quick action.
 
-import { h, prefersReducedMotion } from './dom.js';
+import { h, animationsOff } from './dom.js';
 
 const DRAG_THRESHOLD = 6;
 const DOUBLE_MS = 380;
@@ -181,7 +181,7 @@ export function makeGhost(elements, { hide = true } = {}) {
   if (hide) els.forEach((el) => el.classList.add('lifted'));
   let hidden = hide ? els : [];
   let removed = false;
-  const speed = () => (prefersReducedMotion() ? 1 : 200);
+  const speed = () => (animationsOff() ? 1 : 200);
 
   const ghost = {
     el: box,
@@ -225,7 +225,7 @@ export function makeGhost(elements, { hide = true } = {}) {
 // Animate an element from where something else was (FLIP): used for other players'
 // plays flying from their layout to a foundation, and for draws.
 export function flyFrom(el, fromRect, ms = 280) {
-  if (!el || !fromRect || prefersReducedMotion()) return;
+  if (!el || !fromRect || animationsOff()) return;
   const to = el.getBoundingClientRect();
   if (!to.width) return;
   const dx = fromRect.left - to.left;

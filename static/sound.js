@@ -1,17 +1,15 @@
-// Short sounds made with the Web Audio API. Off until the player turns them on; the
-// audio context is only created by that click, so no autoplay warning ever appears.
-
-import { getPref, setPref } from './storage.js';
+// Short sounds made with the Web Audio API. Off until the player turns them on in the
+// settings (settings-panel.js keeps the choice); the audio context is only created by
+// that click (`wake`) or by the first sound played, never at page load.
 
 let ctx = null;
-let enabled = getPref('sound', false);
+let enabled = false;
 
 export function soundOn() { return enabled; }
 
-export function setSound(on) {
+export function setSound(on, { wake = true } = {}) {
   enabled = Boolean(on);
-  setPref('sound', enabled);
-  if (enabled) ensureContext();
+  if (enabled && wake) ensureContext();
 }
 
 function ensureContext() {

@@ -1,5 +1,5 @@
 """The home page: languages (from the browser, switchable, remembered), the rules dialog,
-the key list, and player names shown as text, never as markup."""
+the key list, the settings button, and player names shown as text, never as markup."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_header_and_options_fit_a_narrow_phone_in_every_language(open_page):
         boxes = page.eval_on_selector_all(".top .brand, .top-tools > *", """els => els
             .filter((e) => e.getClientRects().length)
             .map((e) => { const r = e.getBoundingClientRect(); return [e.className, r.left, r.right, r.width, r.height]; })""")
-        assert len(boxes) == 6, boxes
+        assert len(boxes) == 5, boxes  # the logo, rules, settings, keys, language
         for name, left, right, width, height in boxes:
             assert left >= 0 and right <= 360, (code, name, left, right)
             assert width >= 40 and height >= 40, (code, name, width, height)
@@ -74,11 +74,11 @@ def test_rules_and_keys_dialogs(open_page):
     page.keyboard.press("Shift+Tab")
     assert page.evaluate("document.activeElement.closest('.modal-box') !== null")
     page.keyboard.press("Escape")
-    # sound and the four-colour deck are toggles that say whether they are on
-    page.click('button[aria-label="Sound"]')
-    expect(page.locator('button[aria-label="Sound"]')).to_have_attribute("aria-pressed", "true")
-    page.click('button[aria-label="Four-colour deck"]')
-    expect(page.locator('button[aria-label="Four-colour deck"]')).to_have_attribute("aria-pressed", "true")
+    # sound and the four-colour deck are in the settings (tests/browser/test_settings.py)
+    page.click('button[aria-label="Settings"]')
+    page.get_by_role("checkbox", name="Sound effects").check()
+    page.get_by_role("checkbox", name="Four-colour deck").check()
+    expect(page.get_by_role("checkbox", name="Four-colour deck")).to_be_checked()
 
 
 def test_names_are_text_not_markup(open_page):

@@ -1,0 +1,301 @@
+"""The settings dialog in real Chromium: reached with the keyboard, every setting takes
+effect where it should (card letters, left hand, table colour, animations, sound) and is
+still there after a reload."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import wait_for_table
+from tests.browser.test_accessibility import axe_violations
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# A face's picture is an SVG in a data: URL; its letters are <text> elements.
+FACE_LETTERS = """(el) => [...decodeURIComponent(el.style.backgroundImage)
+    .matchAll(/<text[^>]*>([^<]*)<\\/text>/g)].map((m) => m[1])"""
+
+
+def open_settings(page):
+    page.click("#settings-btn")
+    dialog = page.get_by_role("dialog", name=re.compile("Settings|Einstellungen|Настройки"))
+    expect(dialog).to_be_visible()
+    return dialog
+
+
+def close_settings(page):
+    page.keyboard.press("Escape")
+    expect(page.locator(".settings-panel")).to_have_count(0)
+
+
+def practice(page, name="Ann"):
+    """A practice table with one bot; with the test seed, Ann's first draw shows 2♦ J♠ Q♦."""
+    page.fill("#practice-name", name)
+    page.select_option("#practice-bots", "1")
+    page.click("#practice-start")
+    wait_for_table(page)
+
+
+def centre_x(page, selector: str) -> float:
+    box = page.locator(selector).first.bounding_box()
+    return box["x"] + box["width"] / 2
+
+
+def test_the_dialog_is_reached_and_used_with_the_keyboard_and_kept_after_a_reload(open_page):
+    page = open_page("keys")
+    expect(page.locator("#create-name")).to_be_visible()
+    page.locator("body").focus()
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "settings-btn":
+            break
+    expect(page.locator("#settings-btn")).to_be_focused()
+    expect(page.locator("#settings-btn")).to_have_accessible_name("Settings")
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog", name="Settings")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading", name="Settings", level=2)).to_be_visible()
+    # every control is labelled
+    for name in ("Four-colour deck", "Left-handed layout", "Animations", "Sound effects"):
+        expect(dialog.get_by_role("checkbox", name=name)).to_have_count(1)
+    expect(dialog.get_by_role("combobox", name="Card letters")).to_have_count(1)
+    for name in ("Green felt", "Dark", "Light"):
+        expect(dialog.get_by_role("radio", name=name)).to_have_count(1)
+    axe_violations(page, "settings dialog")
+
+    # Tab to the left-hand choice, Space ticks it; Escape goes back to the button
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "set-hand":
+            break
+    expect(dialog.get_by_role("checkbox", name="Left-handed layout")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bleft-handed\b"))
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(page.locator("#settings-btn")).to_be_focused()
+
+    page.reload()
+    expect(page.locator("#create-name")).to_be_visible()
+    expect(page.locator("html")).to_have_class(re.compile(r"\bleft-handed\b"))
+    dialog = open_settings(page)
+    expect(dialog.get_by_role("checkbox", name="Left-handed layout")).to_be_checked()
+    expect(dialog.get_by_role("checkbox", name="Sound effects")).not_to_be_checked()
+
+
+def test_card_letters_follow_the_language_and_the_choice(open_page):
+    page = open_page("de", locale="de-DE")
+    # German players expect B D K: the home page's chains say so
+    expect(page.get_by_text("2-5-8-B, 3-6-9-D und 4-7-10-K")).to_be_visible()
+    practice(page)
+    page.keyboard.press("d")
+    queen = page.locator('.mine .waste [data-card="QD"]')
+    expect(queen).to_have_count(1)
+    assert queen.evaluate(FACE_LETTERS)[:2] == ["D", "Ka"], queen.evaluate(FACE_LETTERS)
+    jack = page.locator('.mine .waste [data-card="JS"]')
+    assert jack.evaluate(FACE_LETTERS)[0] == "B"
+    # the accessible name stays the language's words
+    expect(queen).to_have_accessible_name("Dame Karo")
+
+    # the international letters, chosen in the settings, everywhere at once, and kept
+    dialog = open_settings(page)
+    dialog.get_by_role("combobox", name="Buchstaben auf den Karten").select_option("intl")
+    close_settings(page)
+    queen = page.locator('.mine .waste [data-card="QD"]')
+    assert queen.evaluate(FACE_LETTERS)[:2] == ["Q", "D"], queen.evaluate(FACE_LETTERS)
+    page.goto("/grip")
+    expect(page.locator(".row-goal").first).to_have_text("2 → J")
+    page.reload()
+    expect(page.locator(".row-goal").nth(2)).to_have_text("4 → K")
+    expect(page.locator(".row-goal").first).to_have_text("2 → J")
+
+    # back to the usual ones: B D K on the Devil's Grip rows
+    dialog = open_settings(page)
+    dialog.get_by_role("combobox", name="Buchstaben auf den Karten").select_option("usual")
+    close_settings(page)
+    expect(page.locator(".row-goal").first).to_have_text("2 → B")
+    expect(page.locator(".row-goal").nth(1)).to_have_text("3 → D")
+
+
+def test_russian_letters_by_default_and_english_ones_for_english(open_page):
+    ru = open_page("ru", locale="ru-RU", path="/grip")
+    expect(ru.locator(".row-goal").first).to_have_text("2 → В")
+    expect(ru.locator(".row-goal").nth(1)).to_have_text("3 → Д")
+    court = ru.locator(".grip-grid [data-card^='K']").first
+    if court.count():
+        assert court.evaluate(FACE_LETTERS)[0] == "К"  # Cyrillic Ka
+    en = open_page("en", path="/grip")
+    expect(en.locator(".row-goal").first).to_have_text("2 → J")
+    # English has no letters of its own to offer: usual and international only
+    dialog = open_settings(en)
+    options = dialog.get_by_role("combobox", name="Card letters").locator("option")
+    expect(options).to_have_count(2)
+
+
+def test_left_handed_puts_the_stock_on_the_other_side_on_a_laptop_and_a_phone(open_page):
+    page = open_page("left", viewport=LAPTOP)
+    practice(page)
+    assert centre_x(page, "#stock") < centre_x(page, ".mine .tableau")
+    open_settings(page).get_by_role("checkbox", name="Left-handed layout").check()
+    close_settings(page)
+    wait_for_table(page)
+    assert centre_x(page, "#stock") > centre_x(page, ".mine .tableau")
+    page.keyboard.press("d")
+    expect(page.locator(".mine .waste [data-card]").first).to_be_visible()
+    assert centre_x(page, ".mine .waste") > centre_x(page, ".mine .tableau")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    assert centre_x(page, "#stock") > centre_x(page, ".mine .tableau")
+    assert centre_x(page, "#stock") > centre_x(page, ".mine .waste")
+    page.reload()
+    wait_for_table(page)
+    assert centre_x(page, "#stock") > centre_x(page, ".mine .tableau")
+
+    # Devil's Grip: the stock and talon too, beside the grid on a laptop, above it on a phone
+    page.goto("/grip")
+    expect(page.locator("#grip-stock")).to_be_visible()
+    assert centre_x(page, "#grip-stock") > centre_x(page, ".grip-grid")
+    page.set_viewport_size(LAPTOP)
+    page.wait_for_timeout(200)
+    assert centre_x(page, "#grip-stock") < centre_x(page, ".grip-grid")
+    open_settings(page).get_by_role("checkbox", name="Left-handed layout").uncheck()
+    close_settings(page)
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\bleft-handed\b"))
+    assert centre_x(page, "#grip-stock") > centre_x(page, ".grip-grid")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    assert centre_x(page, "#grip-stock") < centre_x(page, ".grip-grid")
+
+
+def test_dark_and_light_tables_change_the_colours_and_pass_axe(open_page):
+    page = open_page("theme", viewport=LAPTOP)
+    expect(page.locator("#create-name")).to_be_visible()
+    background = "getComputedStyle(document.documentElement).backgroundColor"
+    felt = page.evaluate(background)
+    seen = {felt}
+    for theme, label in (("dark", "Dark"), ("light", "Light")):
+        open_settings(page).get_by_role("radio", name=label).check()
+        close_settings(page)
+        expect(page.locator("html")).to_have_attribute("data-theme", theme)
+        colour = page.evaluate(background)
+        assert colour not in seen, (theme, colour, seen)
+        seen.add(colour)
+        axe_violations(page, f"home, {theme} table")
+        page.goto("/grip")
+        expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+        axe_violations(page, f"Devil's Grip, {theme} table")
+        page.goto("/")
+        expect(page.locator("#create-name")).to_be_visible()
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    practice(page)
+    page.keyboard.press("d")
+    expect(page.locator(".mine .waste [data-card]").first).to_be_visible()
+    page.wait_for_timeout(400)
+    axe_violations(page, "Demon table, light")
+    page.set_viewport_size(PHONE)
+    axe_violations(page, "Demon table on a phone, light")
+    open_settings(page).get_by_role("radio", name="Dark").check()
+    close_settings(page)
+    wait_for_table(page)
+    axe_violations(page, "Demon table on a phone, dark")
+
+
+FLIGHT = """async () => {
+    const app = document.querySelector('script[src$="/app.js"]').src;
+    const { flyFrom } = await import(app.replace(/app\\.js$/, 'input.js'));
+    const el = document.querySelector('.grip-grid [data-card]');
+    flyFrom(el, { left: 0, top: 0, width: el.getBoundingClientRect().width });
+    return el.classList.contains('flying');
+}"""
+
+
+def test_animations_start_off_under_reduced_motion_and_the_setting_is_obeyed(open_page):
+    page = open_page("motion", path=None)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("/grip")
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    expect(page.locator("html")).to_have_class(re.compile(r"\bno-motion\b"))
+    assert page.evaluate(FLIGHT) is False  # no card flies
+    page.click("#grip-stock")
+    dealt = page.locator("#grip-talon .card.dealt").first
+    expect(dealt).to_be_visible()
+    assert dealt.evaluate("(el) => parseFloat(getComputedStyle(el).animationDuration)") < 0.01
+
+    # the player turns them on: that choice wins over the system's, after a reload too
+    open_settings(page).get_by_role("checkbox", name="Animations").check()
+    close_settings(page)
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\bno-motion\b"))
+    page.reload()
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\bno-motion\b"))
+    assert page.evaluate(FLIGHT) is True
+    page.click("#grip-stock")
+    dealt = page.locator("#grip-talon .card.dealt").first
+    expect(dealt).to_be_visible()
+    assert dealt.evaluate("(el) => parseFloat(getComputedStyle(el).animationDuration)") > 0.1
+
+    # and off again, without the system asking
+    page.emulate_media(reduced_motion="no-preference")
+    open_settings(page).get_by_role("checkbox", name="Animations").uncheck()
+    close_settings(page)
+    page.reload()
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    expect(page.locator("html")).to_have_class(re.compile(r"\bno-motion\b"))
+    assert page.evaluate(FLIGHT) is False
+
+
+# Counts the sounds the page makes: every one starts with an oscillator or a buffer source.
+COUNT_SOUNDS = """
+window.__sounds = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() { window.__sounds += 1; return super.createOscillator(); }
+  createBufferSource() { window.__sounds += 1; return super.createBufferSource(); }
+};
+"""
+
+
+def pick_a_grip_card(page):
+    page.locator(".grip-grid [data-pick]").first.click()
+    expect(page.locator(".grip-grid .selected").first).to_be_visible()
+    page.keyboard.press("Escape")
+
+
+def test_sound_is_off_until_chosen_and_stays_as_chosen(open_page):
+    page = open_page("sound", path=None)
+    page.add_init_script(COUNT_SOUNDS)
+    page.goto("/grip")
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    pick_a_grip_card(page)
+    assert page.evaluate("window.__sounds") == 0
+    open_settings(page).get_by_role("checkbox", name="Sound effects").check()
+    close_settings(page)
+    assert page.evaluate("window.__sounds") > 0  # turning it on says so
+    page.reload()
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    assert page.evaluate("window.__sounds") == 0
+    pick_a_grip_card(page)
+    assert page.evaluate("window.__sounds") > 0
+    open_settings(page).get_by_role("checkbox", name="Sound effects").uncheck()
+    close_settings(page)
+    before = page.evaluate("window.__sounds")
+    pick_a_grip_card(page)
+    assert page.evaluate("window.__sounds") == before
+
+
+def test_four_colours_are_drawn_and_kept(open_page):
+    page = open_page("four", path="/grip")
+    diamond = page.locator(".grip-grid [data-card$='D']").first
+    expect(diamond).to_be_visible()
+    assert "#c0152f" in diamond.evaluate("(el) => decodeURIComponent(el.style.backgroundImage)")
+    open_settings(page).get_by_role("checkbox", name="Four-colour deck").check()
+    close_settings(page)
+    page.reload()
+    diamond = page.locator(".grip-grid [data-card$='D']").first
+    expect(diamond).to_be_visible()
+    assert "#0b55c4" in diamond.evaluate("(el) => decodeURIComponent(el.style.backgroundImage)")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bfour-colour\b"))
