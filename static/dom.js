@@ -86,7 +86,10 @@ export function modal(title, body, { onClose, wide = false } = {}) {
   function close() {
     shade.remove();
     document.removeEventListener('keydown', onKey, true);
-    if (previous && previous.focus) previous.focus({ preventScroll: true });
+    // back to where the focus was; if the page redrew that element meanwhile (a setting
+    // changed in the dialog), to its new copy with the same id
+    const back = previous && !previous.isConnected && previous.id ? document.getElementById(previous.id) : previous;
+    if (back && back.focus) back.focus({ preventScroll: true });
     if (onClose) onClose();
   }
   function onKey(e) {
