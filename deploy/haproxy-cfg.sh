@@ -20,6 +20,10 @@
 #   HAPROXY_RESOLVER=IP:PORT  re-resolve the processes' host names with this DNS server
 #                          (Docker's is 127.0.0.11:53): a restarted container may get a
 #                          new address, and HAProxy otherwise resolves names once, at start
+#   HAPROXY_KEEP_FORWARDED=1  keep the X-Forwarded-For a client sent (only when the
+#                          balancer is itself behind a proxy that sets it, e.g. one doing
+#                          HTTPS); by default it is replaced by the client's address, so a
+#                          process that trusts the balancer learns the real address
 #   HAPROXY_STATS=PATH     a stats socket there (`echo "show stat" | socat - PATH`;
 #                          deploy/cluster.py reads which servers are up)
 set -eu
@@ -75,6 +79,11 @@ defaults
 
 frontend demon
     bind $bind
+CFG
+if [ "${HAPROXY_KEEP_FORWARDED:-}" != 1 ]; then
+  echo "    http-request del-header X-Forwarded-For"
+fi
+cat <<CFG
     acl new_room path /api/rooms /api/rooms/practice /api/grip
     use_backend new_rooms if new_room METH_POST
 CFG
