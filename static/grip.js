@@ -17,6 +17,7 @@ import { createReplay } from './grip-replay.js';
 import { drawBar, createTop, drawGrid, drawStats, drawControls, drawReplay, drawSummary } from './grip-panels.js';
 import { play } from './sound.js';
 import { errorText } from './ui.js';
+import { createGripGuide } from './guide.js';
 
 export function mount(container) {
   let game = null; // the server's answer
@@ -47,6 +48,7 @@ export function mount(container) {
 
   const selection = createSelection(el, { pickOf, liftOf, targets: targetMap, commit, quick: () => false });
   const select = selection.select;
+  const guide = createGripGuide(el, { ask: () => op('hint') }); // first-game guide (guide.js)
   const unbindKeys = bindKeys({
     d: deal, space: deal,
     t: () => { const s = selection.get(); select(s && s.src === 'talon' ? null : talonSel()); return true; },
@@ -156,6 +158,7 @@ export function mount(container) {
     if (game.par === null && parWanted !== game.id) fetchPar(game.id);
     maybeRecord();
     render();
+    guide.update(game);
   }
 
   // A finished deal counts in the statistics once, with its par when the server has it.
@@ -372,6 +375,7 @@ export function mount(container) {
     destroy() {
       destroyed = true;
       replayer.pause();
+      guide.destroy();
       selection.destroy();
       unbindKeys();
       el.remove();

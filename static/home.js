@@ -9,6 +9,7 @@ import { showRules } from './rules.js';
 import { backEl, cardEl } from './cards.js';
 import { BOT_LEVELS, botBadge } from './bot-badge.js';
 import { errorText, optionFields } from './ui.js';
+import { markGuidedRoom } from './guide.js';
 
 export function mount(container, { navigate }) {
   let destroyed = false;
@@ -65,8 +66,12 @@ export function mount(container, { navigate }) {
     busy = true; error.practice = ''; render();
     setPref('practiceBots', form.practice.bots);
     setPref('practiceLevel', form.practice.level);
+    // "Practice round with a guide": one round against one easy bot, coached (guide.js)
+    const guided = Boolean(e.submitter && e.submitter.id === 'guide-practice');
     try {
-      const answer = await api.practiceRoom(name, form.practice.bots, form.practice.level, form.options.rounds);
+      const answer = guided ? await api.practiceRoom(name, 1, 'easy', 1)
+        : await api.practiceRoom(name, form.practice.bots, form.practice.level, form.options.rounds);
+      if (guided) markGuidedRoom(answer.code);
       setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
         you: answer.you ?? null, spectator: answer.spectator, name });
       navigate(`/r/${answer.code}`);
@@ -131,7 +136,8 @@ export function mount(container, { navigate }) {
         h('label', { for: botCount.id }, h('span', { text: t('bots.howMany') }), botCount),
         h('label', { for: botLevelSelect.id }, h('span', { text: t('bots.level') }), botLevelSelect)),
       error.practice ? h('p', { class: 'error', role: 'alert', text: error.practice }) : null,
-      h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'practice-start' }, t('bots.practiceButton')));
+      h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'practice-start' }, t('bots.practiceButton')),
+      h('button', { type: 'submit', class: 'secondary', disabled: busy, id: 'guide-practice' }, t('guide.practice')));
 
     const gripPanel = h('section', { class: 'panel grip-promo', 'aria-labelledby': 'grip-title' },
       h('h2', { id: 'grip-title', text: t('home.gripTitle') }),

@@ -8,6 +8,7 @@ import { h, modal, replaceChildren } from './dom.js';
 import { LANGUAGES, getLang, t } from './i18n.js';
 import { backEl, cardEl } from './cards.js';
 import { markdownToDom } from './markdown.js';
+import { showAgainButton } from './guide.js';
 
 // Every language of the page has its rules (tests/js/rules_i18n.test.mjs checks the folders).
 export const RULES_LANGS = LANGUAGES.map(([code]) => code);
@@ -63,7 +64,9 @@ export function showRules(game = defaultGame()) {
   }));
   const body = h('div', { class: 'rules-text', lang },
     h('div', { class: 'rules-tabs', role: 'group' }, ...tabs), content);
-  modal(t('rules.title'), body, { wide: true });
+  const dialog = modal(t('rules.title'), body, { wide: true });
+  const again = showAgainButton(() => dialog.close()); // the page's first-round guide
+  if (again) body.prepend(again);
 
   let shown = null;
   function show(id) {

@@ -160,6 +160,9 @@ export class RoomSocket {
       case 'error':
         if (h.error) h.error(msg);
         break;
+      case 'coach':
+        if (h.coach) h.coach(msg);
+        break;
       default:
         break; // pong and anything newer
     }

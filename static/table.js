@@ -11,6 +11,7 @@ import { createPendingMoves } from './pending-moves.js';
 import { demonTargets, firstFoundationPlay, stockAction, actionFor, nextRun, resizeRun } from './targets.js';
 import { play } from './sound.js';
 import { createStatusBar, createMinePanel, drawOpponents, drawFoundations, drawResults } from './demon-panels.js';
+import { createDemonCoach } from './guide.js';
 
 export function mount(container, ctx) {
   const model = ctx.model;
@@ -26,6 +27,7 @@ export function mount(container, ctx) {
 
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
   const pending = createPendingMoves({ liftOf });
+  const coach = createDemonCoach(el, { model, send: ctx.send }); // practice-round guide (guide.js)
   const select = selection.select;
   const unbindKeys = bindKeys({
     d: draw, space: draw,
@@ -301,6 +303,7 @@ export function mount(container, ctx) {
     if (mineRoom === null) fitMine(); else fitSoon(); // the first drawing is fitted before it shows
     selection.repaint();
     statusBar.tick(model.timeEnd === null ? null : Math.max(0, model.timeEnd - performance.now()));
+    coach.update();
   }
 
   return {
@@ -308,7 +311,8 @@ export function mount(container, ctx) {
     tick: (msLeft) => statusBar.tick(msLeft),
     onAck,
     onRejected,
-    onError: () => pending.rejectAll(),
+    onError: (msg) => { pending.rejectAll(); coach.onError(msg); },
+    onCoach: (msg) => coach.onCoach(msg),
     onSnapshot,
     onLegal: () => {
       if (!playing()) return;
@@ -316,6 +320,7 @@ export function mount(container, ctx) {
       drawMine(v);
       statusBar.update(v);
       selection.repaint();
+      coach.update();
     },
     beforeEvent,
     afterEvent,
@@ -332,6 +337,7 @@ export function mount(container, ctx) {
     ]]],
     destroy() {
       window.removeEventListener('resize', fitMine);
+      coach.destroy();
       selection.destroy();
       unbindKeys();
       pending.destroy();

@@ -114,17 +114,30 @@ def _aborted_by_navigation(request) -> bool:
     return (request.failure or "") == "net::ERR_ABORTED"
 
 
+# The first-round guide (static/guide.js) shows once per browser; a page opened for any
+# other test is a browser that has seen it, so its bubble covers nothing a test clicks.
+GUIDE_SEEN = """(() => { try {
+  const prefs = JSON.parse(localStorage.getItem('dg.prefs') || '{}');
+  if (!('guideGrip' in prefs)) {
+    localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideGrip: true, guideDemon: true }));
+  }
+} catch (e) { /* no storage: nothing to remember */ } })();"""
+
+
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(tag, viewport=DESKTOP, path="/") -> a new page in its own context (own
-    storage, like another person's browser). Problems on any page fail the test."""
+    """open_page(tag, viewport=DESKTOP, path="/", guide=False) -> a new page in its own
+    context (own storage, like another person's browser); `guide=True` for a browser that
+    has not seen the first-round guide yet. Problems on any page fail the test."""
     problems = PageProblems()
     contexts = []
 
     def _open(tag: str, viewport: dict | None = None, path: str = "/", locale: str = "en-GB",
-              touch: bool = False):
+              touch: bool = False, guide: bool = False):
         context = browser.new_context(viewport=viewport or DESKTOP, locale=locale,
                                       base_url=server.base, has_touch=touch, is_mobile=touch)
+        if not guide:  # a browser that has seen the first-round guide (tests/browser/test_guide.py)
+            context.add_init_script(GUIDE_SEEN)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
         contexts.append(context)
         page = context.new_page()

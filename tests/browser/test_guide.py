@@ -1,0 +1,213 @@
+"""The first-round guide in a real Chromium (static/guide.js): on a first visit to Devil's
+Grip, and in a practice round against a bot from the home page, a bubble points at the
+server's next useful move and says why; the move it points at is legal and the server
+takes it when the player follows it; "Skip guide" hides it; it is not shown again after
+a reload, and the rules dialog's "Show me again" brings it back."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import RACE_SEED
+from tests.browser.helpers import wait_for_table
+from tests.browser.test_accessibility import axe_violations
+from tests.support.live_server import LiveServer
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+CHAINS = ["2-5-8-J", "3-6-9-Q", "4-7-10-K"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """Quick hints that a loaded machine cannot make late, and slow bots (an easy bot
+    thinks 15-30 s here), so the table holds still while the test follows the coach."""
+    srv = LiveServer(tmp_path_factory.mktemp("browser-guide"), test_seed=RACE_SEED, countdown_s=0.6,
+                     reconnect_grace_s=60, hint_budget_s=0.1, hint_deadline_s=3, par_budget_s=0.1,
+                     winnable_ready=0, bot_think_scale=10)
+    with srv:
+        yield srv
+
+
+def card(code: str) -> str:
+    rank = "10" if code[0] == "T" else code[0]
+    return f"{rank}{SUITS[code[1]]}"
+
+
+def grip_sentence(why: dict) -> str:
+    """The English words for a hint's reason (static/i18n/en.js, guide.grip.*)."""
+    kind = why["kind"]
+    if kind == "deal":
+        return "Nothing on the grid is worth building now: deal three cards from the stock."
+    if kind == "redeal":
+        return "The stock is empty: turn the talon over to go through it again."
+    c, onto, chain = card(why["card"]), card(why["onto"]), CHAINS[why["chain"]]
+    if kind == "talon":
+        return f"This {c} from the talon goes on the {onto}: piles build in suit, three ranks up ({chain})."
+    if kind == "whole" and why["refill"] == "stock":
+        return f"Move the {c} onto the {onto} ({chain}): the cell it leaves takes a new card from the stock."
+    if kind == "whole":
+        return f"Move the {c} onto the {onto} ({chain}): the cell it leaves takes the talon’s top card."
+    assert kind == "part", why
+    return f"Move the {c} onto the {onto} ({chain}): that uncovers the {card(why['under'])} beneath it."
+
+
+def server_game(page) -> dict:
+    return page.evaluate("""async () => {
+        const g = JSON.parse(localStorage.getItem('dg.grip.current'));
+        const r = await fetch(`/api/grip/${g.id}`, {headers: {Authorization: `Bearer ${g.token}`}});
+        return r.json();
+    }""")
+
+
+def follow_grip(page, hint: dict) -> None:
+    """Play the marked move with clicks: the stock, or the marked card then its target."""
+    if hint["type"] in ("deal", "redeal"):
+        expect(page.locator("#grip-stock.guide-src")).to_be_visible()
+        page.click("#grip-stock")
+        return
+    if hint["type"] == "talon":
+        expect(page.locator("#grip-talon.guide-src")).to_be_visible()
+        page.click("#grip-talon [data-pick]")
+    else:
+        assert hint["type"] == "move", hint
+        src = page.locator(f'.cell.guide-src[data-target="c:{hint["src"]}"]')
+        expect(src).to_be_visible()
+        j = src.locator("[data-card]").count() - hint["count"]
+        src.locator(f'[data-pick="c:{hint["src"]}:{j}"]').click(position={"x": 8, "y": 6})
+    dst = page.locator(f'.cell.guide-dst[data-target="c:{hint["dst"]}"]')
+    expect(dst).to_have_class(re.compile(r"legal-target"))
+    dst.click()
+
+
+def test_devils_grip_guide_on_a_first_visit(open_page):
+    page = open_page("grip", path="/grip", guide=True)
+    bubble = page.locator(".guide-bubble")
+    expect(bubble).to_be_visible()
+    expect(bubble.locator(".guide-title")).to_have_text("Your first deal")
+    expect(bubble).to_contain_text("I’ll point at a useful move and say why")
+    expect(page.locator(".grip-grid .cell").first).to_be_visible()
+    axe_violations(page, "Devil's Grip with the guide")
+    bubble.get_by_role("button", name="Show me").click()
+    for step in (1, 2, 3):
+        expect(bubble.locator(".guide-step")).to_have_text(f"Step {step} of 4")
+        expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+        game = server_game(page)
+        hint = game["hint"]
+        assert hint is not None and hint in game["legal"], game["hint_info"]
+        expect(bubble.locator(".guide-text")).to_have_text(grip_sentence(game["hint_info"]["why"]))
+        if step == 1:
+            assert game["used_hint"] is True  # a guided deal is a deal played with hints
+        before = game["state"]
+        follow_grip(page, hint)
+        page.wait_for_function("() => !document.querySelector('.grip.busy')")
+        after = server_game(page)
+        assert after["state"] != before, "the server took the move the guide pointed at"
+    # Skip: the bubble and its marks are gone, and a reload does not bring them back.
+    expect(bubble.locator(".guide-step")).to_have_text("Step 4 of 4")
+    bubble.get_by_role("button", name="Skip guide").click()
+    expect(bubble).to_be_hidden()
+    expect(page.locator(".guide-src, .guide-dst")).to_have_count(0)
+    page.reload()
+    expect(page.locator(".grip-grid .cell").first).to_be_visible()
+    page.wait_for_timeout(600)
+    expect(page.locator(".guide-bubble")).to_be_hidden()
+    # The rules dialog opens it again.
+    page.click(".rules-btn")
+    page.click("#guide-again")
+    expect(page.locator(".guide-bubble")).to_be_visible()
+    expect(page.locator(".guide-bubble .guide-title")).to_have_text("Your first deal")
+
+
+def test_the_grip_guide_runs_its_steps_then_lets_go(open_page):
+    """Followed to the end, the guide says its last word and goes."""
+    page = open_page("grip", path="/grip", guide=True)
+    bubble = page.locator(".guide-bubble")
+    bubble.get_by_role("button", name="Show me").click()
+    for _ in range(4):
+        expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+        game = server_game(page)
+        follow_grip(page, game["hint"])
+        page.wait_for_function("() => !document.querySelector('.grip.busy')")
+    expect(bubble.locator(".guide-text")).to_have_text("That’s the idea! Ask for a hint (H) whenever you are stuck.")
+    bubble.get_by_role("button", name="Got it").click()
+    expect(bubble).to_be_hidden()
+
+
+def frames(page) -> list:
+    """Every WebSocket frame the page sends and receives, as parsed messages."""
+    seen: list = []
+
+    def on_socket(ws):
+        def parse(direction, payload):
+            if isinstance(payload, (bytes, bytearray)):
+                return
+            for line in payload.split("\n"):
+                if line.strip():
+                    seen.append((direction, json.loads(line)))
+        ws.on("framesent", lambda payload: parse("sent", payload))
+        ws.on("framereceived", lambda payload: parse("received", payload))
+    page.on("websocket", on_socket)
+    return seen
+
+
+def test_demon_practice_round_with_the_coach(open_page):
+    page = open_page("ann", guide=True)
+    seen = frames(page)
+    page.fill("#practice-name", "Ann")
+    page.click("#guide-practice")
+    wait_for_table(page)
+    expect(page.locator(".opp")).to_have_count(1)  # one bot
+    bubble = page.locator(".guide-bubble")
+    expect(bubble).to_be_visible()
+    expect(bubble.locator(".guide-title")).to_have_text("Practice round")
+    for step in (1, 2, 3):
+        expect(bubble.locator(".guide-step")).to_have_text(f"Step {step} of 5")
+        expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+        advice = [msg for way, msg in seen if way == "received" and msg["type"] == "coach"][-1]
+        action = advice["action"]
+        assert action is not None, advice
+        if step == 1:
+            axe_violations(page, "a practice table with the coach")
+            expect(bubble.locator(".guide-text")).to_contain_text("Race the bot to the middle!")
+        sent_before = len([m for w, m in seen if w == "sent" and m["type"] == "action"])
+        if action["type"] in ("draw", "recycle"):
+            expect(page.locator("#stock.guide-src")).to_be_visible()
+            page.click("#stock")
+        else:
+            page.locator(".guide-src").click(position={"x": 10, "y": 8})
+            page.locator(".guide-dst").click()
+        # what the page sent is the play the coach advised, and the server acknowledged it
+        def actions_sent():
+            return [m for w, m in seen if w == "sent" and m["type"] == "action"]
+        for _ in range(100):
+            if len(actions_sent()) > sent_before:
+                break
+            page.wait_for_timeout(50)
+        sent = actions_sent()[-1]
+        assert {k: v for k, v in sent["action"].items() if v is not None} == \
+            {k: v for k, v in action.items() if v is not None}, (sent, advice)
+        for _ in range(100):
+            if any(w == "received" and m["type"] in ("ack", "rejected") and m.get("id") == sent["id"] for w, m in seen):
+                break
+            page.wait_for_timeout(50)
+        answers = [m for w, m in seen if w == "received" and m.get("id") == sent["id"]]
+        assert answers and answers[0]["type"] == "ack", answers
+    # Skip, and no coach after a reload (it was shown once)
+    bubble.get_by_role("button", name="Skip guide").click()
+    expect(bubble).to_be_hidden()
+    expect(page.locator(".guide-src, .guide-dst")).to_have_count(0)
+    asked = len([m for w, m in seen if w == "sent" and m["type"] == "coach"])
+    page.reload()
+    wait_for_table(page)
+    page.wait_for_timeout(800)
+    expect(page.locator(".guide-bubble")).to_be_hidden()
+    assert len([m for w, m in seen if w == "sent" and m["type"] == "coach"]) == asked
+    # "Show me again" from the rules dialog
+    page.click(".rules-btn")
+    page.click("#guide-again")
+    expect(page.locator(".guide-bubble")).to_be_visible()
+    expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
