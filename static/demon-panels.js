@@ -30,7 +30,7 @@ function connText(p) {
 // place: in a busy room (bots move many times a second) a bar rebuilt on every event
 // replaced the vote button between the press and the release of a click, and the click
 // was lost.
-export function createStatusBar(el, { onVote }) {
+export function createStatusBar(el, { onVote, extra = null }) {
   const parts = {
     roundNo: h('span', { class: 'round-no' }),
     timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
@@ -54,7 +54,7 @@ export function createStatusBar(el, { onVote }) {
     parts.spectator.textContent = t('table.spectating');
     const canVote = seat !== null && st.phase === 'playing';
     const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
-      seat === null ? parts.spectator : null, canVote ? parts.vote : null].filter(Boolean);
+      seat === null ? parts.spectator : null, canVote ? parts.vote : null, extra].filter(Boolean);
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
@@ -81,7 +81,7 @@ export function createStatusBar(el, { onVote }) {
 }
 
 // Every other seat, small: its top cards, stock, waste and tags.
-export function drawOpponents(el, { state: st, round: r, seat: me }) {
+export function drawOpponents(el, { state: st, round: r, seat: me, muteButton = null }) {
   const seats = r.seats.map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
   el.classList.toggle('many', seats.length > 3);
   el.classList.toggle('few', seats.length <= 2);
@@ -113,7 +113,8 @@ export function drawOpponents(el, { state: st, round: r, seat: me }) {
         stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
         voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
         h('span', { class: 'home-count', title: t('table.cardsHome'), text: `${home}/52` }),
-        total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null),
+        total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null,
+        muteButton ? muteButton(p) : null), // emotes.js: hide this player's emotes
       h('div', { class: 'opp-cards' },
         h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
           view.stock ? backEl(colour, { mini: true }) : slotEl(),

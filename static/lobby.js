@@ -99,6 +99,7 @@ export function mount(container, ctx) {
       h('span', { class: 'seat-tags' },
         player.id === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
         me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
+        ctx.emotes ? ctx.emotes.muteButton(player) : null, // emotes.js: hide this player's emotes
         badge || h('span', { class: `conn conn-${conn}` },
           h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
         badge && ctx.isHost() && state.phase === 'lobby'
@@ -184,6 +185,7 @@ export function mount(container, ctx) {
     replaceChildren(seatsBox,
       h('h2', { id: 'seats-title', text: t('lobby.seats', { n: players.length, max }) }),
       h('ul', { class: 'seats' }, seats),
+      ctx.emotes ? ctx.emotes.bar() : null, // emotes.js: say hello
       spectatorCount(state) ? h('p', { class: 'note', text: t('lobby.spectators', { n: spectatorCount(state) }) }) : null,
       Array.isArray(state.spectators) && state.spectators.length
         ? h('ul', { class: 'watchers' }, state.spectators.map((p) => h('li', { text: p.name }))) : null,

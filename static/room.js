@@ -13,6 +13,7 @@ import { moveWords } from './announce.js';
 import { cardName } from './cards.js';
 import * as lobbyView from './lobby.js';
 import * as tableView from './table.js';
+import { createEmotes } from './emotes.js';
 
 export function mount(container, { code, navigate }) {
   const model = createRoomModel(code, getRoomCreds(code));
@@ -34,6 +35,7 @@ export function mount(container, { code, navigate }) {
   replaceChildren(container, h('div', { class: 'room-wrap' }, heading, banner, root, said));
   root.append(stage, overlay);
   const countdown = createCountdown(overlay);
+  const emotes = createEmotes(root, { model, code, send: (msg) => (socket ? socket.send(msg) : false) });
 
   // What the lobby and the table get from the page.
   const ctx = {
@@ -43,6 +45,7 @@ export function mount(container, { code, navigate }) {
     leave,
     navigate,
     isHost: () => isHost(model.state, model.you),
+    emotes,
   };
   const tell = (name, ...args) => (view && view.api[name] ? (view.api[name](...args), true) : false);
 
@@ -90,7 +93,9 @@ export function mount(container, { code, navigate }) {
       rejected: (msg) => {
         if (!tell('onRejected', msg)) toast(msg.reason || t('table.rejected'), 'warn');
       },
+      emote: (msg) => emotes.show(msg),
       error: (msg) => {
+        if (emotes.onError(msg)) return;
         tell('onError', msg);
         toast(t('room.serverSays', { message: msg.message || msg.code || '?' }), 'warn');
       },
@@ -198,6 +203,7 @@ export function mount(container, { code, navigate }) {
       view = { kind, api: mod.mount(stage, ctx) };
     }
     view.api.update();
+    emotes.update();
     document.title = `${code} · ${t('app.title')}`;
   }
 
@@ -241,6 +247,7 @@ export function mount(container, { code, navigate }) {
       flushSave();
       window.removeEventListener('pagehide', flushSave);
       if (view && view.api.destroy) view.api.destroy();
+      emotes.destroy();
       stopSocket();
       document.body.classList.remove('offline');
     },

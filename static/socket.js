@@ -20,7 +20,7 @@ export function newActionId() {
 
 export class RoomSocket {
   // handlers: {status(s), welcome(msg), snapshot(state, v), event(event, v), legal(msg),
-  //            ack(msg), rejected(msg), error(msg)}
+  //            ack(msg), rejected(msg), error(msg), emote(msg)}
   // `v` and `epoch`: where a page that was here before left off (the version, and the
   // server run it came from, which a `welcome` names); null for a fresh start.
   constructor(code, token, v, handlers, epoch = null) {
@@ -162,6 +162,9 @@ export class RoomSocket {
         break;
       case 'coach':
         if (h.coach) h.coach(msg);
+        break;
+      case 'emote': // not an event: no v (docs/protocol.md, "Emotes")
+        if (h.emote) h.emote(msg);
         break;
       default:
         break; // pong and anything newer

@@ -104,3 +104,13 @@ export function recordGripResult(result) {
   write(local, 'dg.grip.stats2', stats);
   return stats;
 }
+
+// Players whose emotes this browser hides, per room (emote-model.js `setMuted` keeps
+// the shape and the bound): {code: {ids: [player ids], at: time}}.
+export function getMutedEmotes() {
+  return getPref('emoteMuted', {});
+}
+
+export function setMutedEmotes(all) {
+  setPref('emoteMuted', all);
+}

@@ -242,7 +242,7 @@ export function mount(container, ctx) {
   }
 
   // ---- drawing ---------------------------------------------------------------------
-  const statusBar = createStatusBar(status, { onVote: vote });
+  const statusBar = createStatusBar(status, { onVote: vote, extra: ctx.emotes ? ctx.emotes.dock() : null });
   const minePanel = createMinePanel(mine, { onDraw: draw });
   const resultActions = {
     onNext: () => ctx.send({ type: 'next_round' }),
@@ -252,7 +252,7 @@ export function mount(container, ctx) {
 
   function view() {
     return { state: state(), round: round(), seat: model.seat, legal: legal(), canAct: playing(),
-      timeEnd: model.timeEnd, isHost: ctx.isHost() };
+      timeEnd: model.timeEnd, isHost: ctx.isHost(), muteButton: ctx.emotes ? ctx.emotes.muteButton : null };
   }
 
   function drawMine(v) {

@@ -345,4 +345,16 @@ export default {
   'guide.demon.stuck': 'Kein Zug hilft mehr: Stimme für das Rundenende (V).',
   'guide.demon.wait': 'Gerade gibt es nichts zu tun.',
   'guide.practice': 'Übungsrunde mit Anleitung',
+
+  // Emotes (issue 14, "Say hello": static/emotes.js)
+  'emote.open': 'Hallo sagen',
+  'emote.bar': 'Reaktionen',
+  'emote.wave': 'Winken',
+  'emote.thumbs_up': 'Daumen hoch',
+  'emote.laugh': 'Lachen',
+  'emote.wow': 'Wow',
+  'emote.sad': 'Traurig',
+  'emote.gg': 'Gutes Spiel',
+  'emote.said': '{name}: {emote}',
+  'emote.mute': 'Reaktionen von {name} ausblenden',
 };

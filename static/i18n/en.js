@@ -358,4 +358,16 @@ export default {
   'guide.demon.stuck': 'No play can help any more: vote to end the round (V).',
   'guide.demon.wait': 'Nothing to do just now.',
   'guide.practice': 'Practice round with a guide',
+
+  // Emotes (issue 14, "Say hello": static/emotes.js)
+  'emote.open': 'Say hello',
+  'emote.bar': 'Emotes',
+  'emote.wave': 'Wave',
+  'emote.thumbs_up': 'Thumbs up',
+  'emote.laugh': 'Laugh',
+  'emote.wow': 'Wow',
+  'emote.sad': 'Sad',
+  'emote.gg': 'Good game',
+  'emote.said': '{name}: {emote}',
+  'emote.mute': "Hide {name}'s emotes",
 };

@@ -345,4 +345,16 @@ export default {
   'guide.demon.stuck': 'Mikään siirto ei enää auta: äänestä kierroksen lopettamisesta (V).',
   'guide.demon.wait': 'Juuri nyt ei ole tehtävää.',
   'guide.practice': 'Harjoituskierros oppaan kanssa',
+
+  // Emotes (issue 14, "Say hello": static/emotes.js)
+  'emote.open': 'Tervehdi',
+  'emote.bar': 'Reaktiot',
+  'emote.wave': 'Vilkutus',
+  'emote.thumbs_up': 'Peukku ylös',
+  'emote.laugh': 'Naurua',
+  'emote.wow': 'Vau',
+  'emote.sad': 'Surullinen',
+  'emote.gg': 'Hyvä peli',
+  'emote.said': '{name}: {emote}',
+  'emote.mute': 'Piilota pelaajan {name} reaktiot',
 };

@@ -346,4 +346,16 @@ export default {
   'guide.demon.stuck': 'Nicio mutare nu mai ajută: votează încheierea rundei (V).',
   'guide.demon.wait': 'Deocamdată nu e nimic de făcut.',
   'guide.practice': 'Rundă de antrenament cu ghid',
+
+  // Emotes (issue 14, "Say hello": static/emotes.js)
+  'emote.open': 'Salută',
+  'emote.bar': 'Reacții',
+  'emote.wave': 'Salut cu mâna',
+  'emote.thumbs_up': 'Bravo',
+  'emote.laugh': 'Râs',
+  'emote.wow': 'Uau',
+  'emote.sad': 'Trist',
+  'emote.gg': 'Joc frumos',
+  'emote.said': '{name}: {emote}',
+  'emote.mute': 'Ascunde reacțiile lui {name}',
 };

@@ -344,4 +344,16 @@ export default {
   'guide.demon.stuck': 'Больше ничего не поможет: голосуйте за конец раунда (V).',
   'guide.demon.wait': 'Сейчас делать нечего.',
   'guide.practice': 'Тренировочный раунд с подсказками',
+
+  // Emotes (issue 14, "Say hello": static/emotes.js)
+  'emote.open': 'Поприветствовать',
+  'emote.bar': 'Реакции',
+  'emote.wave': 'Привет рукой',
+  'emote.thumbs_up': 'Класс',
+  'emote.laugh': 'Смех',
+  'emote.wow': 'Ого',
+  'emote.sad': 'Грусть',
+  'emote.gg': 'Хорошая игра',
+  'emote.said': '{name}: {emote}',
+  'emote.mute': 'Скрыть реакции игрока {name}',
 };
