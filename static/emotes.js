@@ -23,13 +23,14 @@ const PATHS = {
   laugh: [FACE, 'M7.5 10q1.25-1.6 2.5 0', 'M14 10q1.25-1.6 2.5 0', 'M7.5 13.5h9a4.5 4.5 0 0 1-9 0z'],
   wow: [FACE, ...EYES, 'M7.5 7.2q1.5-1 3 0', 'M13.5 7.2q1.5-1 3 0', 'M13.8 16a1.8 1.8 0 1 1-3.6 0a1.8 1.8 0 1 1 3.6 0'],
   sad: [FACE, ...EYES, 'M8.5 16.5q3.5-3 7 0'],
-  gg: ['M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z'],
+  gg: ['M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z', 'M10.3 9.4A2.6 3.4 0 1 0 11.2 12.2H9.1', 'M17.1 9.4A2.6 3.4 0 1 0 18 12.2H15.9'],
   smile: [FACE, ...EYES, 'M8.5 14q3.5 3 7 0'],
   shown: ['M4 5h16v11H10l-5 4v-4H4z'],
   hidden: ['M4 5h16v11H10l-5 4v-4H4z', 'M3 3l18 18'],
 };
 
-// An emote's picture, drawn with SVG elements (dom.js `icon` has the app's line icons).
+// An emote's picture, drawn with SVG paths like dom.js `icon` ("GG" too: drawn text would
+// be visible text that the button's name, "Good game", does not contain).
 function picture(name, extraClass = '') {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
@@ -39,15 +40,6 @@ function picture(name, extraClass = '') {
     const path = document.createElementNS(SVG_NS, 'path');
     path.setAttribute('d', d);
     svg.append(path);
-  }
-  if (name === 'gg') {
-    const text = document.createElementNS(SVG_NS, 'text');
-    text.setAttribute('x', '12');
-    text.setAttribute('y', '15.3');
-    text.setAttribute('text-anchor', 'middle');
-    text.setAttribute('class', 'emote-gg');
-    text.textContent = 'GG';
-    svg.append(text);
   }
   return svg;
 }
