@@ -44,13 +44,18 @@ export function applySettings() {
   return current;
 }
 
-// `fn` redraws the page after a change (app.js: the header and the page on show).
+// The settings that change what is drawn, not only what <html> and the stylesheets say.
+const REDRAWN = ['fourColour', 'letters'];
+
+// `fn` redraws the page (app.js: the header and the page on show) after a change of the
+// card faces; the other settings act through <html> alone, so a race in progress is
+// not redrawn when the table turns dark or the stock moves to the right.
 export function initSettings(fn) {
   onChanged = fn || (() => {});
   applySettings();
   // a setting left at its default follows the system's motion preference as it changes
   if (motionQuery && motionQuery.addEventListener) {
-    motionQuery.addEventListener('change', () => { applySettings(); onChanged(); });
+    motionQuery.addEventListener('change', () => { applySettings(); });
   }
 }
 
@@ -58,7 +63,7 @@ function change(name, value) {
   if (!saveSetting(name, value)) return;
   applySettings();
   if (name === 'sound' && value) { setSound(true, { wake: true }); play('select'); }
-  onChanged();
+  if (REDRAWN.includes(name)) onChanged();
 }
 
 function check(id, name, label, note) {

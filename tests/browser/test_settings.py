@@ -40,8 +40,12 @@ def practice(page, name="Ann"):
 
 
 def centre_x(page, selector: str) -> float:
-    box = page.locator(selector).first.bounding_box()
-    return box["x"] + box["width"] / 2
+    """Where the element's middle is, read in one step (the bot's plays redraw the table)."""
+    page.wait_for_selector(selector)
+    return page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.left + r.width / 2;
+    }""", selector)
 
 
 def test_the_dialog_is_reached_and_used_with_the_keyboard_and_kept_after_a_reload(open_page):
