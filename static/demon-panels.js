@@ -30,7 +30,7 @@ function connText(p) {
 // place: in a busy room (bots move many times a second) a bar rebuilt on every event
 // replaced the vote button between the press and the release of a click, and the click
 // was lost.
-export function createStatusBar(el, { onVote, extra = null }) {
+export function createStatusBar(el, { onVote }) {
   const parts = {
     roundNo: h('span', { class: 'round-no' }),
     timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
@@ -54,7 +54,7 @@ export function createStatusBar(el, { onVote, extra = null }) {
     parts.spectator.textContent = t('table.spectating');
     const canVote = seat !== null && st.phase === 'playing';
     const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
-      seat === null ? parts.spectator : null, canVote ? parts.vote : null, extra].filter(Boolean);
+      seat === null ? parts.spectator : null, canVote ? parts.vote : null].filter(Boolean);
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
@@ -148,7 +148,7 @@ export function drawFoundations(el, { state: st, round: r }) {
 // Your own layout, large. Redrawn only when something it shows changed (so a card being
 // dragged is not replaced under the pointer by every other seat's move); `draw()` answers
 // whether it redrew. A drawn card fans in when the waste grew.
-export function createMinePanel(el, { onDraw }) {
+export function createMinePanel(el, { onDraw, extra = null }) {
   let drawnFrom = null;
   let lastWaste = null;
   let lastWasteCount = null;
@@ -233,7 +233,8 @@ export function createMinePanel(el, { onDraw }) {
         h('span', { class: 'tag you', text: t('lobby.you') }),
         stuck ? h('span', { class: 'tag stuck', text: t('table.youStuck') }) : null,
         h('span', { class: 'home-count', title: t('table.cardsHome'), text: t('table.home', { n: home }) }),
-        total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null),
+        total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
+        extra), // emotes.js: say hello
       h('div', { class: 'mine-top' }, stockBtn, wasteBox),
       h('div', { class: 'tableau' }, piles));
     return true;

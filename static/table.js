@@ -242,8 +242,8 @@ export function mount(container, ctx) {
   }
 
   // ---- drawing ---------------------------------------------------------------------
-  const statusBar = createStatusBar(status, { onVote: vote, extra: ctx.emotes ? ctx.emotes.dock() : null });
-  const minePanel = createMinePanel(mine, { onDraw: draw });
+  const statusBar = createStatusBar(status, { onVote: vote });
+  const minePanel = createMinePanel(mine, { onDraw: draw, extra: ctx.emotes ? ctx.emotes.dock() : null });
   const resultActions = {
     onNext: () => ctx.send({ type: 'next_round' }),
     onRematch: () => ctx.send({ type: 'rematch' }),
