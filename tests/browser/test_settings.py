@@ -265,9 +265,16 @@ window.AudioContext = class extends Real {
 
 
 def pick_a_grip_card(page):
-    page.locator(".grip-grid [data-pick]").first.click()
+    """Click a grid card until it is held (a page busy asking the server, for the deal's
+    par say, does not let a card be picked up), then put it down."""
+    for _ in range(20):
+        page.locator(".grip-grid [data-pick]").first.click()
+        if page.locator(".grip-grid .selected").count():
+            break
+        page.wait_for_timeout(250)
     expect(page.locator(".grip-grid .selected").first).to_be_visible()
     page.keyboard.press("Escape")
+    expect(page.locator(".grip-grid .selected")).to_have_count(0)
 
 
 def test_sound_is_off_until_chosen_and_stays_as_chosen(open_page):
