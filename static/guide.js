@@ -171,7 +171,7 @@ export function createGripGuide(root, { ask }) {
   function update(next) {
     game = next;
     if (!G.isOn(g)) return;
-    if (finished()) { g = G.finish(g); draw(); return; }
+    if (finished()) { if (g.phase !== 'intro') g = G.finish(g); draw(); return; }
     const key = JSON.stringify(game.state);
     if (stateKey !== null && key !== stateKey) {
       g = G.moved(g); // a move, an undo, a new deal: one step on
@@ -187,7 +187,8 @@ export function createGripGuide(root, { ask }) {
   }
 
   function draw() {
-    if (!G.isOn(g) || !game) { bubble.hide(); return; }
+    // "Show me again" on a finished deal waits for the next one
+    if (!G.isOn(g) || finished()) { bubble.hide(); return; }
     if (g.phase === 'intro') markSeen('grip');
     const heading = t('guide.gripTitle');
     const stepText = t('guide.step', { n: Math.min(g.step + 1, G.STEPS.grip), total: G.STEPS.grip });
