@@ -10,7 +10,7 @@
 // the bubble and the highlights over the page's own marks (data-target, data-pick).
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, onLangChange } from './i18n.js';
 import { cardText, rankLabel } from './cards.js';
 import { getPref, setPref } from './storage.js';
 import * as G from './guide-model.js';
@@ -40,6 +40,19 @@ export function guideReopener() {
 }
 
 // ---- the bubble and the highlights ------------------------------------------------------
+
+// The bubble, made the first time it shows: a page whose guide was seen pays nothing.
+function lazyBubble(root, handlers) {
+  let bubble = null;
+  return {
+    show(what) {
+      if (!bubble) bubble = createBubble(root, handlers);
+      bubble.show(what);
+    },
+    hide() { if (bubble) bubble.hide(); },
+    destroy() { if (bubble) bubble.destroy(); bubble = null; },
+  };
+}
 
 function createBubble(root, { onPrimary, onSkip }) {
   const title = h('strong', { class: 'guide-title' });
@@ -133,8 +146,9 @@ export function createGripGuide(root, { ask }) {
   let stateKey = null;
   let failed = false;
   let timer = null;
-  const bubble = createBubble(root, { onPrimary: primary, onSkip: skip });
+  const bubble = lazyBubble(root, { onPrimary: primary, onSkip: skip });
   reopener = { run: restart };
+  const stopLang = onLangChange(() => draw());
 
   function finished() {
     return !game || Boolean(game.state && (game.state.ended || game.state.over));
@@ -210,6 +224,7 @@ export function createGripGuide(root, { ask }) {
     update,
     destroy() {
       clearTimeout(timer);
+      stopLang();
       if (reopener && reopener.run === restart) reopener = null;
       bubble.destroy();
     },
@@ -220,12 +235,16 @@ export function createGripGuide(root, { ask }) {
 
 // `model` is the room's model (state, seat, legal, code); `send` sends a socket message.
 // The table calls `update()` after each redraw and `onCoach(msg)` with each answer.
+const keptCoach = new Map(); // room code -> the coach's guide while the table is remounted
+
 export function createDemonCoach(root, { model, send }) {
-  let g = null;
+  let g = keptCoach.get(model.code) || null;
+  keptCoach.delete(model.code);
+  if (g && g.phase === 'point') g = G.ask(g); // ask again about the table as it is now
   let mineKey = null;
   let waiting = false;
   let retries = 0;
-  const bubble = createBubble(root, { onPrimary: () => skip(), onSkip: () => skip() });
+  const bubble = lazyBubble(root, { onPrimary: () => skip(), onSkip: () => skip() });
   reopener = null;
 
   const playing = () => {
@@ -319,6 +338,7 @@ export function createDemonCoach(root, { model, send }) {
     onCoach,
     onError,
     destroy() {
+      if (G.isOn(g) && playing()) keptCoach.set(model.code, g);
       if (reopener && reopener.run === restart) reopener = null;
       bubble.destroy();
     },

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import create_room, join_by_link, wait_for_table
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -126,6 +126,12 @@ def test_the_grip_guide_runs_its_steps_then_lets_go(open_page):
     """Followed to the end, the guide says its last word and goes."""
     page = open_page("grip", path="/grip", guide=True)
     bubble = page.locator(".guide-bubble")
+    # in the page's language, switched while it shows
+    page.select_option("select.lang", "de")
+    expect(bubble.locator(".guide-title")).to_have_text("Dein erstes Spiel")
+    expect(bubble.get_by_role("button", name="Anleitung überspringen")).to_be_visible()
+    page.select_option("select.lang", "en")
+    expect(bubble.locator(".guide-title")).to_have_text("Your first deal")
     bubble.get_by_role("button", name="Show me").click()
     for _ in range(4):
         expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
@@ -173,6 +179,16 @@ def test_demon_practice_round_with_the_coach(open_page):
         if step == 1:
             axe_violations(page, "a practice table with the coach")
             expect(bubble.locator(".guide-text")).to_contain_text("Race the bot to the middle!")
+            # a language switch redraws the table; the coach stays, in the new language
+            page.select_option("select.lang", "ru")
+            expect(bubble.locator(".guide-title")).to_have_text("Тренировочный раунд")
+            expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+            expect(bubble.locator(".guide-step")).to_have_text("Шаг 1 из 5")
+            page.select_option("select.lang", "en")
+            expect(bubble.locator(".guide-title")).to_have_text("Practice round")
+            expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+            advice = [msg for way, msg in seen if way == "received" and msg["type"] == "coach"][-1]
+            action = advice["action"]
         sent_before = len([m for w, m in seen if w == "sent" and m["type"] == "action"])
         if action["type"] in ("draw", "recycle"):
             expect(page.locator("#stock.guide-src")).to_be_visible()
@@ -211,3 +227,24 @@ def test_demon_practice_round_with_the_coach(open_page):
     page.click("#guide-again")
     expect(page.locator(".guide-bubble")).to_be_visible()
     expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+
+
+def test_no_coach_at_a_table_of_two_people(open_page):
+    """A race between people gets no advice: the page does not ask for it (and the
+    server would refuse: tests/rooms/test_coach.py)."""
+    ann = open_page("ann", guide=True)
+    seen = frames(ann)
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None, guide=True)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+    ann.wait_for_timeout(800)
+    for page in (ann, bob):
+        expect(page.locator(".guide-bubble")).to_be_hidden()
+        expect(page.locator(".guide-src")).to_have_count(0)
+    assert not [m for w, m in seen if w == "sent" and m["type"] == "coach"]
+    ann.click(".rules-btn")
+    expect(ann.locator(".rules-tab").first).to_be_visible()
+    expect(ann.locator("#guide-again")).to_have_count(0)
