@@ -123,6 +123,11 @@ def test_card_letters_follow_the_language_and_the_choice(open_page):
     close_settings(page)
     expect(page.locator(".row-goal").first).to_have_text("2 → B")
     expect(page.locator(".row-goal").nth(1)).to_have_text("3 → D")
+    # a change of language brings that language's usual letters
+    page.select_option("select.lang", "ru")
+    expect(page.locator(".row-goal").first).to_have_text("2 → В")
+    page.select_option("select.lang", "en")
+    expect(page.locator(".row-goal").first).to_have_text("2 → J")
 
 
 def test_russian_letters_by_default_and_english_ones_for_english(open_page):
