@@ -9,6 +9,7 @@ import { resolve, applyTo, storedSettings, saveSetting, THEMES } from './setting
 import { lettersFor, hasLocalLetters, letterVars, rankLetter } from './card-letters.js';
 import { setFourColour, setLetters, clearArtCache } from './cards.js';
 import { setSound, play } from './sound.js';
+import { getAnnounce, setAnnounce } from './storage.js';
 
 const motionQuery = typeof window !== 'undefined' && window.matchMedia
   ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
@@ -124,6 +125,14 @@ export function showSettings() {
     h('section', { 'aria-labelledby': 'set-sound-title' },
       h('h3', { id: 'set-sound-title', text: t('settings.soundTitle') }),
       check('set-sound', 'sound', t('settings.sound'), null)),
+    // also in the keyboard help at a Demon table, next to the keys (room.js reads it live)
+    h('section', { 'aria-labelledby': 'set-say-title' },
+      h('h3', { id: 'set-say-title', text: t('say.title') }),
+      h('div', { class: 'setting' },
+        h('label', { class: 'check', for: 'set-announce' },
+          h('input', { type: 'checkbox', id: 'set-announce', checked: getAnnounce() === 'mine',
+            onchange: (e) => setAnnounce(e.target.checked ? 'mine' : 'all') }),
+          h('span', { text: t('say.onlyMine') })))),
     h('p', { class: 'note', text: t('settings.kept') }));
   return modal(t('settings.title'), body);
 }

@@ -63,7 +63,8 @@ def test_the_dialog_is_reached_and_used_with_the_keyboard_and_kept_after_a_reloa
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("heading", name="Settings", level=2)).to_be_visible()
     # every control is labelled
-    for name in ("Four-colour deck", "Left-handed layout", "Animations", "Sound effects"):
+    for name in ("Four-colour deck", "Left-handed layout", "Animations", "Sound effects",
+                 "Read out only my own plays"):
         expect(dialog.get_by_role("checkbox", name=name)).to_have_count(1)
     expect(dialog.get_by_role("combobox", name="Card letters")).to_have_count(1)
     for name in ("Green felt", "Dark", "Light"):
@@ -88,6 +89,12 @@ def test_the_dialog_is_reached_and_used_with_the_keyboard_and_kept_after_a_reloa
     dialog = open_settings(page)
     expect(dialog.get_by_role("checkbox", name="Left-handed layout")).to_be_checked()
     expect(dialog.get_by_role("checkbox", name="Sound effects")).not_to_be_checked()
+    # the screen-reader choice is the same one the keyboard help shows at a table
+    dialog.get_by_role("checkbox", name="Read out only my own plays").check()
+    page.reload()
+    dialog = open_settings(page)
+    expect(dialog.get_by_role("checkbox", name="Read out only my own plays")).to_be_checked()
+    assert page.evaluate("JSON.parse(localStorage.getItem('dg.prefs')).announce") == "mine"
 
 
 def test_card_letters_follow_the_language_and_the_choice(open_page):
