@@ -1,7 +1,8 @@
 """One Demon room: a state machine over the phases of a match.
 
-    lobby -> countdown -> playing -> round_over -> countdown -> ... -> match_over -> lobby
-                 \\-> (fewer than two left) back where it came from       (rematch)
+    lobby -> countdown -> playing -> round_over -> countdown -> ... -> match_over -> countdown
+                 \\-> (fewer than two left) back where it came from      (rematch; the lobby
+                                                                     when fewer than two are left)
 
 The room is synchronous and knows nothing of sockets or asyncio: every method takes the
 current time (`now`, monotonic seconds) and returns what happened as data (`Outcome`),
@@ -252,13 +253,18 @@ class Room:
             raise BadPhase("At least two seated players are needed.")
         seating.compact()
         seating.seat_waiting(self.options.max_players)
+        outcome = Outcome()
+        self._count_down(now, outcome)
+        return outcome
+
+    def _count_down(self, now: float, outcome: Outcome, *, with_round: bool = False) -> None:
+        """-> countdown: the table as it now is, then the 3-2-1 (the hub deals when it ends)."""
         self.phase = Phase.COUNTDOWN
         self.countdown_ends = now + self.countdown_s
         self.result = None
-        outcome = Outcome(events=[self.room_event()])
+        outcome.events.append(self.room_event(with_round=with_round))
         outcome.events.append(self._emit(out.CountdownEvent(
             kind="countdown", ends_in_ms=int(self.countdown_s * 1000))))
-        return outcome
 
     def begin_round(self, now: float) -> Outcome:
         """Countdown -> playing. The signal (rule 4): deal and open the round for
@@ -298,7 +304,9 @@ class Room:
         return self.start(player, now)
 
     def rematch(self, player: Player, now: float) -> Outcome:
-        """Match over -> lobby: a new match at the same table."""
+        """Match over -> countdown: a new match at the same table, its first round
+        counting down for everyone at once (the host's Rematch is the new match's
+        Start). With fewer than two seated (the others left), back to the lobby."""
         self._require_host(player)
         if self.phase is not Phase.MATCH_OVER:
             raise BadPhase("The match is not over.")
@@ -310,12 +318,17 @@ class Room:
         self.round_seed = None
         self.record.clear()
         self.result = None
-        self.phase = Phase.LOBBY
         self.seating.compact()
         self.seating.seat_waiting(self.options.max_players)
         # The one `room` event that carries `round` (null): the old table is gone, and a
         # client that applies events must not need a snapshot to know it.
-        return Outcome(events=[self.room_event(with_round=True)])
+        outcome = Outcome()
+        if len(self.seating.seated()) >= 2:
+            self._count_down(now, outcome, with_round=True)
+        else:
+            self.phase = Phase.LOBBY
+            outcome.events.append(self.room_event(with_round=True))
+        return outcome
 
     # ----------------------------------------------------------------- play
 

@@ -148,6 +148,13 @@ class Seating:
             self.spectators.remove(spectator)
             self.sit(spectator)
 
+    def seated_next(self, max_players: int) -> set[str]:
+        """The ids of the spectators who take a seat when the next round is dealt (what
+        `seat_waiting` will do then): the first to arrive, as many as there are free
+        seats. The others keep watching."""
+        free = max(0, max_players - len(self.seated()))
+        return {p.id for p in self.waiting()[:free]}
+
     def pass_host(self) -> None:
         """The host is always a person: with only bots left, the room has no host."""
         people = [p for p in self.players if not p.left and p.bot is None]

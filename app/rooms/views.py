@@ -40,6 +40,7 @@ def ms_until(deadline: float | None, now: float) -> int | None:
 def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicState:
     playing = room.round is not None and room.phase.value == "playing"
     absent = room.round.absent if playing else frozenset()
+    seated_next = room.seating.seated_next(room.options.max_players) if room.spectators else set()
     state = out.PublicState(
         code=room.code,
         phase=room.phase.value,
@@ -47,7 +48,8 @@ def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicSta
         options=room.options.to_json(),
         players=[{**p.public(), "absent": p.seat in absent, "voted": p.seat in room.votes}
                  for p in room.players],
-        spectators=[{"id": p.id, "name": p.name, "connected": p.connected} for p in room.spectators],
+        spectators=[{"id": p.id, "name": p.name, "connected": p.connected, "next_round": p.id in seated_next}
+                    for p in room.spectators],
         round_no=room.round_no,
         countdown_ends_in_ms=ms_until(room.countdown_ends, now),
         time_left_ms=ms_until(room.round_deadline, now),

@@ -290,9 +290,14 @@ def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
     expect(bob.locator(".recent-list li").first.locator(".recent-rounds")).to_have_text("1 round")
     bob.goto(f"/r/{code}")
 
+    # Rematch starts the new match for everyone at once: no second Start (issue 14)
     ann.click("#rematch")
-    expect(ann.locator("#start-game")).to_be_visible()
-    expect(bob.locator(".seat", has_text="Ann")).to_be_visible()
+    for page in (ann, bob):
+        wait_for_table(page)
+        expect(page.locator(".table-status")).to_contain_text("Round 1/1")
+        expect(page.locator("#results")).to_have_count(0)
+        expect(page.locator(".foundations [data-card]")).to_have_count(0)
+    expect(ann.locator("#start-game")).to_have_count(0)
 
 
 class Outage:

@@ -57,7 +57,7 @@ def test_a_rematch_is_restored_without_the_old_round(tmp_path):
     store.reopen_match(room)
     store.save_room(room)
     back = restored(Store.open(tmp_path), room.code)
-    assert back.phase is Phase.LOBBY and back.round is None
+    assert back.phase is Phase.COUNTDOWN and back.round is None
     assert back.public_state(now())["round"] is None
 
 

@@ -307,9 +307,8 @@ def test_bots_stay_seated_for_the_next_round_and_the_rematch():
     room.vote(host, True)
     room.vote(bot, True)
     assert room.phase is Phase.MATCH_OVER
-    room.rematch(host, T0 + 10)
+    room.rematch(host, T0 + 10)  # the new match's countdown starts at once
     assert [p.id for p in room.players] == [host.id, bot.id] and room.bots() == [bot]
-    room.start(host, T0 + 10)
     room.begin_round(T0 + 13)
     assert room.phase is Phase.PLAYING and len(room.round.seats) == 2
     assert room.act(bot, "b1", {"type": "draw"}, T0 + 14).reply["type"] == "ack"

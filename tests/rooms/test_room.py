@@ -282,7 +282,7 @@ def test_match_totals_rounds_and_rematch():
     with pytest.raises(RoomError):
         room.next_round(players[0], T0)
     room.rematch(players[0], T0)
-    assert room.phase is Phase.LOBBY and room.round_no == 0 and all(p.total == 0 for p in players)
+    assert room.phase is Phase.COUNTDOWN and room.round_no == 0 and all(p.total == 0 for p in players)
 
 
 def test_demon_ends_the_round_with_62_for_the_winner():
@@ -316,3 +316,63 @@ def test_idle_room_expires():
         room.disconnect(p, T0 + 1)
     assert not room.is_idle(T0 + 100, ttl_s=300)
     assert room.is_idle(T0 + 302, ttl_s=300)
+
+
+# ---------------------------------------------------------------- issue 14: a round ends cleanly
+
+def test_a_rematch_starts_the_new_matchs_countdown_for_everyone():
+    """The host's Rematch is the new match's Start: the table counts down at once and
+    deals round 1 when the countdown ends; nobody presses Start a second time."""
+    room, players = started(2, rounds=1)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    assert room.phase is Phase.MATCH_OVER
+    with pytest.raises(RoomError):
+        room.rematch(players[1], T0)  # only the host
+    outcome = room.rematch(players[0], T0 + 5)
+    assert kinds(outcome) == ["room", "countdown"]
+    room_event = outcome.events[0]["event"]["state"]
+    assert room_event["phase"] == "countdown" and room_event["round"] is None and room_event["result"] is None
+    assert outcome.events[1]["event"]["ends_in_ms"] == 3000
+    assert room.phase is Phase.COUNTDOWN and room.countdown_ends == T0 + 8
+    started_out = room.begin_round(T0 + 8)
+    assert "round_started" in kinds(started_out)
+    assert room.phase is Phase.PLAYING and room.round_no == 1 and room.history == []
+
+
+def test_a_rematch_with_one_player_left_goes_back_to_the_lobby():
+    room, players = started(2, rounds=1)
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    room.leave(players[1], T0)
+    outcome = room.rematch(players[0], T0)
+    assert kinds(outcome) == ["room"] and room.phase is Phase.LOBBY
+    assert outcome.events[0]["event"]["state"]["round"] is None
+
+
+def test_a_rematch_seats_the_spectators_who_waited_for_a_seat():
+    room, players = started(2, rounds=1, max_players=3)
+    dee = room.join("Dee", hash_token("tokd"))
+    eve = room.join("Eve", hash_token("toke"))
+    assert dee in room.spectators and eve in room.spectators
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    room.rematch(players[0], T0)
+    assert [p.id for p in room.players] == [players[0].id, players[1].id, dee.id]
+    assert room.spectators == [eve]
+
+
+def test_each_spectator_is_told_whether_a_seat_waits_for_them():
+    """Joining mid-round: the first to arrive get the free seats at the next deal, the
+    others watch on (the public state says which, so the page can say it truthfully)."""
+    room, players = started(2, max_players=3)
+    dee = room.join("Dee", hash_token("tokd"))
+    eve = room.join("Eve", hash_token("toke"))
+    spectators = room.public_state(T0)["spectators"]
+    assert [(s["name"], s["next_round"]) for s in spectators] == [("Dee", True), ("Eve", False)]
+    room.leave(players[1], T0)  # a seat frees up for good at the next deal
+    spectators = room.public_state(T0)["spectators"]
+    assert [(s["name"], s["next_round"]) for s in spectators] == [("Dee", True), ("Eve", True)]
+    room.vote(players[0], True)
+    room.start(players[0], T0)
+    assert [p.name for p in room.players] == ["P0", "Dee", "Eve"] and room.spectators == []

@@ -13,7 +13,7 @@ from app.engine.demon_layout import LayoutError
 from app.rooms.hub import Hub
 from app.rooms.room import Options, Room
 from app.rooms.secrets_util import hash_token
-from app.rooms.test_layout import load_test_layout
+from app.rooms.test_layout import layout_round, load_test_layout
 
 LAYOUT = Path(__file__).resolve().parents[1] / "browser" / "layouts" / "tall-pile.json"
 TALL = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split()
@@ -85,3 +85,35 @@ def test_a_seat_without_a_whole_deck_is_refused(tmp_path):
     bad.write_text(json.dumps(data))
     with pytest.raises(LayoutError):
         load_test_layout(bad)
+
+
+NEAR_DEMON = LAYOUT.parent / "near-demon.json"
+
+
+def test_a_layout_may_start_with_foundations_and_the_round_can_be_won_in_two_plays():
+    """A near-finished round (issue 14: a test reaches "Demon!"): seat 0 owns every
+    foundation card and holds Q♠ and K♠; seat 1 is stuck from the deal."""
+    room = Room("ROOMABC", Options(rounds=1), countdown_s=3, test_seed=288,
+                test_layout=load_test_layout(NEAR_DEMON))
+    room.clock = lambda: T0
+    ann, bob = play_round(room, 2)
+    assert room.round.foundation_counts() == (50, 0)
+    assert room.public_stuck() == [1]
+    assert room.act(ann, "q", {"type": "foundation", "src": 1, "pile": 3}, T0 + 4).reply["type"] == "ack"
+    assert room.act(ann, "k", {"type": "foundation", "src": 0, "pile": 3}, T0 + 5).reply["type"] == "ack"
+    assert room.result["reason"] == "demon" and room.result["winner"] == ann.id
+    assert room.result["scores"] == {ann.id: 62, bob.id: 0}
+
+
+def test_foundation_cards_count_as_their_owners_and_stay_only_with_their_owner(tmp_path):
+    data = json.loads(NEAR_DEMON.read_text())
+    data["foundations"][0][0]["seat"] = 1  # Bob's A♣ on the foundations: he holds it twice
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(LayoutError, match="AC"):
+        load_test_layout(bad)
+    # a round with fewer seats than own foundation cards starts without those foundations
+    empty = {"tableau": [{}] * 7}
+    three = DemonRound.from_layout([empty, empty, empty], foundations=[[("AS", 2)]], started=False)
+    assert layout_round(three, 288, 3).foundations == three.foundations
+    assert layout_round(three, 288, 2).foundations == ()
