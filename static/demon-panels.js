@@ -11,6 +11,7 @@ import { cardEl, backEl, slotEl, seatColour, cardText } from './cards.js';
 import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
+import { voteMatters, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
 
 // The letter on a foundation card saying whose it is.
 function ownerTag(state, seat) {
@@ -36,13 +37,14 @@ export function createStatusBar(el, { onVote }) {
     timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
     phase: h('span', { class: 'phase' }),
     spectator: h('span', { class: 'tag spectator' }),
+    watching: h('span', { class: 'watching' }),
     count: h('span', { class: 'count' }),
     label: h('span', { class: 'vote-label' }),
   };
   parts.vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
     onclick: onVote }, parts.label, parts.count);
 
-  function update({ state: st, round: r, seat, timeEnd }) {
+  function update({ state: st, round: r, seat, timeEnd, you }) {
     const opts = st.options || {};
     const voters = seatedPlayers(st).filter((p) => p.connected && !p.absent).length;
     const votes = r && r.votes ? r.votes.length : 0;
@@ -51,18 +53,28 @@ export function createStatusBar(el, { onVote }) {
     parts.roundNo.textContent = t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' });
     parts.timeLeft.hidden = timeEnd === null;
     parts.phase.textContent = phaseText || '';
-    parts.spectator.textContent = t('table.spectating');
+    // a spectator is told the truth: dealt in at the next round, or watching a full table
+    const fate = seat === null ? spectatorFate(st, you) : null;
+    parts.spectator.textContent = fate ? t(fate === 'next' ? 'table.spectatingNext' : 'table.spectatingFull')
+      : t('table.spectating');
+    const watchers = watchersOf(st);
+    parts.watching.textContent = t('table.watchers', { n: watchers.length });
+    parts.watching.title = watchers.map((p) => p.name).join(', ');
     const canVote = seat !== null && st.phase === 'playing';
     const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
-      seat === null ? parts.spectator : null, canVote ? parts.vote : null].filter(Boolean);
+      seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
+      canVote ? parts.vote : null].filter(Boolean);
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
     }
-    parts.vote.className = voted ? 'vote voted' : 'vote';
+    // Quiet until it matters (this seat stuck, or a vote under way): then it says
+    // "Stuck — end round" with the count; before, a small "End round" (V works always).
+    const loud = voted || voteMatters(st, seat);
+    parts.vote.className = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
     parts.vote.setAttribute('aria-pressed', String(voted));
-    parts.label.textContent = voted ? t('table.unvote') : t('table.vote');
-    parts.count.textContent = ` ${votes}/${voters}`;
+    parts.label.textContent = voted ? t('table.unvote') : loud ? t('table.vote') : t('table.voteQuiet');
+    parts.count.textContent = loud ? ` ${votes}/${voters}` : '';
   }
 
   // The round's clock, every 200 ms.
@@ -89,8 +101,9 @@ export function drawOpponents(el, { state: st, round: r, seat: me, muteButton = 
   replaceChildren(el, seats.map(({ seat, view }) => {
     const p = playerAtSeat(st, seat);
     const name = playerName(st, seat);
-    const stuck = r.stuck && r.stuck.includes(seat);
-    const voted = r.votes && r.votes.includes(seat);
+    const live = st.phase === 'playing'; // the round's own tags go with the round
+    const stuck = live && r.stuck && r.stuck.includes(seat);
+    const voted = live && r.votes && r.votes.includes(seat);
     const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
     const total = p ? p.total : null;
     const panel = h('section', { class: `opp${p && !p.connected ? ' away' : ''}`, dataset: { seat: String(seat), focus: `opp-${seat}` },
@@ -99,8 +112,12 @@ export function drawOpponents(el, { state: st, round: r, seat: me, muteButton = 
     panel.style.setProperty('--seat', seatColour(colour));
     const piles = view.tableau.map((pile, i) => {
       const top = pile.up.length ? pile.up[pile.up.length - 1] : null;
-      return h('div', { class: 'opp-pile', dataset: { src: String(i) } },
-        top ? cardEl(top, { mini: true }) : pile.down ? backEl(colour, { mini: true }) : slotEl(),
+      // a spectator has the room to see each pile's whole face-up run, fanned
+      const shown = me === null && pile.up.length > 1
+        ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', j); return n; })
+        : top ? cardEl(top, { mini: true }) : null;
+      return h('div', { class: `opp-pile${Array.isArray(shown) ? ' fanned' : ''}`, dataset: { src: String(i) } },
+        shown || (pile.down ? backEl(colour, { mini: true }) : slotEl()),
         pile.down ? h('span', { class: 'down-count', 'aria-label': t('table.faceDown', { n: pile.down }), text: `+${pile.down}` }) : null);
     });
     const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
@@ -169,12 +186,12 @@ export function createMinePanel(el, { onDraw, extra = null }) {
       return true;
     }
     const key = JSON.stringify([me, canAct, legal, r.stuck, r.cards_home, mePlayer && mePlayer.total,
-      mePlayer && mePlayer.name, myColour, t('lang.code')]);
+      mePlayer && mePlayer.name, myColour, st.phase, t('lang.code')]);
     if (key === drawnFrom && el.firstChild) return false;
     drawnFrom = key;
     const hasDraw = legal.some((a) => a.type === 'draw');
     const hasRecycle = legal.some((a) => a.type === 'recycle');
-    const stuck = r.stuck && r.stuck.includes(seat);
+    const stuck = st.phase === 'playing' && r.stuck && r.stuck.includes(seat); // not on the results
     const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
     const total = mePlayer ? mePlayer.total : null;
 
@@ -254,10 +271,12 @@ export function drawResults(el, { state: st, isHost: host }, { onNext, onRematch
   const players = seatedPlayers(st);
   const totalOf = (p) => res.totals[p.id] ?? p.total ?? 0;
   const order = [...players].sort((a, b) => totalOf(b) - totalOf(a));
-  const winnerIds = new Set(res.winners || []);
+  const { winners, tie } = matchOutcome(res);
+  const winnerIds = new Set(winners);
   const isWinner = (p) => winnerIds.has(p.id);
   const winner = playerById(st, res.winner);
-  const reason = res.reason === 'demon'
+  const demon = res.reason === 'demon';
+  const reason = demon
     ? t('result.demon', { name: winner ? winner.name : '?' })
     : t(`result.${res.reason}`);
   const table = h('table', { class: 'score-table' },
@@ -265,18 +284,22 @@ export function drawResults(el, { state: st, isHost: host }, { onNext, onRematch
       h('th', { scope: 'col', text: t('result.thisRound') }), h('th', { scope: 'col', text: t('result.total') }))),
     h('tbody', null, order.map((p) => {
       const won = matchOver && isWinner(p);
-      return h('tr', { class: won ? 'winner' : '' },
+      const out = demon && res.winner === p.id; // went out this round
+      return h('tr', { class: [won ? 'winner' : '', out ? 'demon' : ''].join(' ').trim() },
         h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
           h('span', { text: p.name }), botBadge(p) ? ' ' : null, botBadge(p),
-          won ? h('span', { class: 'tag win', text: t('result.winner') }) : null),
+          out ? h('span', { class: 'tag demon-tag', text: t('table.demonCall') }) : null,
+          won ? h('span', { class: tie ? 'tag win tie' : 'tag win', text: tie ? t('result.tied') : t('result.winner') }) : null),
         h('td', { text: String(res.scores[p.id] ?? 0) }),
         h('td', { text: String(totalOf(p)) }));
     })));
   const winnerNames = players.filter(isWinner).map((p) => p.name);
-  replaceChildren(el, h('section', { class: 'panel results', id: 'results', 'aria-labelledby': 'results-title' },
+  const winnerText = tie ? t('result.matchTie', { names: winnerNames.join(', ') })
+    : t('result.matchWinner', { names: winnerNames.join(', ') });
+  replaceChildren(el, h('section', { class: `panel results${demon ? ' demon' : ''}`, id: 'results', 'aria-labelledby': 'results-title' },
     h('h2', { id: 'results-title', text: matchOver ? t('result.matchOver') : t('result.roundOver', { n: st.round_no ?? 1 }) }),
     h('p', { class: 'reason', text: reason }),
-    matchOver && winnerNames.length ? h('p', { class: 'match-winner', text: t('result.matchWinner', { names: winnerNames.join(', ') }) }) : null,
+    matchOver && winnerNames.length ? h('p', { class: `match-winner${tie ? ' tie' : ''}`, text: winnerText }) : null,
     table,
     host && !matchOver ? h('button', { type: 'button', class: 'primary big', id: 'next-round',
       onclick: onNext }, t('result.nextRound')) : null,

@@ -2,13 +2,14 @@
 // the connection banner, the countdown overlay, the "Demon!" call, and the form that
 // joins a room from its link.
 
-import { h, replaceChildren, button } from './dom.js';
+import { h, replaceChildren, button, animationsOff } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { getPref, setPref } from './storage.js';
 import { play } from './sound.js';
 import { botBadge } from './bot-badge.js';
 import { errorText } from './ui.js';
+import { joinProspect } from './round-status.js';
 
 // The line above the room saying whether the socket is connected.
 export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
@@ -62,8 +63,11 @@ export function createCountdown(overlay) {
   };
 }
 
-// The end of a round: "Demon!" and the winner's name across the screen, or a sound.
-export function announce(result, winner) {
+// The end of a round: "Demon!" and the winner's name across the screen with a burst of
+// suits in the winner's colour (none with animations off), or a
+// sound. `colour` is the winner's card-back colour (a CSS colour) or null.
+const SUITS = ['♠', '♥', '♦', '♣'];
+export function announce(result, winner, colour = null) {
   if (result.reason !== 'demon') {
     play('end');
     return;
@@ -72,9 +76,28 @@ export function announce(result, winner) {
   const box = h('div', { class: 'demon-call', role: 'alert' },
     h('span', { class: 'demon-word', text: t('table.demonCall') }),
     h('span', { class: 'demon-name', text: winner ? winner.name : '?' }, botBadge(winner)));
-  document.body.append(box);
+  const burst = h('div', { class: 'demon-burst', 'aria-hidden': 'true' });
+  if (colour) burst.style.setProperty('--seat', colour);
+  const bits = animationsOff() ? 0 : 28; // animations off (the setting): the call alone
+  for (let i = 0; i < bits; i++) {
+    const bit = h('span', { class: `burst-bit${i % 4 === 1 || i % 4 === 2 ? ' red' : ''}`, text: SUITS[i % 4] });
+    const angle = (i / 28) * 2 * Math.PI + Math.random() * 0.3;
+    const reach = 28 + Math.random() * 22; // vmin
+    bit.style.setProperty('--dx', `${Math.cos(angle) * reach}vmin`);
+    bit.style.setProperty('--dy', `${Math.sin(angle) * reach}vmin`);
+    bit.style.setProperty('--spin', `${Math.round((Math.random() - 0.5) * 720)}deg`);
+    bit.style.setProperty('--delay', `${Math.round(Math.random() * 250)}ms`);
+    burst.append(bit);
+  }
+  document.body.append(burst, box);
   setTimeout(() => box.classList.add('out'), 2300);
-  setTimeout(() => box.remove(), 2800);
+  setTimeout(() => { box.remove(); burst.remove(); }, 2800);
+}
+
+// What joining now gives, truthfully: a seat at the next round, or only a view.
+function prospectNote(prospect) {
+  if (!prospect) return null;
+  return h('p', { class: 'note join-prospect', text: t(prospect === 'next' ? 'room.joinNextRound' : 'room.fullWatch') });
 }
 
 // Joining by the room's link: who is there, a name, Join. `onJoined(creds)` gets the
@@ -94,7 +117,7 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
       h('h1', null, t('room.joinTitle'), ' ', h('span', { class: 'code-small', text: code })),
       info === false ? h('p', { class: 'error', role: 'alert', text: t('home.noSuchRoom') }) : null,
       players,
-      info && info.phase && info.phase !== 'lobby' ? h('p', { class: 'note', text: t('room.inProgress') }) : null,
+      prospectNote(joinProspect(info)),
       joinError ? h('p', { class: 'error', role: 'alert', text: joinError }) : null,
       h('label', { for: 'link-name' }, h('span', { text: t('home.yourName') }), nameInput),
       h('div', { class: 'row' },

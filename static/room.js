@@ -10,7 +10,7 @@ import { createRoomModel, adoptState, adoptEvent, adoptLegal, syncSeat, viewKind
 import { drawBanner, createCountdown, announce, showJoinForm } from './room-panels.js';
 import { getRoomCreds, setRoomCreds, getRoomCache, setRoomCache, getAnnounce } from './storage.js';
 import { moveWords } from './announce.js';
-import { cardName } from './cards.js';
+import { cardName, seatColour } from './cards.js';
 import * as lobbyView from './lobby.js';
 import * as tableView from './table.js';
 import { createEmotes } from './emotes.js';
@@ -128,7 +128,10 @@ export function mount(container, { code, navigate }) {
     adoptEvent(model, event, performance.now());
     if (event.kind === 'countdown') countdown.reset();
     if (event.kind === 'round_started') countdown.go();
-    if (event.kind === 'round_ended') announce(event.result, playerById(model.state, event.result.winner));
+    if (event.kind === 'round_ended') {
+      const winner = playerById(model.state, event.result.winner);
+      announce(event.result, winner, winner && winner.colour !== null ? seatColour(winner.colour) : null);
+    }
     if (event.kind === 'move') sayMove(event);
     render();
     tell('afterEvent', event, before);

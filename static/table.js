@@ -2,9 +2,11 @@
 // the shared foundations in the middle. Everything drawn comes from the server's
 // state; the moves offered come from the server's legal list.
 
-import { h, toast, cssEscape } from './dom.js';
+import { h, toast, cssEscape, replaceChildren } from './dom.js';
 import { t } from './i18n.js';
 import { playerName, playsOf } from './demon-model.js';
+import { moveWords } from './announce.js';
+import { cardName } from './cards.js';
 import { makeGhost, flyFrom, bindKeys } from './input.js';
 import { createSelection } from './selection.js';
 import { createPendingMoves } from './pending-moves.js';
@@ -22,7 +24,11 @@ export function mount(container, ctx) {
   const mine = h('section', { class: 'mine' });
   const results = h('div', { class: 'results-slot' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-  const el = h('div', { class: 'table' }, status, results, opponents, foundations, mine, live);
+  // A spectator's log of the plays, in words (the players have their own cards to watch).
+  const logList = h('ol', { class: 'play-log-list' });
+  const playLog = h('section', { class: 'play-log panel', 'aria-labelledby': 'play-log-title', hidden: true },
+    h('h2', { id: 'play-log-title', text: t('table.playLog') }), logList);
+  const el = h('div', { class: 'table' }, status, results, opponents, foundations, mine, playLog, live);
   container.append(el);
 
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
@@ -189,8 +195,14 @@ export function mount(container, ctx) {
     if (action && action.type !== 'draw' && action.type !== 'recycle') play('place');
   }
 
+  // A refused play slides back and is announced once: one note over your layout (and the
+  // same words, once, in the polite live region), never a note and a toast. A play that
+  // arrived after the round ended says nothing of its own: the "Demon!" call and the
+  // results already tell who won.
+  let raceNote = null;
   function onRejected(msg) {
     pending.reject(msg.id);
+    if (msg.code === 'round_over') return;
     play('bad');
     // a lost race names the seat that got there first, and its name when it has one
     let note;
@@ -201,11 +213,12 @@ export function mount(container, ctx) {
     } else {
       note = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
     }
-    toast(note, 'warn');
     live.textContent = note;
-    const mark = h('p', { class: 'race-note', role: 'status', text: note });
+    if (raceNote) raceNote.remove(); // a second refusal replaces the first note
+    const mark = h('p', { class: 'race-note', 'aria-hidden': 'true', text: note });
+    raceNote = mark;
     mine.prepend(mark);
-    setTimeout(() => mark.remove(), 3500);
+    setTimeout(() => { mark.remove(); if (raceNote === mark) raceNote = null; }, 3500);
   }
 
   function onSnapshot() {
@@ -232,6 +245,8 @@ export function mount(container, ctx) {
   }
 
   function afterEvent(event, before) {
+    if (event.kind === 'round_started') replaceChildren(logList);
+    if (event.kind === 'move' && model.seat === null) logPlay(event);
     if (event.kind !== 'move' || !before) return;
     if (!before.mine) play('other');
     if (!before.from) return;
@@ -239,6 +254,13 @@ export function mount(container, ctx) {
       const node = foundations.querySelector(`[data-fpile="${p.pile}"] .card`);
       if (node) flyFrom(node, before.from, before.mine ? 220 : 420);
     }
+  }
+
+  function logPlay(event) {
+    const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat) });
+    if (!words) return;
+    logList.prepend(h('li', { text: words }));
+    while (logList.childElementCount > 12) logList.lastElementChild.remove();
   }
 
   // ---- drawing ---------------------------------------------------------------------
@@ -251,7 +273,7 @@ export function mount(container, ctx) {
   };
 
   function view() {
-    return { state: state(), round: round(), seat: model.seat, legal: legal(), canAct: playing(),
+    return { state: state(), round: round(), seat: model.seat, you: model.you, legal: legal(), canAct: playing(),
       timeEnd: model.timeEnd, isHost: ctx.isHost(), muteButton: ctx.emotes ? ctx.emotes.muteButton : null };
   }
 
@@ -294,6 +316,8 @@ export function mount(container, ctx) {
     if (!state() || !round()) return;
     const v = view();
     el.classList.toggle('spectator', model.seat === null);
+    playLog.hidden = model.seat !== null;
+    if (!logList.firstChild) logList.dataset.empty = t('table.noPlaysYet');
     el.dataset.players = String(v.round.seats.length);
     statusBar.update(v);
     drawOpponents(opponents, v);

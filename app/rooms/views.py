@@ -67,4 +67,7 @@ def summary(room: "Room") -> dict:
             "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected,
                          "bot": p.bot.level if p.bot is not None else None}
                         for p in room.players],
-            "max_players": room.options.max_players, "spectators": len(room.spectators)}
+            "max_players": room.options.max_players, "spectators": len(room.spectators),
+            # seats a newcomer could still take (at once between rounds, else at the next
+            # deal), after those already waiting for one: 0 means they would only watch
+            "free_seats": max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting()))}

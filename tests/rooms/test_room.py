@@ -366,7 +366,9 @@ def test_each_spectator_is_told_whether_a_seat_waits_for_them():
     """Joining mid-round: the first to arrive get the free seats at the next deal, the
     others watch on (the public state says which, so the page can say it truthfully)."""
     room, players = started(2, max_players=3)
+    assert room.to_public_summary()["free_seats"] == 1  # what the join form promises
     dee = room.join("Dee", hash_token("tokd"))
+    assert room.to_public_summary()["free_seats"] == 0
     eve = room.join("Eve", hash_token("toke"))
     spectators = room.public_state(T0)["spectators"]
     assert [(s["name"], s["next_round"]) for s in spectators] == [("Dee", True), ("Eve", False)]

@@ -1,0 +1,43 @@
+// What the Demon table says about the round around the cards, decided from the state
+// the server sent: whether the vote to end deserves attention, who is watching and
+// what a spectator can expect, and how a match ended (a tie is not two winners). Pure:
+// plain data in, plain data out (tests/js/round-status.test.mjs).
+
+// The vote to end the round matters once this seat is known to be stuck (the server
+// says so only after the seat has seen its whole stock) or once somebody has voted
+// (the others' agreement is then what the round waits for). Before that the button
+// stays small and quiet: a race has just begun, nobody is stuck yet.
+export function voteMatters(state, seat) {
+  const r = state && state.round;
+  if (!r || seat === null || seat === undefined) return false;
+  const votes = r.votes || [];
+  return votes.length > 0 || (r.stuck || []).includes(seat);
+}
+
+// The spectators still in the room (the server removes those who left).
+export function watchersOf(state) {
+  return (state && Array.isArray(state.spectators) ? state.spectators : []);
+}
+
+// A spectator's prospect: 'next' (a free seat waits: dealt in at the next round),
+// 'watch' (the table is full), or null (not a spectator, or nothing said).
+export function spectatorFate(state, you) {
+  const me = watchersOf(state).find((p) => p.id === you);
+  if (!me || typeof me.next_round !== 'boolean') return null;
+  return me.next_round ? 'next' : 'watch';
+}
+
+// What someone opening the room's link can expect (`GET /api/rooms/{code}`):
+// 'watch' (every seat is taken), 'next' (a round is on: watch it, dealt in at the
+// next), or null (a seat now: the lobby or between rounds).
+export function joinProspect(summary) {
+  if (!summary || !summary.phase) return null;
+  if (typeof summary.free_seats === 'number' && summary.free_seats <= 0) return 'watch';
+  return summary.phase === 'playing' || summary.phase === 'countdown' ? 'next' : null;
+}
+
+// How a match ended: the ids of those with the best total, and whether they share it.
+export function matchOutcome(result) {
+  const winners = result && Array.isArray(result.winners) ? result.winners : [];
+  return { winners, tie: winners.length > 1 };
+}
