@@ -146,7 +146,7 @@ def test_lost_race_slides_back_with_note(open_page):
     # same words once for a screen reader
     expect(bob.locator(".race-note")).to_have_text("Beaten by Ann!")
     expect(bob.locator(".toast")).to_have_count(0)
-    assert bob.locator("text=Beaten by Ann!").count() == 1
+    expect(bob.locator("text=Beaten by Ann! >> visible=true")).to_have_count(1)
     expect(bob.locator(".table [aria-live]")).to_have_text("Beaten by Ann!")
     # the card slid back: it is in Bob's first pile again, visible, and no copy is flying
     back = bob.locator('.mine [data-src="0"] [data-card="2C"]')
