@@ -64,3 +64,29 @@ def touch_drag(page: Page, source, target, steps: int = 8) -> None:
                                               "touchPoints": [{"x": x0 + (x1 - x0) * f, "y": y0 + (y1 - y0) * f}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
+
+
+# Records every message the page shows for a moment (a toast, a note over the layout)
+# as it is added, so a test can tell what was said even after it faded.
+WATCH_NOTES = """() => {
+    window.__notes = [];
+    const seen = new WeakSet();
+    new MutationObserver((records) => {
+        for (const r of records) for (const node of r.addedNodes) {
+            if (!(node instanceof HTMLElement)) continue;
+            for (const el of [node, ...node.querySelectorAll('.toast, .race-note')]) {
+                if (!el.matches('.toast, .race-note') || seen.has(el)) continue;
+                seen.add(el);
+                window.__notes.push([el.className, el.textContent]);
+            }
+        }
+    }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def watch_notes(page: Page) -> None:
+    page.evaluate(WATCH_NOTES)
+
+
+def notes_seen(page: Page) -> list:
+    return page.evaluate("window.__notes")

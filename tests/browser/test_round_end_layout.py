@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import join_by_link, wait_for_table
+from tests.browser.helpers import join_by_link, notes_seen, wait_for_table, watch_notes
 from tests.browser.test_demon_table import Gate
 from tests.support.live_server import LiveServer
 
@@ -124,12 +124,12 @@ def test_a_demon_win_is_celebrated_and_the_round_lost_is_said_once(open_page, ar
     while not any('"round_over"' in m for m in gate.held) and time.monotonic() < deadline:
         cleo.wait_for_timeout(50)
     assert any('"round_over"' in m for m in gate.held), gate.held
+    watch_notes(cleo)
     gate.release()
     cleo.wait_for_function("window.__celebration.call !== null")
     assert "Ann" in cleo.evaluate("window.__celebration.call")
     expect(cleo.locator("#results")).to_contain_text("Ann played all 52 cards")
-    cleo.wait_for_timeout(300)
-    expect(cleo.locator(".race-note")).to_have_count(0)
-    expect(cleo.locator(".toast")).to_have_count(0)
+    cleo.wait_for_timeout(500)
+    assert notes_seen(cleo) == [], notes_seen(cleo)
     expect(ann.locator(".demon-call")).to_have_count(0, timeout=6000)  # the call fades away
     expect(ann.locator(".demon-burst")).to_have_count(0)
