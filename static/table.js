@@ -25,7 +25,7 @@ export function mount(container, ctx) {
   const results = h('div', { class: 'results-slot' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   // A spectator's log of the plays, in words (the players have their own cards to watch).
-  const logList = h('ol', { class: 'play-log-list' });
+  const logList = h('ul', { class: 'play-log-list' }); // newest first
   const playLog = h('section', { class: 'play-log panel', 'aria-labelledby': 'play-log-title', hidden: true },
     h('h2', { id: 'play-log-title', text: t('table.playLog') }), logList);
   const el = h('div', { class: 'table' }, status, results, opponents, foundations, mine, playLog, live);
