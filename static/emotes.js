@@ -9,7 +9,7 @@ import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { viewKind } from './room-model.js';
 import { getMutedEmotes, setMutedEmotes } from './storage.js';
-import { EMOTES, COOLDOWN_MS, SHOW_MS, cooldownLeft, mutedIn, setMuted, emoteTarget, emoteWords } from './emote-model.js';
+import { EMOTES, SHOW_MS, cooldownLeft, mutedIn, setMuted, emoteTarget, emoteWords } from './emote-model.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const FACE = 'M21 12a9 9 0 1 1-18 0a9 9 0 1 1 18 0';
@@ -121,7 +121,7 @@ export function createEmotes(host, { model, send, code }) {
     }
   }
 
-  // The buttons rest for COOLDOWN_MS after an emote of yours (sent, or come back).
+  // The buttons rest for emote-model.js COOLDOWN_MS after an emote of yours (sent, or come back).
   function cool(at) {
     sentAt = at;
     paintCooldown();
@@ -133,7 +133,6 @@ export function createEmotes(host, { model, send, code }) {
     const resting = cooldownLeft(sentAt, performance.now()) > 0;
     for (const el of [lobbyBar, tableDock]) {
       el.classList.toggle('cooling', resting);
-      el.style.setProperty('--emote-cooldown', `${COOLDOWN_MS}ms`);
       for (const b of el.querySelectorAll('.emote-btn')) {
         if (resting) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
       }
