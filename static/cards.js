@@ -155,8 +155,6 @@ export function backUrl(seat) {
   return cache.get(key);
 }
 
-export function clearArtCache() { cache.clear(); }
-
 // A face-up card element. `owner` tints it (foundations show whose card it is).
 export function cardEl(card, { mini = false, owner = null, ownerLabel = null, extraClass = '' } = {}) {
   const el = h('div', { class: `card face${mini ? ' mini' : ''}${extraClass ? ` ${extraClass}` : ''}`,

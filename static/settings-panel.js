@@ -7,7 +7,7 @@ import { h, modal } from './dom.js';
 import { t, getLang, setTextConstants } from './i18n.js';
 import { resolve, applyTo, storedSettings, saveSetting, THEMES } from './settings.js';
 import { lettersFor, hasLocalLetters, letterVars, rankLetter } from './card-letters.js';
-import { setFourColour, setLetters, clearArtCache } from './cards.js';
+import { setFourColour, setLetters } from './cards.js';
 import { setSound, play } from './sound.js';
 import { getAnnounce, setAnnounce } from './storage.js';
 
@@ -37,9 +37,9 @@ export function applySettings() {
   const letters = lettersFor(getLang(), current.letters);
   setLetters(letters);
   setTextConstants(letterVars(letters));
-  // the K drawn on an empty pile of your layout (a11y.css, settings.css)
+  // the K drawn on an empty pile of your layout (a11y.css); the card pictures need no
+  // clearing, cards.js keeps them per colours and letters
   root.style.setProperty('--king-letter', JSON.stringify(letters.ranks.K));
-  clearArtCache();
   const meta = document.querySelector('meta[name="theme-color"]');
   if (meta) meta.setAttribute('content', THEME_COLOURS[current.theme] || THEME_COLOURS.felt);
   return current;
