@@ -317,7 +317,7 @@ export function mount(container, ctx) {
     const v = view();
     el.classList.toggle('spectator', model.seat === null);
     playLog.hidden = model.seat !== null;
-    if (!logList.firstChild) logList.dataset.empty = t('table.noPlaysYet');
+    if (!logList.firstChild) logList.dataset.empty = t('table.playLogEmpty');
     el.dataset.players = String(v.round.seats.length);
     statusBar.update(v);
     drawOpponents(opponents, v);

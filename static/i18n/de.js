@@ -363,7 +363,7 @@ export default {
   'table.watchers': '{n} schauen zu',
   'table.watchers.one': '{n} schaut zu',
   'table.playLog': 'Züge',
-  'table.noPlaysYet': 'Noch keine Züge.',
+  'table.playLogEmpty': 'Jeder Zug erscheint hier, sobald er gespielt wird.',
   'result.matchTie': 'Unentschieden: {names} teilen sich den ersten Platz',
   'result.tied': 'geteilter erster Platz',
   'room.joinNextRound': 'Gerade läuft eine Runde: Du schaust zu und bekommst ab der nächsten Runde Karten.',

@@ -376,7 +376,7 @@ export default {
   'table.watchers': '{n} watching',
   'table.watchers.one': '{n} watching',
   'table.playLog': 'Plays',
-  'table.noPlaysYet': 'No plays yet.',
+  'table.playLogEmpty': 'Each play shows here as it happens.',
   'result.matchTie': 'A tie: {names} share first place',
   'result.tied': 'shared first',
   'room.joinNextRound': 'A round is being played: you watch it, and you are dealt in at the next round.',

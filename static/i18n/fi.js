@@ -363,7 +363,7 @@ export default {
   'table.watchers': '{n} katsojaa',
   'table.watchers.one': '{n} katsoja',
   'table.playLog': 'Siirrot',
-  'table.noPlaysYet': 'Ei siirtoja vielä.',
+  'table.playLogEmpty': 'Jokainen siirto näkyy tässä heti.',
   'result.matchTie': 'Tasapeli: {names} jakavat ensimmäisen sijan',
   'result.tied': 'jaettu ykkössija',
   'room.joinNextRound': 'Kierros on käynnissä: katsot sitä ja saat kortit seuraavalla kierroksella.',

@@ -365,7 +365,7 @@ export default {
   'table.watchers.one': '{n} spectator',
   'table.watchers.few': '{n} spectatori',
   'table.playLog': 'Mutări',
-  'table.noPlaysYet': 'Nicio mutare încă.',
+  'table.playLogEmpty': 'Fiecare mutare apare aici pe loc.',
   'result.matchTie': 'Egalitate: {names} împart primul loc',
   'result.tied': 'primul loc la egalitate',
   'room.joinNextRound': 'Se joacă o rundă: o urmărești, iar de runda următoare primești cărți.',

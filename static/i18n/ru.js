@@ -364,7 +364,7 @@ export default {
   'table.watchers.few': '{n} зрителя',
   'table.watchers.many': '{n} зрителей',
   'table.playLog': 'Ходы',
-  'table.noPlaysYet': 'Ходов пока нет.',
+  'table.playLogEmpty': 'Каждый ход появится здесь, как только его сделают.',
   'result.matchTie': 'Ничья: {names} делят первое место',
   'result.tied': 'делит первое место',
   'room.joinNextRound': 'Идёт раунд: вы смотрите его, а со следующего раунда получите карты.',

@@ -101,7 +101,7 @@ def test_joining_mid_round_is_told_the_truth_and_watches_a_useful_table(open_pag
     # A spectator's table: every seat's layout, the foundations, and the plays in words.
     expect(dee.locator(".opp")).to_have_count(2)
     expect(dee.locator(".play-log")).to_be_visible()
-    expect(dee.locator(".play-log-list")).to_have_attribute("data-empty", "No plays yet.")
+    expect(dee.locator(".play-log-list")).to_have_attribute("data-empty", "Each play shows here as it happens.")
     ann.dblclick('.mine [data-card="AC"]')
     expect(dee.locator('.foundations [data-card="AC"]')).to_have_count(1)
     expect(dee.locator(".play-log-list li").first).to_have_text("Ann: ace of clubs to foundation 1")
