@@ -172,14 +172,19 @@ export function createGripGuide(root, { ask }) {
     draw();
   }
 
-  async function request() {
+  // The page refuses while a request of its own is on its way (or the engine is busy,
+  // 503): one more try a moment later, then a button to try again.
+  async function request(again = true) {
     clearTimeout(timer);
     if (!G.isOn(g) || finished()) return;
     g = G.ask(g);
     failed = false;
     draw();
     const ok = await ask();
-    if (!ok && g && g.phase === 'ask') { failed = true; draw(); }
+    if (ok || !g || g.phase !== 'ask') return;
+    if (again) { timer = setTimeout(() => request(false), 900); return; }
+    failed = true;
+    draw();
   }
 
   function update(next) {
@@ -189,7 +194,7 @@ export function createGripGuide(root, { ask }) {
     const key = JSON.stringify(game.state);
     if (stateKey !== null && key !== stateKey) {
       g = G.moved(g); // a move, an undo, a new deal: one step on
-      if (g.phase === 'ask') { clearTimeout(timer); timer = setTimeout(request, 250); }
+      if (g.phase === 'ask') { clearTimeout(timer); timer = setTimeout(() => request(), 250); }
     }
     stateKey = key;
     if (g.phase === 'ask' && game.hint_info && G.isLegal(game.hint, game.legal)) {
