@@ -68,9 +68,10 @@ export function gripMarks(action) {
 }
 
 // Demon: {src, dst} selectors for an advised action, given the seat's own view
-// ({tableau: [{down, up}], waste}): the run's first card, and the pile it goes to.
-export function demonMarks(action, me) {
-  if (!action) return { src: null, dst: null };
+// ({tableau: [{down, up}], waste}): the run's first card, and the pile it goes to; with
+// no action, the vote button when the reason is that nothing helps any more.
+export function demonMarks(action, me, why = null) {
+  if (!action) return { src: why && why.kind === 'stuck' ? '#vote-end' : null, dst: null };
   if (action.type === 'draw' || action.type === 'recycle') return { src: '#stock', dst: null };
   let src = null;
   if (action.src === 'waste') src = '[data-pick="w"]';

@@ -330,7 +330,7 @@ export function createDemonCoach(root, { model, send }) {
       bubble.show({ heading, words: `${lead}${t('guide.looking')}`, stepText, anchor: '.mine' });
     } else if (g.phase === 'point') {
       const me = model.state.round.seats[model.seat];
-      const marks = G.demonMarks(g.advice.action, me);
+      const marks = G.demonMarks(g.advice.action, me, g.advice.why);
       bubble.show({ heading, words: `${lead}${G.demonWhy(g.advice.why, t, card)}`, stepText, marks,
         anchor: marks.src || '.mine' });
     } else {

@@ -70,6 +70,8 @@ test('what a Demon coach points at: the run\'s first card and the pile it goes t
   assert.deepEqual(demonMarks({ type: 'foundation', src: 'waste', pile: 0 }, me),
     { src: '[data-pick="w"]', dst: '[data-target="f:0"]' });
   assert.deepEqual(demonMarks({ type: 'draw' }, me), { src: '#stock', dst: null });
+  assert.deepEqual(demonMarks(null, me, { kind: 'stuck' }), { src: '#vote-end', dst: null });
+  assert.deepEqual(demonMarks(null, me, { kind: 'wait' }), { src: null, dst: null });
 });
 
 test('a grip reason in words, with the chain as the page labels ranks', () => {
