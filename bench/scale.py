@@ -139,10 +139,12 @@ async def capacity_of(name: str, args: argparse.Namespace, work: Path) -> dict:
             gc.freeze()
             r = await S.run_phase(driver, f"open-{n_rooms}", S.OPEN, args.seconds, rooms, seats, server)
             step = {"players": len(seats), "moves_s": r["moves_s"], "p50": r["p50"], "p99": r["p99"],
-                    "server_cpu": r["server_cpu"], "client_cpu": r["client_cpu"], "other_cpu": r["other_cpu"]}
+                    "server_cpu": r["server_cpu"], "client_cpu": r["client_cpu"], "other_cpu": r["other_cpu"],
+                    "cpu_us_per_move": r["cpu_us_per_move"]}
             steps.append(step)
             print(f"  {step['players']:5d} players: {r['moves_s']:6.0f} moves/s, fan-out p50 {r['p50'] * 1e3:6.1f} ms, "
-                  f"p99 {r['p99'] * 1e3:7.1f} ms; server {r['server_cpu'] * 100:3.0f}% of a core, client "
+                  f"p99 {r['p99'] * 1e3:7.1f} ms; server {r['server_cpu'] * 100:3.0f}% of a core "
+                  f"({r['cpu_us_per_move']:.0f} us/move), client "
                   f"{r['client_cpu'] * 100:3.0f}%, other processes {r['other_cpu'] * 100:3.0f}% "
                   f"(load {S.loadavg()})", flush=True)
             if r["p99"] * 1e3 > args.capacity_p99_ms:
@@ -249,7 +251,8 @@ def run_processes(args: argparse.Namespace) -> None:
     rows = [alone, one, many]
     print(f"\n{'':<34}" + "".join(f"{r['label']:>30}" for r in rows))
     lines = [
-        ("rooms per process", lambda r: " ".join(f"{k}:{v}" for k, v in sorted(r["rooms_per_process"].items()))),
+        ("rooms per shard", lambda r: " ".join(f"{k}:{v}" for k, v in sorted(r["rooms_per_process"].items()))
+         if len(r["rooms_per_process"]) <= 4 else "(no shard: any letter)"),
         ("open loop: moves/s", lambda r: f"{r['open']['moves_s']:.0f}"),
         ("open loop: fan-out p50 / p99 (ms)", lambda r: f"{r['open']['p50'] * 1e3:.2f} / {r['open']['p99'] * 1e3:.2f}"),
         ("saturated: moves/s", lambda r: f"{r['sat']['moves_s']:.0f}"),
