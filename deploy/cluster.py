@@ -200,6 +200,8 @@ class Cluster:
         for backend in ("new_rooms", "any"):
             up = self.servers_up(backend)
             self.wait_servers(backend, up | set(letters or self.letters), max(1.0, deadline - time.monotonic()))
+        for letter in letters or self.letters:
+            self.wait_servers(f"shard_{letter}", {letter}, max(1.0, deadline - time.monotonic()))
 
     def _check_alive(self, letter: str) -> None:
         proc = self.procs.get(letter)

@@ -120,8 +120,10 @@ for spec in "$@"; do
   letters=${spec%%=*}
   cat <<CFG
 
-# The rooms and games of shard $letters: only its own process has them.
+# The rooms and games of shard $letters: only its own process has them. A connection check
+# every second: while the process is down, its players get a 503 at once (and retry)
+# instead of waiting for connection timeouts to an address that no longer answers.
 backend shard_$letters
-    server $letters ${spec#*=}$srv_opts
+    server $letters ${spec#*=} check inter 1s fall 2 rise 1$srv_opts
 CFG
 done
