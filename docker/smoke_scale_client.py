@@ -76,16 +76,23 @@ class ComposeCluster:
         time.sleep(CHECKS_SETTLE_S)
 
     def wait_servers(self, backend: str, expected: set[str], timeout: float = 30.0) -> None:
-        """For the new-room backend: until /health/all shows exactly `expected` accepting
-        (a process that is down is not), then the balancer's checks are given time."""
+        """Until /health/all shows what the balancer's checks will see in `backend`: the
+        processes accepting new rooms (new_rooms), the live ones (any), or whether shard X's
+        process is live (shard_X); then the checks are given time to see it too."""
         deadline = time.monotonic() + timeout
         while True:
             answer = httpx.get(self.base + "/health/all", timeout=3).json()
-            accepting = {p["shard"] for p in answer["processes"] if p.get("accepting")}
-            if accepting == expected:
+            live = {p["shard"] for p in answer["processes"] if p.get("status") == "ok"}
+            if backend == "new_rooms":
+                seen = {p["shard"] for p in answer["processes"] if p.get("accepting")}
+            elif backend.startswith("shard_"):
+                seen = live & {backend[len("shard_"):]}
+            else:
+                seen = live
+            if seen == expected:
                 break
             if time.monotonic() > deadline:
-                raise TimeoutError(f"accepting {sorted(accepting)}, expected {sorted(expected)}")
+                raise TimeoutError(f"{backend}: {sorted(seen)}, expected {sorted(expected)}")
             time.sleep(0.3)
         time.sleep(CHECKS_SETTLE_S)
 

@@ -121,15 +121,18 @@ async def kill_scenario(cluster: Cluster) -> None:
         moved = await http.post(f"/api/grip/{grips['B']['id']}", json={"op": "undo"},
                                 headers={"Authorization": f"Bearer {grips['B']['token']}"})
         assert moved.status_code == 200
-        # A's room is unreachable, the whole says so, and recent games still answer.
+        # Once the balancer's checks have seen A gone (a request in the second before gets a
+        # 503 or a dropped connection; browsers retry either way), A's room answers 503, the
+        # whole says A is down, and recent games still answer.
+        await asyncio.to_thread(cluster.wait_servers, "new_rooms", {"B"})
+        await asyncio.to_thread(cluster.wait_servers, "shard_A", set())
         assert (await http.get(f"/api/rooms/{a[0].code}")).status_code == 503
         whole = await http.get("/health/all")
         assert whole.status_code == 503 and whole.json()["status"] == "degraded"
         assert [p["status"] for p in whole.json()["processes"]].count("down") == 1
         history = await http.get("/api/history")
         assert history.status_code == 200 and history.json()["complete"] is False
-        # New rooms meanwhile all go to B (once the balancer's check has seen A gone).
-        await asyncio.to_thread(cluster.wait_servers, "new_rooms", {"B"})
+        # New rooms meanwhile all go to B.
         for _ in range(3):
             assert (await http.post("/api/rooms", json={"name": "Cy"})).json()["code"][0] == "B"
 
