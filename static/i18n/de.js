@@ -8,7 +8,7 @@ export default {
   'header.language': 'Sprache',
   'header.keys': 'Tastatur (?)',
   'header.rules': 'Regeln',
-  'header.tools': 'Einstellungen',
+  'header.tools': 'Werkzeuge',
   'home.tagline': 'Wettlauf mit Freunden zu den gemeinsamen Ablagen — oder allein gegen den Teufel.',
   'home.createTitle': 'Demon-Raum eröffnen',
   'home.createLead': 'Du bekommst einen Raumcode und einen Link für 1–7 Freunde.',

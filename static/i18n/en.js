@@ -8,7 +8,7 @@ export default {
   'header.language': 'Language',
   'header.keys': 'Keyboard keys (?)',
   'header.rules': 'Rules',
-  'header.tools': 'Settings',
+  'header.tools': 'Tools',
 
   'home.tagline': 'Race your friends to the shared foundations — or take on the Devil alone.',
   'home.createTitle': 'Start a Demon room',

@@ -8,7 +8,7 @@ export default {
   'header.language': 'Kieli',
   'header.keys': 'Näppäimet (?)',
   'header.rules': 'Säännöt',
-  'header.tools': 'Asetukset',
+  'header.tools': 'Työkalut',
   'home.tagline': 'Kilpaile ystäviesi kanssa yhteisille peruspinoille — tai kohtaa Paholainen yksin.',
   'home.createTitle': 'Perusta Demon-huone',
   'home.createLead': 'Saat huonekoodin ja linkin, jonka voit lähettää 1–7 ystävälle.',

@@ -8,7 +8,7 @@ export default {
   'header.language': 'Limba',
   'header.keys': 'Taste (?)',
   'header.rules': 'Reguli',
-  'header.tools': 'Setări',
+  'header.tools': 'Instrumente',
   'home.tagline': 'Întreceți-vă prietenii la fundațiile comune — sau înfruntați Diavolul singur.',
   'home.createTitle': 'Creează o cameră Demon',
   'home.createLead': 'Primești un cod și un link de trimis la 1–7 prieteni.',

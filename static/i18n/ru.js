@@ -8,7 +8,7 @@ export default {
   'header.language': 'Язык',
   'header.keys': 'Клавиши (?)',
   'header.rules': 'Правила',
-  'header.tools': 'Настройки',
+  'header.tools': 'Инструменты',
   'home.tagline': 'Наперегонки с друзьями к общим базам — или один на один с Дьяволом.',
   'home.createTitle': 'Создать комнату «Демон»',
   'home.createLead': 'Вы получите код комнаты и ссылку для 1–7 друзей.',

@@ -101,6 +101,13 @@ def test_card_letters_follow_the_language_and_the_choice(open_page):
     page = open_page("de", locale="de-DE")
     # German players expect B D K: the home page's chains say so
     expect(page.get_by_text("2-5-8-B, 3-6-9-D und 4-7-10-K")).to_be_visible()
+    # and the How to play pictures: the jack of spades of the grip's chains is a B
+    page.click("header .rules-btn")
+    page.locator(".rules-tab[data-game='devils-grip']").click()
+    jack = page.locator(".rules-howto .rules-cards .card.face[data-card='JS']")
+    expect(jack).to_be_visible()
+    assert jack.evaluate(FACE_LETTERS)[0] == "B"
+    page.keyboard.press("Escape")
     practice(page)
     page.keyboard.press("d")
     queen = page.locator('.mine .waste [data-card="QD"]')
