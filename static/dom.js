@@ -133,8 +133,6 @@ export function animationsOff() {
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const ICONS = {
-  soundOn: ['M3 9h4l5-4v14l-5-4H3z', 'M15 8.5a4.5 4.5 0 0 1 0 7', 'M17.5 6a8 8 0 0 1 0 12'],
-  soundOff: ['M3 9h4l5-4v14l-5-4H3z', 'M15.5 9.5l5 5', 'M20.5 9.5l-5 5'],
   copy: ['M8 8h11v12H8z', 'M5 16V4h11'],
   share: ['M12 3v12', 'M7 8l5-5 5 5', 'M5 13v7h14v-7'],
   clock: ['M21 12a9 9 0 1 1-18 0a9 9 0 1 1 18 0', 'M12 7v5l3 2'],

@@ -5,8 +5,6 @@
 let ctx = null;
 let enabled = false;
 
-export function soundOn() { return enabled; }
-
 export function setSound(on, { wake = true } = {}) {
   enabled = Boolean(on);
   if (enabled && wake) ensureContext();
