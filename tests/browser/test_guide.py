@@ -12,8 +12,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import create_room, join_by_link, wait_for_table
+from tests.browser.conftest import PHONE, RACE_SEED
+from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, wait_for_table
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -248,3 +248,19 @@ def test_no_coach_at_a_table_of_two_people(open_page):
     ann.click(".rules-btn")
     expect(ann.locator(".rules-tab").first).to_be_visible()
     expect(ann.locator("#guide-again")).to_have_count(0)
+
+
+def test_the_guide_on_a_phone(open_page):
+    """On a phone the bubble docks at the bottom of the window, inside it, and the page
+    still does not scroll sideways."""
+    page = open_page("grip-phone", viewport=PHONE, path="/grip", guide=True, touch=True)
+    bubble = page.locator(".guide-bubble")
+    expect(bubble).to_be_visible()
+    bubble.get_by_role("button", name="Show me").tap()
+    expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+    expect(bubble).to_have_class(re.compile(r"\bdocked\b"))
+    box = bubble.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert box["y"] + box["height"] <= PHONE["height"], box
+    assert no_horizontal_scroll(page)
+    axe_violations(page, "Devil's Grip with the guide on a phone")
