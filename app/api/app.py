@@ -166,6 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.socket_gate = SocketGate(settings, budgets, room_watch)
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
+    app.state.peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
 
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes)

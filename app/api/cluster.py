@@ -72,22 +72,38 @@ def own_history(request: Request) -> list[dict]:
     return store.recent_matches(HISTORY_LIMIT) if store is not None else []
 
 
-async def ask_peers(request: Request, path: str) -> list[tuple[str, dict | None]]:
-    """(peer, its JSON answer or None) for every peer in DEMON_PEERS, asked at once."""
-    settings = request.app.state.settings
-    peers = settings.peer_list
-    if not peers:
-        return []
+class Peers:
+    """Asks the other processes (DEMON_PEERS). Their answers are kept for a second: the
+    home page asks for recent games on every visit, and a client hammering /health/all
+    must not turn each of its requests into a request to every peer."""
 
-    async def ask(client: httpx.AsyncClient, peer: str) -> tuple[str, dict | None]:
-        try:
-            answer = await client.get(peer + path)
-            return peer, answer.json() if answer.status_code == 200 else None
-        except (httpx.HTTPError, ValueError):
-            return peer, None
+    KEEP_S = 1.0
 
-    async with httpx.AsyncClient(timeout=settings.peer_timeout_s) as client:
-        return await asyncio.gather(*(ask(client, peer) for peer in peers))
+    def __init__(self, urls: list[str], timeout_s: float) -> None:
+        self.urls = urls
+        self.timeout_s = timeout_s
+        self._kept: dict[str, tuple[float, asyncio.Future]] = {}
+
+    async def ask(self, path: str) -> list[tuple[str, dict | None]]:
+        """(peer, its JSON answer or None) for every peer, asked at once."""
+        if not self.urls:
+            return []
+        kept = self._kept.get(path)
+        if kept is None or time.monotonic() - kept[0] >= self.KEEP_S:
+            kept = (time.monotonic(), asyncio.ensure_future(self._ask_all(path)))
+            self._kept[path] = kept
+        return await asyncio.shield(kept[1])
+
+    async def _ask_all(self, path: str) -> list[tuple[str, dict | None]]:
+        async def ask(client: httpx.AsyncClient, peer: str) -> tuple[str, dict | None]:
+            try:
+                answer = await client.get(peer + path)
+                return peer, answer.json() if answer.status_code == 200 else None
+            except (httpx.HTTPError, ValueError):
+                return peer, None
+
+        async with httpx.AsyncClient(timeout=self.timeout_s) as client:
+            return list(await asyncio.gather(*(ask(client, peer) for peer in self.urls)))
 
 
 @router.get("/health")
@@ -108,7 +124,7 @@ async def health_all(request: Request) -> JSONResponse:
     mine = own_health(request)
     processes = [mine]
     down = []
-    for peer, answer in await ask_peers(request, "/health"):
+    for peer, answer in await request.app.state.peers.ask("/health"):
         if answer is None:
             down.append(peer)
             processes.append({"status": "down", "peer": peer})
@@ -129,7 +145,7 @@ async def history(request: Request, scope: str = "all") -> dict:
     if scope == "local" or not settings.peer_list:
         return {"games": games, "shard": settings.shard}
     complete = True
-    for _peer, answer in await ask_peers(request, "/api/history?scope=local"):
+    for _peer, answer in await request.app.state.peers.ask("/api/history?scope=local"):
         if answer is None:
             complete = False
         elif answer.get("shard") != settings.shard:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import sys
 from pathlib import Path
 
@@ -226,3 +227,31 @@ def test_recent_games_and_logs_cover_every_process(cluster):
     log = (cluster.data_dir / "cluster.log").read_text()
     for letter, code in codes.items():
         assert f"{letter} | " in log and f"shard={letter} event=room_created code={code}" in log
+
+
+def test_the_balancer_sets_the_forwarded_address_itself(cluster):
+    """A client's own X-Forwarded-For is dropped by the balancer, so a process that trusts
+    the balancer cannot be told a made-up address (per-address limits and logs)."""
+    httpx.get(cluster.base + "/api/rooms/ZZZZZZZ", headers={"X-Forwarded-For": "203.0.113.77"})
+    httpx.get(cluster.base + "/health", headers={"X-Forwarded-For": "203.0.113.77"})
+    time.sleep(0.5)
+    log = (cluster.data_dir / "cluster.log").read_text()
+    assert "GET /api/rooms/ZZZZZZZ" in log and "203.0.113.77" not in log
+
+
+def test_peer_answers_are_kept_a_second(cluster):
+    """Hammering /health/all on one process asks its peer about once a second, not once
+    per request."""
+    def peer_health_lines() -> int:
+        log = (cluster.data_dir / "cluster.log").read_text()
+        return sum(1 for line in log.splitlines() if line.startswith("B | ") and '"GET /health HTTP' in line)
+
+    before = peer_health_lines()
+    t0 = time.monotonic()
+    with httpx.Client(base_url=cluster.process_base("A")) as http:
+        for _ in range(40):
+            assert http.get("/health/all").status_code == 200
+    elapsed = time.monotonic() - t0
+    time.sleep(0.5)
+    # A's asks (one per second at most) plus the balancer's own /health check of B (every 2 s).
+    assert peer_health_lines() - before <= 1.5 * elapsed + 4 < 40
