@@ -9,6 +9,7 @@
 // languages complete.
 
 import { chosenLanguage } from './language.js';
+import { resolve, applyTo, storedSettings } from './settings.js';
 
 export const NOTICE_TEXT = {
   en: {
@@ -82,6 +83,9 @@ const ACTIONS = {
 };
 
 function show(kind) {
+  // the player's table colour (and the rest of what settings.js puts on <html>)
+  const reduce = Boolean(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+  applyTo(document.documentElement, resolve(storedSettings(), { reducedMotion: reduce }));
   const lang = chosenLanguage();
   const text = (NOTICE_TEXT[lang] || NOTICE_TEXT.en)[kind];
   document.documentElement.lang = lang;

@@ -215,6 +215,13 @@ def test_dark_and_light_tables_change_the_colours_and_pass_axe(open_page):
         expect(page.locator("#create-name")).to_be_visible()
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    # the page for a wrong address is on the same table
+    assert page.goto("/nothing").status == 404
+    expect(page.locator("h1#notice-title")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    assert page.evaluate(background) == colour
+    open_page.problems.items[:] = [item for item in open_page.problems.items if "404" not in item]
+    page.goto("/")
     practice(page)
     page.keyboard.press("d")
     expect(page.locator(".mine .waste [data-card]").first).to_be_visible()
