@@ -1,4 +1,5 @@
-"""Small steps the browser tests share: create and join rooms, read the layout shown."""
+"""Small steps the browser tests share: create and join rooms, read the layout shown,
+record the messages a page shows, hold back what the server sends a page (Gate)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,31 @@ def watch_notes(page: Page) -> None:
 
 def notes_seen(page: Page) -> list:
     return page.evaluate("window.__notes")
+
+
+class Gate:
+    """Holds the messages the server sends one page, to make a race deterministic."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.held: list[str] = []
+        self.page_side = None
+
+    def route(self, ws) -> None:
+        server = ws.connect_to_server()
+        self.page_side = ws
+
+        def from_server(message):
+            if self.closed:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    def release(self) -> None:
+        self.closed = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held = []

@@ -13,7 +13,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.helpers import (create_room, foundation_cards, join_by_link, my_layout,
+from tests.browser.helpers import (Gate, create_room, foundation_cards, join_by_link, my_layout,
                                    no_horizontal_scroll, notes_seen, touch_drag, wait_for_table,
                                    watch_notes)
 
@@ -84,34 +84,6 @@ def test_join_by_copied_link_play_and_reload(open_page):
     # and it is still live: Ann's next play reaches the reloaded page
     ann.dblclick('.mine [data-card="2C"]')
     expect(bob.locator('.foundations [data-card="2C"]')).to_have_count(1)
-
-
-class Gate:
-    """Holds the messages the server sends one page, to make a race deterministic."""
-
-    def __init__(self) -> None:
-        self.closed = False
-        self.held: list[str] = []
-        self.page_side = None
-
-    def route(self, ws) -> None:
-        server = ws.connect_to_server()
-        self.page_side = ws
-
-        def from_server(message):
-            if self.closed:
-                self.held.append(message)
-            else:
-                ws.send(message)
-
-        server.on_message(from_server)
-        ws.on_message(lambda message: server.send(message))
-
-    def release(self) -> None:
-        self.closed = False
-        for message in self.held:
-            self.page_side.send(message)
-        self.held = []
 
 
 def test_lost_race_slides_back_with_note(open_page):

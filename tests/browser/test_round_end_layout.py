@@ -15,8 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import join_by_link, notes_seen, wait_for_table, watch_notes
-from tests.browser.test_demon_table import Gate
+from tests.browser.helpers import Gate, join_by_link, notes_seen, wait_for_table, watch_notes
 from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "near-demon.json"
