@@ -33,7 +33,6 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent

@@ -24,6 +24,7 @@ import argparse
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -102,8 +103,7 @@ class Cluster:
 
     def servers_up(self, backend: str = "new_rooms") -> set[str]:
         """The servers HAProxy now counts as up in a backend (from its stats socket)."""
-        import socket as socketlib
-        with socketlib.socket(socketlib.AF_UNIX) as s:
+        with socket.socket(socket.AF_UNIX) as s:
             s.settimeout(2)
             s.connect(str(self.stats_socket))
             s.sendall(b"show stat\n")
