@@ -8,8 +8,9 @@ a count of at least one): a malformed action cannot exist, so the rules
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
 from app.engine.checks import is_int
 from app.engine.demon_layout import PILES

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from app.engine.demon import DemonRound, action_to_json
+from app.engine.demon import DemonRound, ToFoundation, action_to_json
 
 
 @dataclass
@@ -62,12 +62,18 @@ class TableAnswers:
                 cached.foundations = foundations
                 return cached.actions
         actions = []
+        found = []
         for a in rnd.legal_actions(seat):
             j = action_to_json(a)
             j.pop("seat", None)
             actions.append(j)
+            if type(a) is ToFoundation:
+                found.append((a.src, a.pile))
         if plays is None:
-            plays = rnd.foundation_plays(seat)
+            # `foundation_plays` is exactly these pairs, in this order (the foundation
+            # plays of `legal_actions`): read them off the list just built instead of
+            # asking the engine a second time, once per move for the mover.
+            plays = tuple(found)
         self._legal[pid] = _Legal(layout, foundations, absent, plays, actions)
         return actions
 

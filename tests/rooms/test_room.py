@@ -228,6 +228,33 @@ def test_the_stuck_flags_kept_between_moves_equal_a_fresh_answer(seed):
             assert room.public_stuck() == sorted(room.round.stuck_seats(among=seen) if seen else [])
 
 
+@pytest.mark.parametrize("seed", [5, 288])
+def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer(seed):
+    """`TableAnswers.legal` reuses a seat's answer while its layout stays, checking only
+    its foundation plays (kept from the list it last built) when the foundations moved:
+    after every move of a round, every seat's kept answer must equal a fresh one."""
+    from app.engine.demon import action_to_json
+    from app.rooms.answers import TableAnswers
+
+    rng = random.Random(seed)
+    room, players = started(6)
+    while room.phase is Phase.PLAYING:
+        p = players[rng.randrange(6)]
+        legal = room.legal_for(p)
+        plays = [a for a in legal if a["type"] == "foundation"]
+        action = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal) if legal else None
+        if action is None:
+            continue
+        room.act(p, f"a{room.v}", action, T0)
+        fresh = TableAnswers()
+        for q in players:
+            kept = room.legal_for(q)
+            if room.phase is Phase.PLAYING:
+                assert kept == fresh.legal(room.round, q.seat, q.id)
+                assert kept == [{k: v for k, v in action_to_json(a).items() if k != "seat"}
+                                for a in room.round.legal_actions(q.seat)]
+
+
 def test_a_refused_recycle_does_not_count_as_having_seen_the_stock():
     """Found in review: a recycle sent while the stock still had cards was refused, yet
     marked the seat as having been through its stock, so its stuck status showed early."""
