@@ -8,9 +8,15 @@ import re
 from playwright.sync_api import Page, expect
 
 
-def create_room(page: Page, name: str) -> str:
-    """On the home page: create a room; returns its code once the lobby shows."""
+def create_room(page: Page, name: str, *, rounds: int | None = None,
+                max_players: int | None = None) -> str:
+    """On the home page: create a room (with the form's defaults unless told otherwise);
+    returns its code once the lobby shows."""
     page.fill("#create-name", name)
+    if rounds is not None:
+        page.select_option("#create-rounds", str(rounds))
+    if max_players is not None:
+        page.select_option("#create-max", str(max_players))
     page.click("#create-room")
     expect(page.locator("#room-code")).to_be_visible()
     code = page.inner_text("#room-code").strip()
@@ -119,3 +125,12 @@ class Gate:
         for message in self.held:
             self.page_side.send(message)
         self.held = []
+
+
+def server_game(page: Page) -> dict:
+    """The Devil's Grip game as the server describes it, fetched with the page's own token."""
+    return page.evaluate("""async () => {
+        const g = JSON.parse(localStorage.getItem('dg.grip.current'));
+        const r = await fetch(`/api/grip/${g.id}`, {headers: {Authorization: `Bearer ${g.token}`}});
+        return r.json();
+    }""")

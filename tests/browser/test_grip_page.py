@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 import pytest
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import no_horizontal_scroll
+from tests.browser.helpers import no_horizontal_scroll, server_game
 from tests.support.live_server import LiveServer
 
 
@@ -30,16 +30,6 @@ def server(tmp_path_factory):
 def grid(page) -> list[list[str]]:
     return page.evaluate("""() => [...document.querySelectorAll('.grip-grid .cell')].map(
         (c) => [...c.querySelectorAll('[data-card]')].map((e) => e.dataset.card))""")
-
-
-
-def server_game(page) -> dict:
-    """The game as the server describes it, fetched with the page's own token."""
-    return page.evaluate("""async () => {
-        const g = JSON.parse(localStorage.getItem('dg.grip.current'));
-        const r = await fetch(`/api/grip/${g.id}`, {headers: {Authorization: `Bearer ${g.token}`}});
-        return r.json();
-    }""")
 
 
 def expected_why(why: dict) -> str:

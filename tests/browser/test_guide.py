@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, wait_for_table
+from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, server_game, wait_for_table
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -53,14 +53,6 @@ def grip_sentence(why: dict) -> str:
         return f"Move the {c} onto the {onto} ({chain}): the cell it leaves takes the talon’s top card."
     assert kind == "part", why
     return f"Move the {c} onto the {onto} ({chain}): that uncovers the {card(why['under'])} beneath it."
-
-
-def server_game(page) -> dict:
-    return page.evaluate("""async () => {
-        const g = JSON.parse(localStorage.getItem('dg.grip.current'));
-        const r = await fetch(`/api/grip/${g.id}`, {headers: {Authorization: `Bearer ${g.token}`}});
-        return r.json();
-    }""")
 
 
 def follow_grip(page, hint: dict) -> None:

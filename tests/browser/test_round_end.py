@@ -11,16 +11,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import join_by_link, wait_for_table
-
-
-def create(page, name: str, *, rounds: int = 3, max_players: int = 8) -> str:
-    page.fill("#create-name", name)
-    page.select_option("#create-rounds", str(rounds))
-    page.select_option("#create-max", str(max_players))
-    page.click("#create-room")
-    expect(page.locator("#room-code")).to_be_visible()
-    return page.inner_text("#room-code").strip()
+from tests.browser.helpers import create_room, join_by_link, wait_for_table
 
 
 def selected_text(page) -> str:
@@ -29,7 +20,7 @@ def selected_text(page) -> str:
 
 def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
     ann = open_page("ann")
-    code = create(ann, "Ann", rounds=1)
+    code = create_room(ann, "Ann", rounds=1)
     bob = open_page("bob", path=None)
     join_by_link(bob, f"/r/{code}", "Bob")
     ann.click("#start-game")
@@ -70,7 +61,7 @@ def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
 
 def test_joining_mid_round_is_told_the_truth_and_watches_a_useful_table(open_page):
     ann = open_page("ann")
-    code = create(ann, "Ann", max_players=3)
+    code = create_room(ann, "Ann", max_players=3)
     link = f"/r/{code}"
     bob = open_page("bob", path=None)
     join_by_link(bob, link, "Bob")

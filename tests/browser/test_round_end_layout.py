@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import Gate, join_by_link, notes_seen, wait_for_table, watch_notes
+from tests.browser.helpers import Gate, create_room, join_by_link, notes_seen, wait_for_table, watch_notes
 from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "near-demon.json"
@@ -42,17 +42,9 @@ WATCH_CELEBRATION = """() => {
 }"""
 
 
-def create(page, name: str, rounds: int) -> str:
-    page.fill("#create-name", name)
-    page.select_option("#create-rounds", str(rounds))
-    page.click("#create-room")
-    expect(page.locator("#room-code")).to_be_visible()
-    return page.inner_text("#room-code").strip()
-
-
 def test_a_stuck_seat_is_told_so_and_its_tags_go_with_the_round(open_page):
     ann = open_page("ann")
-    code = create(ann, "Ann", rounds=2)
+    code = create_room(ann, "Ann", rounds=2)
     bob = open_page("bob", path=None)
     join_by_link(bob, f"/r/{code}", "Bob")
     ann.click("#start-game")
@@ -79,7 +71,7 @@ def test_a_stuck_seat_is_told_so_and_its_tags_go_with_the_round(open_page):
 
 def test_a_demon_win_is_celebrated_and_the_round_lost_is_said_once(open_page, artifacts):
     ann = open_page("ann")
-    code = create(ann, "Ann", rounds=1)
+    code = create_room(ann, "Ann", rounds=1)
     bob = open_page("bob", path=None)
     join_by_link(bob, f"/r/{code}", "Bob")
     cleo = open_page("cleo", path=None)
