@@ -30,13 +30,19 @@ const listeners = new Set();
 
 export function getLang() { return lang; }
 
+// The player's latest choice, saved at once (a page opened next, even before this
+// one's new strings arrive, starts in it); of two quick choices the later one wins.
+let wanted = lang;
+
 // Resolves once the page has been told (after its new strings arrived).
 export async function setLang(code) {
-  if (!isLanguage(code) || code === lang) return;
+  if (!isLanguage(code) || code === wanted) return;
+  wanted = code;
+  setPref('lang', code);
   const next = await loadTable(code);
+  if (code !== wanted) return;
   lang = code;
   table = next;
-  setPref('lang', code);
   document.documentElement.lang = code;
   listeners.forEach((fn) => fn(code));
 }

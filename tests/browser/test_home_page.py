@@ -3,6 +3,9 @@ the key list, the settings button, and player names shown as text, never as mark
 
 from __future__ import annotations
 
+import re
+import time
+
 from playwright.sync_api import expect
 
 from tests.browser.helpers import join_by_link
@@ -23,6 +26,25 @@ def test_language_follows_browser_and_can_be_switched(open_page):
     # key names are translated too
     page.select_option("select.lang", "ru")
     page.goto("/grip")
+    expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
+    page.keyboard.press("?")
+    expect(page.locator(".keys-help")).to_contain_text("D / Пробел")
+
+
+def test_a_language_chosen_is_kept_even_when_the_next_page_opens_before_its_strings_arrive(open_page):
+    """The choice is saved at once: a player who picks Russian and follows a link before
+    the Russian strings have arrived (held back here) gets the next page in Russian."""
+    page = open_page("quick")
+    expect(page.locator("#create-title")).to_have_text("Start a Demon room")
+
+    def slow(route):
+        time.sleep(0.8)
+        route.continue_()
+
+    page.route(re.compile(r"/i18n/ru\.js$"), slow)
+    page.select_option("select.lang", "ru")
+    page.goto("/grip")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
     expect(page.locator(".grip-grid [data-card]").first).to_be_visible()
     page.keyboard.press("?")
     expect(page.locator(".keys-help")).to_contain_text("D / Пробел")
