@@ -208,21 +208,28 @@ def test_stuck_is_shown_only_for_seats_that_have_seen_their_whole_stock():
     assert room.public_stuck() == [1]
 
 
-@pytest.mark.parametrize("seed", [3, 288, 4096])
-def test_the_stuck_flags_kept_between_moves_equal_a_fresh_answer(seed):
-    """`public_stuck` re-asks only the seats whose layout changed while the foundations
-    stay the same; after every move of a whole round it must equal the answer worked
-    out from scratch."""
+def random_moves(seed: int, seats: int = 6):
+    """A whole round of six seats playing at random (foundation plays preferred), yielding
+    the room and its players after every accepted move."""
     rng = random.Random(seed)
-    room, players = started(6)
+    room, players = started(seats)
     while room.phase is Phase.PLAYING:
-        p = players[rng.randrange(6)]
+        p = players[rng.randrange(seats)]
         legal = room.legal_for(p)
         plays = [a for a in legal if a["type"] == "foundation"]
         action = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal) if legal else None
         if action is None:
             continue
         room.act(p, f"a{room.v}", action, T0)
+        yield room, players
+
+
+@pytest.mark.parametrize("seed", [3, 288, 4096])
+def test_the_stuck_flags_kept_between_moves_equal_a_fresh_answer(seed):
+    """`public_stuck` re-asks only the seats whose layout changed while the foundations
+    stay the same; after every move of a whole round it must equal the answer worked
+    out from scratch."""
+    for room, _players in random_moves(seed):
         if room.round.end is None:
             seen = room.record.cycled | {s for s, seat in enumerate(room.round.seats) if not seat.stock}
             assert room.public_stuck() == sorted(room.round.stuck_seats(among=seen) if seen else [])
@@ -236,16 +243,7 @@ def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer(seed):
     from app.engine.demon import action_to_json
     from app.rooms.answers import TableAnswers
 
-    rng = random.Random(seed)
-    room, players = started(6)
-    while room.phase is Phase.PLAYING:
-        p = players[rng.randrange(6)]
-        legal = room.legal_for(p)
-        plays = [a for a in legal if a["type"] == "foundation"]
-        action = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal) if legal else None
-        if action is None:
-            continue
-        room.act(p, f"a{room.v}", action, T0)
+    for room, players in random_moves(seed):
         fresh = TableAnswers()
         for q in players:
             kept = room.legal_for(q)
