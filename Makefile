@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # the app itself needs no JavaScript packages. Without npm those tests are skipped.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run run-scaled test bench clean
+.PHONY: run run-scaled test typecheck bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,11 @@ run: $(STAMP)
 # `make run-scaled N=3`: N server processes behind HAProxy, one address (port 8000); see
 # "Several processes" in docs/self-hosting.md. Needs haproxy (apt-get install haproxy).
 run-scaled: $(STAMP)
-	$(PY) deploy/cluster.py --processes $(or $(N),2)$(if $(HOST), --host $(HOST))
+	$(PY) docker/cluster.py --processes $(or $(N),2)$(if $(HOST), --host $(HOST))
+
+# mypy --strict over app/ (settings in pyproject.toml): a type error fails the build.
+typecheck: $(STAMP)
+	$(PY) -m mypy
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest

@@ -5,7 +5,7 @@ the limit are refused by the WebSocket layer itself (close 1009), and permessage
 is off (compression costs CPU per message and opens compression side channels).
 
 uvicorn runs its h11 HTTP protocol and websockets-sansio protocol wrapped by the
-connection guard (`app/api/guard.py`): a deadline for each request, caps on connections
+connection guard (`app/server/guard.py`): a deadline for each request, caps on connections
 overall and per address, refusals logged once per interval. X-Forwarded-For is believed
 from `DEMON_TRUSTED_PROXIES` only (docs/security.md).
 """
@@ -18,11 +18,11 @@ import sys
 import uvicorn
 from pydantic import ValidationError
 
-from app.api.app import create_app
-from app.api.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
-from app.api.invite import lan_addresses, startup_lines
+from app.server.app import create_app
+from app.server.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
+from app.server.invite import lan_addresses, startup_lines
 from app.config import Settings
-from app.rooms.store import StoreError
+from app.storage.store import StoreError
 
 
 def _settings() -> Settings:

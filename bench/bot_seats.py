@@ -25,14 +25,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import app.rooms.bots as driver_module  # noqa: E402
-from app.api.app import GC_GEN0_THRESHOLD  # noqa: E402
+import app.demon.hub.bot_driver as driver_module  # noqa: E402
+from app.server.app import GC_GEN0_THRESHOLD  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
-from app.rooms.hub import Hub  # noqa: E402
-from app.rooms.hub import Hub as _Hub  # noqa: E402
-from app.rooms.room import Phase, Room  # noqa: E402
-from app.rooms.store import Store  # noqa: E402
+from app.demon.hub.hub import Hub  # noqa: E402
+from app.demon.hub.hub import Hub as _Hub  # noqa: E402
+from app.demon.room.room import Phase, Room  # noqa: E402
+from app.storage.store import Store  # noqa: E402
 
 
 def timed(fn, wall: list[float], cpu: list[float]):
@@ -90,7 +90,7 @@ async def loop_load(args: argparse.Namespace) -> int:
     await hub.start()
     tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=20))
               for _ in range(args.rooms)]
-    gc.collect()  # the collector as the server sets it (app/api/app.py)
+    gc.collect()  # the collector as the server sets it (app/server/app.py)
     gc.freeze()
     gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
     full: list[float] = []

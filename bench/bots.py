@@ -7,7 +7,7 @@ bots only) and they play through `Room.act` and `Room.vote`, so the same validat
 first-come arbitration (rule 14: `race_lost`) apply as on the server.
 
 Time is simulated: a priority queue holds each bot's next event on a fake clock, in the
-server driver's timing (app/rooms/bots.py): a bot looks at the table, decides, and its
+server driver's timing (app/demon/hub/bot_driver.py): a bot looks at the table, decides, and its
 message arrives a think time later (decided on the table as it was: a quicker seat may
 have taken the foundation spot meanwhile); then it looks again at once. A bot with
 nothing to do that has cast the vote it wants waits until the table changes; one with
@@ -52,12 +52,12 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.engine import demon_view  # noqa: E402
-from app.engine.demon import RoundAnalysis, action_to_json  # noqa: E402
-from app.engine.demon_bot import LEVELS, BotMemory, decide, think_time  # noqa: E402
-from app.engine.demon_view import seat_view  # noqa: E402
-from app.engine.rng import SplitMix64, derive_seed  # noqa: E402
-from app.rooms.room import Options, Phase, Room  # noqa: E402
+from app.demon.rules import view as demon_view  # noqa: E402
+from app.demon.rules.round import RoundAnalysis, action_to_json  # noqa: E402
+from app.demon.rules.bot import LEVELS, BotMemory, decide, think_time  # noqa: E402
+from app.demon.rules.view import seat_view  # noqa: E402
+from app.common.rng import SplitMix64, derive_seed  # noqa: E402
+from app.demon.room.room import Options, Phase, Room  # noqa: E402
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 

@@ -23,8 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.engine import demon_stuck  # noqa: E402
-from app.engine.demon import (  # noqa: E402
+from app.demon.rules import stuck as demon_stuck  # noqa: E402
+from app.demon.rules.round import (  # noqa: E402
     DemonRound,
     Draw,
     Moved,

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from app.engine.devils_grip import (  # noqa: E402
+from app.grip.rules import (  # noqa: E402
     DealThree,
     EndDeal,
     GridToGrid,

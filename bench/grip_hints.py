@@ -22,9 +22,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from app.engine.devils_grip import GripState  # noqa: E402
-from app.engine.grip_search import hint  # noqa: E402
-from app.engine.grip_view import GripView  # noqa: E402
+from app.grip.rules import GripState  # noqa: E402
+from app.grip.rules.search import hint  # noqa: E402
+from app.grip.rules.view import GripView  # noqa: E402
 
 
 def greedy(number: int, passes: int | None) -> int:

@@ -9,7 +9,7 @@ engine and SQLite store (persistence on, in a temporary directory), and, each tu
 the event loop, one random seat playing what bench/server.py's seats choose, sent as
 its JSON text through the same validation (`client_message.validate_json`),
 `Hub.handle_message`, and the flush (the onlookers' frames, the commit, the mover's
-`legal` and `ack`). The garbage collector is set as the server sets it (app/api/app.py).
+`legal` and `ack`). The garbage collector is set as the server sets it (app/server/app.py).
 
 `--parts` also times the three big parts of a move (the dispatch: `Room.act` and what
 the hub does around it; the frames of the flush, the legal actions included; the
@@ -36,12 +36,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from app.api.app import GC_GEN0_THRESHOLD  # noqa: E402
+from app.server.app import GC_GEN0_THRESHOLD  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
-from app.rooms.connection import Pipe  # noqa: E402
-from app.rooms.hub import Hub  # noqa: E402
-from app.rooms.store import Store  # noqa: E402
+from app.demon.hub.connection import Pipe  # noqa: E402
+from app.demon.hub.hub import Hub  # noqa: E402
+from app.storage.store import Store  # noqa: E402
 from server import SEATS, choose  # noqa: E402  (bench/server.py: a seat's choice of move)
 
 

@@ -13,7 +13,7 @@ ratio ours / bare is the figure of issue 17 (target >= 0.6).
 
 **--processes N**: the same rooms against three set-ups, in one run: one process alone
 (clients connect to it), one process behind HAProxy, and N processes behind HAProxy
-(deploy/cluster.py: shard letters, DEMON_PEERS, the generated haproxy.cfg). For each: the
+(docker/cluster.py: shard letters, DEMON_PEERS, the generated haproxy.cfg). For each: the
 open loop (fan-out p50/p99: the balancer's added latency is "one behind HAProxy" minus
 "one alone") and the saturated loop (moves/s: N behind HAProxy against one behind it;
 target >= 1.4 for N = 2). Rooms are created through the balancer, so round-robin spreads
@@ -37,7 +37,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "deploy"))
+sys.path.insert(0, str(HERE.parent / "docker"))
 
 import server as S  # noqa: E402  (bench/server.py)
 from cluster import Cluster, haproxy_path  # noqa: E402

@@ -1,11 +1,11 @@
 # The load balancer of the scaled setup (docker/compose.scale.yml): HAProxy from Debian's
-# packages, configured at start by deploy/haproxy-cfg.sh from two variables:
+# packages, configured at start by docker/haproxy-cfg.sh from two variables:
 #
 #   BACKENDS  "A=app-a:8000 B=app-b:8000 ..."  each process's shard letters and address
 #   BIND      ":8000"                           where the balancer listens
 #
 # Routing (new rooms round-robin over accepting processes, a room's requests and socket
-# to its owner) is described in deploy/haproxy-cfg.sh and docs/self-hosting.md.
+# to its owner) is described in docker/haproxy-cfg.sh and docs/self-hosting.md.
 # BASE is any Debian image; a machine without a container registry can build a local
 # bookworm with ../shared/tools/docker-local-base and pass BASE=python:3.11-slim.
 ARG BASE=debian:bookworm-slim
@@ -15,7 +15,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends haproxy \
  && rm -rf /var/lib/apt/lists/*
 
-COPY deploy/haproxy-cfg.sh /usr/local/bin/haproxy-cfg
+COPY docker/haproxy-cfg.sh /usr/local/bin/haproxy-cfg
 RUN chmod 755 /usr/local/bin/haproxy-cfg
 
 # Docker's DNS: a restarted app container may come back with a new address.

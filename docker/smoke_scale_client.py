@@ -1,5 +1,5 @@
 """The client side of docker/smoke-scale.sh: tests/server/test_scale.py's scenarios, played
-against docker/compose.scale.yml instead of deploy/cluster.py's processes.
+against docker/compose.scale.yml instead of docker/cluster.py's processes.
 
     python docker/smoke_scale_client.py URL PROJECT_ARGS...
 

@@ -4,14 +4,14 @@
 //   /r/{CODE}    a Demon room (lobby or table)
 //   /grip        Devil's Grip
 
-import { h, replaceChildren, modal, icon } from './dom.js';
-import { t, LANGUAGES, getLang, setLang, onLangChange } from './i18n.js';
-import { getAnnounce, setAnnounce } from './storage.js';
-import { initSettings, applySettings, showSettings } from './settings-panel.js';
-import { showRules } from './rules.js';
+import { h, replaceChildren, modal, icon } from './common/dom.js';
+import { t, LANGUAGES, getLang, setLang, onLangChange } from './common/i18n.js';
+import { getAnnounce, setAnnounce } from './common/storage.js';
+import { initSettings, applySettings, showSettings } from './common/settings-panel.js';
+import { showRules } from './common/rules.js';
 import * as home from './home.js';
-import * as room from './room.js';
-import * as grip from './grip.js';
+import * as room from './demon/room.js';
+import * as grip from './grip/grip.js';
 
 const header = document.getElementById('top');
 const main = document.getElementById('main');

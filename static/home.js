@@ -1,15 +1,15 @@
 // Home: create a Demon room, join one by its code, play Devil's Grip, read the rules,
 // and (when the server keeps them) the recent games.
 
-import { h, replaceChildren } from './dom.js';
-import { t } from './i18n.js';
-import { api } from './api.js';
-import { getPref, setPref, setRoomCreds } from './storage.js';
-import { showRules } from './rules.js';
-import { backEl, cardEl } from './cards.js';
-import { BOT_LEVELS, botBadge } from './bot-badge.js';
-import { errorText, optionFields } from './ui.js';
-import { markGuidedRoom } from './guide.js';
+import { h, replaceChildren } from './common/dom.js';
+import { t } from './common/i18n.js';
+import { api } from './common/api.js';
+import { getPref, setPref, setRoomCreds } from './common/storage.js';
+import { showRules } from './common/rules.js';
+import { backEl, cardEl } from './cards/cards.js';
+import { BOT_LEVELS, botBadge } from './demon/bot-badge.js';
+import { errorText, optionFields } from './common/ui.js';
+import { markGuidedRoom } from './guide/guide.js';
 
 export function mount(container, { navigate }) {
   let destroyed = false;

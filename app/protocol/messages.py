@@ -133,7 +133,7 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-# A computer player's level (app/engine/demon_bot.py LEVELS).
+# A computer player's level (app/demon/rules/bot.py LEVELS).
 BotLevel = Literal["easy", "medium", "hard"]
 
 
@@ -151,7 +151,7 @@ class RemoveBot(_Strict):
     player: Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
-# The emotes a player can float over their seat (app/rooms/emotes.py): a fixed set, so
+# The emotes a player can float over their seat (app/demon/room/emotes.py): a fixed set, so
 # there is no text to moderate; the browser draws and names each one in every language.
 EmoteName = Literal["wave", "thumbs_up", "laugh", "wow", "sad", "gg"]
 
@@ -165,7 +165,7 @@ class Emote(_Strict):
 
 class Coach(_Strict):
     """Practice rooms only (every other seat a bot): the next useful play, and why
-    (app/rooms/coach.py)."""
+    (app/demon/room/coach.py)."""
 
     type: Literal["coach"]
 

@@ -28,7 +28,7 @@ class FoundationEntry(TypedDict):
 
 
 class RoundView(TypedDict):
-    seats: list[dict]  # the engine's seat views (app/engine/demon.py `seat_view`)
+    seats: list[dict]  # the engine's seat views (app/demon/rules/round.py `seat_view`)
     foundations: list[FoundationEntry]
     stuck: list[int]
     absent: list[int]
@@ -169,7 +169,7 @@ class EmoteShown(TypedDict):
 
 
 class CoachWhy(TypedDict):
-    """Why the coach's play helps (app/rooms/coach.py `reason`): a kind the page words,
+    """Why the coach's play helps (app/demon/room/coach.py `reason`): a kind the page words,
     and the cards (all on view) it names."""
 
     kind: str

@@ -1,4 +1,4 @@
-// The German strings, downloaded only by a player who chose German (static/i18n.js).
+// The German strings, downloaded only by a player who chose German (static/common/i18n.js).
 // Same keys and {placeholders} as every other language: tests/js/i18n.test.mjs.
 
 export default {
@@ -306,7 +306,7 @@ export default {
   'settings.sound': 'Soundeffekte',
   'settings.kept': 'Nur in diesem Browser gespeichert.',
 
-  // First-round guide (static/guide.js)
+  // First-round guide (static/guide/guide.js)
   'guide.title': 'Anleitung',
   'guide.skip': 'Anleitung überspringen',
   'guide.showMe': 'Zeig’s mir',
@@ -345,7 +345,7 @@ export default {
   'guide.demon.wait': 'Gerade gibt es nichts zu tun.',
   'guide.practice': 'Übungsrunde mit Anleitung',
 
-  // Emotes (issue 14, "Say hello": static/emotes.js)
+  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
   'emote.open': 'Hallo sagen',
   'emote.bar': 'Reaktionen',
   'emote.wave': 'Winken',

@@ -1,4 +1,4 @@
-// The English strings, downloaded only by a player who chose English (static/i18n.js).
+// The English strings, downloaded only by a player who chose English (static/common/i18n.js).
 // Same keys and {placeholders} as every other language: tests/js/i18n.test.mjs.
 
 export default {
@@ -319,7 +319,7 @@ export default {
   'settings.sound': 'Sound effects',
   'settings.kept': 'Kept in this browser only.',
 
-  // First-round guide (static/guide.js)
+  // First-round guide (static/guide/guide.js)
   'guide.title': 'Guide',
   'guide.skip': 'Skip guide',
   'guide.showMe': 'Show me',
@@ -358,7 +358,7 @@ export default {
   'guide.demon.wait': 'Nothing to do just now.',
   'guide.practice': 'Practice round with a guide',
 
-  // Emotes (issue 14, "Say hello": static/emotes.js)
+  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
   'emote.open': 'Say hello',
   'emote.bar': 'Emotes',
   'emote.wave': 'Wave',

@@ -1,4 +1,4 @@
-// The Finnish strings, downloaded only by a player who chose Finnish (static/i18n.js).
+// The Finnish strings, downloaded only by a player who chose Finnish (static/common/i18n.js).
 // Same keys and {placeholders} as every other language: tests/js/i18n.test.mjs.
 
 export default {
@@ -306,7 +306,7 @@ export default {
   'settings.sound': 'Ääniefektit',
   'settings.kept': 'Tallennetaan vain tähän selaimeen.',
 
-  // First-round guide (static/guide.js)
+  // First-round guide (static/guide/guide.js)
   'guide.title': 'Opas',
   'guide.skip': 'Ohita opas',
   'guide.showMe': 'Näytä',
@@ -345,7 +345,7 @@ export default {
   'guide.demon.wait': 'Juuri nyt ei ole tehtävää.',
   'guide.practice': 'Harjoituskierros oppaan kanssa',
 
-  // Emotes (issue 14, "Say hello": static/emotes.js)
+  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
   'emote.open': 'Tervehdi',
   'emote.bar': 'Reaktiot',
   'emote.wave': 'Vilkutus',

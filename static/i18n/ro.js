@@ -1,4 +1,4 @@
-// The Romanian strings, downloaded only by a player who chose Romanian (static/i18n.js).
+// The Romanian strings, downloaded only by a player who chose Romanian (static/common/i18n.js).
 // Same keys and {placeholders} as every other language: tests/js/i18n.test.mjs.
 
 export default {
@@ -307,7 +307,7 @@ export default {
   'settings.sound': 'Efecte sonore',
   'settings.kept': 'Păstrate doar în acest browser.',
 
-  // First-round guide (static/guide.js)
+  // First-round guide (static/guide/guide.js)
   'guide.title': 'Ghid',
   'guide.skip': 'Sari peste ghid',
   'guide.showMe': 'Arată-mi',
@@ -346,7 +346,7 @@ export default {
   'guide.demon.wait': 'Deocamdată nu e nimic de făcut.',
   'guide.practice': 'Rundă de antrenament cu ghid',
 
-  // Emotes (issue 14, "Say hello": static/emotes.js)
+  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
   'emote.open': 'Salută',
   'emote.bar': 'Reacții',
   'emote.wave': 'Salut cu mâna',

@@ -1,4 +1,4 @@
-// The Russian strings, downloaded only by a player who chose Russian (static/i18n.js).
+// The Russian strings, downloaded only by a player who chose Russian (static/common/i18n.js).
 // Same keys and {placeholders} as every other language: tests/js/i18n.test.mjs.
 
 export default {
@@ -305,7 +305,7 @@ export default {
   'settings.sound': 'Звуковые эффекты',
   'settings.kept': 'Хранятся только в этом браузере.',
 
-  // First-round guide (static/guide.js)
+  // First-round guide (static/guide/guide.js)
   'guide.title': 'Подсказчик',
   'guide.skip': 'Пропустить обучение',
   'guide.showMe': 'Покажи',
@@ -344,7 +344,7 @@ export default {
   'guide.demon.wait': 'Сейчас делать нечего.',
   'guide.practice': 'Тренировочный раунд с подсказками',
 
-  // Emotes (issue 14, "Say hello": static/emotes.js)
+  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
   'emote.open': 'Поприветствовать',
   'emote.bar': 'Реакции',
   'emote.wave': 'Привет рукой',

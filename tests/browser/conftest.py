@@ -114,7 +114,7 @@ def _aborted_by_navigation(request) -> bool:
     return (request.failure or "") == "net::ERR_ABORTED"
 
 
-# The first-round guide (static/guide.js) shows once per browser; a page opened for any
+# The first-round guide (static/guide/guide.js) shows once per browser; a page opened for any
 # other test is a browser that has seen it, so its bubble covers nothing a test clicks.
 GUIDE_SEEN = """(() => { try {
   const prefs = JSON.parse(localStorage.getItem('dg.prefs') || '{}');

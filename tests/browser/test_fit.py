@@ -109,7 +109,7 @@ def test_the_whole_layout_fits_the_window(open_page, size, players):
 
 
 def _stats() -> dict:
-    """Statistics of a player who has played: every table filled (static/grip-stats.js)."""
+    """Statistics of a player who has played: every table filled (static/grip/grip-stats.js)."""
     bucket = {"played": 12, "won": 3, "best": 96, "total": 900, "parTotal": 880, "parCount": 12}
     return {"byLimit": {k: {"clean": dict(bucket), "assisted": dict(bucket)} for k in ("1", "3", "u")},
             "counted": []}

@@ -33,7 +33,7 @@ def grid(page) -> list[list[str]]:
 
 
 def expected_why(why: dict) -> str:
-    """The English sentence for the server's end-of-deal numbers (static/grip-explain.js)."""
+    """The English sentence for the server's end-of-deal numbers (static/grip/grip-explain.js)."""
     if why["by"] == "won":
         return "Every card is in the grid."
     if why["by"] == "player":

@@ -1,4 +1,4 @@
-"""The first-round guide in a real Chromium (static/guide.js): on a first visit to Devil's
+"""The first-round guide in a real Chromium (static/guide/guide.js): on a first visit to Devil's
 Grip, and in a practice round against a bot from the home page, a bubble points at the
 server's next useful move and says why; the move it points at is legal and the server
 takes it when the player follows it; "Skip guide" hides it; it is not shown again after

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app.api.invite import lan_addresses
+from app.server.invite import lan_addresses
 from tests.browser.conftest import DESKTOP
 from tests.browser.helpers import create_room, join_by_link
 from tests.support.live_server import LiveServer

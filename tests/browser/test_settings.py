@@ -238,7 +238,7 @@ def test_dark_and_light_tables_change_the_colours_and_pass_axe(open_page):
 
 FLIGHT = """async () => {
     const app = document.querySelector('script[src$="/app.js"]').src;
-    const { flyFrom } = await import(app.replace(/app\\.js$/, 'input.js'));
+    const { flyFrom } = await import(app.replace(/app\\.js$/, 'cards/input.js'));
     const el = document.querySelector('.grip-grid [data-card]');
     flyFrom(el, { left: 0, top: 0, width: el.getBoundingClientRect().width });
     return el.classList.contains('flying');

@@ -3,7 +3,7 @@ test_demon_support: tests/engine has no __init__.py)."""
 
 from __future__ import annotations
 
-from app.engine.devils_grip import GripState
+from app.grip.rules import GripState
 
 
 def follow_hint_until_a_card_enters(s: GripState, limit: int) -> GripState:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from app.engine.demon import (
+from app.demon.rules.round import (
     DemonRound,
     Draw,
     LayoutError,
@@ -21,7 +21,7 @@ from app.engine.demon import (
     action_from_json,
     action_to_json,
 )
-from app.engine.errors import IllegalAction
+from app.common.errors import IllegalAction
 from test_demon_support import seat, suit_pile
 
 ALIVE = SeatState.parse([], stock="AC")

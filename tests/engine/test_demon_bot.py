@@ -10,12 +10,12 @@ import random
 
 import pytest
 
-from app.engine.demon import (DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau,
+from app.demon.rules.round import (DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau,
                               describe)
-from app.engine.demon_bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
-from app.engine.demon_view import PileView, SeatView, seat_view
-from app.engine.errors import RaceLost
-from app.engine.rng import SplitMix64, derive_seed
+from app.demon.rules.bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
+from app.demon.rules.view import PileView, SeatView, seat_view
+from app.common.errors import RaceLost
+from app.common.rng import SplitMix64, derive_seed
 from test_demon_support import check_invariants, seat, suit_pile
 
 

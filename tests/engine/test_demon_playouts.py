@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.demon import (
+from app.demon.rules.round import (
     DemonRound,
     Draw,
     Drew,
@@ -20,7 +20,7 @@ from app.engine.demon import (
     action_from_json,
     action_to_json,
 )
-from app.engine.errors import IllegalAction
+from app.common.errors import IllegalAction
 from test_demon_support import brute_force_stuck, check_invariants, random_playout
 
 PLAYOUT = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,4 @@
-"""Demon records: make, save, load, replay (and the `python -m app.engine` tool)."""
+"""Demon records: make, save, load, replay (and the `python -m app.records` tool)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from app.engine.__main__ import main
-from app.engine.demon import DemonRound, Draw, Recycle, ToFoundation
-from app.engine.errors import InvalidRecord
-from app.engine.records import (
+from app.records.__main__ import main
+from app.demon.rules.round import DemonRound, Draw, Recycle, ToFoundation
+from app.common.errors import InvalidRecord
+from app.records.records import (
     RECORD_FORMAT,
     load,
     make_demon_record,
@@ -113,7 +113,7 @@ def test_actions_after_the_end_are_invalid():
 
 
 def test_devils_grip_records_are_dispatched(monkeypatch):
-    import app.engine.devils_grip as grip
+    import app.grip.rules as grip
 
     seen = {}
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from app.engine.cards import Card, parse_cards, standard_deck
-from app.engine.demon import (
+from app.common.cards import Card, parse_cards, standard_deck
+from app.demon.rules.round import (
     OUT_SCORE,
     DemonMatch,
     DemonRound,
@@ -24,8 +24,8 @@ from app.engine.demon import (
     TurnedUp,
     action_from_json,
 )
-from app.engine.errors import GameOver, IllegalAction, NotStarted, RaceLost
-from app.engine.rng import SplitMix64, derive_seed
+from app.common.errors import GameOver, IllegalAction, NotStarted, RaceLost
+from app.common.rng import SplitMix64, derive_seed
 from test_demon_support import C, check_invariants, choose_action, seat, suit_pile
 
 # A second seat that is never stuck (an ace is always playable), so that small test

@@ -8,9 +8,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.cards import parse_cards
-from app.engine.demon import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
-from app.engine.demon_stuck import ids, reachable_waste_tops
+from app.common.cards import parse_cards
+from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
+from app.demon.rules.stuck import ids, reachable_waste_tops
 from test_demon_support import (
     brute_force_stuck,
     check_invariants,

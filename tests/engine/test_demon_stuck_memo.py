@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine import demon_stuck
-from app.engine.demon import WASTE, DemonRound, RoundAnalysis, ToFoundation, ToTableau
+from app.demon.rules import stuck as demon_stuck
+from app.demon.rules.round import WASTE, DemonRound, RoundAnalysis, ToFoundation, ToTableau
 
 
 def fresh_stuck(r: DemonRound) -> frozenset[int]:

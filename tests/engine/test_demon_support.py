@@ -7,8 +7,8 @@ import random
 from collections import deque
 from typing import Iterable
 
-from app.engine.cards import Card, parse_cards, standard_deck
-from app.engine.demon import (
+from app.common.cards import Card, parse_cards, standard_deck
+from app.demon.rules.round import (
     PILES,
     DemonRound,
     Pile,

@@ -17,8 +17,8 @@ from collections import deque
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.cards import Card
-from app.engine.devils_grip import GripState
+from app.common.cards import Card
+from app.grip.rules import GripState
 from grip_support import follow_hint_until_a_card_enters
 
 INERT = ["2S 5S 8S JS", "3H 6H 9H QH", "4D 7D TD KD", "2C 5C 8C JC", "3S 6S 9S QS", "4H 7H TH KH"]

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.devils_grip import (
+from app.grip.rules import (
     DealThree,
     EndDeal,
     GridToGrid,
@@ -31,7 +31,7 @@ from app.engine.devils_grip import (
     make_grip_record,
     replay_record,
 )
-from app.engine.errors import IllegalAction, InvalidRecord
+from app.common.errors import IllegalAction, InvalidRecord
 from grip_support import follow_hint_until_a_card_enters
 
 FULL = Counter(grip_deck())

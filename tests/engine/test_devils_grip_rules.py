@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from app.engine.cards import Card, parse_cards
-from app.engine.devils_grip import (
+from app.common.cards import Card, parse_cards
+from app.grip.rules import (
     DealThree,
     EndDeal,
     GridToGrid,
@@ -21,7 +21,7 @@ from app.engine.devils_grip import (
     grip_deck,
     rating,
 )
-from app.engine.errors import GameOver, IllegalAction
+from app.common.errors import GameOver, IllegalAction
 
 # Filler piles for small positions: a complete chain accepts nothing, and a chain's bottom
 # 2/3/4 never goes on anything, so these cells never interact with the cards under test.

@@ -1,4 +1,4 @@
-"""The numbers that explain the end of a Devil's Grip deal (app/engine/grip_explain.py)."""
+"""The numbers that explain the end of a Devil's Grip deal (app/grip/rules/explain.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from app.engine.devils_grip import EndDeal, GripState
-from app.engine.grip_explain import explain_end
+from app.grip.rules import EndDeal, GripState
+from app.grip.rules.explain import explain_end
 
 KINGS = ["KH"] * 23
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.devils_grip import DealThree, GridToGrid, GripState, Redeal, TalonToGrid
-from app.engine.grip_search import PlanMemo, hint, line_actions, par, solve
-from app.engine.grip_solver import Pos, beam, macro_moves, play, to_actions
-from app.engine.grip_view import GripView
+from app.grip.rules import DealThree, GridToGrid, GripState, Redeal, TalonToGrid
+from app.grip.rules.search import PlanMemo, hint, line_actions, par, solve
+from app.grip.rules.solver import Pos, beam, macro_moves, play, to_actions
+from app.grip.rules.view import GripView
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

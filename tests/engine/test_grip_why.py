@@ -1,14 +1,14 @@
-"""The reason a Devil's Grip hint gives (app/engine/grip_why.py): one per kind of move,
+"""The reason a Devil's Grip hint gives (app/grip/rules/why.py): one per kind of move,
 from the player's view only."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.engine.devils_grip import GripState
-from app.engine.devils_grip_core import DealThree, GridToGrid, Redeal, Swap, TalonToGrid
-from app.engine.grip_view import GripView
-from app.engine.grip_why import hint_reason
+from app.grip.rules import GripState
+from app.grip.rules.state import DealThree, GridToGrid, Redeal, Swap, TalonToGrid
+from app.grip.rules.view import GripView
+from app.grip.rules.why import hint_reason
 
 # Cards nothing goes on, and a 2D in the last cell for the 5D kept at the bottom of
 # every stock (or talon): so a card can still enter and the deal is not over (rule 10).
@@ -60,6 +60,6 @@ def test_the_reason_does_not_depend_on_the_unseen_stock_order():
 
 
 def test_an_end_action_has_no_reason():
-    from app.engine.devils_grip_core import EndDeal
+    from app.grip.rules.state import EndDeal
     with pytest.raises(ValueError):
         hint_reason(GripView.of(layout({}, stock=["5D", "7H"])), EndDeal())

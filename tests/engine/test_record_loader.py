@@ -1,4 +1,4 @@
-"""`python -m app.engine replay` on hostile files: an `error: …` line and exit status 1,
+"""`python -m app.records replay` on hostile files: an `error: …` line and exit status 1,
 never a traceback (issue 16, item 10).
 
 The named cases are the ones an outside prober found; the hypothesis tests mutate a
@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.__main__ import main
-from app.engine.demon import DemonRound
-from app.engine.devils_grip_game import GripGame, make_grip_record
-from app.engine.records import make_demon_record
+from app.records.__main__ import main
+from app.demon.rules.round import DemonRound
+from app.grip.rules.game import GripGame, make_grip_record
+from app.records.records import make_demon_record
 
 
 def _run(path: Path) -> tuple[int, str, str]:

@@ -1,9 +1,9 @@
-// node --test: what a screen reader is told at the Demon table (static/announce.js).
+// node --test: what a screen reader is told at the Demon table (static/demon/announce.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { moveWords, foundationsWords, layoutWords } from '../../static/announce.js';
-import { t } from '../../static/i18n.js';
+import { moveWords, foundationsWords, layoutWords } from '../../static/demon/announce.js';
+import { t } from '../../static/common/i18n.js';
 
 const cardName = (c) => `<${c}>`;
 const cardText = (c) => c;

@@ -1,11 +1,11 @@
-// node --test: which letters the cards are written with (static/card-letters.js), and
-// the texts that use them through t() (static/i18n.js).
+// node --test: which letters the cards are written with (static/cards/card-letters.js), and
+// the texts that use them through t() (static/common/i18n.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { INTERNATIONAL, lettersFor, hasLocalLetters, rankLetter, suitLetter, rowGoals, chains, letterVars }
-  from '../../static/card-letters.js';
-import { t, setTextConstants } from '../../static/i18n.js';
+  from '../../static/cards/card-letters.js';
+import { t, setTextConstants } from '../../static/common/i18n.js';
 
 const court = (letters) => ['A', 'K', 'Q', 'J'].map((r) => rankLetter(r, letters)).join(' ');
 

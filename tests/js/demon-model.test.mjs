@@ -1,11 +1,11 @@
-// node --test: the Demon model (static/demon-model.js). Events are written in the shapes
+// node --test: the Demon model (static/demon/demon-model.js). Events are written in the shapes
 // of docs/protocol.md ("Events"); every input is frozen, so a reducer that changed its
 // input would throw here instead of passing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { applyEvent, playsOf, playerById, playerName, colourOfSeat, isHost, seatedPlayers,
-  seatOf, spectatorCount } from '../../static/demon-model.js';
+  seatOf, spectatorCount } from '../../static/demon/demon-model.js';
 
 function freeze(value) {
   if (value && typeof value === 'object') {

@@ -1,12 +1,12 @@
-// node --test: emotes as plain data (static/emote-model.js): the set, the cooldown the
+// node --test: emotes as plain data (static/demon/emote-model.js): the set, the cooldown the
 // buttons show, the muted players kept per room, where an emote floats, what is said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { EMOTES, COOLDOWN_MS, cooldownLeft, mutedIn, setMuted, MAX_MUTED_ROOMS, emoteTarget, emoteWords }
-  from '../../static/emote-model.js';
-import { t } from '../../static/i18n.js';
+  from '../../static/demon/emote-model.js';
+import { t } from '../../static/common/i18n.js';
 
 test('the set is the server\'s, in the same order', () => {
   const server = readFileSync(new URL('../../app/protocol/messages.py', import.meta.url), 'utf8');

@@ -1,9 +1,9 @@
-// node --test: the Devil's Grip page's model (static/grip-model.js).
+// node --test: the Devil's Grip page's model (static/grip/grip-model.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { adopt, shownState, isFinished, resultOf, hintTouches, hintText, stepText, cellName, ratingText,
-  fmtVsPar } from '../../static/grip-model.js';
+  fmtVsPar } from '../../static/grip/grip-model.js';
 
 const t = (key, vars) => `${key}${vars ? JSON.stringify(vars) : ''}`;
 const game = (over) => ({ id: 'g1', number: 42, par: null, used_undo: false, used_hint: false,

@@ -1,8 +1,8 @@
-// node --test: stepping through a certified deal's solution (static/grip-replay.js).
+// node --test: stepping through a certified deal's solution (static/grip/grip-replay.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createReplay } from '../../static/grip-replay.js';
+import { createReplay } from '../../static/grip/grip-replay.js';
 
 const solution = { initial: { n: 0 }, steps: [1, 2, 3].map((n) => ({ action: { type: 'deal' }, state: { n } })) };
 

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { addResult, emptyStats, limitKey, normalize, summary } from '../../static/grip-stats.js';
-import { explainText } from '../../static/grip-explain.js';
+import { addResult, emptyStats, limitKey, normalize, summary } from '../../static/grip/grip-stats.js';
+import { explainText } from '../../static/grip/grip-explain.js';
 
 const result = (over) => ({ id: 'a', passes: null, score: 5, won: false, assisted: false, par: 2, ...over });
 

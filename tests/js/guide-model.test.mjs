@@ -1,9 +1,9 @@
-// node --test: the first-round guide's model (static/guide-model.js).
+// node --test: the first-round guide's model (static/guide/guide-model.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { STEPS, newGuide, isOn, ask, advise, moved, finish, sameAction, isLegal, gripMarks, demonMarks,
-  chainText, gripWhy, demonWhy, isPracticeTable } from '../../static/guide-model.js';
+  chainText, gripWhy, demonWhy, isPracticeTable } from '../../static/guide/guide-model.js';
 
 const t = (key, vars) => `${key}${vars ? JSON.stringify(vars) : ''}`;
 const card = (c) => `<${c}>`;

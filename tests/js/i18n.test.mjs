@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { LANGUAGES, languageModuleUrl, t } from '../../static/i18n.js';
+import { LANGUAGES, languageModuleUrl, t } from '../../static/common/i18n.js';
 
 // Every table, loaded the way the page loads the chosen one.
 const TABLES = Object.fromEntries(await Promise.all(LANGUAGES.map(async ([code]) =>

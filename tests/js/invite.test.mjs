@@ -1,8 +1,8 @@
-// node --test: the invite link's address and the loopback advice (static/invite.js).
+// node --test: the invite link's address and the loopback advice (static/demon/invite.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { inviteLink, loopbackAdvice } from '../../static/invite.js';
+import { inviteLink, loopbackAdvice } from '../../static/demon/invite.js';
 
 test('the link carries the address the server chose', () => {
   const invite = { base: 'http://192.168.1.23:8000', loopback_only: false, lan: ['192.168.1.23'] };

@@ -1,10 +1,10 @@
-// node --test: the words of the offline and not-found pages (static/notice.js) exist in
+// node --test: the words of the offline and not-found pages (static/common/notice.js) exist in
 // every language the app offers, none empty and none left in English.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { LANGUAGES } from '../../static/i18n.js';
-import { NOTICE_TEXT } from '../../static/notice.js';
+import { LANGUAGES } from '../../static/common/i18n.js';
+import { NOTICE_TEXT } from '../../static/common/notice.js';
 
 test('every language of the app has every notice text', () => {
   assert.deepEqual(Object.keys(NOTICE_TEXT).sort(), LANGUAGES.map(([code]) => code).sort());

@@ -1,9 +1,9 @@
-// node --test: the room page's model (static/room-model.js): the seat, the clocks, the
+// node --test: the room page's model (static/demon/room-model.js): the seat, the clocks, the
 // legal actions, and which view the room shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createRoomModel, adoptState, adoptEvent, adoptLegal, deadlines, viewKind } from '../../static/room-model.js';
+import { createRoomModel, adoptState, adoptEvent, adoptLegal, deadlines, viewKind } from '../../static/demon/room-model.js';
 
 const players = [{ id: 'p1', seat: 0, name: 'Ann', left: false }, { id: 'p2', seat: 1, name: 'Bob', left: false }];
 

@@ -1,8 +1,8 @@
-// node --test: what the Demon table says around the cards (static/round-status.js).
+// node --test: what the Demon table says around the cards (static/demon/round-status.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { voteMatters, watchersOf, spectatorFate, joinProspect, matchOutcome } from '../../static/round-status.js';
+import { voteMatters, watchersOf, spectatorFate, joinProspect, matchOutcome } from '../../static/demon/round-status.js';
 
 const state = (round, spectators = []) => ({ phase: 'playing', round, spectators });
 

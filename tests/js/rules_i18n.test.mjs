@@ -10,8 +10,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 // i18n.js may read the saved language at load time; a bare stand-in for the browser will do.
 globalThis.window ??= { localStorage: { getItem: () => null } };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
-const { LANGUAGES } = await import('../../static/i18n.js');
-const { outline, parseCards } = await import('../../static/markdown.js');
+const { LANGUAGES } = await import('../../static/common/i18n.js');
+const { outline, parseCards } = await import('../../static/common/markdown.js');
 
 const ROOT = new URL('../../static/rules/', import.meta.url);
 const FILES = ['demon.howto.md', 'demon.md', 'devils-grip.howto.md', 'devils-grip.md'];

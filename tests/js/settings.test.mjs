@@ -1,9 +1,9 @@
-// node --test: the settings model (static/settings.js): defaults, what a stored value
+// node --test: the settings model (static/common/settings.js): defaults, what a stored value
 // may be, and what the settings put on <html>.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SETTING_NAMES, resolve, htmlHooks, applyTo, isValid } from '../../static/settings.js';
+import { SETTING_NAMES, resolve, htmlHooks, applyTo, isValid } from '../../static/common/settings.js';
 
 test('with nothing stored: sound off, two colours, usual letters, right hand, green felt, animations on', () => {
   assert.deepEqual(resolve({}, { reducedMotion: false }), {

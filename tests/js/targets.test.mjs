@@ -1,10 +1,10 @@
-// node --test: drop targets from the server's legal actions (static/targets.js). The
+// node --test: drop targets from the server's legal actions (static/cards/targets.js). The
 // browser knows no rule: a target exists exactly when the server listed an action for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { actionFor, demonTargets, firstFoundationPlay, gripTargets, nextRun, resizeRun, sameSelection,
-  stockAction } from '../../static/targets.js';
+  stockAction } from '../../static/cards/targets.js';
 
 // Demon legal actions as the server sends them in `legal` (docs/protocol.md).
 const demonLegal = Object.freeze([

@@ -17,7 +17,7 @@ import time
 import httpx
 import pytest
 
-from app.rooms.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION
+from app.storage.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION
 from tests.server.test_ws_play import bot, choose, seat_players, start_round
 from tests.support.live_server import ROOT, LiveServer
 from tests.support.ws_client import Player

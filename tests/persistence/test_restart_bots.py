@@ -13,10 +13,10 @@ import httpx
 
 from app.config import Settings
 from app.protocol import messages as m
-from app.rooms.connection import Pipe
-from app.rooms.hub import Hub
-from app.rooms.room import Phase
-from app.rooms.store import DB_NAME, Store
+from app.demon.hub.connection import Pipe
+from app.demon.hub.hub import Hub
+from app.demon.room.room import Phase
+from app.storage.store import DB_NAME, Store
 from tests.rooms.test_bots import until
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.support.live_server import LiveServer

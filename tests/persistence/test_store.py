@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import time
 
-from app.rooms.grip_sessions import GripSessions
-from app.rooms.persist import round_record
-from app.rooms.room import Options, Phase, Room
-from app.rooms.secrets_util import hash_token
-from app.rooms.store import Store
-from app.engine.records import replay_demon
+from app.grip.service.sessions import GripSessions
+from app.demon.room.persist import round_record
+from app.demon.room.room import Options, Phase, Room
+from app.support.secrets_util import hash_token
+from app.storage.store import Store
+from app.records.records import replay_demon
 
 now = time.monotonic
 

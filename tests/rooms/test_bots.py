@@ -13,11 +13,11 @@ import asyncio
 import pytest
 
 from app.config import Settings
-from app.engine.demon import DemonRound
+from app.demon.rules.round import DemonRound
 from app.protocol import messages as m
-from app.rooms.connection import Pipe
-from app.rooms.hub import Hub
-from app.rooms.room import Phase, RoomError
+from app.demon.hub.connection import Pipe
+from app.demon.hub.hub import Hub
+from app.demon.room.room import Phase, RoomError
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.rooms.test_room import T0, make_room
 

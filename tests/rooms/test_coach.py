@@ -1,4 +1,4 @@
-"""The practice-round coach (app/rooms/coach.py): advice only where no other person plays,
+"""The practice-round coach (app/demon/room/coach.py): advice only where no other person plays,
 always a play the room accepts, and never anything the seat cannot see."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from app.engine.demon import DemonRound
-from app.engine.demon_layout import Pile, SeatState
+from app.demon.rules.round import DemonRound
+from app.demon.rules.layout import Pile, SeatState
 from app.protocol import messages as m
-from app.rooms import coach
-from app.rooms.connection import Pipe
-from app.rooms.errors import RoomError
-from app.rooms.hub import Hub
-from app.rooms.room import Phase
+from app.demon.room import coach
+from app.demon.hub.connection import Pipe
+from app.demon.room.errors import RoomError
+from app.demon.hub.hub import Hub
+from app.demon.room.room import Phase
 from tests.rooms.test_bots import fast, until
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.rooms.test_room import T0, make_room

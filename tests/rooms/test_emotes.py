@@ -9,12 +9,12 @@ import asyncio
 import pytest
 
 from app.protocol import messages as m
-from app.rooms.connection import Pipe
-from app.rooms.emotes import COOLDOWN_S, EMOTES, EmoteGate
-from app.rooms.errors import SpectatorCannotPlay
-from app.rooms.hub import Hub
-from app.rooms.seating import Player
-from app.rooms.store import Store
+from app.demon.hub.connection import Pipe
+from app.demon.room.emotes import COOLDOWN_S, EMOTES, EmoteGate
+from app.demon.room.errors import SpectatorCannotPlay
+from app.demon.hub.hub import Hub
+from app.demon.room.seating import Player
+from app.storage.store import Store
 from tests.rooms.test_hub_flush import RecordingSocket, seated_room, settings, turns
 
 

@@ -1,4 +1,4 @@
-"""The search pool (app/rooms/grip_advisor.py) with real worker processes: its bound,
+"""The search pool (app/grip/service/advisor.py) with real worker processes: its bound,
 its priorities, deadlines, and a worker that dies. Jobs here are standard-library
 functions (`time.sleep`, `time.monotonic`, `os._exit`), so their timing is known."""
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from app.rooms.grip_advisor import BACKGROUND, URGENT, Busy, _Pool
+from app.grip.service.advisor import BACKGROUND, URGENT, Busy, _Pool
 
 
 def run(coro):

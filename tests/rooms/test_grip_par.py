@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
-from app.engine.devils_grip import GripState, grip_action_from_json
-from app.rooms.grip_advisor import GripAdvisor
-from app.rooms.grip_par import ParBook
-from app.rooms.grip_winnable import WinnableDeals, check_line, replay_line
-from app.rooms.store import Store
+from app.grip.rules import GripState, grip_action_from_json
+from app.grip.service.advisor import GripAdvisor
+from app.grip.service.par import ParBook
+from app.grip.service.winnable import WinnableDeals, check_line, replay_line
+from app.storage.store import Store
 
 
 def test_par_is_stored_and_reused(tmp_path):

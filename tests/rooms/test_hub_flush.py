@@ -15,9 +15,9 @@ import pytest
 
 from app.config import Settings
 from app.protocol import messages as m
-from app.rooms.connection import Pipe, take_frame
-from app.rooms.hub import Hub
-from app.rooms.store import DB_NAME, Store
+from app.demon.hub.connection import Pipe, take_frame
+from app.demon.hub.hub import Hub
+from app.storage.store import DB_NAME, Store
 
 
 class RecordingSocket:

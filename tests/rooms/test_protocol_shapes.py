@@ -8,8 +8,8 @@ import typing
 
 from app.protocol import messages as m
 from app.protocol import server as out
-from app.rooms.errors import RoomError
-from app.rooms.hub import _HANDLERS
+from app.demon.room.errors import RoomError
+from app.demon.hub.hub import _HANDLERS
 
 
 def test_every_client_message_but_hello_has_a_handler():

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from app.engine.demon import DemonRound
-from app.rooms.room import Options, Phase, Room, RoomError
-from app.rooms.secrets_util import hash_token, new_code, normalise_code, token_matches
+from app.demon.rules.round import DemonRound
+from app.demon.room.room import Options, Phase, Room, RoomError
+from app.support.secrets_util import hash_token, new_code, normalise_code, token_matches
 
 T0 = 1000.0
 
@@ -240,8 +240,8 @@ def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer(seed):
     """`TableAnswers.legal` reuses a seat's answer while its layout stays, checking only
     its foundation plays (kept from the list it last built) when the foundations moved:
     after every move of a round, every seat's kept answer must equal a fresh one."""
-    from app.engine.demon import action_to_json
-    from app.rooms.answers import TableAnswers
+    from app.demon.rules.round import action_to_json
+    from app.demon.room.answers import TableAnswers
 
     for room, players in random_moves(seed):
         fresh = TableAnswers()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 import json
 
-from app.engine.demon import DemonRound
-from app.rooms.room import Phase
+from app.demon.rules.round import DemonRound
+from app.demon.room.room import Phase
 from tests.rooms.test_room import T0, make_room, started
 
 

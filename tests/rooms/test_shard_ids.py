@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.config import Settings
-from app.rooms.secrets_util import CODE_ALPHABET, CODE_LENGTH, new_code, new_grip_id
+from app.support.secrets_util import CODE_ALPHABET, CODE_LENGTH, new_code, new_grip_id
 
 
 def test_codes_start_with_a_shard_letter_and_keep_their_form():

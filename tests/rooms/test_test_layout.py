@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from app.config import Settings
-from app.engine.demon import DemonRound
-from app.engine.demon_layout import LayoutError
-from app.rooms.hub import Hub
-from app.rooms.room import Options, Room
-from app.rooms.secrets_util import hash_token
-from app.rooms.test_layout import layout_round, load_test_layout
+from app.demon.rules.round import DemonRound
+from app.demon.rules.layout import LayoutError
+from app.demon.hub.hub import Hub
+from app.demon.room.room import Options, Room
+from app.support.secrets_util import hash_token
+from app.demon.room.test_layout import layout_round, load_test_layout
 
 LAYOUT = Path(__file__).resolve().parents[1] / "browser" / "layouts" / "tall-pile.json"
 TALL = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split()

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from app.config import Settings
 from app.protocol import messages as m
-from app.rooms.connection import Pipe
-from app.rooms.hub import Hub
-from app.rooms.store import Store
+from app.demon.hub.connection import Pipe
+from app.demon.hub.hub import Hub
+from app.storage.store import Store
 
 SEATS = 4
 PLAYS = 600

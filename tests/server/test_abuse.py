@@ -328,7 +328,7 @@ def test_a_flood_of_malformed_requests_makes_a_few_log_lines(abuse_server):
 
 
 def test_addresses_are_keyed_per_ipv4_address_and_per_ipv6_64():
-    from app.api.guard import TrustedProxies, address_key
+    from app.server.guard import TrustedProxies, address_key
 
     assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
     assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")

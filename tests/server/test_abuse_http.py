@@ -252,8 +252,8 @@ def test_a_flood_of_refused_requests_makes_a_few_log_lines(abuse_server):
 def test_grip_errors_carry_wire_codes_the_http_layer_maps(abuse_server):
     """Issue 13: the rooms layer's GripError has a wire code and no HTTP status; the
     API layer has a status for every code."""
-    from app.api.grip_http import STATUS
-    from app.rooms.grip_sessions import GripError
+    from app.server.grip_http import STATUS
+    from app.grip.service.sessions import GripError
 
     err = GripError("illegal", "no")
     assert err.code == "illegal" and not hasattr(err, "status")

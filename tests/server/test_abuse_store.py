@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from app.rooms.grip_sessions import GripSessions
-from app.rooms.store import Store
+from app.grip.service.sessions import GripSessions
+from app.storage.store import Store
 
 MB = 1024 * 1024
 

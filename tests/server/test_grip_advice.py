@@ -9,7 +9,7 @@ import concurrent.futures
 import httpx
 import pytest
 
-from app.engine.grip_why import KINDS
+from app.grip.rules.why import KINDS
 from tests.support.live_server import LiveServer
 
 
@@ -48,7 +48,7 @@ def test_a_hint_is_legal_and_marks_the_game(http):
     info = after["hint_info"]
     assert info["action"] == after["hint"]
     assert isinstance(info["expected_score"], float) and isinstance(info["complete"], bool)
-    assert info["why"]["kind"] in KINDS  # the guide's sentence (app/engine/grip_why.py)
+    assert info["why"]["kind"] in KINDS  # the guide's sentence (app/grip/rules/why.py)
     assert after["used_hint"] is True
     assert after["state"] == game["state"]  # asking changes nothing on the board
     # kept: a later look (and a move) still says a hint was used
@@ -218,7 +218,7 @@ def test_a_winnable_deal_and_its_solution(tmp_path):
 def test_the_legal_actions_sent_are_the_engines(http):
     """The answers' legal list (built partly from a shared list of swaps) is exactly the
     engine's, over a deal played by the hints to its end."""
-    from app.engine.devils_grip import GripState, grip_action_from_json, grip_action_to_json
+    from app.grip.rules import GripState, grip_action_from_json, grip_action_to_json
 
     import random
 
@@ -276,8 +276,8 @@ def test_the_daily_deals_par_is_computed_at_start_and_kept(tmp_path):
     import sqlite3
     import time
 
-    from app.rooms.grip_sessions import GripSessions
-    from app.rooms.store import DB_NAME
+    from app.grip.service.sessions import GripSessions
+    from app.storage.store import DB_NAME
 
     daily = GripSessions.daily_number()
     with LiveServer(tmp_path, winnable_ready=0, par_budget_s=0.05) as srv, \

@@ -1,4 +1,4 @@
-"""Every HTTP answer carries the security headers, once each (app/api/app.py
+"""Every HTTP answer carries the security headers, once each (app/server/app.py
 SecurityHeaders), whatever made it: the page, a static file, JSON, an error."""
 
 from __future__ import annotations

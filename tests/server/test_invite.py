@@ -1,11 +1,11 @@
-"""The invite link's address (app/api/invite.py): never a loopback link when a better one
+"""The invite link's address (app/server/invite.py): never a loopback link when a better one
 is known, and the start-up lines that say what to share (issue 15)."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.api.invite import invite_for, is_loopback_host, lan_addresses, startup_lines
+from app.server.invite import invite_for, is_loopback_host, lan_addresses, startup_lines
 
 LAN = ["192.168.1.23"]
 

@@ -1,4 +1,4 @@
-"""Two real server processes behind a real HAProxy (deploy/cluster.py), played through the
+"""Two real server processes behind a real HAProxy (docker/cluster.py), played through the
 balancer with real WebSockets: routing by the room code's shard letter, a SIGKILL that
 takes one process's rooms away and brings them back with every acknowledged move, and
 draining (docs/self-hosting.md, "Several processes").
@@ -23,7 +23,7 @@ from tests.server.test_ws_reconnect import play_some
 from tests.support.live_server import GENEROUS_LIMITS, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "deploy"))
+sys.path.insert(0, str(ROOT / "docker"))
 from cluster import Cluster, haproxy_path  # noqa: E402
 
 pytestmark = pytest.mark.skipif(haproxy_path() is None,

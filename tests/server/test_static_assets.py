@@ -1,4 +1,4 @@
-"""The static shell over real HTTP (app/api/static_assets.py): versioned URLs cached for a
+"""The static shell over real HTTP (app/server/static_assets.py): versioned URLs cached for a
 year, pages revalidated, text compressed, the service worker and the manifest served
 where a browser looks for them (issue 15, "an app you can install, that loads fast")."""
 
@@ -11,8 +11,8 @@ import re
 import httpx
 import pytest
 
-from app.api.static_assets import StaticShell
-from app.api.app import STATIC_DIR
+from app.server.static_assets import StaticShell
+from app.server.app import STATIC_DIR
 
 
 def _versioned_links(html: str) -> list[str]:
@@ -46,13 +46,13 @@ def test_every_link_of_the_page_is_cached_for_a_year_and_compressed(server):
 
 
 def test_a_file_is_the_same_bytes_compressed_or_not(server, shell):
-    url = f"{server.base}/static/{shell.version}/i18n.js"
+    url = f"{server.base}/static/{shell.version}/common/i18n.js"
     plain = httpx.get(url, headers={"Accept-Encoding": "identity"})
     with httpx.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as packed:
         raw = b"".join(packed.iter_raw())
         assert packed.headers["content-encoding"] == "gzip"
     assert "content-encoding" not in plain.headers
-    assert gzip.decompress(raw) == plain.content == (STATIC_DIR / "i18n.js").read_bytes()
+    assert gzip.decompress(raw) == plain.content == (STATIC_DIR / "common" / "i18n.js").read_bytes()
     assert len(raw) < len(plain.content) / 2
 
 

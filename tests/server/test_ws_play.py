@@ -7,7 +7,7 @@ import random
 import re
 from collections import Counter
 
-from app.engine.demon import DemonRound
+from app.demon.rules.round import DemonRound
 from tests.server.conftest import RACE_SEED
 from tests.support.ws_client import Player, create_room, join_room
 

@@ -1,0 +1,57 @@
+"""What a room refuses, as typed errors that carry their wire code (docs/protocol.md).
+
+Like the engine's errors (`app/common/errors.py`), each class names its `code`, so the
+room answers any refusal with `err.code` and `err.message` instead of a ladder of
+`except` clauses. The HTTP routes catch `RoomError` too (a full room on join, too many
+bots on a practice room).
+"""
+
+from __future__ import annotations
+
+
+class RoomError(Exception):
+    code = "invalid"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Invalid(RoomError):
+    """Well-formed but meaningless: an unknown bot level, a bot that is not there."""
+
+
+class NotHost(RoomError):
+    code = "not_host"
+
+
+class BadPhase(RoomError):
+    """Not now: the room's phase does not allow it."""
+
+    code = "bad_phase"
+
+
+class RoomFull(RoomError):
+    code = "room_full"
+
+
+class SpectatorCannotPlay(RoomError):
+    code = "spectator"
+
+
+class OutOfRound(RoomError):
+    """The seat is absent from this round (it left, or was away past its grace)."""
+
+    code = "illegal"
+
+
+class TooManyBots(RoomError):
+    """The whole server holds `DEMON_MAX_BOTS` bots already."""
+
+    code = "too_many_bots"
+
+
+class NotPractice(RoomError):
+    """Advice (the coach) is given only where no other person plays: a practice round."""
+
+    code = "not_practice"

@@ -1,0 +1,196 @@
+"""Who is in a room: players in seat order, spectators, card-back colours, the host.
+
+Player ids (`p1`, `p2`…) are given once and never reused, so an id means the same person
+for the life of the room; seats are per round, renumbered 0..n-1 when seats are
+compacted (between rounds, docs/architecture.md). The room decides *when* somebody may
+sit (its phase); this class only keeps the list straight. It saves and restores itself
+(`to_json`, `from_json`), so the store never reaches into it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from app.demon.room.bot_seat import BotSeat
+from app.support.secrets_util import token_matches
+
+MAX_SEATS = 8
+MAX_SPECTATORS = 32
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    token_hash: bytes
+    seat: int | None = None  # index in the current round; None for a spectator
+    colour: int | None = None
+    connected: bool = False
+    left: bool = False
+    dropped_at: float | None = None  # monotonic time the last socket closed
+    total: int = 0
+    bot: BotSeat | None = None  # a computer player (bots.py); it has no token and no socket
+
+    def public(self) -> dict:
+        return {"id": self.id, "name": self.name, "seat": self.seat, "colour": self.colour,
+                "connected": self.connected, "left": self.left, "total": self.total,
+                "bot": self.bot.level if self.bot is not None else None}
+
+    def to_json(self) -> dict:
+        d = {"id": self.id, "name": self.name, "token_hash": self.token_hash.hex(), "seat": self.seat,
+             "colour": self.colour, "left": self.left, "total": self.total}
+        if self.bot is not None:  # level, memory and random state: a restored bot carries on
+            d["bot"] = self.bot.to_json()
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict, now: float) -> "Player":
+        """People come back disconnected (their grace period restarts); a bot is back at once."""
+        bot = BotSeat.from_json(d["bot"]) if d.get("bot") else None
+        present = bot is not None and not d["left"]
+        return cls(id=d["id"], name=d["name"], token_hash=bytes.fromhex(d["token_hash"]), seat=d["seat"],
+                   colour=d["colour"], left=d["left"], total=d["total"], connected=present,
+                   dropped_at=None if bot is not None else now, bot=bot)
+
+
+def name_key(name: str) -> str:
+    """What makes two names look the same to a person: case and compatibility forms
+    (full-width letters, ligatures) do not count."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+class Seating:
+    def __init__(self) -> None:
+        self.players: list[Player] = []  # seated, in seat order once a round starts
+        self.spectators: list[Player] = []
+        self.host: str | None = None
+        self.next_number = 1  # of the next player id
+
+    # ------------------------------------------------------------ looking people up
+
+    def everyone(self) -> list[Player]:
+        return self.players + self.spectators
+
+    def by_token(self, token: str) -> Player | None:
+        found = None
+        for p in self.everyone():
+            if token_matches(token, p.token_hash):  # compare every one: no early exit timing
+                found = p
+        return found
+
+    def by_id(self, pid: str) -> Player | None:
+        for group in (self.players, self.spectators):  # asked for every seat on every flush
+            for p in group:
+                if p.id == pid:
+                    return p
+        return None
+
+    def at_seat(self, seat: int | None) -> Player | None:
+        return next((p for p in self.players if p.seat == seat), None)
+
+    def is_seated(self, player: Player) -> bool:
+        """Holds a seat at the table (by identity: comparing Player dataclasses field by
+        field is slow, and two players are never equal anyway)."""
+        seat = player.seat
+        return seat is not None and seat < len(self.players) and self.players[seat] is player
+
+    def seated(self) -> list[Player]:
+        """The seated players who have not left."""
+        return [p for p in self.players if not p.left]
+
+    def waiting(self) -> list[Player]:
+        return [p for p in self.spectators if not p.left]
+
+    def bots(self) -> list[Player]:
+        """The computer players still at the table."""
+        return [p for p in self.players if p.bot is not None and not p.left]
+
+    def has_people(self) -> bool:
+        """Somebody who is not a bot is still in the room (connected or not)."""
+        return any(p.bot is None and not p.left for p in self.everyone())
+
+    def person_connected(self) -> bool:
+        return any(p.connected and p.bot is None for p in self.everyone())
+
+    # ------------------------------------------------------------ changing the table
+
+    def new_player(self, name: str, token_hash: bytes, **fields) -> Player:
+        player = Player(id=f"p{self.next_number}", name=name, token_hash=token_hash, **fields)
+        self.next_number += 1
+        return player
+
+    def sit(self, player: Player) -> None:
+        """At the end of the table, with the first card-back colour nobody present has."""
+        used = {p.colour for p in self.players if not p.left}
+        player.colour = next(c for c in range(MAX_SEATS) if c not in used)
+        player.seat = len(self.players)
+        self.players.append(player)
+
+    def watch(self, player: Player) -> None:
+        self.spectators.append(player)
+
+    def remove_spectator(self, player: Player) -> None:
+        self.spectators.remove(player)
+
+    def compact(self) -> None:
+        """Drop those who left and number the seats 0..n-1 again (between rounds only:
+        mid-round, seats are the round's indices)."""
+        self.players = [p for p in self.players if not p.left]
+        for i, p in enumerate(self.players):
+            p.seat = i
+
+    def seat_waiting(self, max_players: int) -> None:
+        """Spectators who joined mid-round take the free seats, in order of arrival."""
+        for spectator in list(self.spectators):
+            if len(self.players) >= max_players:
+                break
+            self.spectators.remove(spectator)
+            self.sit(spectator)
+
+    def seated_next(self, max_players: int) -> set[str]:
+        """The ids of the spectators who take a seat when the next round is dealt (what
+        `seat_waiting` will do then): the first to arrive, as many as there are free
+        seats. The others keep watching."""
+        free = max(0, max_players - len(self.seated()))
+        return {p.id for p in self.waiting()[:free]}
+
+    def pass_host(self) -> None:
+        """The host is always a person: with only bots left, the room has no host."""
+        people = [p for p in self.players if not p.left and p.bot is None]
+        candidates = [p for p in people if p.connected] or people or self.waiting()
+        self.host = candidates[0].id if candidates else None
+
+    def _taken_names(self) -> set[str]:
+        return {name_key(p.name) for p in self.everyone() if not p.left}
+
+    def distinct_name(self, name: str) -> str:
+        """`name`, or `name (2)`, `name (3)`… when somebody in the room already goes by
+        it: two seats called "Ann" (or "Ann" and "ann") cannot be told apart in the
+        result, the vote or a lost race's "too late: Ann was first" (issue 16, item 9)."""
+        taken = self._taken_names()
+        if name_key(name) not in taken:
+            return name
+        return next(f"{name} ({k})" for k in range(2, MAX_SEATS + MAX_SPECTATORS + 2)
+                    if name_key(f"{name} ({k})") not in taken)
+
+    def bot_name(self) -> str:
+        taken = self._taken_names()
+        return next(f"Bot {k}" for k in range(1, MAX_SEATS + MAX_SPECTATORS + 2)
+                    if name_key(f"Bot {k}") not in taken)
+
+    # ------------------------------------------------------------ saving
+
+    def to_json(self) -> dict:
+        return {"players": [p.to_json() for p in self.players],
+                "spectators": [p.to_json() for p in self.spectators],
+                "host": self.host, "next_player": self.next_number}
+
+    @classmethod
+    def from_json(cls, data: dict, now: float) -> "Seating":
+        seating = cls()
+        seating.players = [Player.from_json(d, now) for d in data["players"]]
+        seating.spectators = [Player.from_json(d, now) for d in data["spectators"]]
+        seating.host = data["host"]
+        seating.next_number = data["next_player"]
+        return seating

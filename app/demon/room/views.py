@@ -1,0 +1,73 @@
+"""What a room shows: its public state, the round's public view, the lobby summary.
+
+Views are built here, at the boundary, from the room's parts: a seat view has counts
+for face-down cards and the stock and at most the top three waste cards, so no hidden
+card ever reaches a message (docs/protocol.md). The room calls these; the hub sends what
+they return. Their key order is the wire's (app/protocol/server.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.demon.rules.round import DemonRound
+from app.protocol import server as out
+
+if TYPE_CHECKING:
+    from app.demon.room.room import Room
+
+
+def foundation_entry(index: int, pile) -> out.FoundationEntry:
+    card, owner = pile[-1]
+    return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
+
+
+def round_view(rnd: DemonRound, stuck: list[int], votes: set[int]) -> out.RoundView:
+    return out.RoundView(
+        seats=[rnd.seat_view(s) for s in range(len(rnd.seats))],
+        foundations=[foundation_entry(i, pile) for i, pile in enumerate(rnd.foundations)],
+        stuck=stuck,
+        absent=sorted(rnd.absent),
+        votes=sorted(votes),
+        cards_home=list(rnd.foundation_counts()),
+    )
+
+
+def ms_until(deadline: float | None, now: float) -> int | None:
+    return None if deadline is None else max(0, int((deadline - now) * 1000))
+
+
+def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicState:
+    playing = room.round is not None and room.phase.value == "playing"
+    absent = room.round.absent if playing else frozenset()
+    seated_next = room.seating.seated_next(room.options.max_players) if room.spectators else set()
+    state = out.PublicState(
+        code=room.code,
+        phase=room.phase.value,
+        host=room.host,
+        options=room.options.to_json(),
+        players=[{**p.public(), "absent": p.seat in absent, "voted": p.seat in room.votes}
+                 for p in room.players],
+        spectators=[{"id": p.id, "name": p.name, "connected": p.connected, "next_round": p.id in seated_next}
+                    for p in room.spectators],
+        round_no=room.round_no,
+        countdown_ends_in_ms=ms_until(room.countdown_ends, now),
+        time_left_ms=ms_until(room.round_deadline, now),
+        history=room.history,
+        result=room.result,
+    )
+    if with_round:
+        state["round"] = room.round_view()
+    return state
+
+
+def summary(room: "Room") -> dict:
+    """`GET /api/rooms/{code}`: enough to decide whether to join."""
+    return {"code": room.code, "phase": room.phase.value,
+            "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected,
+                         "bot": p.bot.level if p.bot is not None else None}
+                        for p in room.players],
+            "max_players": room.options.max_players, "spectators": len(room.spectators),
+            # seats a newcomer could still take (at once between rounds, else at the next
+            # deal), after those already waiting for one: 0 means they would only watch
+            "free_seats": max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting()))}

@@ -1,0 +1,133 @@
+"""What one Demon seat may see, as a type: the only input a bot's decision gets.
+
+Why a separate type rather than handing the bot the `DemonRound`: a bot that can read the
+round can read face-down cards and the stock order, and nothing but discipline would stop
+a "clever" heuristic from doing so. A `SeatView` simply does not hold them: its piles
+carry a face-down *count*, its stock is a *count*, and only the top three waste cards
+(what the table shows) are in it. The legal actions are included because they depend
+only on visible cards (the waste top, the face-up runs, whether the stock is empty).
+
+`seat_view(round_, seat)` is the only way to build one from a round. It reuses the
+round's own immutable tuples (a pile's face-up cards are already a tuple of `Card`) and
+keeps the pile views of recent tableaux (a bounded cache keyed by the tableau object), so
+a view of an eight-seat table costs a handful of small allocations, not a few hundred.
+The parts are named tuples rather than frozen dataclasses for the same reason: a view
+is built on the event loop before every bot decision, and they are several times
+cheaper to make.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from app.common.cards import Card
+from app.demon.rules.round import DemonAction, DemonRound
+
+__all__ = ["PileView", "FoundationView", "OtherSeatView", "SeatView", "seat_view"]
+
+WASTE_SHOWN = 3  # as many waste cards as the table (and the room's seat view) shows
+
+
+class PileView(NamedTuple):
+    """A tableau pile as anyone sees it: how many cards lie face down, then the face-up
+    run (bottom..top, last = top)."""
+
+    down: int
+    up: tuple[Card, ...]
+
+    @property
+    def top(self) -> Card | None:
+        return self.up[-1] if self.up else None
+
+
+class FoundationView(NamedTuple):
+    """A public foundation pile: its top card, the seat that put it there, its height."""
+
+    top: Card
+    owner: int
+    count: int
+
+
+class OtherSeatView(NamedTuple):
+    """Another seat's layout as the table shows it (its cards home included)."""
+
+    seat: int
+    tableau: tuple[PileView, ...]
+    stock: int
+    waste: tuple[Card, ...]  # at most the top three, top last
+    waste_count: int
+    home: int  # its cards on the foundations
+    absent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything one seat may see, and nothing else."""
+
+    seat: int
+    players: int
+    tableau: tuple[PileView, ...]
+    stock: int  # own stock count; never its order
+    waste: tuple[Card, ...]  # own waste cards on view: at most the top three, top last
+    waste_count: int
+    foundations: tuple[FoundationView, ...]  # in the round's pile order (indices match)
+    others: tuple[OtherSeatView, ...]  # every other seat, in seat order
+    legal: tuple[DemonAction, ...]  # the engine's legal actions for this seat
+    absent: frozenset[int]
+    stuck: bool  # the room's public rule-16 flag for this seat
+    home: int = 0  # own cards on the foundations
+    started: bool = True  # the signal has been given (rule 4)
+    ended: bool = False
+
+
+# Pile views per tableau object. Tableaux are immutable and a move replaces only the
+# mover's, so at a table of eight the other seven come from here. An entry holds its
+# tableau, so the id it is kept under cannot be reused while it is here; the dict is
+# emptied when it grows past a bound. Deterministic, like the round's own memo.
+_PILE_VIEWS: dict[int, tuple[tuple, tuple[PileView, ...]]] = {}
+_PILE_VIEWS_MAX = 4096
+
+
+def _piles(tableau: tuple) -> tuple[PileView, ...]:
+    entry = _PILE_VIEWS.get(id(tableau))
+    if entry is not None and entry[0] is tableau:
+        return entry[1]
+    views = tuple([PileView(len(p.down), p.up) for p in tableau])
+    if len(_PILE_VIEWS) >= _PILE_VIEWS_MAX:
+        _PILE_VIEWS.clear()
+    _PILE_VIEWS[id(tableau)] = (tableau, views)
+    return views
+
+
+def seat_view(round_: DemonRound, seat: int, *, stuck: bool = False) -> SeatView:
+    """The view of `seat` in `round_`. `stuck` is the room's public stuck flag for the seat
+    (the room shows it only once the seat has been through its stock; the engine's exact
+    answer would leak the stock order before that, so the room passes it in)."""
+    if type(seat) is not int or not (0 <= seat < len(round_.seats)):
+        raise ValueError(f"there is no seat {seat!r} (seats 0..{len(round_.seats) - 1})")
+    homes = round_.foundation_counts()
+    absent = round_.absent
+    others = []
+    for s, st in enumerate(round_.seats):
+        if s == seat:
+            continue
+        others.append(OtherSeatView(s, _piles(st.tableau), len(st.stock), st.waste[-WASTE_SHOWN:],
+                                    len(st.waste), homes[s], s in absent))
+    own = round_.seats[seat]
+    return SeatView(
+        seat=seat,
+        players=len(round_.seats),
+        tableau=_piles(own.tableau),
+        stock=len(own.stock),
+        waste=own.waste[-WASTE_SHOWN:],
+        waste_count=len(own.waste),
+        foundations=tuple(FoundationView(p[-1][0], p[-1][1], len(p)) for p in round_.foundations),
+        others=tuple(others),
+        legal=tuple(round_.legal_actions(seat)),
+        absent=absent,
+        stuck=bool(stuck),
+        home=homes[seat],
+        started=round_.started,
+        ended=round_.end is not None,
+    )

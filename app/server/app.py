@@ -1,0 +1,181 @@
+"""The ASGI application: routers, static files, security headers and the lifespan.
+
+`create_app(settings)` builds a fresh app (tests use it with their own settings); uvicorn
+runs it with `--factory` or through `python -m app`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.types import Receive, Scope, Send
+
+import app as app_pkg
+from app.server import cluster, grip_http, invite_http, rooms_http, static_assets, ws
+from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
+from app.config import Settings
+from app.grip.service.advisor import GripAdvisor
+from app.grip.service.limits import KeyedLimiter
+from app.grip.service.par import ParBook
+from app.grip.service.sessions import GripSessions
+from app.grip.service.winnable import WinnableDeals
+from app.demon.hub.hub import Hub
+from app.storage.store import Store
+
+PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
+STATIC_DIR = PROJECT_ROOT / "static"
+
+GC_GEN0_THRESHOLD = 20_000
+
+# No inline script or style anywhere in static/, so the policy can be this strict.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'; form-action 'self'")
+
+
+class SecurityHeaders:
+    """Adds the security headers to every HTTP answer, as plain ASGI: it only edits the
+    `http.response.start` message. `@app.middleware("http")` did the same through
+    Starlette's BaseHTTPMiddleware, which streams every answer through a task group; on
+    the event loop every room shares, `/health` cost the server 1.4-2.4 ms of CPU with it
+    and 0.6-1.7 ms with this (a loaded 2-core machine; docs/performance.md)."""
+
+    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+               (b"referrer-policy", b"no-referrer")]
+    NAMES = frozenset(name for name, _ in HEADERS)
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in self.NAMES]
+                message = {**message, "headers": headers + self.HEADERS}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class DemonApp(FastAPI):
+    """FastAPI, with the room sockets (`/ws/{code}`) taken straight to their endpoint.
+
+    Nothing in the HTTP stack applies to them (the middleware here only sets response
+    headers; routing is one prefix), and it is not free: a socket's handler is resumed
+    once per message it receives, through every layer it was called through, so each
+    layer of middleware and routing costs every message of every seat (about 10 µs of
+    a 170 µs move under load; docs/performance.md). Other socket paths still go through
+    the router (and are refused there)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            code = ws.socket_room_code(scope)
+            if code is not None:
+                scope["app"] = self
+                await self.state.socket_gate(scope, receive, send, code, ws.room_socket)
+                return
+        await super().__call__(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    shard = f" shard={settings.shard}" if settings.shard else ""  # one log line, one process
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format=f"%(asctime)s %(levelname)s %(name)s{shard} %(message)s")
+    store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
+             if settings.persist else None)
+    hub = Hub(settings, store)
+    grips = GripSessions(settings.max_rooms, store, shard=settings.shard)
+    budgets = Budgets(settings)
+    room_watch = RoomWatch(settings.unused_room_ttl_s)
+
+    def prune_grips() -> None:
+        """Forget Devil's Grip games past their time, in memory and on disk."""
+        grips.forget_unplayed(settings.grip_unplayed_ttl_s)
+        if store is not None:
+            while store.expire_grips(settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s,
+                                     settings.grip_max_stored) >= 2000:
+                pass
+
+    async def maintain() -> None:
+        """Once a second, rooms nobody opened go to the hub's sweep; now and then, old
+        Devil's Grip games are pruned (a few milliseconds, on the loop, in batches)."""
+        every = max(1.0, min(60.0, settings.grip_unplayed_ttl_s / 2))
+        last_prune = time.monotonic()
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                room_watch.sweep(hub)
+                if time.monotonic() - last_prune >= every:
+                    last_prune = time.monotonic()
+                    prune_grips()
+            except Exception:  # a failed sweep must not end the sweeping
+                logging.getLogger("demon.app").exception("maintenance failed")
+
+    prune_grips()
+    grip_advisor = GripAdvisor.from_settings(settings)
+    grip_par = ParBook(grip_advisor, store, settings.par_budget_s)
+    grip_winnable = WinnableDeals(grip_advisor, store, settings.winnable_ready)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await hub.start()
+        app.state.drain.install_signals()
+        # Devil's Grip searches: workers start in the background; the daily deal's par
+        # and a reserve of certified-winnable deals are computed in their pool.
+        grip_advisor.start()
+        grip_par.precompute(grips.daily_number())
+        grip_winnable.start()
+        # A full garbage collection stops every room at once. Move what start-up built
+        # (modules, restored rooms) out of the collector's view, and collect the young
+        # generation less often: a move allocates many short-lived objects.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+        maintenance = asyncio.create_task(maintain())
+        yield
+        maintenance.cancel()
+        await grip_winnable.stop()
+        grip_advisor.stop()
+        await hub.stop()
+        if store is not None:
+            store.close()
+
+    app = DemonApp(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.hub = hub
+    app.state.grips = grips
+    app.state.grip_advisor = grip_advisor
+    app.state.grip_par = grip_par
+    app.state.grip_winnable = grip_winnable
+    app.state.grip_limits = {"game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
+                             "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst)}
+    app.state.budgets = budgets
+    app.state.room_watch = room_watch
+    app.state.socket_gate = SocketGate(settings, budgets, room_watch)
+    app.state.started = time.monotonic()
+    app.state.drain = cluster.Drain()
+    app.state.peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
+
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+
+    app.include_router(cluster.router)  # /health, /health/accepting, /health/all, /api/history
+    app.include_router(rooms_http.router)
+    app.include_router(grip_http.router)
+    app.include_router(invite_http.router)
+
+    static_assets.install(app, static_assets.StaticShell(STATIC_DIR))
+    return app

@@ -1,0 +1,179 @@
+"""HTTP side of solo Devil's Grip: new deal, look, act (action/undo/redo/hint/end), par
+and the solution of a certified-winnable deal.
+
+Hints, par and solutions are "search requests": each is rate-limited per game and per
+client address (429 with Retry-After), and the search itself runs in the advisor's
+worker processes, awaited here, so the event loop (and every Demon room on it) never
+waits for it. A full worker queue answers 503 at once.
+
+Starting games is budgeted per client address, and so are misses (an id or token that
+is not a game): see docs/security.md. The rooms layer's `GripError` carries a wire code;
+`STATUS` here says which HTTP status each code is.
+"""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi.responses import Response
+
+from app.server.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
+from app.server.limits import request_address
+from app.protocol.messages import GripRequest, NewGrip
+from app.protocol.wire import dumps
+from app.grip.service.advisor import Busy, GripAdvisor
+from app.grip.service.sessions import GripError, GripSession, GripSessions
+from app.grip.service.winnable import replay_line
+from app.support.logfmt import log_event
+
+router = APIRouter(prefix="/api/grip")
+
+STATUS = {"not_found": 404, "invalid": 422, "illegal": 409, "bad_phase": 409, "internal": 500}
+
+
+def _http(err: GripError) -> HTTPException:
+    return HTTPException(STATUS[err.code], err.message)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def _session(request: Request, grips: GripSessions, budgets, game_id: str,
+             authorization: str | None) -> GripSession:
+    address = request_address(request)
+    budgets.check_misses(address)
+    try:
+        return grips.get(game_id, _bearer(authorization))
+    except GripError as err:
+        if err.code == "not_found":
+            budgets.miss(address)
+        raise _http(err) from err
+
+
+def _limit(request: Request, limits: dict, session: GripSession) -> None:
+    """Per game, then per address: a flood is refused before it reaches a worker."""
+    address = request_address(request)
+    for limiter, key, what in ((limits["game"], session.id, "this game"),
+                               (limits["addr"], address, "your address")):
+        if not limiter.allow(key):
+            get_budgets(request).refusals.note("grip_searches", address)  # a summary per interval
+            raise HTTPException(429, f"Too many hint, par or solution requests from {what}: slow down.",
+                                headers={"Retry-After": str(limiter.retry_after())})
+
+
+def _busy(err: Busy) -> HTTPException:
+    return HTTPException(503, "The hint engine is busy: try again in a moment.", headers={"Retry-After": "1"})
+
+
+def _json(answer: dict) -> Response:
+    """The answer as JSON text, encoded once by orjson. Returning the dict would send it
+    through FastAPI's `jsonable_encoder` first, which walks every value in Python: about
+    10 ms for a game with its legal actions, on the event loop every room shares."""
+    return Response(content=dumps(answer), media_type="application/json")
+
+
+def _describe(grips: GripSessions, par_book, session: GripSession, token: str | None = None) -> Response:
+    game = session.game
+    if session.par is None and game.number is not None:
+        session.par = par_book.known(game.number, game.state.passes_allowed)
+    return _json(grips.describe(session, token))
+
+
+@router.post("")
+async def new_game(body: NewGrip, request: Request, grips: GripsDep, par_book: ParDep,
+                   winnable: WinnableDep, budgets: BudgetsDep) -> Response:
+    budgets.spend(budgets.grips, request_address(request), "new games")
+    if body.winnable:
+        if body.passes is not None or body.number is not None or body.daily:
+            raise HTTPException(422, "Only deals that can be won: unlimited passes, no deal number, not the daily deal.")
+        number = winnable.take()
+        if number is None:
+            raise HTTPException(503, "No deal has been certified winnable yet: try again in a minute.",
+                                headers={"Retry-After": "30"})
+        session, token = grips.new(number, False, None, winnable=True)
+    else:
+        session, token = grips.new(body.number, body.daily, body.passes)
+    return _describe(grips, par_book, session, token)
+
+
+@router.get("/{game_id}")
+async def get_game(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
+                   authorization: str | None = Header(None)) -> Response:
+    return _describe(grips, par_book, _session(request, grips, budgets, game_id, authorization))
+
+
+@router.post("/{game_id}")
+async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep, par_book: ParDep,
+              budgets: BudgetsDep, limits: GripLimitsDep, advisor: AdvisorDep,
+              authorization: str | None = Header(None)) -> Response:
+    arrived = time.monotonic()
+    session = _session(request, grips, budgets, game_id, authorization)
+    if body.op == "hint":
+        return await _hint(request, grips, par_book, limits, advisor, session, arrived)
+    try:
+        return _describe(grips, par_book, grips.operate(session, body.op, body.action))
+    except GripError as err:
+        raise _http(err) from err
+
+
+async def _hint(request: Request, grips: GripSessions, par_book, limits: dict, advisor: GripAdvisor,
+                session: GripSession, arrived: float) -> Response:
+    try:
+        grips.check_hintable(session)
+    except GripError as err:
+        raise _http(err) from err
+    _limit(request, limits, session)
+    changes = session.changes
+    try:
+        answer = await advisor.hint(grips.hint_view(session), arrived=arrived)
+    except Busy as err:
+        raise _busy(err) from err
+    try:
+        kept = grips.record_hint(session, changes, answer.action, answer.expected_score, answer.complete)
+    except GripError as err:
+        raise _http(err) from err
+    if not kept:
+        raise HTTPException(409, "The game changed while the hint was searched: ask again.")
+    log_event("grip_hint", game=session.id, budget_ms=round(answer.budget_s * 1000),
+              complete=answer.complete, ms=round((time.monotonic() - arrived) * 1000))
+    return _describe(grips, par_book, session)
+
+
+@router.get("/{game_id}/par")
+async def get_par(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
+                  limits: GripLimitsDep, authorization: str | None = Header(None)) -> dict:
+    """The deal's par (computed on the first request for that deal: may take seconds)."""
+    session = _session(request, grips, budgets, game_id, authorization)
+    game = session.game
+    passes = game.state.passes_allowed
+    par = par_book.known(game.number, passes)
+    if par is None:
+        _limit(request, limits, session)
+        try:
+            par = await par_book.get(game.number, passes)
+        except Busy as err:
+            raise _busy(err) from err
+    session.par = par
+    return {"number": game.number, "passes": passes, "par": par}
+
+
+@router.get("/{game_id}/solution")
+async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable: WinnableDep,
+                       budgets: BudgetsDep, limits: GripLimitsDep,
+                       authorization: str | None = Header(None)) -> Response:
+    """The certified winning line of a finished certified-winnable deal, with the view
+    after every step, so the page can replay it without knowing the rules."""
+    session = _session(request, grips, budgets, game_id, authorization)
+    _limit(request, limits, session)
+    game = session.game
+    if not game.state.is_over():
+        raise HTTPException(409, "The solution is shown once the deal is over.")
+    line = winnable.solution(game.number) if session.winnable else None
+    if line is None:
+        raise HTTPException(404, "This deal has no stored solution (only deals dealt as winnable have one).")
+    initial, steps = replay_line(game.number, line)
+    return _json({"number": game.number, "initial": initial, "steps": steps})

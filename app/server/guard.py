@@ -1,0 +1,318 @@
+"""The connection guard: what a connection may cost before the app ever sees it.
+
+uvicorn's own options do not cover a half-open connection: its keep-alive timer runs
+only *between* requests and is cancelled by the first byte of the next one, so a client
+that sends an unfinished request head, then a byte every few seconds, holds its socket
+(and a file descriptor) forever; so does a connection that sends nothing at all, and
+`limit_concurrency` answers 503 only once a request head is complete. So the server runs
+uvicorn's h11 protocol with this guard around it (`protocols`, passed to uvicorn as
+`http=` and `ws=` classes):
+
+* **A deadline per request.** From the moment a connection opens, and again from the end
+  of each answer, the client has `DEMON_REQUEST_TIMEOUT_S` to deliver a complete request,
+  head and body; otherwise the connection is closed. (An upgraded socket is then the
+  WebSocket layer's business: `hello` within `DEMON_HELLO_TIMEOUT_S`, pings.)
+* **Caps.** At most `DEMON_MAX_CONNECTIONS` connections at once, and
+  `DEMON_MAX_CONNECTIONS_PER_ADDR` from one address (IPv6: one /64). A connection past a
+  cap is aborted as soon as it is accepted, so it costs a file descriptor for
+  microseconds. A trusted proxy's connections count only towards the total: its clients
+  are told apart by the address it forwards, which only the app can read (`app.py`
+  counts WebSockets per forwarded address).
+* **Quiet refusals.** Refusals are counted and logged at most once per
+  `DEMON_REFUSAL_LOG_INTERVAL_S` as one line with the counts, not once per attempt; so is asyncio's
+  "out of system resource" error of its accept loop (EMFILE), which `QuietAccept` turns
+  into the same kind of summary, and uvicorn's access-log lines for 429 answers
+  (`QuietRefusals`).
+* **The file limit.** At start the soft `RLIMIT_NOFILE` is raised to the hard limit, and
+  the total cap is lowered to what it leaves after a reserve for the database, the
+  workers and the listening socket (`effective_max_connections`), so the cap, not the
+  kernel, refuses the surplus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import time
+from collections import Counter
+from typing import Any, Callable
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from app.config import Settings
+from app.support.logfmt import log_event
+
+log = logging.getLogger("demon.guard")
+
+LOG_INTERVAL_S = 10.0
+FD_RESERVE = 64  # descriptors kept for SQLite, the worker pools, logs and the listener
+
+
+def address_key(host: str | None) -> str:
+    """The key a client address is limited under: the address itself, or for IPv6 its
+    /64 (one home or one server is given a whole /64, so single addresses cost nothing)."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class TrustedProxies:
+    """The addresses whose X-Forwarded-For is believed: "*", single addresses or
+    networks, comma-separated (the same list uvicorn's proxy-header middleware gets)."""
+
+    def __init__(self, spec: str) -> None:
+        self.any = False
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        self.names: set[str] = set()
+        for item in (part.strip() for part in spec.split(",")):
+            if not item:
+                continue
+            if item == "*":
+                self.any = True
+                continue
+            try:
+                self.networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                self.names.add(item)  # e.g. a unix socket path
+
+    def __contains__(self, host: str | None) -> bool:
+        if host is None:
+            return False
+        if self.any or host in self.names:
+            return True
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.networks)
+
+
+class Throttled:
+    """Counts occurrences of something that may happen thousands of times a second and
+    logs them as one `event=... count=N` line per interval (the first at once)."""
+
+    def __init__(self, event: str, interval_s: float = LOG_INTERVAL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.event = event
+        self.interval_s = interval_s
+        self.clock = clock
+        self.counts: Counter[str] = Counter()
+        self.addresses: Counter[str] = Counter()
+        self._next = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def note(self, reason: str, address: str | None = None) -> None:
+        self.counts[reason] += 1
+        if address is not None:
+            self.addresses[address] += 1
+        now = self.clock()
+        if now >= self._next:
+            self.flush(now)
+        elif self._timer is None:  # the rest of this interval is logged when it ends
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._timer = loop.call_later(self._next - now, self.flush)
+
+    def flush(self, now: float | None = None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self.counts:
+            return
+        self._next = (self.clock() if now is None else now) + self.interval_s
+        top = ",".join(f"{a}:{n}" for a, n in self.addresses.most_common(3))
+        fields: dict[str, Any] = {f"{k}": v for k, v in sorted(self.counts.items())}
+        log_event(self.event, count=sum(self.counts.values()), window_s=self.interval_s, **fields,
+                  top=top or "-")
+        self.counts.clear()
+        self.addresses.clear()
+
+
+def effective_max_connections(wanted: int) -> int:
+    """`wanted`, or less if the process may not open that many files (after raising the
+    soft limit to the hard one, which any process may do)."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    allowed = max(1, soft - FD_RESERVE)
+    if allowed < wanted:
+        log.warning("DEMON_MAX_CONNECTIONS=%d lowered to %d: the process may open %d files", wanted, allowed, soft)
+        return allowed
+    return wanted
+
+
+class ConnectionGuard:
+    """The open connections of the process, per address, and the refusals."""
+
+    def __init__(self, settings: Settings, *, max_connections: int | None = None) -> None:
+        self.request_timeout_s = settings.request_timeout_s
+        self.max_total = max_connections if max_connections is not None else settings.max_connections
+        self.max_per_addr = settings.max_connections_per_addr
+        self.trusted = TrustedProxies(settings.trusted_proxy_list)
+        self.open: dict[Any, str] = {}  # transport -> address key
+        self.per_addr: Counter[str] = Counter()
+        self.refusals = Throttled("connections_refused", settings.refusal_log_interval_s)
+
+    def admit(self, transport: Any) -> bool:
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        key = address_key(host)
+        if len(self.open) >= self.max_total:
+            self.refusals.note("total", key)
+            return False
+        if host not in self.trusted and self.per_addr[key] >= self.max_per_addr:
+            self.refusals.note("per_addr", key)
+            return False
+        self.open[transport] = key
+        self.per_addr[key] += 1
+        return True
+
+    def release(self, transport: Any) -> None:
+        key = self.open.pop(transport, None)
+        if key is not None:
+            self.per_addr[key] -= 1
+            if self.per_addr[key] <= 0:
+                del self.per_addr[key]
+
+
+def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """uvicorn's h11 HTTP protocol and websockets-sansio protocol, guarded."""
+
+    class GuardedHTTP(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+        _admitted = False
+
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if not guard.admit(transport):
+                self.connections.discard(self)
+                transport.abort()
+                return
+            self._admitted = True
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(guard.request_timeout_s, self._expired)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expired(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                guard.refusals.note("request_timeout", guard.open.get(self.transport))
+                self.transport.abort()
+
+        def data_received(self, data: bytes) -> None:
+            if not self._admitted:
+                return
+            super().data_received(data)
+            if self._deadline is not None and (self.transport.get_protocol() is not self
+                                               or self.conn.their_state not in _WAITING):
+                self._disarm()  # a whole request arrived (or the socket is now a WebSocket)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.transport.get_protocol() is self:
+                self._arm()  # the next request, or idleness, is timed from here
+                if self.conn.their_state not in _WAITING:
+                    self._disarm()  # a pipelined request was already complete
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            if not self._admitted:
+                self.connections.discard(self)
+                return
+            super().connection_lost(exc)
+            if self.transport.get_protocol() is self:  # not handed over to a WebSocket
+                guard.release(self.transport)
+
+        def handle_websocket_upgrade(self, event) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade(event)
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc) -> None:
+            try:
+                super().connection_lost(exc)
+            finally:
+                guard.release(self.transport)
+
+    return GuardedHTTP, GuardedWebSocket
+
+
+def _h11_waiting() -> frozenset:
+    import h11
+    return frozenset({h11.IDLE, h11.SEND_BODY})
+
+
+_WAITING = _h11_waiting()
+
+
+class QuietAccept(logging.Filter):
+    """Log messages a flood can repeat thousands of times a second, each counted under a
+    reason and summarised once per interval: asyncio's "socket.accept() out of system
+    resource" (its accept loop meeting EMFILE; it then pauses accepting for a second) and
+    uvicorn's warnings about malformed requests."""
+
+    MESSAGES = (("out of system resource", "out_of_resources"),
+                ("Invalid HTTP request received", "invalid_request"),
+                ("Unsupported upgrade request", "unsupported_upgrade"))
+
+    def __init__(self, interval_s: float = LOG_INTERVAL_S) -> None:
+        super().__init__()
+        # (asyncio and uvicorn log from the event loop's thread, so the throttle's timer works)
+        self.throttled = Throttled("log_flood", interval_s)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        for text, reason in self.MESSAGES:
+            if text in message:
+                self.throttled.note(reason)
+                return False
+        return True
+
+
+class QuietRefusals(logging.Filter):
+    """uvicorn's access log writes a line per request; a flood that the budgets refuse
+    (429) would still write thousands a second. Those lines are counted instead, and
+    one summary per interval is written."""
+
+    STATUSES = frozenset({429})
+
+    def __init__(self, interval_s: float = LOG_INTERVAL_S) -> None:
+        super().__init__()
+        self.throttled = Throttled("requests_refused", interval_s)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 5 and args[4] in self.STATUSES:
+            client = args[0]
+            self.throttled.note(f"status_{args[4]}", str(client).rsplit(":", 1)[0] if client else None)
+            return False
+        return True

@@ -1,0 +1,89 @@
+"""HTTP side of rooms: create, look up, join. The token is returned once, here.
+
+Each client address has budgets (docs/security.md): rooms created (practice rooms
+included), joins, and misses (a code that names no room); past them, 429.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+
+from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
+from app.server.limits import request_address
+from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
+from app.demon.hub.hub import HubFull
+from app.demon.room.room import RoomError
+from app.support.secrets_util import normalise_code
+
+router = APIRouter(prefix="/api/rooms")
+
+NO_ROOM = "No room with that code."
+
+
+def _grant(code: str, player, token: str) -> SeatGrant:
+    return SeatGrant(code=code, token=token, you=player.id, seat=player.seat,
+                     spectator=player.seat is None)
+
+
+def _full(err: Exception, hub) -> HTTPException:
+    """The room cap is the server's, not the client's: 503, saying which cap."""
+    return HTTPException(503, f"The server holds as many rooms as it allows ({hub.settings.max_rooms}); "
+                              "rooms nobody uses are removed within minutes: try again later.",
+                         headers={"Retry-After": "60"})
+
+
+@router.post("", response_model=SeatGrant)
+async def create_room(body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
+                      watch: RoomWatchDep) -> SeatGrant:
+    budgets.spend(budgets.rooms, request_address(request), "new rooms")
+    try:
+        handle, player, token = hub.create_room(body)
+    except HubFull as err:
+        raise _full(err, hub) from err
+    watch.created(handle.room.code)
+    return _grant(handle.room.code, player, token)
+
+
+@router.post("/practice", response_model=SeatGrant)
+async def practice_room(body: PracticeRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
+                        watch: RoomWatchDep) -> SeatGrant:
+    """"Play against bots": a room of you and 1-7 bots, its countdown already running."""
+    budgets.spend(budgets.rooms, request_address(request), "new rooms")
+    try:
+        handle, player, token = hub.create_practice(body)
+    except HubFull as err:
+        raise _full(err, hub) from err
+    except RoomError as err:  # too_many_bots: the server's DEMON_MAX_BOTS is reached
+        raise HTTPException(503, err.message) from err
+    watch.created(handle.room.code)
+    return _grant(handle.room.code, player, token)
+
+
+@router.get("/{code}")
+async def room_summary(code: str, request: Request, hub: HubDep, budgets: BudgetsDep) -> dict:
+    address = request_address(request)
+    budgets.check_misses(address)
+    handle = hub.rooms.get(normalise_code(code))
+    if handle is None:
+        budgets.miss(address)
+        raise HTTPException(404, NO_ROOM)
+    return handle.room.to_public_summary()
+
+
+@router.post("/{code}/join", response_model=SeatGrant)
+async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, budgets: BudgetsDep) -> SeatGrant:
+    address = request_address(request)
+    budgets.check_misses(address)
+    code = normalise_code(code)
+    if code not in hub.rooms:
+        budgets.miss(address)
+        raise HTTPException(404, NO_ROOM)
+    budgets.spend(budgets.joins, address, "joins")
+    try:
+        joined = hub.join_room(code, body.name)
+    except RoomError as err:
+        raise HTTPException(409, err.message) from err
+    if joined is None:
+        raise HTTPException(404, NO_ROOM)
+    handle, player, token = joined
+    return _grant(handle.room.code, player, token)

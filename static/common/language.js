@@ -1,0 +1,32 @@
+// Which languages the app speaks and which one this player gets, without loading any
+// strings: the offline page (static/common/notice.js) needs only the choice, and must work from
+// the service worker's cache without a language table.
+
+import { getPref } from './storage.js';
+
+export const LANGUAGES = [
+  ['en', 'English'],
+  ['ro', 'Română'],
+  ['de', 'Deutsch'],
+  ['fi', 'Suomi'],
+  ['ru', 'Русский'],
+];
+
+const CODES = LANGUAGES.map(([code]) => code);
+
+export function isLanguage(code) {
+  return CODES.includes(code);
+}
+
+// The saved choice, else the first of the browser's languages the app speaks, else English.
+export function chosenLanguage() {
+  const saved = getPref('lang', null);
+  if (saved && isLanguage(saved)) return saved;
+  if (typeof navigator === 'undefined') return 'en';
+  const wanted = [...(navigator.languages || []), navigator.language || ''];
+  for (const tag of wanted) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return 'en';
+}

@@ -1,0 +1,116 @@
+// Everything the browser remembers, in one place. Storage can be full or forbidden
+// (private windows): every access is wrapped so the game still works without it.
+
+import { addResult, normalize } from '../grip/grip-stats.js';
+
+// `store` is a function giving the Storage: even asking for it can throw.
+function read(store, key) {
+  try {
+    const raw = store().getItem(key);
+    return raw === null ? null : JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
+function write(store, key, value) {
+  try {
+    if (value === null || value === undefined) store().removeItem(key);
+    else store().setItem(key, JSON.stringify(value));
+  } catch {
+    // quota or privacy mode: forget silently
+  }
+}
+
+const local = () => window.localStorage;
+const session = () => window.sessionStorage;
+
+// Preferences: language, sound, four-colour deck, last name typed, plays read out.
+export function getPref(name, fallback) {
+  const prefs = read(local, 'dg.prefs') || {};
+  return name in prefs ? prefs[name] : fallback;
+}
+
+export function setPref(name, value) {
+  const prefs = read(local, 'dg.prefs') || {};
+  prefs[name] = value;
+  write(local, 'dg.prefs', prefs);
+}
+
+// Which plays at the Demon table are read out to a screen reader: 'all' (everyone's,
+// the default) or 'mine' (only this player's own).
+export function getAnnounce() {
+  return getPref('announce', 'all') === 'mine' ? 'mine' : 'all';
+}
+
+export function setAnnounce(which) {
+  setPref('announce', which === 'mine' ? 'mine' : 'all');
+}
+
+// A seat in a room: {code, token, seat, spectator, name}. Kept in localStorage so that
+// a reload (or reopening the room link later) returns to the same seat.
+export function getRoomCreds(code) {
+  return read(local, `dg.room.${code}`);
+}
+
+export function setRoomCreds(code, creds) {
+  write(local, `dg.room.${code}`, creds ? { ...creds, saved: Date.now() } : null);
+  pruneRooms();
+}
+
+function pruneRooms() {
+  // keep the twenty most recent rooms
+  try {
+    const keys = [];
+    for (let i = 0; i < local().length; i++) {
+      const key = local().key(i);
+      if (key && key.startsWith('dg.room.')) keys.push([key, (read(local, key) || {}).saved || 0]);
+    }
+    keys.sort((a, b) => b[1] - a[1]);
+    for (const [key] of keys.slice(20)) local().removeItem(key);
+  } catch {
+    // ignore
+  }
+}
+
+// The last state and version seen in a room, per tab: a reload sends this `v` in its
+// hello and gets only the events it missed.
+export function getRoomCache(code) {
+  return read(session, `dg.cache.${code}`);
+}
+
+export function setRoomCache(code, cache) {
+  write(session, `dg.cache.${code}`, cache);
+}
+
+// The Devil's Grip game in progress: {id, token}.
+export function getGripGame() {
+  return read(local, 'dg.grip.current');
+}
+
+export function setGripGame(game) {
+  write(local, 'dg.grip.current', game);
+}
+
+// Devil's Grip statistics, per pass limit, with deals played with undo or hints kept
+// apart (rule 12); the shape and the arithmetic are in grip-stats.js. Statistics of the
+// earlier format (no pass limit recorded) are left where they were and not shown.
+export function getGripStats() {
+  return normalize(read(local, 'dg.grip.stats2'));
+}
+
+export function recordGripResult(result) {
+  const stats = addResult(getGripStats(), result);
+  write(local, 'dg.grip.stats2', stats);
+  return stats;
+}
+
+// Players whose emotes this browser hides, per room (emote-model.js `setMuted` keeps
+// the shape and the bound): {code: {ids: [player ids], at: time}}.
+export function getMutedEmotes() {
+  return getPref('emoteMuted', {});
+}
+
+export function setMutedEmotes(all) {
+  setPref('emoteMuted', all);
+}

@@ -1,0 +1,44 @@
+// How a computer player is shown wherever a seat's name appears (lobby, table, results,
+// recent games): a robot icon and its level. The server marks a bot with `bot: "easy" |
+// "medium" | "hard"` on the player (docs/protocol.md); a person has `bot: null`.
+
+import { h } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+
+export const BOT_LEVELS = ['easy', 'medium', 'hard'];
+
+export function botLevel(player) {
+  return player && BOT_LEVELS.includes(player.bot) ? player.bot : null;
+}
+
+// The badge after a bot's name, or null for a person.
+export function botBadge(player) {
+  const level = botLevel(player);
+  if (!level) return null;
+  const label = t(`bots.level.${level}`);
+  return h('span', { class: `tag bot bot-${level}`, title: t('bots.badge', { level: label }),
+    dataset: { bot: level } },
+  robotIcon(), ' ', label);
+}
+
+// A line drawing of a robot's head (an emoji would depend on the system's fonts).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ROBOT = ['M5 8h14v11H5z', 'M12 8V4.5', 'M9 12.5v1.5', 'M15 12.5v1.5', 'M9.5 16.5h5', 'M3 12v3', 'M21 12v3'];
+
+function robotIcon() {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'icon bot-icon');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const d of ROBOT) {
+    const path = document.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  const dot = document.createElementNS(SVG_NS, 'circle');
+  dot.setAttribute('cx', '12');
+  dot.setAttribute('cy', '3.5');
+  dot.setAttribute('r', '1');
+  svg.append(dot);
+  return svg;
+}

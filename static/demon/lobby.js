@@ -1,0 +1,203 @@
+// The room lobby: the code (large), invite link (copy / share), the seats, and the
+// host's options and start button. Names are always inserted as text.
+
+import { h, replaceChildren, toast, icon } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+import { backEl } from '../cards/cards.js';
+import { seatedPlayers, spectatorCount, playerById } from './demon-model.js';
+import { optionFields, timeLimitLabel } from '../common/ui.js';
+import { play } from '../common/sound.js';
+import { BOT_LEVELS, botBadge } from './bot-badge.js';
+import { api } from '../common/api.js';
+import { inviteLink, loopbackAdvice } from './invite.js';
+
+export function mount(container, ctx) {
+  const el = h('div', { class: 'lobby' });
+  container.append(el);
+  let lastOptionsKey = null;
+  let optionsBox = null;
+  let built = false;
+  let botLevelChoice = 'medium'; // the level the host's next "Add a bot" seats
+  const seatsBox = h('section', { class: 'panel seats-panel', 'aria-labelledby': 'seats-title' });
+  const optionsSlot = h('div', { class: 'options-slot' });
+
+  // The server says which address friends can open (GET /api/invite); until it has
+  // answered, and if it cannot, the link uses the page's own address.
+  let inviteInfo = null;
+  const inviteField = h('input', { id: 'invite-link', type: 'text', readonly: true,
+    'aria-label': t('lobby.inviteLink'), onfocus: (e) => e.target.select() });
+  const inviteAdvice = h('p', { class: 'note invite-advice', id: 'invite-advice', hidden: true });
+
+  function link() {
+    return inviteLink(inviteInfo, ctx.model.code, location.origin);
+  }
+
+  function showInvite() {
+    inviteField.value = link();
+    const advice = loopbackAdvice(inviteInfo);
+    inviteAdvice.hidden = !advice;
+    inviteAdvice.textContent = advice ? t(advice.key, advice.vars) : '';
+    if (advice) inviteField.setAttribute('aria-describedby', 'invite-advice');
+    else inviteField.removeAttribute('aria-describedby');
+  }
+
+  api.invite().then((answer) => { inviteInfo = answer; showInvite(); }).catch(() => {
+    // an older server, or none: the page's own address stays in the link
+  });
+
+  async function copyLink() {
+    const url = link();
+    let ok = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(url);
+        ok = true;
+      }
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      const field = el.querySelector('#invite-link');
+      if (field) { field.focus(); field.select(); }
+    }
+    toast(ok ? t('lobby.copied') : t('lobby.copyManually'));
+    play('select');
+  }
+
+  async function share() {
+    try {
+      await navigator.share({ title: t('app.title'), text: t('lobby.shareText'), url: link() });
+    } catch {
+      // the player closed the share sheet
+    }
+  }
+
+  // The host seats a bot in a free seat (choosing its level), and removes one again.
+  function addBotControls(state) {
+    if (!ctx.isHost() || state.phase !== 'lobby') return null;
+    const level = h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
+      onchange: (e) => { botLevelChoice = e.target.value; } },
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice }, t(`bots.level.${lv}`))));
+    return h('span', { class: 'add-bot' }, level,
+      h('button', { type: 'button', class: 'secondary small add-bot-button',
+        onclick: () => ctx.send({ type: 'add_bot', level: level.value }) }, t('bots.add')));
+  }
+
+  function seatRow(seat, player, state, firstFree) {
+    if (!player) {
+      return h('li', { class: 'seat free' },
+        h('span', { class: 'seat-back empty', 'aria-hidden': 'true' }),
+        h('span', { class: 'seat-name muted', text: t('lobby.freeSeat') }),
+        firstFree ? addBotControls(state) : null);
+    }
+    const me = ctx.model.you ? player.id === ctx.model.you : seat === ctx.model.seat;
+    const conn = player.absent ? 'absent' : player.connected ? 'online' : 'offline';
+    const badge = botBadge(player);
+    return h('li', { class: `seat${me ? ' me' : ''}${badge ? ' bot' : ''}`, dataset: { seat: String(seat) } },
+      backEl(player.colour, { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
+      h('span', { class: 'seat-name', text: player.name }),
+      h('span', { class: 'seat-tags' },
+        player.id === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
+        me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
+        ctx.emotes ? ctx.emotes.muteButton(player) : null, // emotes.js: hide this player's emotes
+        badge || h('span', { class: `conn conn-${conn}` },
+          h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
+        badge && ctx.isHost() && state.phase === 'lobby'
+          ? h('button', { type: 'button', class: 'secondary small remove-bot',
+            'aria-label': t('bots.removeLabel', { name: player.name }),
+            onclick: () => ctx.send({ type: 'remove_bot', player: player.id }) }, t('bots.remove')) : null));
+  }
+
+  function update() {
+    const state = ctx.model.state;
+    if (!state) return;
+    const players = seatedPlayers(state);
+    const bySeat = new Map(players.map((p) => [p.seat, p]));
+    const max = state.options && state.options.max_players ? state.options.max_players : Math.max(2, players.length);
+    const seats = [];
+    const shown = Math.max(max, ...players.map((p) => p.seat + 1));
+    let firstFree = players.length < max;
+    for (let s = 0; s < shown; s++) {
+      const player = bySeat.get(s);
+      seats.push(seatRow(s, player, state, !player && firstFree));
+      if (!player) firstFree = false;
+    }
+    const host = ctx.isHost();
+    const hostPlayer = playerById(state, state.host);
+    const hostName = hostPlayer ? hostPlayer.name : null;
+    const canStart = players.filter((p) => !p.absent).length >= 2;
+    const counting = state.phase === 'countdown';
+
+    showInvite();
+    const invite = h('div', { class: 'invite' },
+      inviteField,
+      inviteAdvice,
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
+        typeof navigator.share === 'function'
+          ? h('button', { type: 'button', class: 'secondary', id: 'share-link', onclick: share }, icon('share'), t('lobby.share')) : null));
+
+    // Options: the host edits them; rebuilding the selects while one is open would
+    // close it, so they are rebuilt only when the options change.
+    const opts = state.options || {};
+    const optionsKey = JSON.stringify([opts, host, ctx.model.status]);
+    if (optionsKey !== lastOptionsKey || !optionsBox) {
+      lastOptionsKey = optionsKey;
+      if (host) {
+        const fields = optionFields({ rounds: opts.rounds ?? 3, time_limit_s: opts.time_limit_s ?? null,
+          max_players: opts.max_players ?? 8 }, () => {
+          ctx.send({ type: 'options', ...fields.read() });
+        }, 'lobby');
+        optionsBox = h('section', { class: 'panel lobby-options', 'aria-labelledby': 'opt-title' },
+          h('h2', { id: 'opt-title', text: t('lobby.options') }), fields.el);
+      } else {
+        optionsBox = h('section', { class: 'panel lobby-options', 'aria-labelledby': 'opt-title' },
+          h('h2', { id: 'opt-title', text: t('lobby.options') }),
+          h('dl', { class: 'opt-list' },
+            h('dt', { text: t('options.rounds') }), h('dd', { text: String(opts.rounds ?? '—') }),
+            h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s) }),
+            h('dt', { text: t('options.maxPlayers') }), h('dd', { text: String(opts.max_players ?? '—') })));
+      }
+    }
+
+    const startArea = host
+      ? h('div', { class: 'start-area' },
+        h('button', { type: 'button', class: 'primary big', id: 'start-game', disabled: !canStart || counting,
+          onclick: () => ctx.send({ type: 'start' }) }, t('lobby.start')),
+        canStart ? null : h('p', { class: 'note', text: t('lobby.needTwo') }))
+      : h('p', { class: 'waiting' }, ctx.model.seat === null ? t('lobby.spectating') + ' ' : '',
+        t('lobby.waitingFor', { name: hostName || '?' }));
+
+    if (!built) {
+      built = true;
+      replaceChildren(el,
+        h('section', { class: 'panel lobby-head', 'aria-labelledby': 'code-title' },
+          h('p', { id: 'code-title', class: 'code-label', text: t('lobby.roomCode') }),
+          h('p', { class: 'room-code', id: 'room-code', text: ctx.model.code,
+            'aria-label': ctx.model.code.split('').join(' ') }),
+          invite),
+        seatsBox, optionsSlot,
+        h('div', { class: 'row lobby-foot' },
+          h('button', { type: 'button', class: 'secondary', id: 'leave-room', onclick: () => {
+            if (window.confirm(t('lobby.leaveConfirm'))) ctx.leave();
+          } }, t('lobby.leave'))));
+    }
+    replaceChildren(seatsBox,
+      h('h2', { id: 'seats-title', text: t('lobby.seats', { n: players.length, max }) }),
+      h('ul', { class: 'seats' }, seats),
+      ctx.emotes ? ctx.emotes.bar() : null, // emotes.js: say hello
+      spectatorCount(state) ? h('p', { class: 'note', text: t('lobby.spectators', { n: spectatorCount(state) }) }) : null,
+      Array.isArray(state.spectators) && state.spectators.length
+        ? h('ul', { class: 'watchers' }, state.spectators.map((p) => h('li', { text: p.name }))) : null,
+      startArea);
+    if (optionsSlot.firstChild !== optionsBox) replaceChildren(optionsSlot, optionsBox);
+  }
+
+  return {
+    update,
+    // a refused option change: show the room's real options again
+    onError: () => { lastOptionsKey = null; update(); },
+    keys: () => [[t('keys.lobby'), [['Tab', t('keys.tab')], ['Enter', t('keys.lobbyEnter')]]]],
+    destroy() { el.remove(); },
+  };
+}

@@ -1,0 +1,371 @@
+// The Demon table: your layout large at the bottom, every other seat compact above,
+// the shared foundations in the middle. Everything drawn comes from the server's
+// state; the moves offered come from the server's legal list.
+
+import { h, toast, cssEscape, replaceChildren } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+import { playerName, playsOf } from './demon-model.js';
+import { moveWords } from './announce.js';
+import { cardName } from '../cards/cards.js';
+import { makeGhost, flyFrom, bindKeys } from '../cards/input.js';
+import { createSelection } from '../cards/selection.js';
+import { createPendingMoves } from './pending-moves.js';
+import { demonTargets, firstFoundationPlay, stockAction, actionFor, nextRun, resizeRun } from '../cards/targets.js';
+import { play } from '../common/sound.js';
+import { createStatusBar, createMinePanel, drawOpponents, drawFoundations, drawResults } from './demon-panels.js';
+import { createDemonCoach } from '../guide/guide.js';
+
+export function mount(container, ctx) {
+  const model = ctx.model;
+
+  const status = h('div', { class: 'table-status' });
+  const opponents = h('section', { class: 'opponents', 'aria-label': t('table.opponents') });
+  const foundations = h('section', { class: 'foundations', 'aria-label': t('table.foundations') });
+  const mine = h('section', { class: 'mine' });
+  const results = h('div', { class: 'results-slot' });
+  const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  // A spectator's log of the plays, in words (the players have their own cards to watch).
+  const logList = h('ul', { class: 'play-log-list' }); // newest first
+  const playLog = h('section', { class: 'play-log panel', 'aria-labelledby': 'play-log-title', hidden: true },
+    h('h2', { id: 'play-log-title', text: t('table.playLog') }), logList);
+  const el = h('div', { class: 'table' }, status, results, opponents, foundations, mine, playLog, live);
+  container.append(el);
+
+  const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
+  const pending = createPendingMoves({ liftOf });
+  const coach = createDemonCoach(el, { model, send: ctx.send }); // practice-round guide (guide.js)
+  const select = selection.select;
+  const unbindKeys = bindKeys({
+    d: draw, space: draw,
+    w: () => pickKey('waste'),
+    f: () => { const s = selection.get(); if (s) { select(null); quick(s, {}); } },
+    v: () => vote(),
+    Escape: () => select(null),
+    Enter: () => { const a = document.activeElement; if (a && el.contains(a)) selection.activate(a); else return false; return true; },
+    ArrowLeft: () => moveFocus(-1),
+    ArrowRight: () => moveFocus(1),
+    ArrowUp: () => growSelection(1),
+    ArrowDown: () => growSelection(-1),
+    ...Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), () => pickKey(n - 1)])),
+  });
+
+  // ---- what the state says ---------------------------------------------------------
+  const state = () => model.state;
+  const round = () => (model.state ? model.state.round : null);
+  const playing = () => model.state && model.state.phase === 'playing' && model.seat !== null;
+
+  function seatView(seat) {
+    const r = round();
+    if (!r || !r.seats) return null;
+    return r.seats[seat] || null;
+  }
+
+  function legal() { return playing() ? model.legal || [] : []; }
+
+  // ---- selection and targets (from the legal list only) ----------------------------
+  function pickOf(node) {
+    if (!playing()) return null;
+    const pick = node.dataset.pick;
+    const me = seatView(model.seat);
+    if (!me) return null;
+    if (pick === 'w') return me.waste && me.waste.length ? { src: 'waste', count: 1 } : null;
+    const m = /^t:(\d):(\d+)$/.exec(pick || '');
+    if (!m) return null;
+    const pile = me.tableau[Number(m[1])];
+    const j = Number(m[2]);
+    if (!pile || j >= pile.up.length) return null;
+    return { src: Number(m[1]), count: pile.up.length - j };
+  }
+
+  function liftOf(s) {
+    if (!s) return [];
+    if (s.src === 'waste') return [...mine.querySelectorAll('[data-pick="w"]')];
+    const me = seatView(model.seat);
+    const pile = me && me.tableau[s.src];
+    if (!pile) return [];
+    const out = [];
+    for (let j = pile.up.length - s.count; j < pile.up.length; j++) {
+      const node = mine.querySelector(`[data-pick="t:${s.src}:${j}"]`);
+      if (node) out.push(node);
+    }
+    return out;
+  }
+
+  function targetsFor(s) {
+    return demonTargets(legal(), s);
+  }
+
+  // ---- sending ---------------------------------------------------------------------
+  function send(action, s, ghost, targetNode) {
+    const id = ctx.action(action);
+    if (!id) {
+      toast(t('table.offline'), 'warn');
+      if (ghost) ghost.flyBack();
+      return false;
+    }
+    let g = ghost;
+    if (!g && s) {
+      const lift = liftOf(s);
+      if (lift.length) g = makeGhost(lift);
+    }
+    if (g && targetNode) g.flyTo(targetNode.getBoundingClientRect());
+    pending.add(id, { ghost: g, sel: s, action });
+    return true;
+  }
+
+  function targetNodeFor(key) {
+    return el.querySelector(`[data-target="${cssEscape(key)}"]`);
+  }
+
+  function commit(s, key, how = {}) {
+    const action = actionFor(targetsFor(s).get(key));
+    if (!action) return false;
+    return send(action, s, how.ghost, targetNodeFor(key));
+  }
+
+  function quick(s, how = {}) {
+    const first = firstFoundationPlay(legal(), s);
+    if (!first) {
+      if (how.ghost) how.ghost.flyBack();
+      return false;
+    }
+    // fly towards the first pile the server listed for this card (only a guess for
+    // the animation: the action names no pile, and the server picks it)
+    return send({ type: 'foundation', src: s.src, pile: null }, s, how.ghost, targetNodeFor(`f:${first.pile}`));
+  }
+
+  function draw() {
+    if (!playing()) return false;
+    const a = stockAction(legal(), 'draw', 'recycle');
+    if (!a) return true;
+    select(null);
+    if (send({ type: a.type }, null, null, null)) play('draw');
+    return true;
+  }
+
+  function vote() {
+    const r = round();
+    if (!r || model.seat === null || state().phase !== 'playing') return false;
+    const voted = (r.votes || []).includes(model.seat);
+    ctx.send({ type: 'vote', end: !voted });
+    return true;
+  }
+
+  // keyboard: a number picks that pile (again: a longer run) or drops the held cards
+  // there; W picks the waste.
+  function pickKey(src) {
+    if (!playing()) return false;
+    if (src !== 'waste' && selection.dropOn(`t:${src}`)) return true;
+    const me = seatView(model.seat);
+    if (!me) return true;
+    const sel = selection.get();
+    if (src === 'waste') {
+      select(sel && sel.src === 'waste' ? null : (me.waste.length ? { src: 'waste', count: 1 } : null));
+      return true;
+    }
+    const run = nextRun(sel, src, me.tableau[src].up.length);
+    select(run);
+    if (!run) return true;
+    const node = mine.querySelector(`[data-focus="pile-${src}"]`);
+    if (node) node.focus({ preventScroll: true });
+    return true;
+  }
+
+  function growSelection(delta) {
+    const sel = selection.get();
+    if (!sel || sel.src === 'waste') return false;
+    const me = seatView(model.seat);
+    if (!me) return false;
+    select(resizeRun(sel, delta, me.tableau[sel.src].up.length));
+    return true;
+  }
+
+  function moveFocus(delta) {
+    const items = [...mine.querySelectorAll('[data-focus]')];
+    if (!items.length) return false;
+    const i = items.indexOf(document.activeElement);
+    const next = items[(i + delta + items.length) % items.length];
+    next.focus();
+    return true;
+  }
+
+  // ---- server answers --------------------------------------------------------------
+  function onAck(msg) {
+    const action = pending.ack(msg.id);
+    if (action && action.type !== 'draw' && action.type !== 'recycle') play('place');
+  }
+
+  // A refused play slides back and is announced once: one note over your layout (and the
+  // same words, once, in the polite live region), never a note and a toast. A play that
+  // arrived after the round ended says nothing of its own: the "Demon!" call and the
+  // results already tell who won.
+  let raceNote = null;
+  function onRejected(msg) {
+    pending.reject(msg.id);
+    if (msg.code === 'round_over') return;
+    play('bad');
+    // a lost race names the seat that got there first, and its name when it has one
+    let note;
+    if (msg.by_name !== undefined && msg.by_name !== null) {
+      note = t('table.beatenBy', { name: msg.by_name });
+    } else if (msg.by_seat !== undefined && msg.by_seat !== null) {
+      note = t('table.beatenBy', { name: playerName(state(), msg.by_seat) });
+    } else {
+      note = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
+    }
+    live.textContent = note;
+    if (raceNote) raceNote.remove(); // a second refusal replaces the first note
+    const mark = h('p', { class: 'race-note', 'aria-hidden': 'true', text: note });
+    raceNote = mark;
+    mine.prepend(mark);
+    setTimeout(() => { mark.remove(); if (raceNote === mark) raceNote = null; }, 3500);
+  }
+
+  function onSnapshot() {
+    pending.clear();
+    selection.clear();
+  }
+
+  // Before a move is applied, remember where the played card was, so it can fly from
+  // there to its foundation once drawn.
+  function beforeEvent(event) {
+    if (event.kind !== 'move') return null;
+    const plays = playsOf(event);
+    const src = event.action ? event.action.src : undefined;
+    if (event.seat === model.seat) {
+      // my own move: the ghost (if any) already shows it; let it go
+      if (pending.landed(event.action)) return { plays: [], mine: true };
+      const node = src === undefined ? null
+        : mine.querySelector(src === 'waste' ? '[data-pick="w"]' : `[data-src="${src}"] .card:last-child`);
+      return { plays, from: node ? node.getBoundingClientRect() : null, mine: true };
+    }
+    const panel = opponents.querySelector(`[data-seat="${event.seat}"]`);
+    const node = panel && src !== undefined ? panel.querySelector(`[data-src="${src}"]`) : null;
+    return { plays, from: node ? node.getBoundingClientRect() : null, mine: false };
+  }
+
+  function afterEvent(event, before) {
+    if (event.kind === 'round_started') replaceChildren(logList);
+    if (event.kind === 'move' && model.seat === null) logPlay(event);
+    if (event.kind !== 'move' || !before) return;
+    if (!before.mine) play('other');
+    if (!before.from) return;
+    for (const p of before.plays) {
+      const node = foundations.querySelector(`[data-fpile="${p.pile}"] .card`);
+      if (node) flyFrom(node, before.from, before.mine ? 220 : 420);
+    }
+  }
+
+  function logPlay(event) {
+    const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat) });
+    if (!words) return;
+    logList.prepend(h('li', { text: words }));
+    while (logList.childElementCount > 12) logList.lastElementChild.remove();
+  }
+
+  // ---- drawing ---------------------------------------------------------------------
+  const statusBar = createStatusBar(status, { onVote: vote });
+  const minePanel = createMinePanel(mine, { onDraw: draw, extra: ctx.emotes ? ctx.emotes.dock() : null });
+  const resultActions = {
+    onNext: () => ctx.send({ type: 'next_round' }),
+    onRematch: () => ctx.send({ type: 'rematch' }),
+    onLeave: () => ctx.leave(),
+  };
+
+  function view() {
+    return { state: state(), round: round(), seat: model.seat, you: model.you, legal: legal(), canAct: playing(),
+      timeEnd: model.timeEnd, isHost: ctx.isHost(), muteButton: ctx.emotes ? ctx.emotes.muteButton : null };
+  }
+
+  function drawMine(v) {
+    minePanel.draw(v);
+    hideMoving();
+  }
+
+  // Your layout's cards are sized to the room left below what stands above it (the
+  // status bar, the foundations and, on a narrow screen, the other players): the CSS
+  // turns --mine-room into a card width at which the tallest pile a layout can hold
+  // (six face-down cards under twelve face-up) still ends inside the window, so nothing
+  // you can play ever needs a scroll. Measured once a frame after redraws (the
+  // foundations may have wrapped to a new row) and when the window changes size.
+  let mineRoom = null;
+  let fitQueued = false;
+  function fitSoon() {
+    if (fitQueued) return;
+    fitQueued = true;
+    requestAnimationFrame(() => { fitQueued = false; fitMine(); });
+  }
+  function fitMine() {
+    if (mine.hidden || results.firstChild) return; // the results push it down; keep the race's size
+    const top = mine.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
+    if (room === mineRoom) return;
+    mineRoom = room;
+    mine.style.setProperty('--mine-room', `${room}px`);
+  }
+  window.addEventListener('resize', fitMine);
+
+  // Cards being dragged, or on their way to the server, stay hidden in the layout.
+  function hideMoving() {
+    pending.hide();
+    const held = selection.dragging();
+    if (held) liftOf(held).forEach((n) => n.classList.add('lifted'));
+  }
+
+  function update() {
+    if (!state() || !round()) return;
+    const v = view();
+    el.classList.toggle('spectator', model.seat === null);
+    playLog.hidden = model.seat !== null;
+    if (!logList.firstChild) logList.dataset.empty = t('table.playLogEmpty');
+    el.dataset.players = String(v.round.seats.length);
+    statusBar.update(v);
+    drawOpponents(opponents, v);
+    drawFoundations(foundations, v);
+    drawMine(v);
+    drawResults(results, v, resultActions);
+    if (mineRoom === null) fitMine(); else fitSoon(); // the first drawing is fitted before it shows
+    selection.repaint();
+    statusBar.tick(model.timeEnd === null ? null : Math.max(0, model.timeEnd - performance.now()));
+    coach.update();
+  }
+
+  return {
+    update,
+    tick: (msLeft) => statusBar.tick(msLeft),
+    onAck,
+    onRejected,
+    onError: (msg) => { pending.rejectAll(); coach.onError(msg); },
+    onCoach: (msg) => coach.onCoach(msg),
+    onSnapshot,
+    onLegal: () => {
+      if (!playing()) return;
+      const v = view();
+      drawMine(v);
+      statusBar.update(v);
+      selection.repaint();
+      coach.update();
+    },
+    beforeEvent,
+    afterEvent,
+    keys: () => [[t('keys.demon'), [
+      [`D / ${t('keys.space')}`, t('keys.draw')],
+      ['1 – 7', t('keys.pickPile')],
+      ['W', t('keys.pickWaste')],
+      ['↑ / ↓', t('keys.runLength')],
+      ['F', t('keys.toFoundation')],
+      ['Enter', t('keys.enter')],
+      ['← / →', t('keys.focusMove')],
+      ['V', t('keys.vote')],
+      ['Esc', t('keys.drop')],
+    ]]],
+    destroy() {
+      window.removeEventListener('resize', fitMine);
+      coach.destroy();
+      selection.destroy();
+      unbindKeys();
+      pending.destroy();
+      el.remove();
+    },
+  };
+}

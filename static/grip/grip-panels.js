@@ -1,0 +1,207 @@
+// The Devil's Grip page's panels, each drawn from a `view` of the page:
+//   {game, state (on the board), legal, busy, replay, finished, hint, isDaily, parFailed,
+//    loadError}
+// and the handlers the page gives (`on`). Nothing here talks to the server.
+
+import { h, replaceChildren, toast, icon } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+import { cardEl, backEl, slotEl, cardText, getLetters } from '../cards/cards.js';
+import { rowGoals } from '../cards/card-letters.js';
+import { explainText } from './grip-explain.js';
+import { LIMITS, summary } from './grip-stats.js';
+import { COLS, cellName, hintTouches, ratingText, stepText, fmtAvg, fmtVsPar } from './grip-model.js';
+
+// Deal number, score, passes, par and tags; undo, redo, hint and end.
+export function drawBar(el, v, on) {
+  const { game, state: s, busy, replay } = v;
+  if (!game) { replaceChildren(el, h('span', { class: 'loading', text: v.loadError || t('grip.loading') })); return; }
+  const passText = s.passes_allowed === null || s.passes_allowed === undefined
+    ? t('grip.passesUnlimited', { used: s.passes_used ?? 0 })
+    : t('grip.passes', { used: s.passes_used ?? 0, allowed: s.passes_allowed });
+  const rating = ratingText(s, t);
+  replaceChildren(el,
+    h('div', { class: 'grip-info' },
+      h('span', { class: 'deal-no', text: v.isDaily ? t('grip.dailyNo', { n: game.number }) : t('grip.dealNo', { n: game.number }) }),
+      h('span', { class: 'score', id: 'grip-score', 'aria-live': 'polite' },
+        t('grip.score'), ' ', h('strong', { text: String(s.score) }),
+        rating ? h('span', { class: `rating rating-${String(s.rating).toLowerCase()}`, text: rating }) : null),
+      h('span', { class: 'passes', text: passText }),
+      h('span', { class: 'par', id: 'grip-par', title: t('grip.parTitle'),
+        text: game.par === null ? (v.parFailed ? '' : t('grip.parPending')) : t('grip.par', { n: game.par }) }),
+      game.winnable ? h('span', { class: 'tag winnable', title: t('grip.winnableNote'), text: t('grip.winnableTag') }) : null,
+      game.used_undo ? h('span', { class: 'tag', title: t('grip.undoNote'), text: t('grip.undoUsed') }) : null,
+      game.used_hint ? h('span', { class: 'tag hint-tag', title: t('grip.hintNote'), text: t('grip.hintUsed') }) : null),
+    h('div', { class: 'grip-buttons' },
+      h('button', { type: 'button', id: 'grip-undo', class: 'secondary', disabled: !game.can_undo || busy || Boolean(replay),
+        'aria-keyshortcuts': 'U', onclick: () => on.op('undo') }, icon('undo'), t('grip.undo')),
+      h('button', { type: 'button', id: 'grip-redo', class: 'secondary', disabled: !game.can_redo || busy || Boolean(replay),
+        'aria-keyshortcuts': 'R', onclick: () => on.op('redo') }, icon('redo'), t('grip.redo')),
+      h('button', { type: 'button', id: 'grip-hint', class: 'secondary', disabled: v.finished || busy,
+        'aria-keyshortcuts': 'H', onclick: () => on.op('hint') }, t('grip.hint')),
+      h('button', { type: 'button', id: 'grip-end', class: 'secondary', disabled: v.finished || busy,
+        'aria-keyshortcuts': 'E', onclick: on.endDeal }, t('grip.end'))));
+}
+
+// The stock and the talon. Remembers the talon's size, so newly dealt cards fan in.
+export function createTop(el, { onDeal }) {
+  let lastTalonCount = null;
+  return function draw(v) {
+    if (!v.game) { replaceChildren(el); return; }
+    const s = v.state;
+    const canDeal = v.legal.some((a) => a.type === 'deal');
+    const canRedeal = v.legal.some((a) => a.type === 'redeal');
+    const stock = h('button', { type: 'button', class: `stock${hintTouches(v.hint, 'stock') ? ' hint' : ''}`, id: 'grip-stock',
+      disabled: (!canDeal && !canRedeal) || v.busy, 'aria-keyshortcuts': 'D Space',
+      'aria-label': canRedeal ? t('grip.redeal', { n: s.stock }) : t('grip.dealLabel', { n: s.stock }), onclick: onDeal },
+    s.stock ? backEl(0, { label: t('table.stockCount', { n: s.stock }) }) : slotEl(canRedeal ? '↺' : '', 'recycle'),
+    h('span', { class: 'stock-count', text: String(s.stock) }));
+    const talon = s.talon || [];
+    const dealt = lastTalonCount !== null && (s.talon_count ?? 0) > lastTalonCount;
+    lastTalonCount = s.talon_count ?? 0;
+    const talonBox = h('div', { class: `talon fan-${talon.length}${hintTouches(v.hint, 'talon') ? ' hint' : ''}`, id: 'grip-talon',
+      role: 'button', tabindex: '0', 'aria-keyshortcuts': 'T',
+      'aria-label': talon.length ? t('grip.talonTop', { card: cardText(talon[talon.length - 1]), n: s.talon_count ?? talon.length }) : t('grip.talonEmpty') },
+    talon.length ? talon.map((c, i) => {
+      const node = cardEl(c, { extraClass: dealt ? 'dealt' : '' });
+      node.style.setProperty('--i', i);
+      if (i === talon.length - 1 && !v.finished) node.dataset.pick = 'talon';
+      return node;
+    }) : slotEl());
+    replaceChildren(el, h('div', { class: 'grip-piles' }, stock, talonBox,
+      h('span', { class: 'talon-count', text: t('grip.talonCount', { n: s.talon_count ?? talon.length }) })));
+  };
+}
+
+// The 3 × 8 grid, a row per building sequence.
+export function drawGrid(el, v) {
+  if (!v.game) { replaceChildren(el); return; }
+  const s = v.state;
+  const rows = [];
+  const goals = rowGoals(getLetters()); // "2 → J", in the card letters chosen
+  for (let r = 0; r < 3; r++) {
+    const cells = [];
+    for (let col = 0; col < COLS; col++) {
+      const c = r * COLS + col;
+      const cards = s.grid[c] || [];
+      const cls = ['cell'];
+      if (hintTouches(v.hint, 'src', c)) cls.push('hint', 'hint-src');
+      if (hintTouches(v.hint, 'dst', c)) cls.push('hint', 'hint-dst');
+      const cell = h('div', { class: cls.join(' '), role: 'button', tabindex: '0',
+        dataset: { target: `c:${c}`, focus: `cell-${c}`, cell: String(c) },
+        'aria-label': `${cellName(c, t)}: ${cards.length ? cards.map(cardText).join(' ') : t('grip.emptyCell')}` });
+      cell.style.setProperty('--n', Math.max(0, cards.length - 1));
+      cards.forEach((card, j) => {
+        const node = cardEl(card);
+        node.style.setProperty('--j', j);
+        if (!v.finished) node.dataset.pick = `c:${c}:${j}`;
+        cell.append(node);
+      });
+      if (!cards.length) cell.append(slotEl());
+      cells.push(cell);
+    }
+    rows.push(h('div', { class: 'grip-row' }, h('span', { class: 'row-goal', 'aria-hidden': 'true', text: goals[r] }), cells));
+  }
+  replaceChildren(el, rows);
+}
+
+// One table per kind of deal (clean, or with undo or hints); a row per pass limit played.
+function statsTable(all, kind, caption) {
+  const rows = LIMITS.filter((k) => all.byLimit[k][kind].played > 0);
+  if (!rows.length) return null;
+  const head = ['stats.passLimit', 'stats.played', 'stats.won', 'stats.best', 'stats.average', 'stats.vsPar'];
+  return h('table', { class: `stats-table stats-${kind}` },
+    h('caption', { text: caption }),
+    h('thead', {}, h('tr', {}, head.map((key) => h('th', { scope: 'col', text: t(key) })))),
+    h('tbody', {}, rows.map((k) => {
+      const b = summary(all.byLimit[k][kind]);
+      return h('tr', { dataset: { limit: k } },
+        h('th', { scope: 'row', text: t(`stats.limit.${k}`) }),
+        h('td', { text: String(b.played) }), h('td', { text: String(b.won) }),
+        h('td', { text: b.best === null ? '—' : String(b.best) }),
+        h('td', { text: fmtAvg(b.average) }), h('td', { text: fmtVsPar(b.vsPar) }));
+    })));
+}
+
+export function drawStats(el, all) {
+  const clean = statsTable(all, 'clean', t('stats.clean'));
+  const assisted = statsTable(all, 'assisted', t('stats.assisted'));
+  replaceChildren(el,
+    h('h2', { id: 'grip-stats-title', text: t('stats.title') }),
+    h('div', { id: 'grip-stats' }, clean, assisted, !clean && !assisted ? h('p', { class: 'note', text: t('stats.none') }) : null));
+}
+
+// A new deal: pass limit, "only deals that can be won", new, daily, by number.
+export function drawControls(el, { busy, passes, winnableOnly }, on) {
+  const passSelect = h('select', { id: 'grip-passes', onchange: (e) => {
+    const chosen = e.target.value === '' ? null : Number(e.target.value);
+    on.setPasses(chosen);
+    winnableBox.disabled = chosen !== null;
+    winnableBox.checked = on.winnableOnly() && chosen === null;
+  } }, [[1, t('grip.pass1')], [3, t('grip.pass3')], [null, t('grip.passUnlimited')]].map(([value, label]) =>
+    h('option', { value: value === null ? '' : value, selected: value === passes }, label)));
+  const winnableBox = h('input', { id: 'grip-winnable', type: 'checkbox', checked: winnableOnly && passes === null,
+    disabled: passes !== null, onchange: (e) => on.setWinnable(e.target.checked) });
+  const numberInput = h('input', { id: 'grip-number', type: 'number', min: '0', step: '1', inputmode: 'numeric',
+    placeholder: '42', 'aria-label': t('grip.dealNumber') });
+  replaceChildren(el,
+    h('h2', { id: 'grip-new-title', text: t('grip.newTitle') }),
+    h('label', { for: 'grip-passes' }, h('span', { text: t('grip.passLimit') }), passSelect),
+    h('label', { for: 'grip-winnable', class: 'check', title: t('grip.winnableNote') }, winnableBox,
+      h('span', { text: t('grip.winnableOnly') })),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'primary', id: 'grip-new', disabled: busy, 'aria-keyshortcuts': 'N',
+        onclick: () => on.newDeal({}) }, t('grip.newDeal')),
+      h('button', { type: 'button', class: 'secondary', id: 'grip-daily', disabled: busy,
+        onclick: () => on.newDeal({ daily: true }) }, t('grip.daily'))),
+    h('form', { class: 'row by-number', onsubmit: (e) => {
+      e.preventDefault();
+      const n = Number(numberInput.value);
+      if (!numberInput.value || !Number.isInteger(n) || n < 0) { toast(t('grip.numberNeeded')); return; }
+      on.newDeal({ number: n });
+    } }, h('label', { for: 'grip-number', class: 'sr-only', text: t('grip.dealNumber') }), numberInput,
+    h('button', { type: 'submit', class: 'secondary', id: 'grip-by-number', disabled: busy }, t('grip.byNumber'))));
+}
+
+// Stepping through a certified deal's solution.
+export function drawReplay(el, replay, on) {
+  const n = replay.steps.length;
+  const step = replay.i ? replay.steps[replay.i - 1].action : null;
+  replaceChildren(el, h('section', { class: 'panel grip-summary grip-replay', id: 'grip-replay', 'aria-labelledby': 'replay-title' },
+    h('h2', { id: 'replay-title', text: t('grip.solutionTitle', { i: replay.i, n }) }),
+    h('p', { class: 'note', id: 'replay-step', 'aria-live': 'polite', text: step ? stepText(step, t) : t('grip.solutionStart') }),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'secondary', id: 'replay-prev', disabled: replay.i === 0,
+        onclick: on.prev }, t('grip.solutionPrev')),
+      h('button', { type: 'button', class: 'primary', id: 'replay-next', disabled: replay.i === n,
+        onclick: on.next }, t('grip.solutionNext')),
+      h('button', { type: 'button', class: 'secondary', id: 'replay-play', onclick: on.play },
+        replay.timer ? t('grip.solutionPause') : t('grip.solutionPlay')),
+      h('button', { type: 'button', class: 'secondary', id: 'replay-close', onclick: on.close },
+        t('grip.solutionClose')))));
+}
+
+// The end of a deal: score, par, why it ended, and what next. Returns what a screen
+// reader is told, or '' when there is no summary.
+export function drawSummary(el, v, on) {
+  const { game, state: s } = v;
+  if (!game || !v.finished) { replaceChildren(el); return ''; }
+  const rating = ratingText(s, t);
+  const why = explainText(game.explain, t);
+  replaceChildren(el, h('section', { class: 'panel grip-summary', id: 'grip-summary', role: 'status', 'aria-labelledby': 'summary-title' },
+    h('h2', { id: 'summary-title', text: s.won ? t('grip.wonTitle') : t('grip.overTitle') }),
+    h('p', { class: 'summary-score' }, t('grip.finalScore', { n: s.score }), rating ? ` — ${rating}` : ''),
+    h('p', { class: 'summary-par', id: 'summary-par', text: game.par === null
+      ? t('grip.youNoPar', { score: s.score }) : t('grip.youVsPar', { score: s.score, par: game.par }) }),
+    why ? h('p', { class: 'why', id: 'grip-why', text: why }) : null,
+    h('p', { class: 'note', text: t('grip.scoreNote') }),
+    game.used_undo ? h('p', { class: 'note', text: t('grip.undoNote') }) : null,
+    game.used_hint ? h('p', { class: 'note', text: t('grip.hintNote') }) : null,
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'primary', id: 'summary-new', onclick: () => on.newDeal({}) }, t('grip.newDeal')),
+      h('button', { type: 'button', class: 'secondary', id: 'summary-replay', onclick: () => on.newDeal({ number: game.number }) },
+        t('grip.replay', { n: game.number })),
+      game.winnable ? h('button', { type: 'button', class: 'secondary', id: 'show-solution', disabled: v.busy,
+        onclick: on.showSolution }, t('grip.showSolution')) : null,
+      game.can_undo ? h('button', { type: 'button', class: 'secondary', onclick: () => on.op('undo') }, icon('undo'), t('grip.undo')) : null)));
+  return `${s.won ? t('grip.wonTitle') : t('grip.overTitle')} ${t('grip.finalScore', { n: s.score })} ${why}`;
+}

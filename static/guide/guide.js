@@ -1,0 +1,359 @@
+// The first-round guide: a small coach bubble that points at the next useful move and
+// says why in one sentence, for a few moves, then gets out of the way. Shown once per
+// game (remembered in the browser's preferences), skippable, and opened again from the
+// rules dialog ("Show me again").
+//
+// The move always comes from the server: in Devil's Grip the page's own hint request
+// (POST /api/grip/{id} op "hint", whose `hint_info.why` says why), at a Demon practice
+// table the `coach` message (answered only where every other seat is a bot). The
+// pure part (steps, what to point at, the words) is guide-model.js; this module draws
+// the bubble and the highlights over the page's own marks (data-target, data-pick).
+
+import { h } from '../common/dom.js';
+import { t, onLangChange } from '../common/i18n.js';
+import { cardText, rankLabel } from '../cards/cards.js';
+import { getPref, setPref } from '../common/storage.js';
+import * as G from './guide-model.js';
+
+const PREFS = { grip: 'guideGrip', demon: 'guideDemon' };
+const card = (c) => cardText(c);
+const rank = (r) => rankLabel(`${r}S`);
+
+export function guideSeen(game) {
+  return getPref(PREFS[game], false) === true;
+}
+
+function markSeen(game) {
+  setPref(PREFS[game], true);
+}
+
+// A practice room opened with "Practice round with a guide": its coach shows even when
+// the guide was seen before (the player asked for it).
+export function markGuidedRoom(code) {
+  setPref('guideRoom', code);
+}
+
+// What the rules dialog offers as "Show me again": the guide of the page on show, if any.
+let reopener = null;
+export function guideReopener() {
+  return reopener;
+}
+
+// ---- the bubble and the highlights ------------------------------------------------------
+
+// The bubble, made the first time it shows: a page whose guide was seen pays nothing.
+function lazyBubble(root, handlers) {
+  let bubble = null;
+  return {
+    show(what) {
+      if (!bubble) bubble = createBubble(root, handlers);
+      bubble.show(what);
+    },
+    hide() { if (bubble) bubble.hide(); },
+    destroy() { if (bubble) bubble.destroy(); bubble = null; },
+  };
+}
+
+function createBubble(root, { onPrimary, onSkip }) {
+  const title = h('strong', { class: 'guide-title' });
+  const text = h('p', { class: 'guide-text', 'aria-live': 'polite' });
+  const step = h('span', { class: 'guide-step' });
+  const primary = h('button', { type: 'button', class: 'primary guide-go', onclick: () => onPrimary() });
+  const skip = h('button', { type: 'button', class: 'secondary guide-skip', text: t('guide.skip'), onclick: () => onSkip() });
+  const el = h('aside', { class: 'guide-bubble', 'aria-label': t('guide.title'), hidden: true },
+    title, text, h('div', { class: 'guide-foot' }, step, primary, skip));
+  (document.getElementById('main') || document.body).append(el);
+  let anchorSel = null;
+  let marks = { src: null, dst: null };
+
+  function paint() {
+    root.querySelectorAll('.guide-src, .guide-dst').forEach((n) => n.classList.remove('guide-src', 'guide-dst'));
+    if (el.hidden) return;
+    const src = marks.src ? root.querySelector(marks.src) : null;
+    const dst = marks.dst ? root.querySelector(marks.dst) : null;
+    if (src) src.classList.add('guide-src');
+    if (dst) dst.classList.add('guide-dst');
+    place(anchorSel ? root.querySelector(anchorSel) : null);
+  }
+
+  // Next to the card it points at (below it, or above when there is no room), else
+  // docked at the bottom of the window.
+  function place(anchor) {
+    const r = anchor ? anchor.getBoundingClientRect() : null;
+    const visible = r && r.bottom > 0 && r.top < window.innerHeight && window.innerWidth > 560;
+    el.classList.toggle('docked', !visible);
+    if (!visible) { el.style.top = ''; el.style.left = ''; return; }
+    const b = el.getBoundingClientRect();
+    let top = r.bottom + 14;
+    let below = true;
+    if (top + b.height > window.innerHeight - 8) { top = r.top - b.height - 14; below = false; }
+    if (top < 8) { el.classList.add('docked'); el.style.top = ''; el.style.left = ''; return; }
+    const left = Math.min(Math.max(8, r.left + r.width / 2 - b.width / 2), window.innerWidth - b.width - 8);
+    el.style.top = `${Math.round(top)}px`;
+    el.style.left = `${Math.round(left)}px`;
+    el.style.setProperty('--arrow-x', `${Math.round(r.left + r.width / 2 - left)}px`);
+    el.classList.toggle('above', !below);
+  }
+
+  // The page redraws its cards often (replacing the nodes): paint again after each redraw.
+  let queued = false;
+  const observer = new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; paint(); });
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  const onResize = () => paint();
+  window.addEventListener('resize', onResize);
+
+  return {
+    el,
+    show({ heading, words, stepText = '', go = null, marks: m = { src: null, dst: null }, anchor = null }) {
+      el.hidden = false;
+      if (title.textContent !== heading) title.textContent = heading;
+      if (text.textContent !== words) text.textContent = words;
+      step.textContent = stepText;
+      primary.hidden = !go;
+      if (go && primary.textContent !== go) primary.textContent = go;
+      skip.textContent = t('guide.skip');
+      el.setAttribute('aria-label', t('guide.title'));
+      marks = m;
+      anchorSel = anchor;
+      paint();
+    },
+    hide() {
+      el.hidden = true;
+      marks = { src: null, dst: null };
+      paint();
+    },
+    destroy() {
+      observer.disconnect();
+      window.removeEventListener('resize', onResize);
+      el.hidden = true;
+      paint();
+      el.remove();
+    },
+  };
+}
+
+// ---- Devil's Grip -------------------------------------------------------------------------
+
+// `ask()` asks the page for a hint (its own request, so the page shows it too) and
+// resolves true when an answer came; the page calls `update(game)` with every answer.
+export function createGripGuide(root, { ask }) {
+  let g = guideSeen('grip') ? null : G.newGuide('grip');
+  let game = null;
+  let stateKey = null;
+  let failed = false;
+  let timer = null;
+  const bubble = lazyBubble(root, { onPrimary: primary, onSkip: skip });
+  reopener = { run: restart };
+  const stopLang = onLangChange(() => draw());
+
+  function finished() {
+    return !game || Boolean(game.state && (game.state.ended || game.state.over));
+  }
+
+  function primary() {
+    if (!g) return;
+    if (g.phase === 'intro' || (g.phase === 'ask' && failed)) request();
+    else if (g.phase === 'done') skip();
+  }
+
+  function skip() {
+    g = G.finish(g);
+    draw();
+  }
+
+  function restart() {
+    g = G.newGuide('grip');
+    stateKey = game ? JSON.stringify(game.state) : null;
+    failed = false;
+    draw();
+  }
+
+  // The page refuses while a request of its own is on its way (or the engine is busy,
+  // 503): one more try a moment later, then a button to try again.
+  async function request(again = true) {
+    clearTimeout(timer);
+    if (!G.isOn(g) || finished()) return;
+    g = G.ask(g);
+    failed = false;
+    draw();
+    const ok = await ask();
+    if (ok || !g || g.phase !== 'ask') return;
+    if (again) { timer = setTimeout(() => request(false), 900); return; }
+    failed = true;
+    draw();
+  }
+
+  function update(next) {
+    game = next;
+    if (!G.isOn(g)) return;
+    if (finished()) { if (g.phase !== 'intro') g = G.finish(g); draw(); return; }
+    const key = JSON.stringify(game.state);
+    if (stateKey !== null && key !== stateKey) {
+      g = G.moved(g); // a move, an undo, a new deal: one step on
+      if (g.phase === 'ask') { clearTimeout(timer); timer = setTimeout(() => request(), 250); }
+    }
+    stateKey = key;
+    if (g.phase === 'ask' && game.hint_info && G.isLegal(game.hint, game.legal)) {
+      g = G.advise(g, { action: game.hint, why: game.hint_info.why });
+    } else if (g.phase === 'ask' && game.hint_info && !game.hint) {
+      g = G.advise(g, null);
+    }
+    draw();
+  }
+
+  function draw() {
+    // "Show me again" on a finished deal waits for the next one
+    if (!G.isOn(g) || finished()) { bubble.hide(); return; }
+    if (g.phase === 'intro') markSeen('grip');
+    const heading = t('guide.gripTitle');
+    const stepText = t('guide.step', { n: Math.min(g.step + 1, G.STEPS.grip), total: G.STEPS.grip });
+    if (g.phase === 'intro') {
+      bubble.show({ heading, words: t('guide.gripIntro'), go: t('guide.showMe'), anchor: '.grip-grid' });
+    } else if (g.phase === 'ask') {
+      bubble.show({ heading, words: failed ? t('guide.failed') : t('guide.looking'), stepText,
+        go: failed ? t('guide.showMe') : null, anchor: '.grip-grid' });
+    } else if (g.phase === 'point') {
+      const marks = G.gripMarks(g.advice.action);
+      bubble.show({ heading, words: G.gripWhy(g.advice.why, t, card, rank), stepText, marks, anchor: marks.src });
+    } else {
+      bubble.show({ heading, words: g.advice === null && g.step < G.STEPS.grip ? t('guide.noMove') : t('guide.gripDone'),
+        go: t('guide.gotIt'), anchor: '#grip-hint' });
+    }
+  }
+
+  return {
+    update,
+    destroy() {
+      clearTimeout(timer);
+      stopLang();
+      if (reopener && reopener.run === restart) reopener = null;
+      bubble.destroy();
+    },
+  };
+}
+
+// ---- Demon practice table -----------------------------------------------------------------
+
+// `model` is the room's model (state, seat, legal, code); `send` sends a socket message.
+// The table calls `update()` after each redraw and `onCoach(msg)` with each answer.
+const keptCoach = new Map(); // room code -> the coach's guide while the table is remounted
+
+export function createDemonCoach(root, { model, send }) {
+  let g = keptCoach.get(model.code) || null;
+  keptCoach.delete(model.code);
+  if (g && g.phase === 'point') g = G.ask(g); // ask again about the table as it is now
+  let mineKey = null;
+  let waiting = false;
+  let retries = 0;
+  const bubble = lazyBubble(root, { onPrimary: () => skip(), onSkip: () => skip() });
+  reopener = null;
+
+  const playing = () => {
+    const st = model.state;
+    return Boolean(st && st.phase === 'playing' && st.round && model.seat !== null && model.seat !== undefined);
+  };
+  const practice = () => G.isPracticeTable(model.state, model.seat);
+
+  function skip() {
+    g = G.finish(g);
+    draw();
+  }
+
+  function restart() {
+    g = G.ask(G.newGuide('demon'));
+    mineKey = null;
+    waiting = false;
+    update();
+  }
+
+  function request() {
+    if (waiting) return;
+    waiting = true;
+    if (!send({ type: 'coach' })) waiting = false;
+  }
+
+  function update() {
+    const on = playing() && practice();
+    reopener = on ? { run: restart } : null;
+    if (!g) {
+      if (!on) return;
+      const asked = getPref('guideRoom', null) === model.code;
+      if (!asked && guideSeen('demon')) return;
+      if (asked) setPref('guideRoom', null);
+      g = G.ask(G.newGuide('demon'));
+    }
+    if (!on) {
+      if (G.isOn(g) && model.state && model.state.phase !== 'countdown') g = G.finish(g);
+      draw();
+      return;
+    }
+    if (!G.isOn(g)) { draw(); return; }
+    const me = model.state.round.seats[model.seat];
+    const key = JSON.stringify(me);
+    if (mineKey !== null && key !== mineKey) { g = G.moved(g); retries = 0; }
+    mineKey = key;
+    if (g.phase === 'point' && g.advice.action && !G.isLegal(g.advice.action, model.legal)) g = G.ask(g);
+    if (g.phase === 'ask') request();
+    draw();
+  }
+
+  function onCoach(msg) {
+    waiting = false;
+    if (!g || g.phase !== 'ask') return;
+    if (msg.action && !G.isLegal(msg.action, model.legal)) {
+      // the table moved on since it was asked: ask about the table as it is now
+      if (retries++ < 3) request();
+      return;
+    }
+    retries = 0;
+    g = G.advise(g, msg);
+    draw();
+  }
+
+  function onError(msg) {
+    if (!msg || (msg.code !== 'not_practice' && msg.code !== 'bad_phase')) return;
+    waiting = false;
+    if (msg.code === 'not_practice') skip();
+  }
+
+  function draw() {
+    if (!G.isOn(g) || !playing()) { bubble.hide(); return; }
+    markSeen('demon');
+    const heading = t('guide.demonTitle');
+    const stepText = t('guide.step', { n: Math.min(g.step + 1, G.STEPS.demon), total: G.STEPS.demon });
+    const lead = g.step === 0 ? `${t('guide.demonIntro')} ` : '';
+    if (g.phase === 'ask') {
+      bubble.show({ heading, words: `${lead}${t('guide.looking')}`, stepText, anchor: '.mine' });
+    } else if (g.phase === 'point') {
+      const me = model.state.round.seats[model.seat];
+      const marks = G.demonMarks(g.advice.action, me, g.advice.why);
+      bubble.show({ heading, words: `${lead}${G.demonWhy(g.advice.why, t, card)}`, stepText, marks,
+        anchor: marks.src || '.mine' });
+    } else {
+      bubble.show({ heading, words: t('guide.demonDone'), go: t('guide.gotIt'), anchor: '.mine' });
+    }
+  }
+
+  return {
+    update,
+    onCoach,
+    onError,
+    destroy() {
+      if (G.isOn(g) && playing()) keptCoach.set(model.code, g);
+      if (reopener && reopener.run === restart) reopener = null;
+      bubble.destroy();
+    },
+  };
+}
+
+// The rules dialog's "Show me again" button, when the page on show has a guide.
+export function showAgainButton(close) {
+  const again = guideReopener();
+  if (!again) return null;
+  return h('p', { class: 'guide-again' }, h('button', { type: 'button', class: 'secondary', id: 'guide-again',
+    text: t('guide.showAgain'), onclick: () => { close(); again.run(); } }));
+}
