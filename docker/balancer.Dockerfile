@@ -6,8 +6,8 @@
 #
 # Routing (new rooms round-robin over accepting processes, a room's requests and socket
 # to its owner) is described in docker/haproxy-cfg.sh and docs/self-hosting.md.
-# BASE is any Debian image; a machine without a container registry can build a local
-# bookworm with ../shared/tools/docker-local-base and pass BASE=python:3.11-slim.
+# BASE is any Debian image; a machine without a container registry can pass a local
+# bookworm image, e.g. BASE=python:3.11-slim when one is there.
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 

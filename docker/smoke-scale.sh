@@ -9,7 +9,8 @@
 #
 # One PASS/FAIL line per check; exits 1 when any failed. Needs a running Docker daemon
 # (.ci/run skips this script where `docker info` fails). With no container registry
-# reachable, run /work/shared/tools/docker-local-base first (a local python:3.11-slim);
+# reachable, a local python:3.11-slim image must exist first (any Debian bookworm image with
+# Python 3.11 tagged so);
 # the balancer is then built FROM it (it is Debian bookworm too) unless
 # debian:bookworm-slim is present or can be pulled.
 #

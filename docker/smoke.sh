@@ -11,8 +11,8 @@
 #      its own project name and a random port; `down -v` removes it all again.
 #
 # One PASS/FAIL line per check; exits 1 when any check failed, 0 when all passed.
-# Needs a running Docker daemon. With no container registry reachable, run
-# /work/shared/tools/docker-local-base first (it builds a local python:3.11-slim).
+# Needs a running Docker daemon. With no container registry reachable, a local
+# python:3.11-slim image must exist first (a Debian bookworm with Python 3.11, tagged so).
 #
 # Environment: SMOKE_PYTHON  a host python with `websockets` for the client (default: the
 #                            repo's .venv, then python3; else the client runs in a
@@ -181,7 +181,7 @@ exercise() {
 # ------------------------------------------------------------------ 0. build
 
 if ! docker info >/dev/null 2>&1; then
-  fail build "Docker daemon reachable (run /work/shared/tools/docker-local-base here)"
+  fail build "Docker daemon reachable"
   summary
 fi
 info build "version $VERSION, client python: ${PY:-in a container of the image}"
