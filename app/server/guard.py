@@ -36,7 +36,7 @@ import ipaddress
 import logging
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Callable
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -134,7 +134,7 @@ class Throttled:
             return
         self._next = (self.clock() if now is None else now) + self.interval_s
         top = ",".join(f"{a}:{n}" for a, n in self.addresses.most_common(3))
-        fields: dict[str, Any] = {f"{k}": v for k, v in sorted(self.counts.items())}
+        fields = dict(sorted(self.counts.items()))
         log_event(self.event, count=sum(self.counts.values()), window_s=self.interval_s, **fields,
                   top=top or "-")
         self.counts.clear()
