@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from typing import Any
 
 import httpx
 from fastapi import APIRouter, Request
@@ -60,16 +61,20 @@ class Drain:
             pass
 
 
-def own_health(request: Request) -> dict:
+def own_health(request: Request) -> dict[str, Any]:
     state = request.app.state
     return {"status": "ok", "version": app_pkg.__version__,
             "uptime_s": round(time.monotonic() - state.started, 3), "rooms": len(state.hub.rooms),
             "shard": state.settings.shard, "accepting": state.drain.accepting}
 
 
-def own_history(request: Request) -> list[dict]:
+def own_history(request: Request) -> list[dict[str, Any]]:
     store = request.app.state.hub.store
     return store.recent_matches(HISTORY_LIMIT) if store is not None else []
+
+
+# (peer, its JSON answer or None), one per peer
+Answers = list[tuple[str, dict[str, Any] | None]]
 
 
 class Peers:
@@ -82,9 +87,9 @@ class Peers:
     def __init__(self, urls: list[str], timeout_s: float) -> None:
         self.urls = urls
         self.timeout_s = timeout_s
-        self._kept: dict[str, tuple[float, asyncio.Future]] = {}
+        self._kept: dict[str, tuple[float, asyncio.Future[Answers]]] = {}
 
-    async def ask(self, path: str) -> list[tuple[str, dict | None]]:
+    async def ask(self, path: str) -> Answers:
         """(peer, its JSON answer or None) for every peer, asked at once."""
         if not self.urls:
             return []
@@ -94,8 +99,8 @@ class Peers:
             self._kept[path] = kept
         return await asyncio.shield(kept[1])
 
-    async def _ask_all(self, path: str) -> list[tuple[str, dict | None]]:
-        async def ask(client: httpx.AsyncClient, peer: str) -> tuple[str, dict | None]:
+    async def _ask_all(self, path: str) -> Answers:
+        async def ask(client: httpx.AsyncClient, peer: str) -> tuple[str, dict[str, Any] | None]:
             try:
                 answer = await client.get(peer + path)
                 return peer, answer.json() if answer.status_code == 200 else None
@@ -107,7 +112,7 @@ class Peers:
 
 
 @router.get("/health")
-async def health(request: Request) -> dict:
+async def health(request: Request) -> dict[str, Any]:
     return own_health(request)
 
 
@@ -137,7 +142,7 @@ async def health_all(request: Request) -> JSONResponse:
 
 
 @router.get("/api/history")
-async def history(request: Request, scope: str = "all") -> dict:
+async def history(request: Request, scope: str = "all") -> dict[str, Any]:
     """Finished matches, newest first, for the home page's "recent games": this process's
     and, unless `scope=local` (what one peer asks another), every peer's."""
     settings = request.app.state.settings

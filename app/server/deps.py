@@ -2,7 +2,8 @@
 
 A handler names what it needs (`hub: HubDep`, `grips: GripsDep`…) instead of reaching
 into `request.app.state`; `create_app` puts each object on the app's state once, and
-these functions read it back. A test, or another app, can swap one through
+these functions read it back (Starlette's state is untyped: each function names the type
+`create_app` stored). A test, or another app, can swap one through
 `app.dependency_overrides[get_hub]`.
 """
 
@@ -23,39 +24,48 @@ from app.demon.hub.hub import Hub
 
 
 def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def get_hub(request: Request) -> Hub:
-    return request.app.state.hub
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 def get_grips(request: Request) -> GripSessions:
-    return request.app.state.grips
+    grips: GripSessions = request.app.state.grips
+    return grips
 
 
 def get_grip_advisor(request: Request) -> GripAdvisor:
-    return request.app.state.grip_advisor
+    grip_advisor: GripAdvisor = request.app.state.grip_advisor
+    return grip_advisor
 
 
 def get_grip_par(request: Request) -> ParBook:
-    return request.app.state.grip_par
+    grip_par: ParBook = request.app.state.grip_par
+    return grip_par
 
 
 def get_grip_winnable(request: Request) -> WinnableDeals:
-    return request.app.state.grip_winnable
+    grip_winnable: WinnableDeals = request.app.state.grip_winnable
+    return grip_winnable
 
 
 def get_grip_limits(request: Request) -> dict[str, KeyedLimiter]:
-    return request.app.state.grip_limits
+    grip_limits: dict[str, KeyedLimiter] = request.app.state.grip_limits
+    return grip_limits
 
 
 def get_budgets(request: Request) -> Budgets:
-    return request.app.state.budgets
+    budgets: Budgets = request.app.state.budgets
+    return budgets
 
 
 def get_room_watch(request: Request) -> RoomWatch:
-    return request.app.state.room_watch
+    room_watch: RoomWatch = request.app.state.room_watch
+    return room_watch
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

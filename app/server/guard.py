@@ -36,8 +36,9 @@ import ipaddress
 import logging
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Callable
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -133,7 +134,7 @@ class Throttled:
             return
         self._next = (self.clock() if now is None else now) + self.interval_s
         top = ",".join(f"{a}:{n}" for a, n in self.addresses.most_common(3))
-        fields: dict[str, Any] = {f"{k}": v for k, v in sorted(self.counts.items())}
+        fields = dict(sorted(self.counts.items()))
         log_event(self.event, count=sum(self.counts.values()), window_s=self.interval_s, **fields,
                   top=top or "-")
         self.counts.clear()
@@ -171,11 +172,11 @@ class ConnectionGuard:
         self.max_total = max_connections if max_connections is not None else settings.max_connections
         self.max_per_addr = settings.max_connections_per_addr
         self.trusted = TrustedProxies(settings.trusted_proxy_list)
-        self.open: dict[Any, str] = {}  # transport -> address key
+        self.open: dict[asyncio.BaseTransport, str] = {}  # transport -> address key
         self.per_addr: Counter[str] = Counter()
         self.refusals = Throttled("connections_refused", settings.refusal_log_interval_s)
 
-    def admit(self, transport: Any) -> bool:
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
         peer = transport.get_extra_info("peername")
         host = peer[0] if isinstance(peer, tuple) and peer else None
         key = address_key(host)
@@ -189,7 +190,7 @@ class ConnectionGuard:
         self.per_addr[key] += 1
         return True
 
-    def release(self, transport: Any) -> None:
+    def release(self, transport: asyncio.BaseTransport) -> None:
         key = self.open.pop(transport, None)
         if key is not None:
             self.per_addr[key] -= 1
@@ -204,7 +205,8 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
         _deadline: asyncio.TimerHandle | None = None
         _admitted = False
 
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        # asyncio gives a stream protocol a Transport; H11Protocol narrows the argument the same way.
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if not guard.admit(transport):
                 self.connections.discard(self)
@@ -243,7 +245,7 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
                 if self.conn.their_state not in _WAITING:
                     self._disarm()  # a pipelined request was already complete
 
-        def connection_lost(self, exc) -> None:
+        def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             if not self._admitted:
                 self.connections.discard(self)
@@ -252,12 +254,12 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
             if self.transport.get_protocol() is self:  # not handed over to a WebSocket
                 guard.release(self.transport)
 
-        def handle_websocket_upgrade(self, event) -> None:
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._disarm()
             super().handle_websocket_upgrade(event)
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        def connection_lost(self, exc) -> None:
+        def connection_lost(self, exc: Exception | None) -> None:
             try:
                 super().connection_lost(exc)
             finally:
@@ -266,12 +268,7 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
     return GuardedHTTP, GuardedWebSocket
 
 
-def _h11_waiting() -> frozenset:
-    import h11
-    return frozenset({h11.IDLE, h11.SEND_BODY})
-
-
-_WAITING = _h11_waiting()
+_WAITING = frozenset({h11.IDLE, h11.SEND_BODY})  # the client's states before a whole request
 
 
 class QuietAccept(logging.Filter):

@@ -23,6 +23,10 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+# typing_extensions' (a dependency of pydantic): FastAPI builds the answer's schema from it,
+# and pydantic accepts typing.TypedDict only from Python 3.12.
+from typing_extensions import TypedDict
+
 # Any address outside this machine works: connecting a UDP socket sends nothing, it only
 # makes the kernel pick the interface (and so the address) that would be used to get there.
 _ROUTE_PROBE = ("192.0.2.1", 9)  # TEST-NET-1 (RFC 5737): routed like the Internet, never used
@@ -54,7 +58,8 @@ def lan_addresses() -> list[str]:
             pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(info[4][0])
+            if isinstance(host := info[4][0], str):  # always, for AF_INET: (host, port)
+                found.append(host)
     except OSError:
         pass
     usable = []
@@ -71,6 +76,15 @@ def _origin(scheme: str, host: str, port: int) -> str:
     return f"{scheme}://{name}" if port == default else f"{scheme}://{name}:{port}"
 
 
+class InviteJson(TypedDict):
+    """`GET /api/invite`'s answer, as the lobby reads it."""
+
+    base: str
+    loopback_only: bool
+    listening_on_network: bool
+    lan: list[str]
+
+
 @dataclass(frozen=True)
 class Invite:
     """The base address for links (`https://cards.example`, no trailing slash), whether
@@ -81,7 +95,7 @@ class Invite:
     listening_on_network: bool
     lan: tuple[str, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> InviteJson:
         return {"base": self.base, "loopback_only": self.loopback_only,
                 "listening_on_network": self.listening_on_network, "lan": list(self.lan)}
 

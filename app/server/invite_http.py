@@ -10,13 +10,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.server.deps import SettingsDep
-from app.server.invite import invite_for, lan_addresses
+from app.server.invite import InviteJson, invite_for, lan_addresses
 
 router = APIRouter()
 
 
 @router.get("/api/invite")
-async def invite(request: Request, settings: SettingsDep) -> dict:
+async def invite(request: Request, settings: SettingsDep) -> InviteJson:
     host = request.headers.get("host") or f"{settings.host}:{settings.port}"
     page_origin = f"{request.url.scheme}://{host}"
     lan = lan_addresses() if settings.share_lan_address else []

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Any, Awaitable, Callable
+from typing import Awaitable, Callable
 
 import orjson
 from fastapi import HTTPException, Request
@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.server.guard import Throttled, address_key
 from app.config import Settings
+from app.demon.hub.hub import Hub
 from app.grip.service.limits import KeyedLimiter
 from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code
@@ -97,7 +98,7 @@ class RoomWatch:
     def opened(self, code: str) -> None:
         self.pending.pop(code, None)
 
-    def sweep(self, hub: Any) -> list[str]:
+    def sweep(self, hub: Hub) -> list[str]:
         """Hand the rooms unused past the TTL to the hub's idle sweep: their last activity
         is set back by the hub's empty-room TTL, so its next tick removes them the way it
         removes any room nobody is connected to (and keeps one a socket has meanwhile
@@ -115,7 +116,7 @@ class RoomWatch:
         return expired
 
 
-def _short(value: Any) -> Any:
+def _short(value: object) -> bool | int | str | None:
     """An input as a 422 may quote it: a short scalar as it is, anything else abridged."""
     if isinstance(value, bool) or value is None or isinstance(value, int) and abs(value) < 10**15:
         return value
@@ -205,7 +206,7 @@ class SocketGate:
         self.open: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, code: str,
-                       handler: Callable[..., Any]) -> None:
+                       handler: Callable[[Scope, Receive, Send, str], Awaitable[None]]) -> None:
         address = scope_address(scope)
         if self.budgets.misses.exhausted(address):
             self.budgets.refusals.note("socket_misses", address)

@@ -38,7 +38,9 @@ import mimetypes
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Awaitable, Callable
 
+from fastapi import FastAPI
 from fastapi.exception_handlers import http_exception_handler
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -174,21 +176,17 @@ def respond(request: Request, asset: Asset, cache_control: str, status: int = 20
     return Response(body, status_code=status, headers=headers, media_type=asset.media_type)
 
 
-def install(app, shell: StaticShell) -> None:
+def _serve(asset: Asset, extra: dict[str, str] | None = None) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint answering one asset, revalidated on every visit."""
+
+    async def endpoint(request: Request) -> Response:
+        return respond(request, asset, REVALIDATE, extra=extra)
+
+    return endpoint
+
+
+def install(app: FastAPI, shell: StaticShell) -> None:
     """Add the shell's routes to a FastAPI app (see the module docstring for the URLs)."""
-
-    async def page(request: Request) -> Response:
-        return respond(request, shell.index, REVALIDATE)
-
-    async def offline(request: Request) -> Response:
-        return respond(request, shell.offline, REVALIDATE)
-
-    async def service_worker(request: Request) -> Response:
-        return respond(request, shell.service_worker, REVALIDATE,
-                       extra={"Service-Worker-Allowed": "/"})
-
-    async def manifest(request: Request) -> Response:
-        return respond(request, shell.files["manifest.webmanifest"], REVALIDATE)
 
     async def static_file(request: Request, path: str) -> Response:
         asset, versioned = shell.lookup(path)
@@ -206,15 +204,20 @@ def install(app, shell: StaticShell) -> None:
             return respond(request, shell.not_found, REVALIDATE, status=404)
         return await http_exception_handler(request, exc)
 
-    app.add_exception_handler(HTTPException, not_found)
+    # Starlette types every handler as taking any Exception; this one is registered for
+    # HTTPException, so that is all it is ever given.
+    app.add_exception_handler(HTTPException, not_found)  # type: ignore[arg-type]
     methods = ["GET", "HEAD"]
     if shell.index is not None:
+        page = _serve(shell.index)
         for address in PAGES:
             app.add_api_route(address, page, methods=methods, include_in_schema=False)
     if shell.offline is not None:
-        app.add_api_route("/offline", offline, methods=methods, include_in_schema=False)
+        app.add_api_route("/offline", _serve(shell.offline), methods=methods, include_in_schema=False)
     if shell.service_worker is not None:
-        app.add_api_route("/sw.js", service_worker, methods=methods, include_in_schema=False)
+        app.add_api_route("/sw.js", _serve(shell.service_worker, {"Service-Worker-Allowed": "/"}),
+                          methods=methods, include_in_schema=False)
     if "manifest.webmanifest" in shell.files:
-        app.add_api_route("/manifest.webmanifest", manifest, methods=methods, include_in_schema=False)
+        app.add_api_route("/manifest.webmanifest", _serve(shell.files["manifest.webmanifest"]),
+                          methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)

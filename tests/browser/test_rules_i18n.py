@@ -76,7 +76,7 @@ def test_rules_follow_the_language(open_page):
         expect(dialog).to_have_count(0)
 
 
-def test_rules_open_on_the_game_of_the_page(open_page):
+def test_rules_open_on_the_game_of_the_page(open_page, artifacts):
     page = open_page("rules-grip", path="/grip")
     page.select_option("select.lang", "de")
     expect(page.locator("html")).to_have_attribute("lang", "de")  # the German strings are in
@@ -84,4 +84,4 @@ def test_rules_open_on_the_game_of_the_page(open_page):
     dialog = page.locator(".modal-box")
     expect(dialog.locator(".rules-howto h3").first).to_have_text(HOWTO_TITLES["de"][1])
     expect(dialog.locator(".rules-tab[data-game='devils-grip']")).to_have_attribute("aria-pressed", "true")
-    page.screenshot(path="test-artifacts/rules-grip-de.png")
+    page.screenshot(path=str(artifacts / "rules-grip-de.png"))

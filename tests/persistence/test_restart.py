@@ -242,14 +242,22 @@ def test_data_directory_that_cannot_be_created_gives_a_clear_error(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.skipif(os.getuid() == 0, reason="root may write to any directory")
+# Root writes to any directory through its capabilities (CAP_DAC_OVERRIDE), not its uid.
+# Without them, root is held to a directory's mode bits like any user, and can still
+# reach its own files (a checkout or a Python under /root, which `nobody` could not).
+NO_CAPABILITIES = ["setpriv", "--inh-caps=-all", "--bounding-set=-all"]
+
+
 def test_unwritable_data_directory_gives_a_clear_error(tmp_path):
     """Seen in Docker with a root-owned bind mount: the error called the (missing)
-    database "unreadable" instead of naming the directory's permissions."""
+    database "unreadable" instead of naming the directory's permissions. As root (CI),
+    the server runs without capabilities, so the directory is unwritable to it too."""
     data = tmp_path / "data"
     data.mkdir()
     data.chmod(0o555)
     server = LiveServer(data)
-    proc = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
+    unprivileged = NO_CAPABILITIES if os.getuid() == 0 else []
+    proc = subprocess.run([*unprivileged, sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
                           capture_output=True, text=True, timeout=30)
-    assert proc.returncode == 2 and "not writable" in proc.stderr
+    assert proc.returncode == 2 and "not writable" in proc.stderr, proc.stderr
+    assert f"(uid {os.getuid()})" in proc.stderr

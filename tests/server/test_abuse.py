@@ -32,9 +32,10 @@ ABUSE_SETTINGS = dict(
     max_connections=TOTAL, max_connections_per_addr=PER_ADDR,
     room_create_per_min=6, room_create_burst=3, join_per_min=6, join_burst=3,
     grip_create_per_min=6, grip_create_burst=3, miss_per_min=6, miss_burst=5,
-    unused_room_ttl_s=3, grip_unplayed_ttl_s=2, countdown_s=0.2, refusal_log_interval_s=2,
+    unused_room_ttl_s=3, grip_unplayed_ttl_s=2, countdown_s=0.2, refusal_log_interval_s=0.5,
 )
-LOG_INTERVAL_S = 2
+# Short, so that waiting out an interval costs little; a flood still lasts several intervals.
+LOG_INTERVAL_S = 0.5
 
 _addresses = itertools.count(10)
 
@@ -59,6 +60,12 @@ def client(server: LiveServer, source: str, **kw) -> httpx.Client:
 def raw(server: LiveServer, source: str) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=(source, 0))
     return s
+
+
+def counted(text: str, event: str, key: str) -> int:
+    """The sum of `key=N` over the log lines of `event`: what throttled summaries counted."""
+    return sum(int(line.split(f" {key}=")[1].split()[0]) for line in text.splitlines()
+               if f"event={event} " in line and f" {key}=" in line)
 
 
 def closed_by_server(s: socket.socket, wait: float) -> bool:
@@ -90,7 +97,9 @@ def test_slow_heads_and_idle_connections_are_closed_in_time_and_others_served(ab
         s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
 
     async def trickle() -> None:
-        for _ in range(int((REQUEST_TIMEOUT_S + 2) / 0.3)):
+        """A byte every 0.3 s, until the server has closed every socket (or 2 s past the
+        deadline, when the checks below fail)."""
+        while time.monotonic() < started + REQUEST_TIMEOUT_S + 2 and not all(map(closed_now, slow + idle)):
             await asyncio.sleep(0.3)
             for s in slow:
                 try:
@@ -208,13 +217,14 @@ def test_connections_per_address_are_capped_and_refusals_logged_once_per_interva
         await asyncio.sleep(0.5)
         with client(abuse_server, attacker) as http:  # the address gets its connections back
             assert http.get("/health").status_code == 200
-        await asyncio.sleep(LOG_INTERVAL_S + 0.5)  # the interval's summary is written when it ends
-        new_lines = abuse_server.log()[len(log_before):].splitlines()
+        # the last refusals are summarised when their interval ends
+        new = abuse_server.wait_for_log(lambda text: counted(text, "connections_refused", "per_addr") >= 300,
+                                        since=len(log_before))
+        new_lines = new.splitlines()
         refusal_lines = [line for line in new_lines if "event=connections_refused" in line]
         intervals = (time.monotonic() - started) / LOG_INTERVAL_S
         assert 1 <= len(refusal_lines) <= intervals + 1, refusal_lines
-        assert sum(int(line.split("per_addr=")[1].split()[0]) for line in refusal_lines
-                   if "per_addr=" in line) == 300, refusal_lines
+        assert counted(new, "connections_refused", "per_addr") == 300, refusal_lines
         assert not any("Too many open files" in line for line in new_lines)
 
     asyncio.run(main())
@@ -320,11 +330,11 @@ def test_a_flood_of_malformed_requests_makes_a_few_log_lines(abuse_server):
         s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
         assert closed_by_server(s, 2)
         s.close()
-    time.sleep(LOG_INTERVAL_S + 0.5)
-    lines = abuse_server.log()[before:].splitlines()
+    # the last ones are summarised when their interval ends
+    new = abuse_server.wait_for_log(lambda text: counted(text, "log_flood", "invalid_request") >= 200, since=before)
+    lines = new.splitlines()
     assert len(lines) <= 2 * ((time.monotonic() - started) / LOG_INTERVAL_S + 1), lines[:10]
-    assert any("invalid_request=200" in line for line in lines) or \
-        sum(int(line.split("invalid_request=")[1].split()[0]) for line in lines if "invalid_request=" in line) == 200
+    assert counted(new, "log_flood", "invalid_request") == 200, lines
 
 
 def test_addresses_are_keyed_per_ipv4_address_and_per_ipv6_64():

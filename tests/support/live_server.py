@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import httpx
 
@@ -76,6 +77,17 @@ class LiveServer:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def wait_for_log(self, done: Callable[[str], bool], since: int = 0, timeout: float = 10.0) -> str:
+        """The log from character `since` on, as soon as `done` holds for it: a test waits
+        for what a server timer writes (a summary at the end of an interval) instead of
+        sleeping for the longest the timer could take."""
+        deadline = time.monotonic() + timeout
+        while not done(text := self.log()[since:]):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not in the server's log within {timeout} s:\n{text[-3000:]}")
+            time.sleep(0.05)
+        return text
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10.0) -> int | None:
         if self.proc is None:
