@@ -10,7 +10,6 @@ import pytest
 from app.common.cards import Card, parse_cards, standard_deck
 from app.demon.rules.round import (
     OUT_SCORE,
-    DemonMatch,
     DemonRound,
     Draw,
     Moved,
@@ -414,25 +413,6 @@ def test_rule_18_scoring():
     assert out.end == RoundEnd("demon", 0) and out.scores() == (62, 3)
     voted, _ = r.finish("vote")  # nobody went out: everyone scores their cards
     assert voted.scores() == (17, 3)
-
-
-def test_rule_19_match_of_fresh_deals_highest_total_wins_ties_shared():
-    m = DemonMatch.new(3, 2)
-    assert m.rounds_played == 0 and not m.is_over and m.winners == ()
-    m = m.add_round((62, 10, 30))
-    m = m.add_round((0, 52, 40))
-    assert m.totals == (62, 62, 70) and m.is_over and m.winners == (2,)
-    with pytest.raises(GameOver):
-        m.add_round((1, 1, 1))
-    tie = DemonMatch.new(2, 1).add_round((5, 5))
-    assert tie.winners == (0, 1)
-    assert DemonMatch.from_json(m.to_json()) == m
-    with pytest.raises(ValueError):
-        DemonMatch.new(2, 3).add_round((1, 2, 3))
-    # after a round the foundation cards go back to their owners: the next round is a
-    # fresh full deal for everyone
-    nxt = DemonRound.deal(derive_seed(77, 2), 3)
-    assert nxt.foundations == () and all(len(st.cards()) == 52 for st in nxt.seats)
 
 
 def _loses_race(rnd: DemonRound, action: ToFoundation) -> bool:

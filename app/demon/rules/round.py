@@ -16,7 +16,7 @@ Conventions
 Where things are
 ----------------
 This module is the rules: `DemonRound` (what a seat may do, what an action does, when
-the round ends) and `DemonMatch`. The values it works on have their own modules, and
+the round ends). The values it works on have their own modules, and
 every name is re-exported here, so `from app.demon.rules.round import X` is the one import a
 caller needs:
 
@@ -62,7 +62,7 @@ Decisions beyond the rules file
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 from app.demon.rules import actions as demon_actions, events as demon_events, layout as demon_layout, stuck as demon_stuck
 from app.common.cards import Card, CardError, format_cards, opposite_colour
@@ -105,7 +105,6 @@ __all__ = [
     "RoundEnd",
     "DemonRound",
     "describe",
-    "DemonMatch",
     *demon_actions.__all__,
     *demon_events.__all__,
     *demon_layout.__all__,
@@ -729,70 +728,3 @@ def describe(round_: DemonRound) -> str:
         lines.append(f"  waste {len(st.waste)}: {format_cards(st.waste) or '-'}")
     lines.append("Scores: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(scores)))
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- the match
-
-
-@dataclass(frozen=True)
-class DemonMatch:
-    """Rule 19: a fixed number of rounds; the highest total wins, ties shared."""
-
-    players: int
-    rounds: int
-    history: tuple[tuple[int, ...], ...] = ()
-
-    @classmethod
-    def new(cls, players: int, rounds: int) -> "DemonMatch":
-        if not is_int(players) or not (1 <= players <= MAX_PLAYERS):
-            raise ValueError(f"a match has 1 to {MAX_PLAYERS} players, not {players!r}")
-        if not is_int(rounds) or rounds < 1:
-            raise ValueError(f"a match has at least one round, not {rounds!r}")
-        return cls(players, rounds)
-
-    def add_round(self, scores: Sequence[int]) -> "DemonMatch":
-        if self.is_over:
-            raise GameOver(f"the match is over ({self.rounds} rounds played)")
-        scores = tuple(scores)
-        if len(scores) != self.players or not all(is_int(x) and x >= 0 for x in scores):
-            raise ValueError(f"expected {self.players} non-negative scores, got {scores!r}")
-        return DemonMatch(self.players, self.rounds, self.history + (scores,))
-
-    @property
-    def rounds_played(self) -> int:
-        return len(self.history)
-
-    @property
-    def is_over(self) -> bool:
-        return len(self.history) >= self.rounds
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        return tuple(sum(r[s] for r in self.history) for s in range(self.players))
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The seats with the highest total (all of them on a tie); () before any round."""
-        if not self.history:
-            return ()
-        totals = self.totals
-        best = max(totals)
-        return tuple(s for s, t in enumerate(totals) if t == best)
-
-    def to_json(self) -> dict:
-        return {"players": self.players, "rounds": self.rounds,
-                "history": [list(r) for r in self.history]}
-
-    @classmethod
-    def from_json(cls, data: Any) -> "DemonMatch":
-        if not isinstance(data, Mapping):
-            raise ValueError("a match must be a JSON object")
-        m = cls.new(data.get("players"), data.get("rounds"))
-        history = data.get("history", [])
-        if not isinstance(history, list) or len(history) > m.rounds:
-            raise ValueError("history must be a list of at most `rounds` score lists")
-        for r in history:
-            if not isinstance(r, list):
-                raise ValueError("each round's scores must be a list")
-            m = m.add_round(r)
-        return m
