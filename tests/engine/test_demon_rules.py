@@ -123,7 +123,7 @@ def test_rule_03_klondike_deal_exactly_as_documented():
 
 def test_rule_04_nothing_before_the_signal():
     r = DemonRound.deal(3, 2)
-    assert not r.started and r.legal_actions(0) == []
+    assert not r.started and r.legal_actions(0) == ()
     with pytest.raises(NotStarted):
         r.apply(Draw(0))
     started, events = r.begin()
@@ -238,7 +238,7 @@ def test_rule_10_a_player_touches_only_their_own_layout():
     absent, _ = r.with_absent(2)
     with pytest.raises(IllegalAction, match="out of this round"):
         absent.apply(Draw(2))
-    assert absent.legal_actions(2) == []
+    assert absent.legal_actions(2) == ()
 
 
 # --------------------------------------------------------------------------- rules 11-14
@@ -346,7 +346,7 @@ def test_rule_15_demon_ends_the_round_at_once():
                                     "winner": 0, "scores": [OUT_SCORE, 0]}
     with pytest.raises(GameOver):
         r.apply(Draw(1))
-    assert r.legal_actions(1) == []
+    assert r.legal_actions(1) == ()
     with pytest.raises(GameOver):
         r.finish("vote")
 

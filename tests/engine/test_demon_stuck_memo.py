@@ -88,7 +88,7 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
             break
         for s in range(players):
             wants = r.foundation_wants()
-            witness = r._visible_progress(r.seats[s], wants)
+            witness = demon_stuck.visible_progress(r.seats[s], wants)
             if witness is not None:
                 seen += 1
                 layout = r.seats[s]
@@ -104,7 +104,7 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
 
 
 def progress_in_legal_actions(r: DemonRound, seat: int, wants: frozenset[int]) -> int | None:
-    """What `_visible_progress` must answer, read off the seat's legal actions."""
+    """What `demon_stuck.visible_progress` must answer, read off the seat's legal actions."""
     layout = r.seats[seat]
     for a in r.legal_actions(seat):
         if isinstance(a, ToTableau):
@@ -131,7 +131,7 @@ def test_progress_in_view_is_read_off_the_layout_as_the_legal_actions_show_it(se
         wants = r.foundation_wants()
         for s in range(players):
             expected = progress_in_legal_actions(r, s, wants)
-            assert r._visible_progress(r.seats[s], wants) == expected
+            assert demon_stuck.visible_progress(r.seats[s], wants) == expected
             kinds.add(expected == demon_stuck.ANY_FOUNDATIONS)
         action = pick(r, rng.randrange(players), rng)
         if action is not None:
