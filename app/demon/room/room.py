@@ -465,7 +465,7 @@ class Room:
             by_id[p.id] = scores[p.seat]
             p.total += scores[p.seat]
         winner = self.seating.at_seat(self.round.end.winner) if self.round.end.winner is not None else None
-        entry = {"round_no": self.round_no, "reason": self.round.end.reason,
+        entry = {"round_no": self.round_no, "reason": self.round.end.reason.value,
                  "winner": winner.id if winner else None, "scores": by_id}
         self.history.append(entry)
         match_over = self.round_no >= self.options.rounds
