@@ -36,7 +36,7 @@ class FoundationView(NamedTuple):
 
     top: Card
     owner: int
-    count: int
+    count: int  # type: ignore[assignment]  # the pile's height; shadows tuple.count, which no caller of a view uses
 
 
 class OtherSeatView(NamedTuple):
