@@ -8,8 +8,9 @@ games share the header::
      "options": {...}, "initial": {...}, "actions": [...], "seed": ...}
 
 This module builds Demon records, replays either game (Devil's Grip is delegated to
-`app.grip.rules.replay_record`) and reads records from files. Reading a file is
-the only I/O in the engine package and lives here, at its edge.
+`app.grip.rules.replay_record`) and reads records from files. Reading a file is the
+only I/O on the rules' side (app/common, app/demon/rules, app/grip/rules, app/records)
+and lives here, at its edge.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One test per numbered rule of shared/rules/demon.md (plus the pinned deal)."""
+"""One test per numbered rule of Demon in docs/numbered-rules.md (plus the pinned deal)."""
 
 from __future__ import annotations
 

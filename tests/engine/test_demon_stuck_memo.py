@@ -1,5 +1,7 @@
 """The rule-16 memo reuses answers across moves (only seats whose situation changed are
-searched again). Its answers must always equal a fresh search."""
+searched again). Its answers must always equal a fresh search; so must the legal actions
+`RoundAnalysis` keeps, which are the same tuple while another seat's move leaves them
+as they were (the room keys its JSON of them by that tuple)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,29 @@ def test_memoised_stuck_answers_equal_fresh_searches(seed, players):
             continue
         r, _ = r.apply(action)
         assert r.stuck_seats() == fresh_stuck(r)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 8))
+def test_kept_legal_actions_equal_fresh_ones_and_stay_the_same_tuple(seed, players):
+    rng = random.Random(seed)
+    r = DemonRound.deal(seed, players).start()
+    for _ in range(250):
+        if r.end is not None:
+            break
+        before = [r.legal_actions(s) for s in range(players)]
+        layouts = r.seats
+        action = pick(r, rng.randrange(players), rng)
+        if action is None:
+            continue
+        r, _ = r.apply(action)
+        fresh = DemonRound.from_json(r.to_json())
+        for s in range(players):
+            kept = r.legal_actions(s)
+            assert kept == fresh.legal_actions(s)
+            assert r.foundation_plays(s) == fresh.foundation_plays(s)
+            if r.seats[s] is layouts[s] and kept == before[s]:
+                assert kept is before[s]  # another seat moved, this answer stayed: the same tuple
 
 
 def test_a_move_answers_afresh_only_the_seat_that_moved():
