@@ -107,7 +107,7 @@ def check_position(seats: tuple[SeatState, ...], foundations: Foundations,
             raise LayoutError(f"absent seat {a!r} is not a seat")
     if end is not None:
         if not isinstance(end, RoundEnd) or not isinstance(end.reason, Termination):
-            raise LayoutError("end must be a RoundEnd")
+            raise LayoutError("end must be a RoundEnd with a Termination reason")
         w = end.winner
         if w is not None and (not is_int(w) or not (0 <= w < n)):
             raise LayoutError(f"winner {w!r} is not a seat")
