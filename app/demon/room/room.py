@@ -13,8 +13,8 @@ alike), which makes arrival order decide every race (Demon rule 14).
 What the room keeps is in parts, each in its own module, and those that are saved save
 and restore themselves: `Seating` (who sits where, colours, the host), `RoundRecord`
 (the round's dealt cards and log), `EventLog` (versions and the replay window),
-`TableAnswers` (the JSON of each seat's legal actions, what each socket was sent), `ActionIds` (the answer
-each action id got); `views` builds what the room shows. The room itself holds the
+`TableAnswers` (the JSON of each seat's legal actions, what each socket was sent),
+`ActionIds` (the answer each action id got); `views` builds what the room shows. The room itself holds the
 phase, the match (round number, totals, history) and the rules of when what may happen.
 """
 
