@@ -52,7 +52,6 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.demon.rules import view as demon_view  # noqa: E402
 from app.demon.rules.round import RoundAnalysis, action_to_json  # noqa: E402
 from app.demon.rules.bot import LEVELS, BotMemory, decide, think_time  # noqa: E402
 from app.demon.rules.view import seat_view  # noqa: E402
@@ -191,7 +190,7 @@ def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]
     fastest of `repeat` calls: their own cost, without the noise of a machine shared with
     other work (the raw figures keep that noise). `decide` gets a fresh copy of the memory
     and generator each time; `seat_view` a copy of the round with empty caches (the
-    engine's memo, the pile views), so it counts building every seat's piles and the
+    engine's analysis, pile views included), so it counts building every seat's piles and the
     legal actions from nothing: more than a call on the server costs."""
     decide_ns, view_ns = [], []
     for rnd, seat, stuck, lv, memory, state in samples:
@@ -204,7 +203,6 @@ def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]
             dt = time.perf_counter_ns() - t0
             best_d = dt if best_d is None or dt < best_d else best_d
             cold = dataclasses.replace(rnd, analysis=RoundAnalysis())
-            demon_view._PILE_VIEWS.clear()
             t0 = time.perf_counter_ns()
             seat_view(cold, seat, stuck=stuck)
             dt = time.perf_counter_ns() - t0

@@ -30,7 +30,7 @@ class Event:
     __slots__ = ()
     type: ClassVar[str]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return event_to_json(self)
 
 
@@ -38,8 +38,8 @@ class Event:
 _KEYS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
-def _keys(cls: type) -> tuple[tuple[str, str], ...]:
-    keys = tuple((f.metadata.get("key", f.name), f.name) for f in fields(cls))
+def _keys(cls: type[Event]) -> tuple[tuple[str, str], ...]:
+    keys = tuple((f.metadata.get("key", f.name), f.name) for f in fields(cls))  # type: ignore[arg-type]  # every Event subclass is a dataclass (the module docstring's rule)
     _KEYS[cls] = keys
     return keys
 
@@ -52,11 +52,11 @@ def _wire(value: Any) -> Any:
     return value
 
 
-def event_to_json(event: Event) -> dict:
+def event_to_json(event: Event) -> dict[str, Any]:
     """The wire form of an event: {"type": ..., then each field under its key}."""
     cls = type(event)
     keys = _KEYS.get(cls) or _keys(cls)
-    out = {"type": cls.type}
+    out: dict[str, Any] = {"type": cls.type}
     for key, name in keys:
         out[key] = _wire(getattr(event, name))
     return out

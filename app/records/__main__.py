@@ -13,7 +13,8 @@ import argparse
 import sys
 from typing import Sequence, TextIO
 
-from app.demon.rules.round import DemonRound, describe
+from app.demon.rules.describe import describe
+from app.demon.rules.round import DemonRound
 from app.common.errors import InvalidRecord
 from app.records.records import load, replay
 

@@ -8,8 +8,9 @@ games share the header::
      "options": {...}, "initial": {...}, "actions": [...], "seed": ...}
 
 This module builds Demon records, replays either game (Devil's Grip is delegated to
-`app.grip.rules.replay_record`) and reads records from files. Reading a file is
-the only I/O in the engine package and lives here, at its edge.
+`app.grip.rules.replay_record`) and reads records from files. Reading a file is the
+only I/O on the rules' side (app/common, app/demon/rules, app/grip/rules, app/records)
+and lives here, at its edge.
 """
 
 from __future__ import annotations
@@ -17,15 +18,11 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from app.demon.rules.round import (
-    MAX_PLAYERS,
-    DemonAction,
-    DemonRound,
-    LayoutError,
-    action_from_json,
-    action_to_json,
-)
 from app.common.errors import EngineError, InvalidRecord
+from app.demon.rules.actions import action_from_json, action_to_json
+from app.demon.rules.ending import Termination
+from app.demon.rules.layout import MAX_PLAYERS, LayoutError
+from app.demon.rules.round import DemonRound
 
 __all__ = [
     "RECORD_FORMAT",
@@ -46,13 +43,14 @@ GAMES = ("demon", "devils-grip")
 DEMON_OPTIONS = {"draw": 3}
 
 # Room-level entries a Demon record may hold between actions (rule 17 and absences).
+_FINISH_REASONS = tuple(t.value for t in Termination)
 _ROOM_ENTRY_KEYS = {
     "finish": {"type", "reason"},
     "absent": {"type", "seat", "absent"},
 }
 
 
-def _entry_to_json(entry: Any) -> dict:
+def _entry_to_json(entry: Any) -> dict[str, Any]:
     if isinstance(entry, Mapping):
         kind = entry.get("type")
         if kind in _ROOM_ENTRY_KEYS:
@@ -62,18 +60,19 @@ def _entry_to_json(entry: Any) -> dict:
     return action_to_json(entry)
 
 
-def _check_room_entry(entry: dict, index: int | None) -> None:
+def _check_room_entry(entry: dict[str, Any], index: int | None) -> None:
     kind = entry["type"]
     if set(entry) != _ROOM_ENTRY_KEYS[kind]:
         need = ", ".join(sorted(_ROOM_ENTRY_KEYS[kind]))
         raise InvalidRecord(f"a {kind!r} entry has exactly the keys {need}", index=index)
-    if kind == "finish" and (not isinstance(entry["reason"], str) or not entry["reason"]):
-        raise InvalidRecord("a 'finish' entry needs a reason string", index=index)
+    if kind == "finish" and entry["reason"] not in _FINISH_REASONS:
+        raise InvalidRecord("a 'finish' entry needs a reason: one of "
+                            + ", ".join(_FINISH_REASONS), index=index)
     if kind == "absent" and not isinstance(entry["absent"], bool):
         raise InvalidRecord("an 'absent' entry needs absent: true or false", index=index)
 
 
-def _initial_json(initial: DemonRound) -> dict:
+def _initial_json(initial: DemonRound) -> dict[str, Any]:
     full = initial.to_json()
     return {"seats": full["seats"], "foundations": full["foundations"],
             "started": full["started"], "absent": full["absent"]}
@@ -87,7 +86,7 @@ def _is_fresh_deal(initial: DemonRound) -> bool:
     return DemonRound.deal(initial.seed, len(initial.seats)).seats == initial.seats
 
 
-def make_demon_record(initial: DemonRound, actions: Iterable[Any]) -> dict:
+def make_demon_record(initial: DemonRound, actions: Iterable[Any]) -> dict[str, Any]:
     """The record of a Demon round played from `initial`.
 
     `actions` holds DemonAction objects or their JSON, in the order the server applied
@@ -122,7 +121,7 @@ def _check_header(record: Any, game: str | None = None) -> str:
         raise InvalidRecord(f"unsupported record version {record.get('version')!r} "
                             f"(this build reads version {RECORD_VERSION})")
     kind = record.get("game")
-    if kind not in GAMES:
+    if not isinstance(kind, str) or kind not in GAMES:
         raise InvalidRecord(f"unknown game {kind!r}; expected one of {', '.join(GAMES)}")
     if game is not None and kind != game:
         raise InvalidRecord(f"this is a {kind!r} record, not {game!r}")
@@ -220,7 +219,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def parse(raw: bytes, name: str = "record") -> dict:
+def parse(raw: bytes, name: str = "record") -> dict[str, Any]:
     """A record from the bytes of a file, or InvalidRecord saying what is wrong with them.
 
     Why so wary: records are shared between people (docs/records.md), so the loader meets
@@ -244,7 +243,7 @@ def parse(raw: bytes, name: str = "record") -> dict:
     return data
 
 
-def load(path: str) -> dict:
+def load(path: str) -> dict[str, Any]:
     """Read a record from a JSON file (see `parse`; OSError if it cannot be read)."""
     with open(path, "rb") as fh:
         return parse(fh.read(), path)

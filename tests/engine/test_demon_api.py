@@ -159,11 +159,11 @@ def test_foundation_pile_naming():
 
 def test_legal_actions_are_empty_when_not_playing():
     r = DemonRound.deal(1, 2)
-    assert r.legal_actions(0) == []
+    assert r.legal_actions(0) == ()
     r = r.start()
     assert r.legal_actions(0)
-    assert r.finish("vote")[0].legal_actions(0) == []
-    assert r.with_absent(0)[0].legal_actions(0) == []
+    assert r.finish("vote")[0].legal_actions(0) == ()
+    assert r.with_absent(0)[0].legal_actions(0) == ()
     with pytest.raises(IllegalAction):
         r.legal_actions(2)
 

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from app.demon.rules.round import (DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau,
-                              describe)
+from app.demon.rules.describe import describe
+from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
 from app.demon.rules.bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
 from app.demon.rules.view import PileView, SeatView, seat_view
 from app.common.errors import RaceLost

@@ -1,4 +1,4 @@
-"""One test per numbered rule of shared/rules/demon.md (plus the pinned deal)."""
+"""One test per numbered rule of Demon in docs/numbered-rules.md (plus the pinned deal)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from app.common.cards import Card, parse_cards, standard_deck
 from app.demon.rules.round import (
     OUT_SCORE,
-    DemonMatch,
     DemonRound,
     Draw,
     Moved,
@@ -124,7 +123,7 @@ def test_rule_03_klondike_deal_exactly_as_documented():
 
 def test_rule_04_nothing_before_the_signal():
     r = DemonRound.deal(3, 2)
-    assert not r.started and r.legal_actions(0) == []
+    assert not r.started and r.legal_actions(0) == ()
     with pytest.raises(NotStarted):
         r.apply(Draw(0))
     started, events = r.begin()
@@ -239,7 +238,7 @@ def test_rule_10_a_player_touches_only_their_own_layout():
     absent, _ = r.with_absent(2)
     with pytest.raises(IllegalAction, match="out of this round"):
         absent.apply(Draw(2))
-    assert absent.legal_actions(2) == []
+    assert absent.legal_actions(2) == ()
 
 
 # --------------------------------------------------------------------------- rules 11-14
@@ -347,7 +346,7 @@ def test_rule_15_demon_ends_the_round_at_once():
                                     "winner": 0, "scores": [OUT_SCORE, 0]}
     with pytest.raises(GameOver):
         r.apply(Draw(1))
-    assert r.legal_actions(1) == []
+    assert r.legal_actions(1) == ()
     with pytest.raises(GameOver):
         r.finish("vote")
 
@@ -414,25 +413,6 @@ def test_rule_18_scoring():
     assert out.end == RoundEnd("demon", 0) and out.scores() == (62, 3)
     voted, _ = r.finish("vote")  # nobody went out: everyone scores their cards
     assert voted.scores() == (17, 3)
-
-
-def test_rule_19_match_of_fresh_deals_highest_total_wins_ties_shared():
-    m = DemonMatch.new(3, 2)
-    assert m.rounds_played == 0 and not m.is_over and m.winners == ()
-    m = m.add_round((62, 10, 30))
-    m = m.add_round((0, 52, 40))
-    assert m.totals == (62, 62, 70) and m.is_over and m.winners == (2,)
-    with pytest.raises(GameOver):
-        m.add_round((1, 1, 1))
-    tie = DemonMatch.new(2, 1).add_round((5, 5))
-    assert tie.winners == (0, 1)
-    assert DemonMatch.from_json(m.to_json()) == m
-    with pytest.raises(ValueError):
-        DemonMatch.new(2, 3).add_round((1, 2, 3))
-    # after a round the foundation cards go back to their owners: the next round is a
-    # fresh full deal for everyone
-    nxt = DemonRound.deal(derive_seed(77, 2), 3)
-    assert nxt.foundations == () and all(len(st.cards()) == 52 for st in nxt.seats)
 
 
 def _loses_race(rnd: DemonRound, action: ToFoundation) -> bool:

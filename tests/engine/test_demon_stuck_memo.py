@@ -1,5 +1,7 @@
 """The rule-16 memo reuses answers across moves (only seats whose situation changed are
-searched again). Its answers must always equal a fresh search."""
+searched again). Its answers must always equal a fresh search; so must the legal actions
+`RoundAnalysis` keeps, which are the same tuple while another seat's move leaves them
+as they were (the room keys its JSON of them by that tuple)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,29 @@ def test_memoised_stuck_answers_equal_fresh_searches(seed, players):
             continue
         r, _ = r.apply(action)
         assert r.stuck_seats() == fresh_stuck(r)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 8))
+def test_kept_legal_actions_equal_fresh_ones_and_stay_the_same_tuple(seed, players):
+    rng = random.Random(seed)
+    r = DemonRound.deal(seed, players).start()
+    for _ in range(250):
+        if r.end is not None:
+            break
+        before = [r.legal_actions(s) for s in range(players)]
+        layouts = r.seats
+        action = pick(r, rng.randrange(players), rng)
+        if action is None:
+            continue
+        r, _ = r.apply(action)
+        fresh = DemonRound.from_json(r.to_json())
+        for s in range(players):
+            kept = r.legal_actions(s)
+            assert kept == fresh.legal_actions(s)
+            assert r.foundation_plays(s) == fresh.foundation_plays(s)
+            if r.seats[s] is layouts[s] and kept == before[s]:
+                assert kept is before[s]  # another seat moved, this answer stayed: the same tuple
 
 
 def test_a_move_answers_afresh_only_the_seat_that_moved():
@@ -88,7 +113,7 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
             break
         for s in range(players):
             wants = r.foundation_wants()
-            witness = r._visible_progress(r.seats[s], wants)
+            witness = demon_stuck.visible_progress(r.seats[s], wants)
             if witness is not None:
                 seen += 1
                 layout = r.seats[s]
@@ -104,7 +129,7 @@ def test_progress_in_view_is_progress_the_search_finds(seed, players):
 
 
 def progress_in_legal_actions(r: DemonRound, seat: int, wants: frozenset[int]) -> int | None:
-    """What `_visible_progress` must answer, read off the seat's legal actions."""
+    """What `demon_stuck.visible_progress` must answer, read off the seat's legal actions."""
     layout = r.seats[seat]
     for a in r.legal_actions(seat):
         if isinstance(a, ToTableau):
@@ -131,7 +156,7 @@ def test_progress_in_view_is_read_off_the_layout_as_the_legal_actions_show_it(se
         wants = r.foundation_wants()
         for s in range(players):
             expected = progress_in_legal_actions(r, s, wants)
-            assert r._visible_progress(r.seats[s], wants) == expected
+            assert demon_stuck.visible_progress(r.seats[s], wants) == expected
             kinds.add(expected == demon_stuck.ANY_FOUNDATIONS)
         action = pick(r, rng.randrange(players), rng)
         if action is not None:

@@ -13,8 +13,8 @@ alike), which makes arrival order decide every race (Demon rule 14).
 What the room keeps is in parts, each in its own module, and those that are saved save
 and restore themselves: `Seating` (who sits where, colours, the host), `RoundRecord`
 (the round's dealt cards and log), `EventLog` (versions and the replay window),
-`TableAnswers` (the one cache of legal actions and stuck flags), `ActionIds` (the answer
-each action id got); `views` builds what the room shows. The room itself holds the
+`TableAnswers` (the JSON of each seat's legal actions, what each socket was sent),
+`ActionIds` (the answer each action id got); `views` builds what the room shows. The room itself holds the
 phase, the match (round number, totals, history) and the rules of when what may happen.
 """
 
@@ -465,7 +465,7 @@ class Room:
             by_id[p.id] = scores[p.seat]
             p.total += scores[p.seat]
         winner = self.seating.at_seat(self.round.end.winner) if self.round.end.winner is not None else None
-        entry = {"round_no": self.round_no, "reason": self.round.end.reason,
+        entry = {"round_no": self.round_no, "reason": self.round.end.reason.value,
                  "winner": winner.id if winner else None, "scores": by_id}
         self.history.append(entry)
         match_over = self.round_no >= self.options.rounds

@@ -122,7 +122,7 @@ _JSON_KEYS = {
 }
 
 
-def action_to_json(action: DemonAction) -> dict:
+def action_to_json(action: DemonAction) -> dict[str, Any]:
     """The wire/record form of an action (only the keys that type uses)."""
     if isinstance(action, Draw):
         return {"type": "draw", "seat": action.seat}

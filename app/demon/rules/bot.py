@@ -33,13 +33,11 @@ from typing import Any, Mapping
 
 from app.common.cards import Card
 from app.common.checks import is_int
-from app.demon.rules.round import DemonAction, Draw, Recycle, ToFoundation, ToTableau
+from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau
 from app.demon.rules.view import SeatView
 from app.common.rng import SplitMix64
 
 __all__ = ["BotLevel", "LEVELS", "BotMemory", "Decision", "decide", "think_time", "level"]
-
-_WASTE = "waste"
 
 
 @dataclass(frozen=True)
@@ -133,13 +131,13 @@ class BotMemory:
     decisions: how many decisions it has made (for logs and tests).
     """
 
-    pass_sig: list | None = None
+    pass_sig: list[object] | None = None
     seen: list[str] = field(default_factory=list)
     missed: bool = False
     idle_passes: int = 0
     decisions: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"pass_sig": self.pass_sig, "seen": list(self.seen), "missed": self.missed,
                 "idle_passes": self.idle_passes, "decisions": self.decisions}
 
@@ -193,7 +191,7 @@ def think_time(level: BotLevel, rng: SplitMix64) -> float:
     return lo + (hi - lo) * (_rand(rng) + _rand(rng)) / 2.0
 
 
-def _signature(view: SeatView) -> list:
+def _signature(view: SeatView) -> list[object]:
     return [view.stock + view.waste_count, view.home,
             [[p.down, len(p.up)] for p in view.tableau]]
 
@@ -218,7 +216,7 @@ def _contested(view: SeatView) -> set[tuple[str, int]]:
     """Cards other seats could play to the foundations right now (their waste tops and
     pile tops that a foundation takes): a race the bot can still win."""
     wanted = _wanted(view)
-    out = set()
+    out: set[tuple[str, int]] = set()
     for o in view.others:
         if o.absent:
             continue
@@ -232,12 +230,13 @@ def _contested(view: SeatView) -> set[tuple[str, int]]:
     return out
 
 
-def _score(view: SeatView, lv: BotLevel, a: DemonAction, contested: set, wanted: set) -> float | None:
+def _score(view: SeatView, lv: BotLevel, a: DemonAction, contested: set[tuple[str, int]],
+           wanted: set[tuple[str, int]]) -> float | None:
     """How good `a` is for this level, or None when it cannot help (never a candidate)."""
     tableau = view.tableau
     if isinstance(a, ToFoundation):
         s = _HOME
-        if a.src == _WASTE:
+        if isinstance(a.src, str):  # the waste
             card = view.waste[-1]
             s += lv.waste
         else:
@@ -252,7 +251,7 @@ def _score(view: SeatView, lv: BotLevel, a: DemonAction, contested: set, wanted:
             s += lv.race / 2  # a pile others are building: keep up with them
         return s - card.rank * 0.1  # low cards first: they open the way for others
     if isinstance(a, ToTableau):
-        if a.src == _WASTE:
+        if isinstance(a.src, str):  # the waste
             return _OFF_WASTE + lv.waste
         pile = tableau[a.src]
         whole = a.count == len(pile.up)
@@ -282,7 +281,7 @@ def _king_waiting(view: SeatView, emptied: int) -> bool:
                for i, p in enumerate(view.tableau))
 
 
-def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set) -> bool:
+def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set[tuple[str, int]]) -> bool:
     """Whether another pass through the stock can bring something (what a person thinks
     before turning the waste over): the last pass changed the layout, a play was missed,
     a card seen go by is now wanted by the foundations or fits a pile, or patience."""

@@ -12,6 +12,7 @@ from typing import ClassVar, Union
 
 from app.common.cards import Card
 from app.common.events import Event
+from app.demon.rules.ending import Termination
 
 __all__ = [
     "DemonEvent",
@@ -96,7 +97,7 @@ class AbsenceChanged(Event):
 class RoundEnded(Event):
     type: ClassVar[str] = "round_ended"
     seat: None = field(default=None, kw_only=True)
-    reason: str
+    reason: Termination
     winner: int | None
     scores: tuple[int, ...]
 

@@ -19,14 +19,17 @@ The waste starts empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from app.common.cards import Card, CardError, opposite_colour, parse_cards, standard_deck
 from app.common.errors import EngineError
 from app.common.rng import SplitMix64, derive_seed
 
-__all__ = ["PILES", "LayoutError", "Pile", "SeatState", "deal_seat", "is_run"]
+__all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "PILES", "LayoutError", "Pile", "PileView", "SeatState", "FoundationPile", "Foundations",
+           "deal_seat", "is_run"]
 
+MIN_PLAYERS = 2  # rule 1 (a test position may hold fewer)
+MAX_PLAYERS = 8
 PILES = 7
 
 
@@ -74,6 +77,19 @@ class Pile:
         return len(self.down) + len(self.up)
 
 
+class PileView(NamedTuple):
+    """A tableau pile as anyone sees it: how many cards lie face down, then the face-up
+    run (bottom..top, last = top). A named tuple, not a dataclass: a bot's view is built
+    of many, on the event loop, and they are several times cheaper to make."""
+
+    down: int
+    up: tuple[Card, ...]
+
+    @property
+    def top(self) -> Card | None:
+        return self.up[-1] if self.up else None
+
+
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """One player's own layout: 7 tableau piles, the stock and the waste (last = top)."""
@@ -116,19 +132,25 @@ class SeatState:
         return not self.stock and not self.waste and all(len(p) == 0 for p in self.tableau)
 
 
+# A foundation pile: (card, the seat that played it), bottom (an ace) .. top. The
+# foundations are shared (rule 11), so each card keeps its owner beside it for the score.
+FoundationPile = tuple[tuple[Card, int], ...]
+Foundations = tuple[FoundationPile, ...]
+
+
 def deal_seat(seed: int, seat: int) -> SeatState:
     """Seat `seat`'s layout for deal `seed` (see the module docstring for the exact rule)."""
     deck = standard_deck()
     SplitMix64(derive_seed(seed, seat)).shuffle(deck)
     down: list[list[Card]] = [[] for _ in range(PILES)]
-    up: list[Card | None] = [None] * PILES
+    up: list[Card] = []  # row k's first card is pile k's face-up card, so these come in pile order
     i = 0
     for row in range(PILES):
         for k in range(row, PILES):
             if row == k:
-                up[k] = deck[i]
+                up.append(deck[i])
             else:
                 down[k].append(deck[i])
             i += 1
-    tableau = tuple(Pile(tuple(down[k]), (up[k],)) for k in range(PILES))  # type: ignore[arg-type]
+    tableau = tuple(Pile(tuple(down[k]), (up[k],)) for k in range(PILES))
     return SeatState(tableau, tuple(reversed(deck[i:])), ())

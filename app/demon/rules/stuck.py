@@ -25,6 +25,10 @@ a card of R, or a face-up run resting on face-down cards that can move away whol
 
 Cards are handled here as small ints, `rank * 4 + suit` with suits S H D C = 0 1 2 3, so
 that the search does plain integer and tuple work.
+
+Before the search, `visible_progress` looks for progress one move away, on the cards
+themselves: the seat that just moved is asked after every move and usually has some.
+`RoundAnalysis.is_stuck` asks these in turn and keeps the answer.
 """
 
 from __future__ import annotations
@@ -32,6 +36,11 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from app.common.cards import SUITS, Card
+from app.demon.rules.layout import Pile, SeatState
+from app.demon.rules.legal import pile_targets
+
+# A tableau as the search sees it: per pile (has face-down cards, face-up ids bottom..top)
+EncodedPiles = tuple[tuple[bool, tuple[int, ...]], ...]
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _RED = (False, True, True, False)  # S H D C
@@ -71,9 +80,9 @@ def ids(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple([c.rank * 4 + si[c.suit] for c in cards])
 
 
-def encode_piles(tableau) -> tuple:
-    """Tableau piles (app.demon.rules.round.Pile) as ints: each (has face-down cards, face-up
-    ids). Hashable, so it also serves as a memo key."""
+def encode_piles(tableau: Iterable[Pile]) -> EncodedPiles:
+    """Tableau piles as ints: each (has face-down cards, face-up ids). Hashable, so it
+    also serves as a memo key."""
     si = _SUIT_INDEX
     return tuple([(bool(p.down), tuple([c.rank * 4 + si[c.suit] for c in p.up])) for p in tableau])
 
@@ -142,7 +151,7 @@ def waste_witness(stock: Sequence[int], waste: Sequence[int],
     to the top of the waste, or None; the tableau tops that would take a card the waste
     can show; whether the waste can show a king). The other half, `tableau_witness`,
     depends on the stock only through the last two, so a seat that only draws can keep
-    its tableau answer (app.demon.rules.round's memo does)."""
+    its tableau answer (`RoundAnalysis.search` does)."""
     rtops = reachable_waste_tops(stock, waste)
     # A waste card that can reach the top and go to a foundation.
     for c in rtops:
@@ -222,4 +231,35 @@ def tableau_witness(
                 if key not in seen:
                     seen.add(key)
                     todo.append(key)
+    return None
+
+
+def visible_progress(layout: SeatState, wants: frozenset[int]) -> int | None:
+    """Progress the seat can make with one move now: a witness of the kind
+    `progress_witness` gives (ANY_FOUNDATIONS for a waste card that goes to the tableau or
+    a whole run that moves off a face-down card, else the card id of the first foundation
+    play, waste first), or None when there is none and the search must run. It reads the
+    layout directly, in a few comparisons per pile, rather than building the seat's legal
+    actions: it runs before the move is sent to anyone, the legal actions only after."""
+    # The piles' targets as a set of the (rank, is red) that fit somewhere, and whether
+    # some pile is empty (it takes a king). A card never fits on its own pile's top
+    # (that top is never higher than any face-up card under it), so which pile offers
+    # the place does not matter.
+    targets = pile_targets(layout.tableau)
+    fits = {(wanted, not black) for _j, wanted, black in targets if black is not None}
+    empty_pile = any(black is None for _j, _wanted, black in targets)
+    waste_top = layout.waste[-1] if layout.waste else None
+    if waste_top is not None and (empty_pile if waste_top.rank == KING
+                                  else (waste_top.rank, waste_top.is_red) in fits):
+        return ANY_FOUNDATIONS  # the waste card goes to the tableau
+    for pile in layout.tableau:
+        if pile.down and pile.up:
+            base = pile.up[0]
+            if empty_pile if base.rank == KING else (base.rank, base.is_red) in fits:
+                return ANY_FOUNDATIONS  # the whole run moves: a turn-up
+    if waste_top is not None and card_id(waste_top) in wants:
+        return card_id(waste_top)  # a foundation play
+    for pile in layout.tableau:
+        if pile.up and card_id(pile.up[-1]) in wants:
+            return card_id(pile.up[-1])
     return None

@@ -8,12 +8,12 @@ carry a face-down *count*, its stock is a *count*, and only the top three waste 
 only on visible cards (the waste top, the face-up runs, whether the stock is empty).
 
 `seat_view(round_, seat)` is the only way to build one from a round. It reuses the
-round's own immutable tuples (a pile's face-up cards are already a tuple of `Card`) and
-keeps the pile views of recent tableaux (a bounded cache keyed by the tableau object), so
-a view of an eight-seat table costs a handful of small allocations, not a few hundred.
-The parts are named tuples rather than frozen dataclasses for the same reason: a view
-is built on the event loop before every bot decision, and they are several times
-cheaper to make.
+round's own immutable tuples (a pile's face-up cards are already a tuple of `Card`), the
+engine's legal actions (the same tuple while they are the same) and the pile views the
+round's `RoundAnalysis` keeps per tableau, so a view of an eight-seat table costs a
+handful of small allocations, not a few hundred. The parts are named tuples rather than
+frozen dataclasses for the same reason: a view is built on the event loop before every
+bot decision, and they are several times cheaper to make.
 """
 
 from __future__ import annotations
@@ -22,23 +22,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from app.common.cards import Card
-from app.demon.rules.round import DemonAction, DemonRound
+from app.demon.rules.actions import DemonAction
+from app.demon.rules.layout import PileView
+from app.demon.rules.round import DemonRound
 
 __all__ = ["PileView", "FoundationView", "OtherSeatView", "SeatView", "seat_view"]
 
 WASTE_SHOWN = 3  # as many waste cards as the table (and the room's seat view) shows
-
-
-class PileView(NamedTuple):
-    """A tableau pile as anyone sees it: how many cards lie face down, then the face-up
-    run (bottom..top, last = top)."""
-
-    down: int
-    up: tuple[Card, ...]
-
-    @property
-    def top(self) -> Card | None:
-        return self.up[-1] if self.up else None
 
 
 class FoundationView(NamedTuple):
@@ -46,7 +36,7 @@ class FoundationView(NamedTuple):
 
     top: Card
     owner: int
-    count: int
+    count: int  # type: ignore[assignment]  # the pile's height; shadows tuple.count, which no caller of a view uses
 
 
 class OtherSeatView(NamedTuple):
@@ -81,25 +71,6 @@ class SeatView:
     ended: bool = False
 
 
-# Pile views per tableau object. Tableaux are immutable and a move replaces only the
-# mover's, so at a table of eight the other seven come from here. An entry holds its
-# tableau, so the id it is kept under cannot be reused while it is here; the dict is
-# emptied when it grows past a bound. Deterministic, like the round's own memo.
-_PILE_VIEWS: dict[int, tuple[tuple, tuple[PileView, ...]]] = {}
-_PILE_VIEWS_MAX = 4096
-
-
-def _piles(tableau: tuple) -> tuple[PileView, ...]:
-    entry = _PILE_VIEWS.get(id(tableau))
-    if entry is not None and entry[0] is tableau:
-        return entry[1]
-    views = tuple([PileView(len(p.down), p.up) for p in tableau])
-    if len(_PILE_VIEWS) >= _PILE_VIEWS_MAX:
-        _PILE_VIEWS.clear()
-    _PILE_VIEWS[id(tableau)] = (tableau, views)
-    return views
-
-
 def seat_view(round_: DemonRound, seat: int, *, stuck: bool = False) -> SeatView:
     """The view of `seat` in `round_`. `stuck` is the room's public stuck flag for the seat
     (the room shows it only once the seat has been through its stock; the engine's exact
@@ -112,19 +83,19 @@ def seat_view(round_: DemonRound, seat: int, *, stuck: bool = False) -> SeatView
     for s, st in enumerate(round_.seats):
         if s == seat:
             continue
-        others.append(OtherSeatView(s, _piles(st.tableau), len(st.stock), st.waste[-WASTE_SHOWN:],
+        others.append(OtherSeatView(s, round_.analysis.pile_view(s, st.tableau), len(st.stock), st.waste[-WASTE_SHOWN:],
                                     len(st.waste), homes[s], s in absent))
     own = round_.seats[seat]
     return SeatView(
         seat=seat,
         players=len(round_.seats),
-        tableau=_piles(own.tableau),
+        tableau=round_.analysis.pile_view(seat, own.tableau),
         stock=len(own.stock),
         waste=own.waste[-WASTE_SHOWN:],
         waste_count=len(own.waste),
         foundations=tuple(FoundationView(p[-1][0], p[-1][1], len(p)) for p in round_.foundations),
         others=tuple(others),
-        legal=tuple(round_.legal_actions(seat)),
+        legal=round_.legal_actions(seat),
         absent=absent,
         stuck=bool(stuck),
         home=homes[seat],
