@@ -1,7 +1,8 @@
 """Devil's Grip, the solitaire: the public API.
 
-The rules live in `state` (state, actions, end detection) and `game` (history with
-undo/redo, records, daily deal, text rendering); this package gathers what a server, a
+The rules live in `state` (the position, built from the deal or JSON; behind it `layout`,
+`actions`, `events`, `position` with end detection, `moves` and `play`) and `game`
+(history with undo/redo, records, daily deal, text rendering); this package gathers what a server, a
 replay tool or a test needs (the hint engine, par and the full-information solver are
 `search`'s, here as `grip_hint`, `grip_par` and `grip_solve`)::
 
