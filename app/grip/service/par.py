@@ -24,7 +24,9 @@ from app.support.logfmt import log_event
 
 log = logging.getLogger("demon.grip_par")
 
-ENGINE_FILES = ("search.py", "view.py", "state.py")
+# The modules whose change changes a hint: the search and everything it plays by.
+ENGINE_FILES = ("search.py", "solver.py", "budget.py", "view.py", "state.py", "layout.py", "actions.py",
+                "position.py", "moves.py", "play.py")
 PASS_LIMITS: tuple[int | None, ...] = (1, 3, None)
 MEMORY_KEYS = 10_000
 

@@ -21,19 +21,14 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from app.grip.rules import (CELLS, GripGame, daily_deal_number, grip_action_from_json,
-                                    grip_action_to_json)
 from app.common.errors import IllegalAction
+from app.grip.rules import GripGame, daily_deal_number, grip_action_from_json
 from app.grip.rules.explain import explain_end
 from app.grip.rules.view import GripView
 from app.grip.rules.why import hint_reason
+from app.grip.service.legal import LegalActions
 from app.support.logfmt import log_event
 from app.support.secrets_util import hash_token, new_grip_id, new_token, token_matches
-
-
-# The swaps of a grid with no empty cell, as `legal_actions` lists them (a < b): the same
-# 276 objects in nearly every answer, so they are built once (they are only read).
-ALL_SWAPS: list[dict] = [{"type": "swap", "a": a, "b": b} for a in range(CELLS) for b in range(a + 1, CELLS)]
 
 
 @dataclass
@@ -47,7 +42,7 @@ class GripSession:
     winnable: bool = False  # dealt as certified winnable (a stored solution exists)
     par: int | None = None  # filled in by the server once known
     changes: int = 0  # operations applied since loaded: tells a stale hint answer apart
-    legal_for: tuple | None = None  # (state, its legal actions as JSON): a hint keeps the state
+    legal: LegalActions = field(default_factory=LegalActions)  # kept while the state is the same
 
     @property
     def played(self) -> bool:
@@ -194,19 +189,6 @@ class GripSessions:
             self.store.save_grip(session)
 
     @staticmethod
-    def _legal_json(session: GripSession) -> list[dict]:
-        """The legal actions as JSON, kept while the state is the same (asking for hints
-        does not change it; building the list costs more than the rest of an answer)."""
-        state = session.game.state
-        if session.legal_for is None or session.legal_for[0] is not state:
-            if state.is_over() or not all(state.grid):
-                legal = [grip_action_to_json(a) for a in state.legal_actions()]
-            else:  # every cell holds a pile: every pair of cells may swap (rule 5)
-                legal = [grip_action_to_json(a) for a in state.legal_actions(swaps=False)] + ALL_SWAPS
-            session.legal_for = (state, legal)
-        return session.legal_for[1]
-
-    @staticmethod
     def describe(session: GripSession, token: str | None = None) -> dict:
         game = session.game
         state = game.state
@@ -214,7 +196,7 @@ class GripSessions:
             "id": session.id,
             "number": game.number,
             "state": state.view(),
-            "legal": GripSessions._legal_json(session),
+            "legal": session.legal.of(state),
             "can_undo": game.can_undo,
             "can_redo": game.can_redo,
             "used_undo": game.used_undo,
