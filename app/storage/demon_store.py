@@ -28,7 +28,7 @@ log = logging.getLogger("demon.store")
 
 ROOM_EXPIRY_S = 24 * 3600  # a room untouched this long is not restored
 
-StepRow = tuple[str, int, int, str, Any, Any, Any]  # code, round, seq, step, player, action id, version
+StepRow = tuple[str, int, int, str, str | None, str | None, int | None]  # code, round, seq, step, player, action id, v
 
 
 class DemonStore:

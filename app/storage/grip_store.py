@@ -15,7 +15,7 @@ import sqlite3
 import time
 
 from app.grip.rules import GripGame
-from app.grip.rules.actions import ActionJson
+from app.grip.rules.shapes import ActionJson
 from app.grip.service.sessions import GripSession
 from app.protocol.wire import dumps
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from app.demon.room.room import Room
-from app.grip.rules.actions import ActionJson
+from app.grip.rules.shapes import ActionJson
 from app.grip.service.sessions import GripSession
 from app.storage.db import DB_NAME, Database, StoreError
 from app.storage.demon_store import ROOM_EXPIRY_S, DemonStore

@@ -45,9 +45,8 @@ from app.grip.rules.state import (
     rating,
     talon_showable,
 )
+from app.records.records import RECORD_FORMAT, RECORD_VERSION
 from app.grip.rules.game import (
-    RECORD_FORMAT,
-    RECORD_VERSION,
     GripGame,
     daily_deal_number,
     describe,

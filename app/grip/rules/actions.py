@@ -13,8 +13,7 @@ from typing import Any, Callable, ClassVar, Union
 from app.common.checks import is_int
 from app.common.errors import IllegalAction
 from app.grip.rules.layout import CELLS, MAX_PILE
-
-ActionJson = dict[str, str | int]  # e.g. {"type": "move", "src": 3, "dst": 7, "count": 1}
+from app.grip.rules.shapes import ActionJson, GripDeal, GripEnd, GripMove, GripRedeal, GripSwap, GripTalonPlay
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +22,7 @@ class DealThree:
 
     type: ClassVar[str] = "deal"
 
-    def to_json(self) -> ActionJson:
+    def to_json(self) -> GripDeal:
         return {"type": "deal"}
 
 
@@ -33,7 +32,7 @@ class Redeal:
 
     type: ClassVar[str] = "redeal"
 
-    def to_json(self) -> ActionJson:
+    def to_json(self) -> GripRedeal:
         return {"type": "redeal"}
 
 
@@ -44,7 +43,7 @@ class TalonToGrid:
     dst: int
     type: ClassVar[str] = "talon"
 
-    def to_json(self) -> ActionJson:
+    def to_json(self) -> GripTalonPlay:
         return {"type": "talon", "dst": self.dst}
 
 
@@ -57,7 +56,7 @@ class GridToGrid:
     count: int = 1
     type: ClassVar[str] = "move"
 
-    def to_json(self) -> ActionJson:
+    def to_json(self) -> GripMove:
         return {"type": "move", "src": self.src, "dst": self.dst, "count": self.count}
 
 
@@ -73,7 +72,7 @@ class Swap:
     b: int
     type: ClassVar[str] = "swap"
 
-    def to_json(self) -> ActionJson:
+    def to_json(self) -> GripSwap:
         return {"type": "swap", "a": self.a, "b": self.b}
 
 
@@ -85,7 +84,7 @@ class EndDeal:
 
     type: ClassVar[str] = "end"
 
-    def to_json(self) -> ActionJson:
+    def to_json(self) -> GripEnd:
         return {"type": "end"}
 
 

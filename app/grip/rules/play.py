@@ -97,7 +97,7 @@ def _redeal(state: P) -> tuple[P, list[GripEvent]]:
 def _cell(value: Any, what: str) -> int:
     if not is_int(value) or not 0 <= value < CELLS:
         raise IllegalAction(f"{what} must be a cell 0..{CELLS - 1}, got {value!r}")
-    return value
+    return int(value)
 
 
 def _talon_to_grid(state: P, action: TalonToGrid) -> tuple[P, list[GripEvent]]:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from app.common.cards import Card
 from app.grip.rules.layout import DRAW, Grid
+from app.grip.rules.shapes import Rating
+
+T = TypeVar("T")  # a card, or (`explain_end`) a card's place in talon + stock
 
 
-def rating(score: int) -> str | None:
+def rating(score: int) -> Rating | None:
     """Rule 11: "win" for 0, "brilliant" for 1-2, "excellent" up to 5, "good" up to 10."""
     if score <= 0:
         return "win"
@@ -30,9 +33,7 @@ def rating(score: int) -> str | None:
     return None
 
 
-def talon_showable(
-    stock: Sequence[Card], talon: Sequence[Card], may_redeal: bool
-) -> list[Card]:
+def talon_showable(stock: Sequence[T], talon: Sequence[T], may_redeal: bool) -> list[T]:
     """Every card the talon can show from here on by deals and redeals alone (rule 10).
 
     Nothing but deals and redeals happens in between, so the cycle ignores the grid:
@@ -44,7 +45,7 @@ def talon_showable(
       Another redeal restores exactly the same stock again, so every later pass shows the
       same cards as this one: one extra pass (if allowed at all) is the whole future.
     """
-    shown: list[Card] = []
+    shown: list[T] = []
     if talon:
         shown.append(talon[-1])
     order = list(reversed(stock))  # turning order of the rest of this pass

@@ -31,13 +31,14 @@ from app.common.checks import is_int
 from app.common.errors import InvalidRecord
 from app.common.rng import SplitMix64, derive_seed
 from app.grip.rules import moves, play
-from app.grip.rules.actions import (ActionJson, DealThree, EndDeal, GridToGrid, GripAction, Redeal, Swap,
+from app.grip.rules.actions import (DealThree, EndDeal, GridToGrid, GripAction, Redeal, Swap,
                                     TalonToGrid, grip_action_from_json, grip_action_to_json)
 from app.grip.rules.events import (Arranged, DealEnded, Dealt, Filled, GripEvent, PileMoved, Redealt,
                                    Swapped, TalonPlayed)
 from app.grip.rules.layout import (CELLS, COLS, DRAW, FULL_DECK_SIZE, MAX_PILE, PASS_OPTIONS, ROWS, Grid,
                                    cell_name, chain_of, fits, grip_deck, is_chain)
 from app.grip.rules.position import Position, rating, talon_showable
+from app.grip.rules.shapes import ActionJson, GripStateView
 
 __all__ = [
     "CELLS", "COLS", "DRAW", "FULL_DECK_SIZE", "MAX_PILE", "PASS_OPTIONS", "ROWS", "ActionJson", "Arranged",
@@ -46,9 +47,6 @@ __all__ = [
     "cell_name", "chain_of", "fits", "grip_action_from_json", "grip_action_to_json", "grip_deck", "is_chain",
     "rating", "state_from_parts", "talon_showable",
 ]
-
-StateView = dict[str, Any]  # `GripState.view()`: what a player may see (see `GripStateView` at the edge)
-
 
 def _card(value: Any) -> Card:
     if isinstance(value, Card):
@@ -156,12 +154,12 @@ class GripState(Position):
 
     # ------------------------------------------------------------------ JSON
 
-    def view(self) -> StateView:
+    def view(self) -> GripStateView:
         """What the browser may see: piles, counts, the top three talon cards (bottom..top;
         they were face up when turned) and never the stock's order."""
         s = self.score()
         over = self.is_over()
-        out = {
+        out: GripStateView = {
             "grid": [_strs(p) for p in self.grid],
             "stock": len(self.stock),
             "talon": _strs(self.talon[-DRAW:]),

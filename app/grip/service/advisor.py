@@ -60,7 +60,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from app.grip.rules.actions import ActionJson, grip_action_to_json
+from app.config import Settings
+from app.grip.rules.actions import grip_action_to_json
+from app.grip.rules.shapes import ActionJson
 from app.grip.rules.search import PlanMemo
 from app.grip.rules.search import hint as search_hint
 from app.grip.rules.search import par as search_par
@@ -136,6 +138,9 @@ class WorkerMemory:
 
 
 Job = TypeVar("Job", bound=Callable[..., Any])
+T = TypeVar("T")
+Args = tuple[Any, ...]
+Queued = tuple[int, int, Callable[..., Any], Args, "asyncio.Future[Any]", float | None]  # priority, seq, job, args, answer, expires
 
 
 def _uses_memory(fn: Job) -> Job:
@@ -213,8 +218,8 @@ class _Worker:
         self.writer: asyncio.StreamWriter | None = None
         self.busy = False
 
-    async def call(self, fn: Callable[..., Any], args: tuple) -> Any:
-        if self.writer is None:
+    async def call(self, fn: Callable[..., Any], args: Args) -> Any:
+        if self.reader is None or self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
         data = pickle.dumps((fn, args))
         self.writer.write(len(data).to_bytes(4, "big") + data)
@@ -233,7 +238,7 @@ class _Worker:
             self.proc.terminate()
 
 
-def _drop_answer(done: asyncio.Future) -> None:
+def _drop_answer(done: asyncio.Future[Any]) -> None:
     if not done.cancelled():
         done.exception()  # retrieved: an answer nobody waits for is not an error
 
@@ -261,9 +266,9 @@ class _Pool:
         self.limit = max(1, limit)
         self.pending = 0  # bounded jobs queued or running
         self._workers: list[_Worker] = []
-        self._queue: list[tuple[int, int, Callable[..., Any], tuple, asyncio.Future, float | None]] = []
+        self._queue: list[Queued] = []
         self._seq = itertools.count()
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def running(self) -> int:
@@ -273,8 +278,8 @@ class _Pool:
         while len(self._workers) < self.size:
             self._workers.append(_Worker(f"grip-{self.name}-{len(self._workers)}"))
 
-    async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0,
-                  expires: float | None = None, give_up: float | None = None) -> Any:
+    async def run(self, fn: Callable[..., T], *args: Any, bounded: bool = True, priority: int = 0,
+                  expires: float | None = None, give_up: float | None = None) -> T:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
         (`bounded=False`: work the server queues itself, which must not take a
         request's place), when no worker was free before `expires`, or when the answer
@@ -283,7 +288,7 @@ class _Pool:
         worker is not interrupted); its answer is dropped."""
         if bounded and self.pending >= self.limit:
             raise Busy(f"{self.pending} {self.name} searches are already pending")
-        done: asyncio.Future = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (priority, next(self._seq), fn, args, done, expires))
         self.pending += bounded
         try:
@@ -314,7 +319,7 @@ class _Pool:
                     task.add_done_callback(self._tasks.discard)
                     break
 
-    async def _run_on(self, worker: _Worker, fn: Callable[..., Any], args: tuple, done: asyncio.Future) -> None:
+    async def _run_on(self, worker: _Worker, fn: Callable[..., Any], args: Args, done: asyncio.Future[Any]) -> None:
         try:
             result = await worker.call(fn, args)
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as err:
@@ -360,16 +365,16 @@ class GripAdvisor:
         self.hint_deadline_s = hint_deadline_s
         self.par_budget_s = par_budget_s
         self.solve_budget_s = solve_budget_s
-        self._background: set[asyncio.Task] = set()
+        self._background: set[asyncio.Task[None]] = set()
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "GripAdvisor":
+    def from_settings(cls, settings: Settings) -> "GripAdvisor":
         return cls(hint_workers=settings.hint_workers, search_workers=settings.search_workers,
                    hint_queue=settings.hint_queue, hint_budget_s=settings.hint_budget_s,
                    hint_deadline_s=settings.hint_deadline_s, par_budget_s=settings.par_budget_s,
                    solve_budget_s=settings.solve_budget_s)
 
-    def start(self) -> list[asyncio.Task]:
+    def start(self) -> list[asyncio.Task[None]]:
         """Start both pools' workers in the background (importing the engine)."""
         async def warm(pool: _Pool) -> None:
             try:
@@ -386,7 +391,7 @@ class GripAdvisor:
         self.hints.stop()
         self.search.stop()
 
-    async def hint(self, view: Any, *, arrived: float | None = None, seed: int = 0) -> HintAnswer:
+    async def hint(self, view: GripView, *, arrived: float | None = None, seed: int = 0) -> HintAnswer:
         """A hint for the fair view `view`, answered by `arrived + hint_deadline_s`
         (monotonic clock) as best the engine can in the time left."""
         deadline = (arrived if arrived is not None else time.monotonic()) + self.hint_deadline_s
@@ -401,6 +406,6 @@ class GripAdvisor:
         return await self.search.run(_par_job, number, passes, self.par_budget_s,
                                      bounded=not background, priority=BACKGROUND if background else URGENT)
 
-    async def solve(self, number: int) -> list[dict] | None:
+    async def solve(self, number: int) -> list[ActionJson] | None:
         """Certification runs in the background only: it yields to every player request."""
         return await self.search.run(_solve_job, number, self.solve_budget_s, bounded=False, priority=BACKGROUND)

@@ -10,7 +10,8 @@ restores another one).
 
 from __future__ import annotations
 
-from app.grip.rules.actions import ActionJson, grip_action_to_json
+from app.grip.rules.actions import grip_action_to_json
+from app.grip.rules.shapes import ActionJson
 from app.grip.rules.layout import CELLS
 from app.grip.rules.state import GripState
 

@@ -20,13 +20,16 @@ import datetime as dt
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from app.common.errors import IllegalAction
 from app.grip.rules import GripGame, daily_deal_number, grip_action_from_json
 from app.grip.rules.explain import explain_end
 from app.grip.rules.view import GripView
 from app.grip.rules.why import hint_reason
+from app.grip.rules.shapes import ActionJson
 from app.grip.service.legal import LegalActions
+from app.grip.service.shapes import GripGameAnswer, GripHintInfo
 from app.support.logfmt import log_event
 from app.support.secrets_util import hash_token, new_grip_id, new_token, token_matches
 
@@ -37,7 +40,7 @@ class GripSession:
     token_hash: bytes
     game: GripGame
     last_used: float = field(default_factory=time.time)
-    hint: dict | None = None  # {"action", "expected_score", "complete"} of the last hint asked
+    hint: GripHintInfo | None = None  # the last hint asked
     used_hint: bool = False
     winnable: bool = False  # dealt as certified winnable (a stored solution exists)
     par: int | None = None  # filled in by the server once known
@@ -50,6 +53,15 @@ class GripSession:
         played is kept only briefly (DEMON_GRIP_UNPLAYED_TTL_S)."""
         game = self.game
         return bool(game.actions or game.can_redo or game.used_undo)
+
+
+class GripGames(Protocol):
+    """What the sessions need of a store (`app.storage.grip_store.GripStore` is one):
+    declared here so that storage depends on this layer, never the other way."""
+
+    def load_grip(self, game_id: str) -> GripSession | None: ...
+
+    def save_grip(self, session: GripSession) -> None: ...
 
 
 class GripError(Exception):
@@ -68,7 +80,7 @@ class GripError(Exception):
 
 
 class GripSessions:
-    def __init__(self, max_games: int, store=None, shard: str = "") -> None:
+    def __init__(self, max_games: int, store: GripGames | None = None, shard: str = "") -> None:
         self.max_games = max_games
         self.store = store
         self.shard = shard  # the first letters of this process's game ids (DEMON_SHARD)
@@ -124,7 +136,7 @@ class GripSessions:
         session.last_used = time.time()
         return session
 
-    def operate(self, session: GripSession, op: str, action: dict | None) -> GripSession:
+    def operate(self, session: GripSession, op: str, action: dict[str, Any] | None) -> GripSession:
         """Apply one request; an illegal one raises GripError("illegal") and changes nothing."""
         game = session.game
         session.hint = None
@@ -159,7 +171,7 @@ class GripSessions:
         """What the hint engine may see: the player's view, never the stock order."""
         return GripView.of(session.game.state)
 
-    def record_hint(self, session: GripSession, changes: int, action: dict | None,
+    def record_hint(self, session: GripSession, changes: int, action: ActionJson | None,
                     expected_score: float, complete: bool) -> bool:
         """Keep a hint's answer if the game is still where it was asked (`changes` as
         it was then); marks the game as played with a hint. Returns whether it was kept
@@ -189,10 +201,10 @@ class GripSessions:
             self.store.save_grip(session)
 
     @staticmethod
-    def describe(session: GripSession, token: str | None = None) -> dict:
+    def describe(session: GripSession, token: str | None = None) -> GripGameAnswer:
         game = session.game
         state = game.state
-        answer = {
+        answer: GripGameAnswer = {
             "id": session.id,
             "number": game.number,
             "state": state.view(),
