@@ -44,3 +44,19 @@ class GripSolutionStep(TypedDict):
 
     action: ActionJson
     state: GripStateView
+
+
+class GripParAnswer(TypedDict):
+    """A deal's par: the score the hint engine reaches on it (`passes` null: unlimited)."""
+
+    number: int
+    passes: int | None
+    par: int
+
+
+class GripSolutionAnswer(TypedDict):
+    """A certified-winnable deal's winning line: the first view and every step after it."""
+
+    number: int
+    initial: GripStateView
+    steps: list[GripSolutionStep]
