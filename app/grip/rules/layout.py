@@ -24,7 +24,6 @@ CELLS = ROWS * COLS
 MAX_PILE = 4
 DRAW = 3
 PASS_OPTIONS: tuple[int | None, ...] = (1, 3, None)
-FULL_DECK_SIZE = 96
 
 Grid = tuple[tuple[Card, ...], ...]
 

@@ -95,10 +95,6 @@ class Position:
         """Every card is in the grid (rule 11: score 0)."""
         return not self.stock and not self.talon
 
-    def cards_in_grid(self) -> int:
-        """How many cards lie in the grid."""
-        return sum(len(p) for p in self.grid)
-
     @cached_property
     def stuck(self) -> bool:
         """Rule 10 alone: no card can ever enter the grid (whether or not the player ended

@@ -53,10 +53,6 @@ def dec(code: int) -> Card:
     return Card(code & 15, SUITS[code >> 4])
 
 
-def pile_code(pile: tuple[Card, ...]) -> int:
-    return enc(pile[0]) << 6 | enc(pile[-1])
-
-
 @dataclass(frozen=True)
 class Pos:
     """A compact position. ``bottoms`` and ``tops`` are the sorted bytes of the piles'

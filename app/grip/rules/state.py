@@ -35,13 +35,13 @@ from app.grip.rules.actions import (DealThree, EndDeal, GridToGrid, GripAction, 
                                     TalonToGrid, grip_action_from_json, grip_action_to_json)
 from app.grip.rules.events import (Arranged, DealEnded, Dealt, Filled, GripEvent, PileMoved, Redealt,
                                    Swapped, TalonPlayed)
-from app.grip.rules.layout import (CELLS, COLS, DRAW, FULL_DECK_SIZE, MAX_PILE, PASS_OPTIONS, ROWS, Grid,
+from app.grip.rules.layout import (CELLS, COLS, DRAW, MAX_PILE, PASS_OPTIONS, ROWS, Grid,
                                    cell_name, chain_of, fits, grip_deck, is_chain)
 from app.grip.rules.position import Position, rating, talon_showable
 from app.grip.rules.shapes import ActionJson, GripStateView
 
 __all__ = [
-    "CELLS", "COLS", "DRAW", "FULL_DECK_SIZE", "MAX_PILE", "PASS_OPTIONS", "ROWS", "ActionJson", "Arranged",
+    "CELLS", "COLS", "DRAW", "MAX_PILE", "PASS_OPTIONS", "ROWS", "ActionJson", "Arranged",
     "DealEnded", "DealThree", "Dealt", "EndDeal", "Filled", "GridToGrid", "Grid", "GripAction", "GripEvent",
     "GripState", "PileMoved", "Redeal", "Redealt", "Swap", "Swapped", "TalonPlayed", "TalonToGrid",
     "cell_name", "chain_of", "fits", "grip_action_from_json", "grip_action_to_json", "grip_deck", "is_chain",
