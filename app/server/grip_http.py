@@ -7,7 +7,7 @@ worker processes, awaited here, so the event loop (and every Demon room on it) n
 waits for it. A full worker queue answers 503 at once.
 
 Starting games is budgeted per client address, and so are misses (an id or token that
-is not a game): see docs/security.md. The rooms layer's `GripError` carries a wire code;
+is not a game): see docs/security.md. The service layer's `GripError` carries a wire code;
 `STATUS` here says which HTTP status each code is.
 
 Typed answers, encoded once

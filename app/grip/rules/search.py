@@ -1,6 +1,6 @@
 """Devil's Grip hints, par and certified solutions.
 
-Three questions, one search (`grip_solver`, on a compact position):
+Three questions, one search (`solver`, on a compact position):
 
 * `hint(view)`: the next action for a player, from a `GripView` — what a player with
   perfect memory knows, never the order of stock cards not yet turned.
@@ -10,9 +10,9 @@ Three questions, one search (`grip_solver`, on a compact position):
 How `hint` decides
 ------------------
 * **The stock's order is known** (after the first pass): a perfect-information problem.
-  Unlimited passes: depth-first search for a win over macro moves (`grip_solver.dfs`) in
+  Unlimited passes: depth-first search for a win over macro moves (`solver.dfs`) in
   several move orders within the budget. A pass limit: beam search for the fewest cards
-  left (`grip_solver.beam`). The best line found becomes the *plan*, remembered under the
+  left (`solver.beam`). The best line found becomes the *plan*, remembered under the
   view it expects next (`PlanMemo`), so following one's own hints costs nothing until a
   view differs from what the plan expected. A plan not known to be the best is searched
   again now and then (`_search_again`) and replaced when the new line leaves fewer cards.
@@ -109,7 +109,7 @@ def _pos(state: GripState) -> Pos:
 def search(state: GripState, budget: Budget, first_variant: int = 0) -> SearchResult:
     """Full-information search within `budget`. Unlimited passes: depth-first search for
     a win, each move order in turn with an equal share of the nodes, stopping at the first
-    win; the best line over all of them. A pass limit: beam search (`grip_solver.beam`)."""
+    win; the best line over all of them. A pass limit: beam search (`solver.beam`)."""
     pos = _pos(state)
     if state.passes_allowed is not None:
         return beam(pos, budget.nodes // BEAM_NODES_PER_EXPANSION, None if budget.counted else budget.left)
@@ -229,7 +229,7 @@ def _candidates(state: GripState) -> list[GripAction]:  # never empty while the 
 
 def _sampled_hint(view: GripView, seed: int, budget: Budget) -> Hint:
     """One pass, order unknown: score each candidate over sampled orders, each followed
-    by one quick line (`grip_solver.greedy_left`). Measured (deals 1-40, one pass): with
+    by one quick line (`solver.greedy_left`). Measured (deals 1-40, one pass): with
     4 samples and 100-node searches instead of quick lines, mean 37.0 cards left in 40 s;
     4 quick lines, the same in 4 s; 16 quick lines, 36.5 in 23 s."""
     rng = random.Random(seed)
@@ -265,7 +265,7 @@ def _sampled_hint(view: GripView, seed: int, budget: Budget) -> Hint:
 def _estimate(view: GripView, seed: int) -> float:
     """Order unknown: a rough figure from one sampled order of the unseen cards. Unlimited
     passes: a short depth-first search (the one that will run once the order is known);
-    a pass limit: one quick line (`grip_solver.greedy_left`; a search there costs too
+    a pass limit: one quick line (`solver.greedy_left`; a search there costs too
     much for every first-pass hint)."""
     order = list(view.unseen)
     random.Random(seed).shuffle(order)

@@ -30,18 +30,21 @@ from app.common.cards import Card, CardError
 from app.common.checks import is_int
 from app.common.errors import InvalidRecord
 from app.common.rng import SplitMix64, derive_seed
-from app.grip.rules import moves, play
 from app.grip.rules.actions import (DealThree, EndDeal, GridToGrid, GripAction, Redeal, Swap,
                                     TalonToGrid, grip_action_from_json, grip_action_to_json)
 from app.grip.rules.events import (Arranged, DealEnded, Dealt, Filled, GripEvent, PileMoved, Redealt,
                                    Swapped, TalonPlayed)
 from app.grip.rules.layout import (CELLS, COLS, DRAW, MAX_PILE, PASS_OPTIONS, ROWS, Grid,
                                    cell_name, chain_of, fits, grip_deck, is_chain)
+from app.grip.rules.moves import legal_actions as list_legal_actions
+from app.grip.rules.moves import rule_hint
+from app.grip.rules.play import apply as play_action
+from app.grip.rules.play import arranged as arrange
 from app.grip.rules.position import Position, rating, talon_showable
-from app.grip.rules.shapes import ActionJson, GripStateView
+from app.grip.rules.shapes import GripStateView
 
 __all__ = [
-    "CELLS", "COLS", "DRAW", "MAX_PILE", "PASS_OPTIONS", "ROWS", "ActionJson", "Arranged",
+    "CELLS", "COLS", "DRAW", "MAX_PILE", "PASS_OPTIONS", "ROWS", "Arranged",
     "DealEnded", "DealThree", "Dealt", "EndDeal", "Filled", "GridToGrid", "Grid", "GripAction", "GripEvent",
     "GripState", "PileMoved", "Redeal", "Redealt", "Swap", "Swapped", "TalonPlayed", "TalonToGrid",
     "cell_name", "chain_of", "fits", "grip_action_from_json", "grip_action_to_json", "grip_deck", "is_chain",
@@ -137,20 +140,20 @@ class GripState(Position):
         """Every legal play (deal, redeal, talon, move, and swaps unless ``swaps=False``),
         in that order. Empty once the deal is over. `EndDeal` is not listed: it is always
         allowed while the deal is not over. (`moves.legal_actions`.)"""
-        return moves.legal_actions(self, swaps=swaps)
+        return list_legal_actions(self, swaps=swaps)
 
     def hint(self) -> GripAction | None:
         """The rule-of-thumb next step, None when the deal is over (`moves.rule_hint`)."""
-        return moves.rule_hint(self)
+        return rule_hint(self)
 
     def apply(self, action: GripAction) -> tuple[GripState, list[GripEvent]]:
         """Validate and play `action`: the new state and the events; raises `GameOver`
         after the end, `IllegalAction` against the rules (`play.apply`)."""
-        return play.apply(self, action)
+        return play_action(self, action)
 
     def arranged(self) -> GripState:
         """Rule 6: a won deal with its rows arranged (`play.arranged`)."""
-        return play.arranged(self)
+        return arrange(self)
 
     # ------------------------------------------------------------------ JSON
 

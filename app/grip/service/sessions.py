@@ -9,7 +9,7 @@ for it (`GripState.view()`, no stock order), the legal actions and, once the dea
 over, the numbers that explain why (`explain_end`). A game is owned by whoever holds its
 token (hashed here, as for seats).
 
-Hints are searched in a worker process (`grip_advisor`); this module only records their
+Hints are searched in a worker process (`advisor`); this module only records their
 answers: a hint used marks the game (`used_hint`, kept apart in statistics like undo,
 rule 12) and is saved with it.
 """
@@ -188,7 +188,7 @@ class GripSessions:
             except IllegalAction as err:
                 log_event("grip_bad_hint", game=session.id, action=action, reason=str(err))
                 raise GripError("internal", "The hint engine suggested an illegal move.") from err
-            why = hint_reason(GripView.of(state), move)  # the guide's sentence (grip_why.py)
+            why = hint_reason(GripView.of(state), move)  # the guide's sentence (rules/why.py)
         session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete,
                         "why": why}
         if action is not None and not session.used_hint:
