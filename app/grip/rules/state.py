@@ -51,6 +51,7 @@ __all__ = [
     "rating", "state_from_parts", "talon_showable",
 ]
 
+
 def _card(value: Any) -> Card:
     if isinstance(value, Card):
         return value
