@@ -4,7 +4,7 @@
 
 Deals `start` .. `start + deals - 1` of the project's numbering (`GripState.deal`), each
 played from the first move by following the hints, no undo, once with the engine
-(`grip_search.hint` on `GripView.of(state)`, the production time budget) and once with
+(`search.hint` on `GripView.of(state)`, the production clock budget, one `PlanMemo` a deal) and once with
 the greedy rule (`GripState.hint`: talon card if it fits, else a whole-pile build, else
 deal). Prints wins, mean and median cards left for both, and the engine's time per hint
 (p50 / p99 / max; the view is built inside the timing), then the issue's targets:
@@ -23,8 +23,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from app.grip.rules import GripState  # noqa: E402
-from app.grip.rules.search import hint  # noqa: E402
+from app.grip.rules.search import PlanMemo, hint  # noqa: E402
 from app.grip.rules.view import GripView  # noqa: E402
+from app.grip.service.clock import ClockBudget  # noqa: E402
 
 
 def greedy(number: int, passes: int | None) -> int:
@@ -36,9 +37,10 @@ def greedy(number: int, passes: int | None) -> int:
 
 def engine(number: int, passes: int | None, budget: float, times: list[float]) -> int:
     s = GripState.deal(number, passes)
+    memo = PlanMemo()
     while True:
         t = time.perf_counter()
-        h = hint(GripView.of(s), budget_s=budget)
+        h = hint(GripView.of(s), ClockBudget.for_hint(budget), memo)
         times.append(time.perf_counter() - t)
         if h.action is None:
             return s.score()

@@ -7,29 +7,62 @@ worker processes, awaited here, so the event loop (and every Demon room on it) n
 waits for it. A full worker queue answers 503 at once.
 
 Starting games is budgeted per client address, and so are misses (an id or token that
-is not a game): see docs/security.md. The rooms layer's `GripError` carries a wire code;
+is not a game): see docs/security.md. The service layer's `GripError` carries a wire code;
 `STATUS` here says which HTTP status each code is.
+
+Typed answers, encoded once
+---------------------------
+Every route declares its answer's type as `response_model` (`GripGameAnswer`,
+`GripParAnswer`, `GripSolutionAnswer`, TypedDicts from `app.grip.service.shapes` and
+`app.grip.rules.shapes`), so /docs and /openapi.json describe what is sent, and mypy
+checks the code that builds it. Yet every route returns a ready `Response` with the
+answer encoded once by orjson (`_json`), and FastAPI neither validates nor re-encodes a
+`Response` a route returns: the model is documentation and a type, never work on the
+event loop. Why: handing FastAPI the dict (or a pydantic model) sends it through
+validation and `jsonable_encoder`, which walks every value in Python — about 10 ms for a
+game with its ~300 legal actions, on the loop every Demon room shares. TypedDicts rather
+than pydantic models because they are plain dicts at run time: nothing is built twice,
+and the bytes stay exactly what they were (tests/server/test_grip_wire_golden.py pins
+them).
 """
 
 from __future__ import annotations
 
 import time
 
+from typing import Any
+
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import Response
 
-from app.server.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
-from app.server.limits import request_address
+from app.grip.service.advisor import Busy, GripAdvisor
+from app.grip.service.limits import KeyedLimiter
+from app.grip.service.par import ParBook
+from app.grip.service.sessions import GripError, GripSession, GripSessions
+from app.grip.service.shapes import GripGameAnswer, GripParAnswer, GripSolutionAnswer
+from app.grip.service.winnable import replay_line
 from app.protocol.messages import GripRequest, NewGrip
 from app.protocol.wire import dumps
-from app.grip.service.advisor import Busy, GripAdvisor
-from app.grip.service.sessions import GripError, GripSession, GripSessions
-from app.grip.service.winnable import replay_line
+from app.server.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
+from app.server.limits import Budgets, request_address
 from app.support.logfmt import log_event
 
 router = APIRouter(prefix="/api/grip")
 
 STATUS = {"not_found": 404, "invalid": 422, "illegal": 409, "bad_phase": 409, "internal": 500}
+
+# The refusals each route may answer with (a JSON object with a `detail` message), for /docs.
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    404: {"description": "No such game, or not yours (the bearer token does not match)."},
+    409: {"description": "Not now: an illegal action, the deal is over, or the game changed meanwhile."},
+    422: {"description": "A malformed request."},
+    429: {"description": "Too many searches from this game or address (see Retry-After)."},
+    503: {"description": "The hint engine is busy, or no deal is certified yet (see Retry-After)."},
+}
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: _REFUSALS[code] for code in codes}
 
 
 def _http(err: GripError) -> HTTPException:
@@ -42,7 +75,7 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
-def _session(request: Request, grips: GripSessions, budgets, game_id: str,
+def _session(request: Request, grips: GripSessions, budgets: Budgets, game_id: str,
              authorization: str | None) -> GripSession:
     address = request_address(request)
     budgets.check_misses(address)
@@ -54,7 +87,7 @@ def _session(request: Request, grips: GripSessions, budgets, game_id: str,
         raise _http(err) from err
 
 
-def _limit(request: Request, limits: dict, session: GripSession) -> None:
+def _limit(request: Request, limits: dict[str, KeyedLimiter], session: GripSession) -> None:
     """Per game, then per address: a flood is refused before it reaches a worker."""
     address = request_address(request)
     for limiter, key, what in ((limits["game"], session.id, "this game"),
@@ -69,21 +102,19 @@ def _busy(err: Busy) -> HTTPException:
     return HTTPException(503, "The hint engine is busy: try again in a moment.", headers={"Retry-After": "1"})
 
 
-def _json(answer: dict) -> Response:
-    """The answer as JSON text, encoded once by orjson. Returning the dict would send it
-    through FastAPI's `jsonable_encoder` first, which walks every value in Python: about
-    10 ms for a game with its legal actions, on the event loop every room shares."""
+def _json(answer: GripGameAnswer | GripParAnswer | GripSolutionAnswer) -> Response:
+    """The answer as JSON text, encoded once by orjson (the module docstring says why)."""
     return Response(content=dumps(answer), media_type="application/json")
 
 
-def _describe(grips: GripSessions, par_book, session: GripSession, token: str | None = None) -> Response:
+def _describe(grips: GripSessions, par_book: ParBook, session: GripSession, token: str | None = None) -> Response:
     game = session.game
     if session.par is None and game.number is not None:
         session.par = par_book.known(game.number, game.state.passes_allowed)
     return _json(grips.describe(session, token))
 
 
-@router.post("")
+@router.post("", response_model=GripGameAnswer, responses=_refusals(422, 429, 503))
 async def new_game(body: NewGrip, request: Request, grips: GripsDep, par_book: ParDep,
                    winnable: WinnableDep, budgets: BudgetsDep) -> Response:
     budgets.spend(budgets.grips, request_address(request), "new games")
@@ -100,13 +131,13 @@ async def new_game(body: NewGrip, request: Request, grips: GripsDep, par_book: P
     return _describe(grips, par_book, session, token)
 
 
-@router.get("/{game_id}")
+@router.get("/{game_id}", response_model=GripGameAnswer, responses=_refusals(404))
 async def get_game(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
                    authorization: str | None = Header(None)) -> Response:
     return _describe(grips, par_book, _session(request, grips, budgets, game_id, authorization))
 
 
-@router.post("/{game_id}")
+@router.post("/{game_id}", response_model=GripGameAnswer, responses=_refusals(404, 409, 422, 429, 503))
 async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep, par_book: ParDep,
               budgets: BudgetsDep, limits: GripLimitsDep, advisor: AdvisorDep,
               authorization: str | None = Header(None)) -> Response:
@@ -120,7 +151,8 @@ async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep
         raise _http(err) from err
 
 
-async def _hint(request: Request, grips: GripSessions, par_book, limits: dict, advisor: GripAdvisor,
+async def _hint(request: Request, grips: GripSessions, par_book: ParBook, limits: dict[str, KeyedLimiter],
+                advisor: GripAdvisor,
                 session: GripSession, arrived: float) -> Response:
     try:
         grips.check_hintable(session)
@@ -143,25 +175,25 @@ async def _hint(request: Request, grips: GripSessions, par_book, limits: dict, a
     return _describe(grips, par_book, session)
 
 
-@router.get("/{game_id}/par")
+@router.get("/{game_id}/par", response_model=GripParAnswer, responses=_refusals(404, 429, 503))
 async def get_par(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
-                  limits: GripLimitsDep, authorization: str | None = Header(None)) -> dict:
+                  limits: GripLimitsDep, authorization: str | None = Header(None)) -> Response:
     """The deal's par (computed on the first request for that deal: may take seconds)."""
     session = _session(request, grips, budgets, game_id, authorization)
-    game = session.game
-    passes = game.state.passes_allowed
-    par = par_book.known(game.number, passes)
+    number = _number(session)
+    passes = session.game.state.passes_allowed
+    par = par_book.known(number, passes)
     if par is None:
         _limit(request, limits, session)
         try:
-            par = await par_book.get(game.number, passes)
+            par = await par_book.get(number, passes)
         except Busy as err:
             raise _busy(err) from err
     session.par = par
-    return {"number": game.number, "passes": passes, "par": par}
+    return _json({"number": number, "passes": passes, "par": par})
 
 
-@router.get("/{game_id}/solution")
+@router.get("/{game_id}/solution", response_model=GripSolutionAnswer, responses=_refusals(404, 409, 429))
 async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable: WinnableDep,
                        budgets: BudgetsDep, limits: GripLimitsDep,
                        authorization: str | None = Header(None)) -> Response:
@@ -169,11 +201,19 @@ async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable
     after every step, so the page can replay it without knowing the rules."""
     session = _session(request, grips, budgets, game_id, authorization)
     _limit(request, limits, session)
-    game = session.game
-    if not game.state.is_over():
+    if not session.game.state.is_over():
         raise HTTPException(409, "The solution is shown once the deal is over.")
-    line = winnable.solution(game.number) if session.winnable else None
+    number = _number(session)
+    line = winnable.solution(number) if session.winnable else None
     if line is None:
         raise HTTPException(404, "This deal has no stored solution (only deals dealt as winnable have one).")
-    initial, steps = replay_line(game.number, line)
-    return _json({"number": game.number, "initial": initial, "steps": steps})
+    initial, steps = replay_line(number, line)
+    return _json({"number": number, "initial": initial, "steps": steps})
+
+
+def _number(session: GripSession) -> int:
+    """The game's deal number; every game the server deals has one (a game made from a
+    bare layout, as tests build, has none, and so no par and no solution)."""
+    if session.game.number is None:
+        raise HTTPException(404, "This game has no deal number.")
+    return session.game.number

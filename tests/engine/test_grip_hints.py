@@ -1,7 +1,7 @@
 """Devil's Grip hint engine (`grip_view`, `grip_search`, `grip_solver`).
 
-Every search here runs with a node budget, never a time budget, so the results do not
-depend on the machine's speed; strength is measured in `bench/grip_hints.py`.
+Every search here runs with a node budget (`NodeBudget`), never a clock budget, so the
+results do not depend on the machine's speed; strength is measured in `bench/grip_hints.py`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.grip.rules import DealThree, GridToGrid, GripState, Redeal, TalonToGrid
+from app.grip.rules.budget import NodeBudget
 from app.grip.rules.search import PlanMemo, hint, line_actions, par, solve
 from app.grip.rules.solver import Pos, beam, macro_moves, play, to_actions
 from app.grip.rules.view import GripView
@@ -40,7 +41,7 @@ def test_hint_is_legal_and_none_exactly_at_the_end(number, passes, steps, rng):
     s = random_walk(GripState.deal(number, passes), rng, steps)
     memo = PlanMemo()
     for _ in range(40):  # follow the hints a while (plans from the memo included)
-        h = hint(GripView.of(s), seed=3, node_budget=400, memo=memo)
+        h = hint(GripView.of(s), NodeBudget(400), memo, seed=3)
         if s.is_over():
             assert h.action is None
             return
@@ -61,8 +62,8 @@ def test_permuting_the_unseen_stock_never_changes_the_hint(number, passes, steps
         return  # with one pass the order decides whether the deal is over, which the game announces
     a, b = GripView.of(s), GripView.of(other)
     assert a == b and a.stock_order is None and sorted(a.unseen) == sorted(s.stock)
-    ha = hint(a, seed=11, node_budget=3000, memo=PlanMemo())
-    hb = hint(b, seed=11, node_budget=3000, memo=PlanMemo())
+    ha = hint(a, NodeBudget(3000), PlanMemo(), seed=11)
+    hb = hint(b, NodeBudget(3000), PlanMemo(), seed=11)
     assert ha == hb
 
 
@@ -90,7 +91,7 @@ def test_rule_09_dealing_through_the_first_pass_loses_nothing():
 
 def test_unlimited_first_pass_hint_deals_to_learn_the_order():
     s = GripState.deal(4)
-    h = hint(GripView.of(s), node_budget=500, memo=PlanMemo())
+    h = hint(GripView.of(s), NodeBudget(500), PlanMemo())
     assert h.action == DealThree() and not h.complete
 
 
@@ -98,7 +99,7 @@ def test_small_budget_hints_win_an_easy_deal():
     s = GripState.deal(2)  # unlimited passes; won by the first line the search tries
     memo = PlanMemo()
     for _ in range(500):
-        h = hint(GripView.of(s), seed=1, node_budget=2000, memo=memo)
+        h = hint(GripView.of(s), NodeBudget(2000), memo, seed=1)
         if h.action is None:
             break
         s, _ = s.apply(h.action)
@@ -110,7 +111,7 @@ def test_following_a_plan_reuses_it():
     while s.stock:
         s, _ = s.apply(DealThree())
     memo = PlanMemo()
-    h = hint(GripView.of(s), node_budget=2000, memo=memo)
+    h = hint(GripView.of(s), NodeBudget(2000), memo)
     assert h.complete and h.expected_score == 0
     s2, _ = s.apply(h.action)
     assert memo.get(GripView.of(s2)) is not None  # the next hint needs no search
@@ -119,7 +120,7 @@ def test_following_a_plan_reuses_it():
 @pytest.mark.parametrize("number", [2, 3, 9])
 def test_solver_line_replays_legally_to_score_0(number):
     s = GripState.deal(number)
-    line = solve(s, node_budget=50_000)
+    line = solve(s, NodeBudget(50_000))
     assert line is not None
     for a in line:
         s, _ = s.apply(a)
@@ -127,20 +128,20 @@ def test_solver_line_replays_legally_to_score_0(number):
 
 
 def test_solver_gives_up_within_its_budget():
-    assert solve(GripState.deal(48), node_budget=100) is None
+    assert solve(GripState.deal(48), NodeBudget(100)) is None
 
 
 def test_hint_rejects_a_state():
     with pytest.raises(TypeError):
-        hint(GripState.deal(1))  # the full state would show the stock's order
+        hint(GripState.deal(1), NodeBudget(10), None)  # the full state would show the stock's order
 
 
 def test_hint_at_the_end_is_none():
     s = GripState.deal(2)
-    line = solve(s, node_budget=50_000)
+    line = solve(s, NodeBudget(50_000))
     for a in line:
         s, _ = s.apply(a)
-    h = hint(GripView.of(s), node_budget=10)
+    h = hint(GripView.of(s), NodeBudget(10), PlanMemo())
     assert h.action is None and h.expected_score == 0 and h.complete
 
 
@@ -148,7 +149,7 @@ def test_first_pass_of_three_plays_talon_cards_but_never_pulls_blind():
     s = GripState.deal(3, 3)
     seen_talon_play = False
     while not GripView.of(s).order_known:
-        h = hint(GripView.of(s), node_budget=500, memo=PlanMemo())
+        h = hint(GripView.of(s), NodeBudget(500), PlanMemo())
         assert not isinstance(h.action, GridToGrid)  # a whole pile would pull an unseen card
         seen_talon_play |= isinstance(h.action, TalonToGrid)
         s, _ = s.apply(h.action)
@@ -156,10 +157,10 @@ def test_first_pass_of_three_plays_talon_cards_but_never_pulls_blind():
 
 
 def test_par_with_a_node_budget_is_reproducible():
-    a = par(2, 3, node_budget=3000)
-    assert a == par(2, 3, node_budget=3000)
+    a = par(2, 3, lambda: NodeBudget(3000))
+    assert a == par(2, 3, lambda: NodeBudget(3000))
     assert 0 <= a <= 72
-    assert par(2, None, node_budget=3000) == 0  # the easy deal again: won
+    assert par(2, None, lambda: NodeBudget(3000)) == 0  # the easy deal again: won
 
 
 def test_beam_line_replays_to_its_score():

@@ -1,9 +1,11 @@
 """Devil's Grip, the solitaire: the public API.
 
-The rules live in `state` (state, actions, end detection) and `game` (history with
-undo/redo, records, daily deal, text rendering); this package gathers what a server, a
+The rules live in `state` (the position, built from the deal or JSON; behind it `layout`,
+`actions`, `events`, `position` with end detection, `moves` and `play`) and `game`
+(history with undo/redo, records, daily deal, text rendering); this package gathers what a server, a
 replay tool or a test needs (the hint engine, par and the full-information solver are
-`search`'s, here as `grip_hint`, `grip_par` and `grip_solve`)::
+`search`'s, here as `grip_hint`, `grip_par` and `grip_solve`, each spending a `Budget`
+its caller gives, e.g. a `NodeBudget`)::
 
     from app.grip.rules import GripGame, TalonToGrid
     game = GripGame.new(1, passes=3)
@@ -44,9 +46,8 @@ from app.grip.rules.state import (
     rating,
     talon_showable,
 )
+from app.records.records import RECORD_FORMAT, RECORD_VERSION
 from app.grip.rules.game import (
-    RECORD_FORMAT,
-    RECORD_VERSION,
     GripGame,
     daily_deal_number,
     describe,
@@ -54,6 +55,7 @@ from app.grip.rules.game import (
     make_grip_record,
     replay_record,
 )
+from app.grip.rules.budget import Budget, NodeBudget
 from app.grip.rules.search import Hint, PlanMemo
 from app.grip.rules.search import hint as grip_hint
 from app.grip.rules.search import par as grip_par
@@ -70,6 +72,7 @@ __all__ = [
     "RECORD_VERSION",
     "ROWS",
     "Arranged",
+    "Budget",
     "DealEnded",
     "Dealt",
     "DealThree",
@@ -82,6 +85,7 @@ __all__ = [
     "GripState",
     "GripView",
     "Hint",
+    "NodeBudget",
     "PlanMemo",
     "PileMoved",
     "Redeal",

@@ -13,10 +13,15 @@ Pure: a function of a `GripState`, nothing else.
 
 from __future__ import annotations
 
-from app.grip.rules.state import GripState, fits, talon_showable
+from typing import Literal
+
+from app.grip.rules.layout import fits
+from app.grip.rules.position import talon_showable
+from app.grip.rules.shapes import GripEndExplanation
+from app.grip.rules.state import GripState
 
 
-def explain_end(state: GripState) -> dict | None:
+def explain_end(state: GripState) -> GripEndExplanation | None:
     """The reasons a finished deal is over, or None while it goes on.
 
     Keys:
@@ -46,6 +51,7 @@ def explain_end(state: GripState) -> dict | None:
     positions = set(talon_showable(tuple(range(n_talon, len(cards))), tuple(range(n_talon)),
                                    state.may_redeal_later))
     showable_fit = sum(1 for i in positions if any(fits(cards[i], top) for top in open_tops))
+    by: Literal["won", "rule", "player"]
     if state.won:
         by = "won"
     elif whole_moves or showable_fit:

@@ -105,10 +105,10 @@ class GripGame:
         """See `GripState.hint`."""
         return self.state.hint()
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return make_grip_record(self)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Everything, including the redo stack and `used_undo`, for storage."""
         return {
             "format": GAME_FORMAT,
@@ -173,7 +173,7 @@ def _replay_into(game: GripGame, items: Any, what: str) -> None:
 # --------------------------------------------------------------------------- records
 
 
-def make_grip_record(game: GripGame) -> dict:
+def make_grip_record(game: GripGame) -> dict[str, Any]:
     """The game record: header, the initial cards (stock: last = top) and the actions.
 
     ``initial.passes_used`` is included so that positions made with `from_layout` replay
@@ -280,9 +280,9 @@ def describe(state: GripState) -> str:
         lines.append(f"r{r + 1}    " + "".join(cells).rstrip())
     s = state.score()
     status = f"score {s}"
-    r = rating(s)
-    if r:
-        status += f" ({r})"
+    rated = rating(s)
+    if rated:
+        status += f" ({rated})"
     if state.won:
         status += "  WON"
     elif state.ended:

@@ -1,6 +1,6 @@
 """Devil's Grip hints, par and certified solutions.
 
-Three questions, one search (`grip_solver`, on a compact position):
+Three questions, one search (`solver`, on a compact position):
 
 * `hint(view)`: the next action for a player, from a `GripView` — what a player with
   perfect memory knows, never the order of stock cards not yet turned.
@@ -10,9 +10,9 @@ Three questions, one search (`grip_solver`, on a compact position):
 How `hint` decides
 ------------------
 * **The stock's order is known** (after the first pass): a perfect-information problem.
-  Unlimited passes: depth-first search for a win over macro moves (`grip_solver.dfs`) in
+  Unlimited passes: depth-first search for a win over macro moves (`solver.dfs`) in
   several move orders within the budget. A pass limit: beam search for the fewest cards
-  left (`grip_solver.beam`). The best line found becomes the *plan*, remembered under the
+  left (`solver.beam`). The best line found becomes the *plan*, remembered under the
   view it expects next (`PlanMemo`), so following one's own hints costs nothing until a
   view differs from what the plan expected. A plan not known to be the best is searched
   again now and then (`_search_again`) and replaced when the new line leaves fewer cards.
@@ -25,19 +25,23 @@ How `hint` decides
   only when there is none) are scored over sampled orders of the unseen cards (seeded),
   each followed by one quick line with that order; the lowest mean score wins.
 
-Determinism: given `node_budget` (and `seed`) the answer depends only on the view and the
-memo; `budget_s` is a wall-clock cap for production, the engine's one use of a clock: the
-search stops when it is spent and answers with the best line found so far
-(``complete=False``).
+What it may spend is the caller's `Budget` (`budget.py`): the engine reads no clock.
+Given a `NodeBudget` (and `seed`) the answer depends only on the view and the memo; the
+server passes a clock budget (`app.grip.service.clock`), and the search stops when it is
+spent and answers with the best line found so far (``complete=False``).
+
+The `PlanMemo` belongs to the caller too (the advisor's worker process keeps one for its
+life; `play_hints` one per run): no state lives in this module between calls.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
+from app.common.cards import Card
 from app.grip.rules.state import (
     DealThree,
     GridToGrid,
@@ -46,14 +50,13 @@ from app.grip.rules.state import (
     Redeal,
     TalonToGrid,
 )
-from app.grip.rules.solver import Pos, SearchResult, beam, dfs, greedy_left, to_actions, variants_for
+from app.grip.rules.budget import Budget
+from app.grip.rules.solver import Move, Pos, SearchResult, beam, dfs, greedy_left, to_actions, variants_for
 from app.grip.rules.view import GripView
 
-NODES_PER_SECOND = 30_000  # depth-first search speed measured here (positions per second)
 SAMPLES = 16  # sampled stock orders per decision in a one-pass deal
 BEAM_NODES_PER_EXPANSION = 10  # a node budget counts this many per beam expansion
 ESTIMATE_NODES = 300  # the unlimited first pass's expected score: a short search
-SEARCH_SHARE = 0.8  # of the time budget for searching; the rest is margin for the answer
 
 
 @dataclass(frozen=True)
@@ -99,51 +102,26 @@ class PlanMemo:
         self._plans.clear()
 
 
-DEFAULT_MEMO = PlanMemo()
-
-
-class _Budget:
-    """Nodes and (optionally) wall-clock time left for one call."""
-
-    def __init__(self, budget_s: float, node_budget: int | None) -> None:
-        # Under a time cap, the node figure only divides the time among the move orders
-        # (about equal shares at the usual speed); the clock still has the last word.
-        self.nodes = node_budget if node_budget is not None else max(1, int(budget_s * SEARCH_SHARE * NODES_PER_SECOND))
-        self.end = None if node_budget is not None else time.perf_counter() + budget_s * SEARCH_SHARE
-
-    def expired(self) -> bool:
-        return self.end is not None and time.perf_counter() >= self.end
-
-    def deadline(self):
-        return None if self.end is None else self.expired
-
-    def remaining(self):
-        """A callable giving the seconds left, or None under a node budget."""
-        if self.end is None:
-            return None
-        end = self.end
-        return lambda: end - time.perf_counter()
-
-
 def _pos(state: GripState) -> Pos:
     return Pos.of(state.grid, state.talon, state.stock, state.passes_used, state.passes_allowed)
 
 
-def search(state: GripState, budget: _Budget, first_variant: int = 0) -> SearchResult:
+def search(state: GripState, budget: Budget, first_variant: int = 0) -> SearchResult:
     """Full-information search within `budget`. Unlimited passes: depth-first search for
     a win, each move order in turn with an equal share of the nodes, stopping at the first
-    win; the best line over all of them. A pass limit: beam search (`grip_solver.beam`)."""
+    win; the best line over all of them. A pass limit: beam search (`solver.beam`)."""
     pos = _pos(state)
     if state.passes_allowed is not None:
-        return beam(pos, budget.nodes // BEAM_NODES_PER_EXPANSION, budget.remaining())
+        return beam(pos, budget.nodes // BEAM_NODES_PER_EXPANSION, None if budget.counted else budget.left)
     variants = variants_for(state.passes_allowed)
     share = max(1, budget.nodes // len(variants))
     best: SearchResult | None = None
     spent = 0
+    deadline = None if budget.counted else budget.exhausted
     for i in range(len(variants)):
-        if i and budget.expired():
+        if i and budget.exhausted():
             break
-        r = dfs(pos, share, budget.deadline(), variant=variants[(first_variant + i) % len(variants)])
+        r = dfs(pos, share, deadline, variant=variants[(first_variant + i) % len(variants)])
         spent += r.nodes
         if best is None or r.left < best.left:
             best = r
@@ -154,7 +132,7 @@ def search(state: GripState, budget: _Budget, first_variant: int = 0) -> SearchR
     return best
 
 
-def line_actions(state: GripState, line: list[tuple]) -> tuple[GripAction, ...]:
+def line_actions(state: GripState, line: list[Move]) -> tuple[GripAction, ...]:
     """Expand a line of macro moves into real actions (checked by applying them)."""
     out: list[GripAction] = []
     for m in line:
@@ -198,7 +176,7 @@ def _search_again(state: GripState, plan: Plan) -> bool:
     return not isinstance(nxt, DealThree) and state.score() % RESEARCH_EVERY == 0
 
 
-def _known_order_hint(view: GripView, budget: _Budget, memo: PlanMemo) -> Hint:
+def _known_order_hint(view: GripView, budget: Budget, memo: PlanMemo) -> Hint:
     state = view.as_state()
     cached = memo.get(view)
     if cached is not None and not _search_again(state, cached):
@@ -222,7 +200,7 @@ def _candidates(state: GripState) -> list[GripAction]:  # never empty while the 
     one pass: mean 39.8 cards left with waiting allowed, greedy's 34.3)."""
     out: list[GripAction] = []
     grid = state.grid
-    tops: dict = {}
+    tops: dict[Card, int] = {}
     for i, pile in enumerate(grid):
         if pile:
             tops.setdefault(pile[-1], i)
@@ -232,7 +210,7 @@ def _candidates(state: GripState) -> list[GripAction]:  # never empty while the 
             if top.suit == t.suit and top.rank + 3 == t.rank:
                 out.append(TalonToGrid(i))
                 break
-    moved = set()
+    moved: set[Card] = set()
     for src, pile in enumerate(grid):
         if pile and pile[0] not in moved:
             for top, dst in tops.items():
@@ -249,9 +227,9 @@ def _candidates(state: GripState) -> list[GripAction]:  # never empty while the 
     return out
 
 
-def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
+def _sampled_hint(view: GripView, seed: int, budget: Budget) -> Hint:
     """One pass, order unknown: score each candidate over sampled orders, each followed
-    by one quick line (`grip_solver.greedy_left`). Measured (deals 1-40, one pass): with
+    by one quick line (`solver.greedy_left`). Measured (deals 1-40, one pass): with
     4 samples and 100-node searches instead of quick lines, mean 37.0 cards left in 40 s;
     4 quick lines, the same in 4 s; 16 quick lines, 36.5 in 23 s."""
     rng = random.Random(seed)
@@ -267,9 +245,9 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
     totals = [0.0] * len(cands)
     done = 0
     for st in states:
-        row = []
+        row: list[int] = []
         for c in cands:
-            if done and budget.expired():
+            if done and budget.exhausted():
                 break  # this sample is incomplete: leave it out
             child, _ = st.apply(c)
             if child.is_over():
@@ -287,7 +265,7 @@ def _sampled_hint(view: GripView, seed: int, budget: _Budget) -> Hint:
 def _estimate(view: GripView, seed: int) -> float:
     """Order unknown: a rough figure from one sampled order of the unseen cards. Unlimited
     passes: a short depth-first search (the one that will run once the order is known);
-    a pass limit: one quick line (`grip_solver.greedy_left`; a search there costs too
+    a pass limit: one quick line (`solver.greedy_left`; a search there costs too
     much for every first-pass hint)."""
     order = list(view.unseen)
     random.Random(seed).shuffle(order)
@@ -313,21 +291,14 @@ def _talon_only_hint(view: GripView, seed: int) -> Hint:
     return Hint(DealThree(), _estimate(view, seed), False)
 
 
-def hint(
-    view: GripView,
-    *,
-    seed: int = 0,
-    budget_s: float = 0.25,
-    node_budget: int | None = None,
-    memo: PlanMemo | None = DEFAULT_MEMO,
-) -> Hint:
-    """The next action for `view` (None exactly when the deal is over); see the module
-    docstring. `memo=None` searches afresh every time."""
+def hint(view: GripView, budget: Budget, memo: PlanMemo | None, *, seed: int = 0) -> Hint:
+    """The next action for `view` (None exactly when the deal is over) within `budget`,
+    following and filling the caller's `memo`; see the module docstring. `memo=None`
+    searches afresh every time."""
     if not isinstance(view, GripView):
         raise TypeError("hint() takes a GripView (GripView.of(state)), never a state")
     if view.ended:
         return Hint(None, float(view.score()), True)
-    budget = _Budget(budget_s, node_budget)
     if view.order_known:
         return _known_order_hint(view, budget, memo if memo is not None else PlanMemo())
     if view.passes_allowed is None:
@@ -337,47 +308,49 @@ def hint(
     return _sampled_hint(view, seed, budget)
 
 
-def play_hints(state: GripState, *, budget_s: float = 0.25, node_budget: int | None = None, seed: int = 0):
-    """Follow hints from `state` to the end; yields (state, hint) before each action.
-    Uses a memo of its own, so a run depends only on its arguments."""
+def play_hints(state: GripState, budget: Callable[[], Budget], *, seed: int = 0) -> Iterator[tuple[GripState, Hint]]:
+    """Follow hints from `state` to the end, each within a fresh `budget()`; yields
+    (state, hint) before each action. Uses a memo of its own, so a run depends only on
+    its arguments."""
     memo = PlanMemo()
     while True:
-        h = hint(GripView.of(state), seed=seed, budget_s=budget_s, node_budget=node_budget, memo=memo)
+        h = hint(GripView.of(state), budget(), memo, seed=seed)
         yield state, h
         if h.action is None:
             return
         state, _ = state.apply(h.action)
 
 
-def par(number: int, passes: int | None, *, budget_s: float = 0.25, node_budget: int | None = None, seed: int = 0) -> int:
+def par(number: int, passes: int | None, budget: Callable[[], Budget], *, seed: int = 0) -> int:
     """Par of a deal (number + pass limit): the score reached by following the hints from
-    the deal's start. With `node_budget` the figure does not depend on the machine's
-    speed; with only `budget_s` (each hint's time cap) a slow or busy machine may find a
-    weaker line."""
+    the deal's start, each hint within a fresh `budget()`. With node budgets the figure
+    does not depend on the machine's speed; with clock budgets a slow or busy machine may
+    find a weaker line."""
     state = GripState.deal(number, passes)
-    for state, h in play_hints(state, budget_s=budget_s, node_budget=node_budget, seed=seed):
+    for state, _h in play_hints(state, budget, seed=seed):
         pass
     return state.score()
 
 
-def solve(state: GripState, *, budget_s: float = 10.0, node_budget: int | None = None) -> list[GripAction] | None:
+def solve(state: GripState, budget: Budget) -> list[GripAction] | None:
     """Full information (it sees the stock's order): a line of actions from `state` that
-    wins (score 0), or None if none was found within the budget. Restarts each move
-    order with a growing node budget until a win or the budget is spent."""
+    wins (score 0), or None if none was found within `budget`. Restarts each move order
+    with a growing node share until a win or the budget is spent (a counted budget: its
+    nodes; otherwise when it says it is exhausted)."""
     if state.is_over():
         return [] if state.won else None
-    end = None if node_budget is not None else time.perf_counter() + budget_s
-    left_nodes = node_budget if node_budget is not None else None
+    left_nodes = budget.nodes if budget.counted else None
+    deadline = None if budget.counted else budget.exhausted
     pos = _pos(state)
     share = 5000
     while True:
         for v in variants_for(state.passes_allowed):
-            if end is not None and time.perf_counter() >= end:
+            if budget.exhausted():
                 return None
             n = share if left_nodes is None else min(share, left_nodes)
             if n <= 0:
                 return None
-            r = dfs(pos, n, None if end is None else (lambda: time.perf_counter() >= end), variant=v)
+            r = dfs(pos, n, deadline, variant=v)
             if left_nodes is not None:
                 left_nodes -= r.nodes
             if r.left == 0:

@@ -1,6 +1,6 @@
 """What a Devil's Grip player with perfect memory knows: the fair input to the hint engine.
 
-The hint engine (`grip_search`) takes a `GripView`, never a `GripState`, so that it
+The hint engine (`search`) takes a `GripView`, never a `GripState`, so that it
 *cannot* use the order of stock cards that have not been turned yet: the type simply does
 not hold it. `GripView.of(state)` is the only way to build one from a state.
 

@@ -13,14 +13,17 @@ on view, so the reason may say which.
 
 from __future__ import annotations
 
-from app.grip.rules.state import (DealThree, GridToGrid, GripAction, Redeal, Swap, TalonToGrid,
-                                         chain_of)
+from typing import Literal
+
+from app.grip.rules.actions import DealThree, GridToGrid, GripAction, Redeal, Swap, TalonToGrid
+from app.grip.rules.layout import chain_of
+from app.grip.rules.shapes import GripHintReason
 from app.grip.rules.view import GripView
 
 KINDS = ("deal", "redeal", "talon", "whole", "part", "swap")
 
 
-def hint_reason(view: GripView, action: GripAction) -> dict:
+def hint_reason(view: GripView, action: GripAction) -> GripHintReason:
     """The reason for `action` in `view`:
 
     * ``deal``: turn three stock cards onto the talon (nothing better on the grid);
@@ -44,11 +47,12 @@ def hint_reason(view: GripView, action: GripAction) -> dict:
     if isinstance(action, GridToGrid):
         pile = grid[action.src]
         card, onto = pile[-action.count], grid[action.dst][-1]
-        reason = {"card": str(card), "onto": str(onto), "chain": chain_of(card)}
         if action.count == len(pile):
-            refill = "stock" if view.stock_order or view.unseen else "talon"
-            return {"kind": "whole", **reason, "refill": refill}
-        return {"kind": "part", **reason, "under": str(pile[-action.count - 1])}
+            refill: Literal["stock", "talon"] = "stock" if view.stock_order or view.unseen else "talon"
+            return {"kind": "whole", "card": str(card), "onto": str(onto), "chain": chain_of(card),
+                    "refill": refill}
+        return {"kind": "part", "card": str(card), "onto": str(onto), "chain": chain_of(card),
+                "under": str(pile[-action.count - 1])}
     if isinstance(action, Swap):
         # A cell is empty only when the stock and the talon are (rule 7), and then no card
         # can enter and the deal is over (rule 10): both cells of a hinted swap hold piles.

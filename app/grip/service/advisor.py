@@ -32,9 +32,16 @@ once, clean, and forks workers from there. Workers start on a pool's first job;
 `start()` (the app's lifespan) sends each pool a trivial job so that the engine is
 imported before the first real request.
 
-The jobs are plain module-level functions (picklable by name); what crosses the process
-boundary is the fair view for a hint (`GripView`, no stock order), a deal number for par,
-and a full state only for the solver, which is allowed to see everything.
+The jobs are plain module-level functions (picklable by name); one marked
+`@_uses_memory` is called with the worker's `WorkerMemory` first; what crosses the process boundary is the fair view for a
+hint (`GripView`, no stock order), a deal number for par, and a full state only for the
+solver, which is allowed to see everything.
+
+The engine reads no clock and keeps nothing between calls; both are this side's job. A
+job turns the time it was given into a `ClockBudget` (`app.grip.service.clock`), and the
+worker process owns the hint engine's `PlanMemo` (`WorkerMemory`): following one's own
+hints then costs nothing, as long as the same worker answers (one hint worker by
+default).
 """
 
 from __future__ import annotations
@@ -50,8 +57,19 @@ import signal
 import socket
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable, TypeVar
+
+from app.config import Settings
+from app.grip.rules.actions import grip_action_to_json
+from app.grip.rules.shapes import ActionJson
+from app.grip.rules.search import PlanMemo
+from app.grip.rules.search import hint as search_hint
+from app.grip.rules.search import par as search_par
+from app.grip.rules.search import solve as search_solve
+from app.grip.rules.state import GripState
+from app.grip.rules.view import GripView
+from app.grip.service.clock import ClockBudget
 
 log = logging.getLogger("demon.grip_advisor")
 
@@ -69,7 +87,7 @@ class Busy(Exception):
 
 @dataclass(frozen=True)
 class HintAnswer:
-    action: dict | None  # JSON of a GripAction, None when the engine has no step to suggest
+    action: ActionJson | None  # JSON of a GripAction, None when the engine has no step to suggest
     expected_score: float
     complete: bool
     budget_s: float  # the search budget the worker was given
@@ -112,36 +130,51 @@ def _exit_with(server_pid: int) -> None:
             os._exit(0)
 
 
+@dataclass
+class WorkerMemory:
+    """What a worker process keeps from one job to the next: the hint engine's plans."""
+
+    memo: PlanMemo = field(default_factory=PlanMemo)
+
+
+Job = TypeVar("Job", bound=Callable[..., Any])
+T = TypeVar("T")
+Args = tuple[Any, ...]
+Queued = tuple[int, int, Callable[..., Any], Args, "asyncio.Future[Any]", float | None]  # priority, seq, job, args, answer, expires
+
+
+def _uses_memory(fn: Job) -> Job:
+    """Mark a job that takes the worker's `WorkerMemory` as its first argument (other
+    jobs, like the pool's tests' standard-library functions, are called as they are)."""
+    fn.uses_memory = True  # type: ignore[attr-defined]  # a flag the worker loop reads
+    return fn
+
+
 def _warm() -> bool:
-    import app.grip.rules.search  # noqa: F401 - import cost paid before the first request
+    """A trivial job: starts the worker (the engine is imported with this module)."""
     return True
 
 
-def _hint_job(view: Any, deadline: float, budget_s: float, seed: int) -> tuple[dict | None, float, bool, float]:
-    from app.grip.rules import grip_action_to_json
-    from app.grip.rules.search import hint
-
+@_uses_memory
+def _hint_job(memory: WorkerMemory, view: GripView, deadline: float, budget_s: float,
+              seed: int) -> tuple[ActionJson | None, float, bool, float]:
     # CLOCK_MONOTONIC is one clock for every process of the machine.
     left = deadline - time.monotonic() - HINT_MARGIN_S
     budget = max(MIN_HINT_BUDGET_S, min(budget_s, left))
-    answer = hint(view, seed=seed, budget_s=budget)
+    answer = search_hint(view, ClockBudget.for_hint(budget), memory.memo, seed=seed)
     action = grip_action_to_json(answer.action) if answer.action is not None else None
     return action, float(answer.expected_score), bool(answer.complete), budget
 
 
 def _par_job(number: int, passes: int | None, budget_s: float) -> int:
-    from app.grip.rules.search import par
+    """Par with `budget_s` per hint; a run of its own memo (`search.play_hints`)."""
+    return search_par(number, passes, lambda: ClockBudget.for_hint(budget_s))
 
-    return int(par(number, passes, budget_s=budget_s))
 
-
-def _solve_job(number: int, budget_s: float) -> list[dict] | None:
+def _solve_job(number: int, budget_s: float) -> list[ActionJson] | None:
     """A winning line for deal `number` with unlimited passes, or None (not found in
     the budget: not certified, which is not the same as unwinnable)."""
-    from app.grip.rules import GripState, grip_action_to_json
-    from app.grip.rules.search import solve
-
-    line = solve(GripState.deal(number, None), budget_s=budget_s)
+    line = search_solve(GripState.deal(number, None), ClockBudget(budget_s))
     return None if line is None else [grip_action_to_json(a) for a in line]
 
 
@@ -152,6 +185,7 @@ def _worker_main(sock: socket.socket, server_pid: int) -> None:
     """A worker's life: read a job (length-prefixed pickle of (function, args)), run it,
     write back (True, result) or (False, exception); until the server closes the socket."""
     _worker_init(server_pid)
+    memory = WorkerMemory()
     stream = sock.makefile("rwb")
     while True:
         header = stream.read(4)
@@ -159,7 +193,7 @@ def _worker_main(sock: socket.socket, server_pid: int) -> None:
             return
         fn, args = pickle.loads(stream.read(int.from_bytes(header, "big")))
         try:
-            out = (True, fn(*args))
+            out = (True, fn(memory, *args) if getattr(fn, "uses_memory", False) else fn(*args))
         except Exception as exc:  # noqa: BLE001 - sent back to the server, which decides
             out = (False, exc)
         try:
@@ -184,8 +218,8 @@ class _Worker:
         self.writer: asyncio.StreamWriter | None = None
         self.busy = False
 
-    async def call(self, fn: Callable[..., Any], args: tuple) -> Any:
-        if self.writer is None:
+    async def call(self, fn: Callable[..., Any], args: Args) -> Any:
+        if self.reader is None or self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
         data = pickle.dumps((fn, args))
         self.writer.write(len(data).to_bytes(4, "big") + data)
@@ -204,7 +238,7 @@ class _Worker:
             self.proc.terminate()
 
 
-def _drop_answer(done: asyncio.Future) -> None:
+def _drop_answer(done: asyncio.Future[Any]) -> None:
     if not done.cancelled():
         done.exception()  # retrieved: an answer nobody waits for is not an error
 
@@ -232,9 +266,9 @@ class _Pool:
         self.limit = max(1, limit)
         self.pending = 0  # bounded jobs queued or running
         self._workers: list[_Worker] = []
-        self._queue: list[tuple[int, int, Callable[..., Any], tuple, asyncio.Future, float | None]] = []
+        self._queue: list[Queued] = []
         self._seq = itertools.count()
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def running(self) -> int:
@@ -244,8 +278,8 @@ class _Pool:
         while len(self._workers) < self.size:
             self._workers.append(_Worker(f"grip-{self.name}-{len(self._workers)}"))
 
-    async def run(self, fn: Callable[..., Any], *args: Any, bounded: bool = True, priority: int = 0,
-                  expires: float | None = None, give_up: float | None = None) -> Any:
+    async def run(self, fn: Callable[..., T], *args: Any, bounded: bool = True, priority: int = 0,
+                  expires: float | None = None, give_up: float | None = None) -> T:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
         (`bounded=False`: work the server queues itself, which must not take a
         request's place), when no worker was free before `expires`, or when the answer
@@ -254,7 +288,7 @@ class _Pool:
         worker is not interrupted); its answer is dropped."""
         if bounded and self.pending >= self.limit:
             raise Busy(f"{self.pending} {self.name} searches are already pending")
-        done: asyncio.Future = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (priority, next(self._seq), fn, args, done, expires))
         self.pending += bounded
         try:
@@ -285,7 +319,7 @@ class _Pool:
                     task.add_done_callback(self._tasks.discard)
                     break
 
-    async def _run_on(self, worker: _Worker, fn: Callable[..., Any], args: tuple, done: asyncio.Future) -> None:
+    async def _run_on(self, worker: _Worker, fn: Callable[..., Any], args: Args, done: asyncio.Future[Any]) -> None:
         try:
             result = await worker.call(fn, args)
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as err:
@@ -331,16 +365,16 @@ class GripAdvisor:
         self.hint_deadline_s = hint_deadline_s
         self.par_budget_s = par_budget_s
         self.solve_budget_s = solve_budget_s
-        self._background: set[asyncio.Task] = set()
+        self._background: set[asyncio.Task[None]] = set()
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "GripAdvisor":
+    def from_settings(cls, settings: Settings) -> "GripAdvisor":
         return cls(hint_workers=settings.hint_workers, search_workers=settings.search_workers,
                    hint_queue=settings.hint_queue, hint_budget_s=settings.hint_budget_s,
                    hint_deadline_s=settings.hint_deadline_s, par_budget_s=settings.par_budget_s,
                    solve_budget_s=settings.solve_budget_s)
 
-    def start(self) -> list[asyncio.Task]:
+    def start(self) -> list[asyncio.Task[None]]:
         """Start both pools' workers in the background (importing the engine)."""
         async def warm(pool: _Pool) -> None:
             try:
@@ -357,7 +391,7 @@ class GripAdvisor:
         self.hints.stop()
         self.search.stop()
 
-    async def hint(self, view: Any, *, arrived: float | None = None, seed: int = 0) -> HintAnswer:
+    async def hint(self, view: GripView, *, arrived: float | None = None, seed: int = 0) -> HintAnswer:
         """A hint for the fair view `view`, answered by `arrived + hint_deadline_s`
         (monotonic clock) as best the engine can in the time left."""
         deadline = (arrived if arrived is not None else time.monotonic()) + self.hint_deadline_s
@@ -372,6 +406,6 @@ class GripAdvisor:
         return await self.search.run(_par_job, number, passes, self.par_budget_s,
                                      bounded=not background, priority=BACKGROUND if background else URGENT)
 
-    async def solve(self, number: int) -> list[dict] | None:
+    async def solve(self, number: int) -> list[ActionJson] | None:
         """Certification runs in the background only: it yields to every player request."""
         return await self.search.run(_solve_job, number, self.solve_budget_s, bounded=False, priority=BACKGROUND)

@@ -44,7 +44,8 @@ class KeyedLimiter:
         bucket = self._buckets.get(key)
         if bucket is None:
             return False
-        return min(bucket.burst, bucket.tokens + (self.clock() - bucket.last) * bucket.rate) < 1.0
+        tokens: float = min(bucket.burst, bucket.tokens + (self.clock() - bucket.last) * bucket.rate)
+        return tokens < 1.0
 
     def retry_after(self) -> int:
         """Whole seconds until one more request is allowed, for a Retry-After header."""

@@ -18,13 +18,17 @@ import hashlib
 import logging
 from collections import OrderedDict
 from pathlib import Path
+from typing import Protocol
 
 import app.grip.rules as grip_rules
+from app.grip.service.advisor import GripAdvisor
 from app.support.logfmt import log_event
 
 log = logging.getLogger("demon.grip_par")
 
-ENGINE_FILES = ("search.py", "view.py", "state.py")
+# The modules whose change changes a hint: the search and everything it plays by.
+ENGINE_FILES = ("search.py", "solver.py", "budget.py", "view.py", "state.py", "layout.py", "actions.py",
+                "position.py", "moves.py", "play.py")
 PASS_LIMITS: tuple[int | None, ...] = (1, 3, None)
 MEMORY_KEYS = 10_000
 
@@ -39,14 +43,24 @@ def engine_tag(budget_s: float) -> str:
     return digest.hexdigest()[:16]
 
 
+class ParTable(Protocol):
+    """What par needs of a store (`app.storage.grip_store.GripStore` is one)."""
+
+    def grip_par(self, number: int, passes: int | None, engine: str) -> int | None: ...
+
+    def save_grip_par(self, number: int, passes: int | None, engine: str, par: int) -> None: ...
+
+
 class ParBook:
-    def __init__(self, advisor, store, budget_s: float) -> None:
+    """Every par known, and the jobs computing the others (see the module docstring)."""
+
+    def __init__(self, advisor: GripAdvisor, store: ParTable | None, budget_s: float) -> None:
         self.advisor = advisor
         self.store = store
         self.engine = engine_tag(budget_s)
         self._known: OrderedDict[tuple[int, int | None], int] = OrderedDict()
-        self._running: dict[tuple[int, int | None], asyncio.Task] = {}
-        self._background: set[asyncio.Task] = set()
+        self._running: dict[tuple[int, int | None], asyncio.Task[int]] = {}
+        self._background: set[asyncio.Task[None]] = set()
         self.computed = 0  # pars computed by this process (tests read it)
 
     def known(self, number: int, passes: int | None) -> int | None:
@@ -70,10 +84,10 @@ class ParBook:
         task = self._running.get(key)
         if task is None:
             task = self._running[key] = asyncio.create_task(self._compute(key, background))
-            task.add_done_callback(lambda _t, key=key: self._running.pop(key, None))
+            task.add_done_callback(lambda _t: self._running.pop(key, None))
         return await asyncio.shield(task)
 
-    def precompute(self, number: int) -> list[asyncio.Task]:
+    def precompute(self, number: int) -> list[asyncio.Task[None]]:
         """Start computing a deal's par under every pass limit (the daily deal's at start)."""
         tasks = [asyncio.create_task(self._quietly(number, p)) for p in PASS_LIMITS]
         for task in tasks:  # the loop keeps only weak references to tasks

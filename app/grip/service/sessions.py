@@ -9,7 +9,7 @@ for it (`GripState.view()`, no stock order), the legal actions and, once the dea
 over, the numbers that explain why (`explain_end`). A game is owned by whoever holds its
 token (hashed here, as for seats).
 
-Hints are searched in a worker process (`grip_advisor`); this module only records their
+Hints are searched in a worker process (`advisor`); this module only records their
 answers: a hint used marks the game (`used_hint`, kept apart in statistics like undo,
 rule 12) and is saved with it.
 """
@@ -20,20 +20,18 @@ import datetime as dt
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from app.grip.rules import (CELLS, GripGame, daily_deal_number, grip_action_from_json,
-                                    grip_action_to_json)
 from app.common.errors import IllegalAction
+from app.grip.rules import GripGame, daily_deal_number, grip_action_from_json
 from app.grip.rules.explain import explain_end
 from app.grip.rules.view import GripView
 from app.grip.rules.why import hint_reason
+from app.grip.rules.shapes import ActionJson
+from app.grip.service.legal import LegalActions
+from app.grip.service.shapes import GripGameAnswer, GripHintInfo
 from app.support.logfmt import log_event
 from app.support.secrets_util import hash_token, new_grip_id, new_token, token_matches
-
-
-# The swaps of a grid with no empty cell, as `legal_actions` lists them (a < b): the same
-# 276 objects in nearly every answer, so they are built once (they are only read).
-ALL_SWAPS: list[dict] = [{"type": "swap", "a": a, "b": b} for a in range(CELLS) for b in range(a + 1, CELLS)]
 
 
 @dataclass
@@ -42,12 +40,12 @@ class GripSession:
     token_hash: bytes
     game: GripGame
     last_used: float = field(default_factory=time.time)
-    hint: dict | None = None  # {"action", "expected_score", "complete"} of the last hint asked
+    hint: GripHintInfo | None = None  # the last hint asked
     used_hint: bool = False
     winnable: bool = False  # dealt as certified winnable (a stored solution exists)
     par: int | None = None  # filled in by the server once known
     changes: int = 0  # operations applied since loaded: tells a stale hint answer apart
-    legal_for: tuple | None = None  # (state, its legal actions as JSON): a hint keeps the state
+    legal: LegalActions = field(default_factory=LegalActions)  # kept while the state is the same
 
     @property
     def played(self) -> bool:
@@ -55,6 +53,15 @@ class GripSession:
         played is kept only briefly (DEMON_GRIP_UNPLAYED_TTL_S)."""
         game = self.game
         return bool(game.actions or game.can_redo or game.used_undo)
+
+
+class GripGames(Protocol):
+    """What the sessions need of a store (`app.storage.grip_store.GripStore` is one):
+    declared here so that storage depends on this layer, never the other way."""
+
+    def load_grip(self, game_id: str) -> GripSession | None: ...
+
+    def save_grip(self, session: GripSession) -> None: ...
 
 
 class GripError(Exception):
@@ -73,7 +80,7 @@ class GripError(Exception):
 
 
 class GripSessions:
-    def __init__(self, max_games: int, store=None, shard: str = "") -> None:
+    def __init__(self, max_games: int, store: GripGames | None = None, shard: str = "") -> None:
         self.max_games = max_games
         self.store = store
         self.shard = shard  # the first letters of this process's game ids (DEMON_SHARD)
@@ -129,7 +136,7 @@ class GripSessions:
         session.last_used = time.time()
         return session
 
-    def operate(self, session: GripSession, op: str, action: dict | None) -> GripSession:
+    def operate(self, session: GripSession, op: str, action: dict[str, Any] | None) -> GripSession:
         """Apply one request; an illegal one raises GripError("illegal") and changes nothing."""
         game = session.game
         session.hint = None
@@ -164,7 +171,7 @@ class GripSessions:
         """What the hint engine may see: the player's view, never the stock order."""
         return GripView.of(session.game.state)
 
-    def record_hint(self, session: GripSession, changes: int, action: dict | None,
+    def record_hint(self, session: GripSession, changes: int, action: ActionJson | None,
                     expected_score: float, complete: bool) -> bool:
         """Keep a hint's answer if the game is still where it was asked (`changes` as
         it was then); marks the game as played with a hint. Returns whether it was kept
@@ -181,7 +188,7 @@ class GripSessions:
             except IllegalAction as err:
                 log_event("grip_bad_hint", game=session.id, action=action, reason=str(err))
                 raise GripError("internal", "The hint engine suggested an illegal move.") from err
-            why = hint_reason(GripView.of(state), move)  # the guide's sentence (grip_why.py)
+            why = hint_reason(GripView.of(state), move)  # the guide's sentence (rules/why.py)
         session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete,
                         "why": why}
         if action is not None and not session.used_hint:
@@ -194,27 +201,14 @@ class GripSessions:
             self.store.save_grip(session)
 
     @staticmethod
-    def _legal_json(session: GripSession) -> list[dict]:
-        """The legal actions as JSON, kept while the state is the same (asking for hints
-        does not change it; building the list costs more than the rest of an answer)."""
-        state = session.game.state
-        if session.legal_for is None or session.legal_for[0] is not state:
-            if state.is_over() or not all(state.grid):
-                legal = [grip_action_to_json(a) for a in state.legal_actions()]
-            else:  # every cell holds a pile: every pair of cells may swap (rule 5)
-                legal = [grip_action_to_json(a) for a in state.legal_actions(swaps=False)] + ALL_SWAPS
-            session.legal_for = (state, legal)
-        return session.legal_for[1]
-
-    @staticmethod
-    def describe(session: GripSession, token: str | None = None) -> dict:
+    def describe(session: GripSession, token: str | None = None) -> GripGameAnswer:
         game = session.game
         state = game.state
-        answer = {
+        answer: GripGameAnswer = {
             "id": session.id,
             "number": game.number,
             "state": state.view(),
-            "legal": GripSessions._legal_json(session),
+            "legal": session.legal.of(state),
             "can_undo": game.can_undo,
             "can_redo": game.can_redo,
             "used_undo": game.used_undo,

@@ -17,10 +17,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from typing import Protocol
 
-from app.grip.rules import GripState, grip_action_from_json
 from app.common.errors import IllegalAction
-from app.grip.service.advisor import Busy
+from app.grip.rules import GripState, grip_action_from_json
+from app.grip.rules.shapes import ActionJson, GripStateView
+from app.grip.service.advisor import Busy, GripAdvisor
+from app.grip.service.shapes import GripSolutionStep
 from app.support.logfmt import log_event
 
 log = logging.getLogger("demon.grip_winnable")
@@ -29,7 +32,7 @@ MAX_NUMBER = 1_000_000_000
 PAUSE_AFTER_MISS_S = 1.0  # a solver that gives up at once must not spin the loop
 
 
-def check_line(number: int, line: list[dict]) -> bool:
+def check_line(number: int, line: list[ActionJson]) -> bool:
     """Whether `line` plays deal `number` (unlimited passes) legally to score 0."""
     state = GripState.deal(number, None)
     try:
@@ -40,32 +43,48 @@ def check_line(number: int, line: list[dict]) -> bool:
     return state.won
 
 
-def replay_line(number: int, line: list[dict]) -> tuple[dict, list[dict]]:
+def replay_line(number: int, line: list[ActionJson]) -> tuple[GripStateView, list[GripSolutionStep]]:
     """The deal's first view and, for each action of a (checked) line, the action with the
     view after it: what the page steps through when it shows a solution."""
     state = GripState.deal(number, None)
     first = state.view()
-    steps = []
+    steps: list[GripSolutionStep] = []
     for item in line:
         state, _ = state.apply(grip_action_from_json(item))
         steps.append({"action": item, "state": state.view()})
     return first, steps
 
 
+class SolutionTable(Protocol):
+    """What certification needs of a store (`app.storage.grip_store.GripStore` is one)."""
+
+    def grip_solution(self, number: int) -> list[ActionJson] | None: ...
+
+    def grip_tried(self, number: int) -> bool: ...
+
+    def grip_winnable_count(self, *, undealt: bool = False) -> int: ...
+
+    def take_grip_winnable(self) -> int | None: ...
+
+    def save_grip_solution(self, number: int, line: list[ActionJson] | None) -> None: ...
+
+
 class WinnableDeals:
-    def __init__(self, advisor, store, ready: int) -> None:
+    """The reserve of certified deals and the task that keeps it full."""
+
+    def __init__(self, advisor: GripAdvisor, store: SolutionTable | None, ready: int) -> None:
         self.advisor = advisor
         self.store = store
         self.ready = ready
-        self._memory: dict[int, list[dict] | None] = {}  # without persistence
+        self._memory: dict[int, list[ActionJson] | None] = {}  # without persistence
         self._dealt: dict[int, int] = {}
         self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self.tried = 0
 
     # ------------------------------------------------------------ lookups
 
-    def solution(self, number: int) -> list[dict] | None:
+    def solution(self, number: int) -> list[ActionJson] | None:
         if self.store is not None:
             return self.store.grip_solution(number)
         return self._memory.get(number)

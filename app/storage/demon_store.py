@@ -1,0 +1,183 @@
+"""Demon's rows: rooms, their round logs, finished matches.
+
+Why this shape:
+* A room's small "meta" (players, host, totals, version…) is rewritten whole when it
+  changes; the round's log is append-only (`steps`), so a move costs one small INSERT,
+  not a rewrite of 52 × 8 cards, and the hub commits all the moves of one turn of the
+  event loop, in every room, together (`save_rooms`).
+* The hub commits *before* it acknowledges an action (see `db.py` for what a commit
+  survives).
+* Writes happen on the event loop thread, in the hub's flush: they take tens of
+  microseconds per turn (bench/server.py measures the cost), far less than handing them
+  to a thread would.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from typing import Any
+
+from app.demon.room.persist import restore_room, room_initial, room_meta
+from app.demon.room.room import Phase, Room
+from app.protocol.wire import dumps
+
+log = logging.getLogger("demon.store")
+
+ROOM_EXPIRY_S = 24 * 3600  # a room untouched this long is not restored
+
+StepRow = tuple[str, int, int, str, str | None, str | None, int | None]  # code, round, seq, step, player, action id, v
+
+
+class DemonStore:
+    """Rooms and matches on the shared connection; remembers what each room has written."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._saved: dict[str, tuple[int, int]] = {}  # code -> (round_no, steps written)
+        self._finished: set[str] = set()
+
+    def save_room(self, room: Room, *, moves_only: bool = False) -> None:
+        """Write what changed in one room since its last save, in one transaction."""
+        self._commit([(room, moves_only)])
+
+    def save_rooms(self, rooms: list[tuple[Room, bool]]) -> set[str]:
+        """Write what changed in several rooms, (room, moves_only) pairs, in one
+        transaction: the hub's flush saves every room a turn of the event loop changed
+        with a single commit (group commit). Returns the codes of the rooms that could
+        not be written (logged); when the shared transaction fails, each room is tried
+        in a transaction of its own, so one bad room does not keep the others unsaved."""
+        try:
+            self._commit(rooms)
+            return set()
+        except Exception:
+            if len(rooms) == 1:
+                log.exception("could not save room %s", rooms[0][0].code)
+                return {rooms[0][0].code}
+        failed = set()
+        for room, moves_only in rooms:
+            try:
+                self._commit([(room, moves_only)])
+            except Exception:
+                log.exception("could not save room %s", room.code)
+                failed.add(room.code)
+        return failed
+
+    def _commit(self, rooms: list[tuple[Room, bool]]) -> None:
+        c = self.conn
+        c.execute("BEGIN")
+        try:
+            step_rows: list[StepRow] = []  # every room's new steps, in one statement
+            written = [self._write_room(room, moves_only, step_rows) for room, moves_only in rooms]
+            if step_rows:
+                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)", step_rows)
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+        for (room, _moves_only), saved in zip(rooms, written):
+            self._saved[room.code] = saved
+        for room, _moves_only in rooms:  # after the counts: a failure here unsaves nothing
+            if room.phase is Phase.MATCH_OVER and room.code not in self._finished:
+                try:
+                    self.record_match(room)
+                except Exception:  # tried again with the room's next save
+                    log.exception("could not record the finished match of room %s", room.code)
+
+    def _write_room(self, room: Room, moves_only: bool, step_rows: list[StepRow]) -> tuple[int, int]:
+        """The statements that bring one room's rows up to date, inside the caller's
+        transaction, but for its new step rows, which it adds to `step_rows` for the
+        caller to insert (after this room's DELETE of an old round's steps); returns what
+        `_saved` records once it commits.
+
+        `moves_only`: the change was player moves and nothing else, so the meta has not
+        changed except for the version, which each step row carries: one INSERT per move.
+        """
+        now = time.time()
+        round_no, written = self._saved.get(room.code, (-1, 0))
+        moves_only = moves_only and round_no == room.round_no
+        c = self.conn
+        if moves_only:
+            pass
+        elif round_no != room.round_no:
+            c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            written = 0
+            initial = room_initial(room)
+            c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
+                      "ON CONFLICT(code) DO UPDATE SET meta=excluded.meta, round_no=excluded.round_no, "
+                      "initial=excluded.initial, updated=excluded.updated",
+                      (room.code, dumps(room_meta(room, self._monotonic())), room.round_no,
+                       dumps(initial) if initial is not None else None, now))
+        else:
+            c.execute("UPDATE rooms SET meta = ?, updated = ? WHERE code = ?",
+                      (dumps(room_meta(room, self._monotonic())), now, room.code))
+        new_steps = room.round_actions[written:]
+        if new_steps:
+            ids = room.round_step_ids[written:]
+            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)))
+                             for i, step in enumerate(new_steps))
+        return room.round_no, written + len(new_steps)
+
+    @staticmethod
+    def _monotonic() -> float:
+        return time.monotonic()
+
+    def forget_room(self, room: Room) -> None:
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            self.conn.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
+        self._saved.pop(room.code, None)
+        self._finished.discard(room.code)
+
+    def load_rooms(self, **room_kwargs: Any) -> list[Room]:
+        """Every room that is neither finished nor expired, ready to be played on."""
+        now_wall, now = time.time(), time.monotonic()
+        rooms = []
+        rows = self.conn.execute("SELECT code, meta, round_no, initial, updated, finished FROM rooms").fetchall()
+        for code, meta, round_no, initial, updated, finished in rows:
+            if finished or now_wall - updated > ROOM_EXPIRY_S:
+                continue
+            steps = self.conn.execute(
+                "SELECT step, player, action_id, v FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
+                (code, round_no)).fetchall()
+            try:
+                room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
+                                    [json.loads(s[0]) for s in steps],
+                                    [(p, a, v) if p is not None else None for _, p, a, v in steps],
+                                    now=now, **room_kwargs)
+            except Exception as err:  # one damaged room must not keep the others from starting
+                log.error("room %s could not be restored and is left in the database: %s", code, err)
+                continue
+            self._saved[code] = (round_no, len(steps))
+            rooms.append(room)
+        return rooms
+
+    # ------------------------------------------------------------ finished matches
+
+    def record_match(self, room: Room) -> None:
+        players = [{"id": p.id, "name": p.name, "total": p.total,
+                    "bot": p.bot.level if p.bot is not None else None} for p in room.players]
+        winners = (room.result or {}).get("winners", [])
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) VALUES (?, ?, ?, ?, ?)",
+                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners)))
+            self.conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (room.code,))
+        self._finished.add(room.code)
+
+    def reopen_match(self, room: Room) -> None:
+        """A rematch: the room is live again (its finished match stays in history)."""
+        self._finished.discard(room.code)
+        with self.conn:
+            self.conn.execute("UPDATE rooms SET finished = 0 WHERE code = ?", (room.code,))
+
+    def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
+        rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners FROM matches "
+                                 "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [{"code": code, "finished_at": at, "players": json.loads(players),
+                 "rounds": json.loads(rounds), "winners": json.loads(winners)}
+                for code, at, players, rounds, winners in rows]

@@ -1,0 +1,52 @@
+"""The database's schema, as the list of migrations that builds it: both games' tables.
+
+One SQLite file holds both games (`db.py` says why), so its schema has one version
+(`PRAGMA user_version`) and one history: `MIGRATIONS[i]` upgrades version i to i + 1. A
+migration is never edited once released: a database written by it exists somewhere.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[list[str]] = [
+    # 0 -> 1: rooms, their round logs, Devil's Grip games.
+    [
+        """CREATE TABLE rooms (code TEXT PRIMARY KEY, meta TEXT NOT NULL, round_no INTEGER NOT NULL,
+                               initial TEXT, updated REAL NOT NULL)""",
+        """CREATE TABLE steps (code TEXT NOT NULL, round_no INTEGER NOT NULL, seq INTEGER NOT NULL,
+                               step TEXT NOT NULL, player TEXT, action_id TEXT, v INTEGER,
+                               PRIMARY KEY (code, round_no, seq))""",
+        """CREATE TABLE grips (id TEXT PRIMARY KEY, token_hash TEXT NOT NULL, game TEXT NOT NULL,
+                               updated REAL NOT NULL)""",
+    ],
+    # 1 -> 2: finished matches kept as history; rooms remember that their match ended.
+    [
+        """CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT NOT NULL,
+                                 finished_at REAL NOT NULL, players TEXT NOT NULL,
+                                 rounds TEXT NOT NULL, winners TEXT NOT NULL)""",
+        "ALTER TABLE rooms ADD COLUMN finished INTEGER NOT NULL DEFAULT 0",
+    ],
+    # 2 -> 3: Devil's Grip advice. A game remembers that a hint was used (rule 12 style)
+    # and whether it was dealt as certified winnable; every (deal, pass limit) keeps its
+    # par; deals tried by the solver keep their winning line (NULL: none found in the
+    # budget). Deal numbers are TEXT: they go up to 2**64 - 1, past SQLite's integers.
+    [
+        "ALTER TABLE grips ADD COLUMN used_hint INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE grips ADD COLUMN winnable INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE grip_par (number TEXT NOT NULL, passes INTEGER NOT NULL, par INTEGER NOT NULL,
+                                  engine TEXT NOT NULL, computed REAL NOT NULL, PRIMARY KEY (number, passes))""",
+        """CREATE TABLE grip_solutions (number TEXT PRIMARY KEY, line TEXT, tried REAL NOT NULL,
+                                        dealt INTEGER NOT NULL DEFAULT 0)""",
+    ],
+]
+MIGRATIONS.append(
+    # 3 -> 4: the Devil's Grip games dealt and not yet played (no action made), which are
+    # kept only briefly, are listed apart (a small table; a game leaves it with its first
+    # action; games from before count as played); games are found by age through an
+    # index, as pruning runs while the server does. (Written to be harmless when run
+    # again on a database that has them.)
+    [
+        "CREATE TABLE IF NOT EXISTS grip_fresh (id TEXT PRIMARY KEY, dealt REAL NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS grip_fresh_dealt ON grip_fresh (dealt)",
+        "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
+    ])
+SCHEMA_VERSION = len(MIGRATIONS)
