@@ -33,7 +33,6 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from app.demon.rules.round import action_to_json
 from app.demon.rules.bot import LEVELS, decide, think_time
 from app.demon.rules.view import seat_view
 from app.protocol import messages as m
@@ -115,11 +114,8 @@ class BotDriver:
         seat = player.seat
         view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
         decision = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
-        if decision.action is not None:
-            action = action_to_json(decision.action)
-            action.pop("seat", None)
-            return m.client_message.validate_python(
-                {"type": "action", "id": f"bot-{self.hub.epoch}-{next(self._ids)}", "action": action})
+        if decision.action is not None:  # validated like a socket's message (its id too)
+            return m.Action(type="action", id=f"bot-{self.hub.epoch}-{next(self._ids)}", action=decision.action)
         if decision.vote_end != (seat in room.votes):
             return m.Vote(type="vote", end=decision.vote_end)
         return False if decision.vote_end else None

@@ -279,7 +279,7 @@ class Hub:
 
     def _on_action(self, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Action,
                    now: float) -> Outcome:
-        outcome = handle.room.act(player, msg.id, msg.action.model_dump(), now)
+        outcome = handle.room.act(player, msg.id, msg.action, now)
         reply = outcome.reply
         if reply and reply["type"] == "rejected" and not reply.get("duplicate"):
             log_event("action_rejected", code=handle.room.code, player=player.id, reason=reply["code"])

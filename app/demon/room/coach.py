@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.demon.rules.round import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
+from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
 from app.demon.rules.bot import LEVELS, BotMemory, decide
 from app.demon.rules.view import SeatView, seat_view
 from app.common.rng import SplitMix64
 from app.protocol import server as out
+from app.protocol.actions import public_action
 from app.demon.room.errors import BadPhase, NotPractice, SpectatorCannotPlay
 from app.demon.room.room import Phase, Player, Room
 
@@ -49,10 +50,7 @@ def advice(room: Room, player: Player) -> out.Coach:
     assert seat is not None
     view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
     decision = decide(view, COACH, BotMemory(), SplitMix64(0))
-    action = None
-    if decision.action is not None:
-        action = action_to_json(decision.action)
-        action.pop("seat", None)
+    action = public_action(action_to_json(decision.action)) if decision.action is not None else None
     return out.coach(room.v, action, reason(view, decision.action, decision.vote_end))
 
 

@@ -25,7 +25,10 @@ import time
 from dataclasses import dataclass, field
 from enum import Enum
 
-from app.demon.rules.round import DemonRound, Played, action_from_json, action_to_json
+from app.demon.rules.actions import ToFoundation, action_to_json
+from app.demon.rules.events import Played
+from app.demon.rules.round import DemonRound
+from app.protocol.actions import MalformedMove, PlayerAction, bind_seat, public_action
 from app.common.errors import EngineError, GameOver, NotStarted, RaceLost
 from app.common.rng import SplitMix64, derive_seed
 from app.protocol import server as out
@@ -332,8 +335,10 @@ class Room:
 
     # ----------------------------------------------------------------- play
 
-    def act(self, player: Player, action_id: str, action: dict, now: float) -> Outcome:
-        """Apply one Demon action; the reply is `ack` or `rejected`, never an exception."""
+    def act(self, player: Player, action_id: str, action: PlayerAction, now: float) -> Outcome:
+        """Apply one Demon action (as a validated `Action` message holds it, whatever seat
+        it names: the player's is used); the reply is `ack` or `rejected`, never an
+        exception."""
         first = self.answered.answer(player.id, action_id)
         if first is not None:
             return Outcome(reply=out.duplicate(first))
@@ -347,25 +352,28 @@ class Room:
         self.answered.remember(player.id, outcome.reply)
         return outcome
 
-    def _apply(self, player: Player, action_id: str, action: dict, outcome: Outcome) -> out.Ack:
-        if not self.seating.is_seated(player):
+    def _apply(self, player: Player, action_id: str, action: PlayerAction, outcome: Outcome) -> out.Ack:
+        seat = player.seat
+        if seat is None or not self.seating.is_seated(player):
             raise SpectatorCannotPlay("Spectators cannot play.")
         if self.phase in (Phase.LOBBY, Phase.COUNTDOWN) or self.round is None:
             raise NotStarted("The round has not started yet.")
         if self.phase is not Phase.PLAYING:
             raise GameOver("The round is over.")
-        if player.seat in self.round.absent:
+        if seat in self.round.absent:
             raise OutOfRound("You are out of this round.")
-        engine_action = action_from_json({**action, "seat": player.seat})
+        if isinstance(action, MalformedMove):
+            raise action.error()
+        engine_action = bind_seat(action, seat)
         new_round, engine_events = self.round.apply(engine_action)
         self.round = new_round
         step = action_to_json(engine_action)
         self.record.log(step, (player.id, action_id, self.v + 1))  # before the stuck flags: a recycle counts
         self.record.note(engine_events)
         outcome.events.append(self._emit(out.MoveEvent(
-            kind="move", seat=player.seat, action=action,
+            kind="move", seat=seat, action=public_action(step),
             engine=[e.to_json() for e in engine_events],
-            seat_view=new_round.seat_view(player.seat),
+            seat_view=new_round.seat_view(seat),
             foundations=[views.foundation_entry(e.pile, new_round.foundations[e.pile])
                          for e in engine_events if isinstance(e, Played)],
             stuck=self.public_stuck(),
@@ -374,22 +382,22 @@ class Room:
         self._close_round_if_ended(outcome)
         return out.ack(action_id, move_v)
 
-    def _race_lost(self, player: Player, action: dict, action_id: str, race: RaceLost) -> out.Rejected:
+    def _race_lost(self, player: Player, action: PlayerAction, action_id: str, race: RaceLost) -> out.Rejected:
         """Name the seat and pile that won. For a play aimed at "any pile" (`pile: null`)
         that is whoever took a card like this one last, which the engine, seeing only
         the foundations, cannot tell from an earlier pile of the same height."""
         pile, by_seat, reason = race.pile, race.by_seat, str(race)
-        if action.get("pile") is None and self.round is not None:
+        if isinstance(action, ToFoundation) and action.pile is None and self.round is not None \
+                and player.seat is not None:
             layout = self.round.seats[player.seat]
-            src = action["src"]
-            card = layout.waste[-1] if src == "waste" else layout.tableau[src].up[-1]
+            src = action.src
+            card = layout.waste[-1] if isinstance(src, str) else layout.tableau[src].up[-1]
             taken = self.record.last_taken(card.suit, card.rank)
             if taken is not None:
                 pile, by_seat = taken
                 reason = f"too late: seat {by_seat} put {card} on foundation pile {pile} first"
         winner = self.seating.at_seat(by_seat)
-        return out.rejected(action_id, race.code, reason, pile=pile, by_seat=by_seat,
-                            by_name=winner.name if winner else None)
+        return out.race_lost(action_id, race.code, reason, pile, by_seat, winner.name if winner else None)
 
     def vote(self, player: Player, end: bool) -> Outcome:
         if self.phase is not Phase.PLAYING or not self.seating.is_seated(player):
