@@ -64,7 +64,7 @@ async def seated_room(hub: Hub, n: int = 2, sockets=None):
         assert hub.attach(handle, player, pipe, None)
     hub.handle_message(handle, host, pipes[0], m.Start(type="start"))
     await turns()
-    hub._publish(handle, handle.room.begin_round(hub.clock()))
+    hub.outbox.publish(handle, handle.room.begin_round(hub.clock()))
     await turns()
     for s in sockets:
         s.frames.clear()

@@ -9,12 +9,12 @@ import typing
 from app.protocol import messages as m
 from app.protocol import server as out
 from app.demon.room.errors import RoomError
-from app.demon.hub.hub import _HANDLERS
+from app.demon.hub.dispatch import HANDLERS
 
 
 def test_every_client_message_but_hello_has_a_handler():
     union = typing.get_args(typing.get_args(m.ClientMessage)[0])
-    assert set(union) - {m.Hello} == set(_HANDLERS)
+    assert set(union) - {m.Hello} == set(HANDLERS)
 
 
 def test_server_messages_are_encoded_with_the_documented_key_order():

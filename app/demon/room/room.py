@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from enum import Enum
 
 from app.demon.rules.actions import ToFoundation, action_to_json
 from app.demon.rules.events import Played
@@ -39,19 +38,12 @@ from app.demon.room.bot_seat import BotSeat
 from app.demon.room.errors import (BadPhase, Invalid, NotHost, OutOfRound, RoomError, RoomFull,
                               SpectatorCannotPlay)
 from app.demon.room.event_log import EventLog
+from app.demon.room.phases import Phase
 from app.demon.room.round_record import RoundRecord
 from app.demon.room.seating import MAX_SEATS, MAX_SPECTATORS, Player, Seating
 from app.demon.room.test_layout import layout_round
 
 __all__ = ["MAX_SEATS", "MAX_SPECTATORS", "Options", "Outcome", "Phase", "Player", "Room", "RoomError"]
-
-
-class Phase(str, Enum):
-    LOBBY = "lobby"
-    COUNTDOWN = "countdown"
-    PLAYING = "playing"
-    ROUND_OVER = "round_over"
-    MATCH_OVER = "match_over"
 
 
 BETWEEN_ROUNDS = (Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER)
