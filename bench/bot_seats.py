@@ -135,7 +135,7 @@ def main() -> None:
         watch_slow(driver_module, "seat_view", "  seat_view", slow)
         watch_slow(driver_module, "decide", "  decide", slow)
         watch_slow(Room, "public_stuck", "  public_stuck", slow)
-        watch_slow(Room, "legal_for", "  legal_for", slow)
+        watch_slow(Room, "legal_news", "  legal_news", slow)
         actions = asyncio.run(loop_load(args))
         slow.sort(reverse=True)
         print(f"bench/bot_seats.py --loop: {args.rooms} rooms of 1 person + {args.bots} {args.level} bots, "

@@ -331,8 +331,8 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path):
         hub = Hub(settings(tmp_path, persist=False))
         handle, players, pipes, _sockets = await seated_room(hub, 3)
         asked = []
-        real = handle.room.legal_for
-        handle.room.legal_for = lambda player: asked.append(player.id) or real(player)
+        real = handle.room.legal_news
+        handle.room.legal_news = lambda player: asked.append(player.id) or real(player)
         for kind in ("draw", "foundation"):
             action = play(handle, players[0], kind)
             asked.clear()

@@ -172,7 +172,5 @@ def _legal_message(handle: RoomHandle, pid: str) -> str | None:
     player = room.seating.by_id(pid)
     if player is None:
         return None
-    legal = room.legal_for(player)
-    if not room.answers.news(pid, legal):
-        return None
-    return out.encode(out.legal(room.v, legal))
+    legal = room.legal_news(player)
+    return None if legal is None else out.encode(out.legal(room.v, legal))

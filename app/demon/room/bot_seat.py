@@ -10,11 +10,18 @@ the engine (`app.demon.rules.bot`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from app.demon.rules.bot import LEVELS, BotMemory
 from app.common.rng import SplitMix64
 
 BOT_LEVELS = tuple(LEVELS)  # "easy", "medium", "hard"
+
+
+class BotSeatJson(TypedDict):
+    level: str
+    memory: dict[str, object]  # the engine's `BotMemory.to_json`
+    rng: int  # SplitMix64's state
 
 
 @dataclass(eq=False)
@@ -29,11 +36,11 @@ class BotSeat:
             raise ValueError(f"unknown bot level {level!r}")
         return cls(level, BotMemory(), SplitMix64(seed))
 
-    def to_json(self) -> dict:
-        return {"level": self.level, "memory": self.memory.to_json(), "rng": self.rng.state}
+    def to_json(self) -> BotSeatJson:
+        return BotSeatJson(level=self.level, memory=self.memory.to_json(), rng=self.rng.state)
 
     @classmethod
-    def from_json(cls, data: dict) -> "BotSeat":
+    def from_json(cls, data: BotSeatJson) -> "BotSeat":
         if data["level"] not in LEVELS:
             raise ValueError(f"unknown bot level {data['level']!r}")
         return cls(data["level"], BotMemory.from_json(data["memory"]), SplitMix64(int(data["rng"])))

@@ -30,8 +30,6 @@ from app.demon.room.room import Phase, Player, Room
 
 COACH = replace(LEVELS["hard"], name="coach", overlook=0.0, noise=0.0)
 
-_WASTE = "waste"
-
 
 def is_practice(room: Room, player: Player) -> bool:
     """Every seat at the table but `player`'s is a computer player: no person races them."""
@@ -55,7 +53,7 @@ def advice(room: Room, player: Player) -> out.Coach:
 
 
 def _card(view: SeatView, src: int | str, count: int = 1) -> str:
-    if src == _WASTE:
+    if isinstance(src, str):  # the waste
         return str(view.waste[-1])
     return str(view.tableau[src].up[-count])
 
@@ -84,10 +82,11 @@ def reason(view: SeatView, action: DemonAction | None, vote_end: bool) -> out.Co
         if card[0] == "A":
             return out.CoachWhy(kind="ace", card=card)
         why = out.CoachWhy(kind="home", card=card)
-        pile = view.foundations[action.pile] if action.pile is not None and action.pile < len(view.foundations) else None
-        if pile is not None:
-            why["onto"] = str(pile.top)
-        if action.src != _WASTE and len(view.tableau[action.src].up) == 1 and view.tableau[action.src].down:
+        home = view.foundations[action.pile] if action.pile is not None and action.pile < len(view.foundations) else None
+        if home is not None:
+            why["onto"] = str(home.top)
+        src = action.src
+        if not isinstance(src, str) and len(view.tableau[src].up) == 1 and view.tableau[src].down:
             why["uncover"] = True
         return why
     assert isinstance(action, ToTableau)
@@ -96,7 +95,7 @@ def reason(view: SeatView, action: DemonAction | None, vote_end: bool) -> out.Co
     why = out.CoachWhy(kind="waste", card=card)
     if onto is not None:
         why["onto"] = str(onto)
-    if action.src == _WASTE:
+    if isinstance(action.src, str):  # the waste
         return why
     pile = view.tableau[action.src]
     if action.count == len(pile.up):

@@ -8,8 +8,10 @@ they return. Their key order is the wire's (app/protocol/server.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence, TypedDict
 
+from app.common.cards import Card
+from app.demon.room.phases import Phase
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 
@@ -17,7 +19,26 @@ if TYPE_CHECKING:
     from app.demon.room.room import Room
 
 
-def foundation_entry(index: int, pile) -> out.FoundationEntry:
+class SummaryPlayer(TypedDict):
+    id: str
+    seat: int | None
+    name: str
+    connected: bool
+    bot: str | None
+
+
+class RoomSummary(TypedDict):
+    """`GET /api/rooms/{code}` (an HTTP answer, not a socket message)."""
+
+    code: str
+    phase: str
+    players: list[SummaryPlayer]
+    max_players: int
+    spectators: int
+    free_seats: int
+
+
+def foundation_entry(index: int, pile: Sequence[tuple[Card, int]]) -> out.FoundationEntry:
     card, owner = pile[-1]
     return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
 
@@ -38,17 +59,17 @@ def ms_until(deadline: float | None, now: float) -> int | None:
 
 
 def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicState:
-    playing = room.round is not None and room.phase.value == "playing"
-    absent = room.round.absent if playing else frozenset()
+    absent = room.round.absent if room.round is not None and room.phase is Phase.PLAYING else frozenset()
     seated_next = room.seating.seated_next(room.options.max_players) if room.spectators else set()
     state = out.PublicState(
         code=room.code,
         phase=room.phase.value,
         host=room.host,
         options=room.options.to_json(),
-        players=[{**p.public(), "absent": p.seat in absent, "voted": p.seat in room.votes}
+        players=[out.SeatedPlayer(**p.public(), absent=p.seat in absent, voted=p.seat in room.votes)
                  for p in room.players],
-        spectators=[{"id": p.id, "name": p.name, "connected": p.connected, "next_round": p.id in seated_next}
+        spectators=[out.SpectatorPublic(id=p.id, name=p.name, connected=p.connected,
+                                        next_round=p.id in seated_next)
                     for p in room.spectators],
         round_no=room.round_no,
         countdown_ends_in_ms=ms_until(room.countdown_ends, now),
@@ -61,13 +82,14 @@ def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicSta
     return state
 
 
-def summary(room: "Room") -> dict:
+def summary(room: "Room") -> RoomSummary:
     """`GET /api/rooms/{code}`: enough to decide whether to join."""
-    return {"code": room.code, "phase": room.phase.value,
-            "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected,
-                         "bot": p.bot.level if p.bot is not None else None}
-                        for p in room.players],
-            "max_players": room.options.max_players, "spectators": len(room.spectators),
-            # seats a newcomer could still take (at once between rounds, else at the next
-            # deal), after those already waiting for one: 0 means they would only watch
-            "free_seats": max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting()))}
+    return RoomSummary(
+        code=room.code, phase=room.phase.value,
+        players=[SummaryPlayer(id=p.id, seat=p.seat, name=p.name, connected=p.connected,
+                               bot=p.bot.level if p.bot is not None else None)
+                 for p in room.players],
+        max_players=room.options.max_players, spectators=len(room.spectators),
+        # seats a newcomer could still take (at once between rounds, else at the next
+        # deal), after those already waiting for one: 0 means they would only watch
+        free_seats=max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting())))
