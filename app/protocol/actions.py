@@ -22,8 +22,9 @@ Records and storage keep the engine's canonical JSON (`action_to_json`/
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal, Mapping, Union, cast
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Annotated, Any, Callable, Literal, Mapping, Union, cast
 
 from pydantic import (BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetPydanticSchema,
                       ValidatorFunctionWrapHandler)
@@ -115,8 +116,26 @@ DemonActionField = Annotated[PlayerAction, GetPydanticSchema(_schema)]
 
 
 def bind_seat(action: DemonAction, seat: int) -> DemonAction:
-    """`action` as played from `seat`."""
-    return action if action.seat == seat else replace(action, seat=seat)
+    """`action` as played from `seat` (a move's every step counts: this is
+    `dataclasses.replace` without its introspection of the fields on every call)."""
+    if action.seat == seat:
+        return action
+    kind = type(action)
+    others = _OTHER_FIELDS.get(kind) or _other_fields(kind)
+    return kind(seat, *others(action))
+
+
+# Per engine action class: a getter of its fields after `seat` (its first), in order.
+_OTHER_FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _other_fields(kind: type) -> Callable[[Any], tuple[Any, ...]]:
+    names = [f.name for f in fields(kind)]
+    assert names[0] == "seat", f"{kind.__name__}: the seat comes first"
+    getters = [attrgetter(name) for name in names[1:]]
+    get: Callable[[Any], tuple[Any, ...]] = lambda action: tuple(g(action) for g in getters)  # noqa: E731
+    _OTHER_FIELDS[kind] = get
+    return get
 
 
 def public_action(step: Mapping[str, object]) -> ActionJson:

@@ -49,6 +49,10 @@ class Op(Enum):
     BEGIN_ROUND = "begin_round"  # the countdown is over: deal
     END_ROUND = "end_round"  # the round ended: Demon!, all stuck, a vote, the time limit
 
+    # Members are singletons, so identity is equality; and the guards ask on every move
+    # and every seat's legal actions, where Enum's own hash (a Python call) showed.
+    __hash__ = object.__hash__
+
     @property
     def from_client(self) -> bool:
         return self not in (Op.SIT, Op.BEGIN_ROUND, Op.END_ROUND)
@@ -123,8 +127,14 @@ TABLE: dict[Phase, dict[Op, Cell]] = {
 }
 
 
+# The table read the other way, for `allows` (asked for every seat at every flush):
+# the phases, by identity, where each operation may happen.
+_ALLOWED_IN: dict[Op, tuple[Phase, ...]] = {
+    op: tuple(phase for phase in Phase if isinstance(TABLE[phase].get(op), Goes)) for op in Op}
+
+
 def allows(phase: Phase, op: Op) -> bool:
-    return isinstance(TABLE[phase].get(op), Goes)
+    return phase in _ALLOWED_IN[op]
 
 
 def require(phase: Phase, op: Op) -> None:
