@@ -3,20 +3,62 @@
 Views are built here, at the boundary, from the room's parts: a seat view has counts
 for face-down cards and the stock and at most the top three waste cards, so no hidden
 card ever reaches a message (docs/protocol.md). The room calls these; the hub sends what
-they return. Their key order is the wire's (app/protocol/server.py).
+they return. Their key order is the wire's (app/protocol/server.py). They read a room
+through `ShownRoom`, what the table shows, so this module needs nothing of `Room`
+itself (which imports it).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence, TypedDict
+from typing import Protocol, Sequence, TypedDict
 
 from app.common.cards import Card
-from app.demon.room.phases import Phase
+from app.demon.room.phases import Op, Phase, allows
+from app.demon.room.seating import Player, Seating
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 
-if TYPE_CHECKING:
-    from app.demon.room.room import Room
+
+class ShownOptions(Protocol):
+    @property
+    def max_players(self) -> int: ...
+
+    def to_json(self) -> out.OptionsJson: ...
+
+
+class ShownRoom(Protocol):
+    """What `public_state` and `summary` read of a room (`Room` is one)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def host(self) -> str | None: ...
+    @property
+    def options(self) -> ShownOptions: ...
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def players(self) -> list[Player]: ...
+    @property
+    def spectators(self) -> list[Player]: ...
+    @property
+    def round(self) -> DemonRound | None: ...
+    @property
+    def votes(self) -> set[int]: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def countdown_ends(self) -> float | None: ...
+    @property
+    def round_deadline(self) -> float | None: ...
+    @property
+    def history(self) -> list[out.RoundResult]: ...
+    @property
+    def result(self) -> out.MatchResult | None: ...
+
+    def round_view(self) -> out.RoundView | None: ...
 
 
 class SummaryPlayer(TypedDict):
@@ -58,8 +100,9 @@ def ms_until(deadline: float | None, now: float) -> int | None:
     return None if deadline is None else max(0, int((deadline - now) * 1000))
 
 
-def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicState:
-    absent = room.round.absent if room.round is not None and room.phase is Phase.PLAYING else frozenset()
+def public_state(room: ShownRoom, now: float, *, with_round: bool) -> out.PublicState:
+    rnd = room.round  # its absent seats show while it is in play
+    absent = rnd.absent if rnd is not None and allows(room.phase, Op.END_ROUND) else frozenset()
     seated_next = room.seating.seated_next(room.options.max_players) if room.spectators else set()
     state = out.PublicState(
         code=room.code,
@@ -82,7 +125,7 @@ def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicSta
     return state
 
 
-def summary(room: "Room") -> RoomSummary:
+def summary(room: ShownRoom) -> RoomSummary:
     """`GET /api/rooms/{code}`: enough to decide whether to join."""
     return RoomSummary(
         code=room.code, phase=room.phase.value,
