@@ -25,8 +25,9 @@ from app.demon.rules.view import SeatView, seat_view
 from app.common.rng import SplitMix64
 from app.protocol import server as out
 from app.protocol.actions import public_action
-from app.demon.room.errors import BadPhase, NotPractice, SpectatorCannotPlay
-from app.demon.room.room import Phase, Player, Room
+from app.demon.room.errors import NotPractice, SpectatorCannotPlay
+from app.demon.room.phases import Op, require
+from app.demon.room.room import Player, Room
 
 COACH = replace(LEVELS["hard"], name="coach", overlook=0.0, noise=0.0)
 
@@ -42,10 +43,9 @@ def advice(room: Room, player: Player) -> out.Coach:
         raise SpectatorCannotPlay("Only a seated player can be coached.")
     if not is_practice(room, player):
         raise NotPractice("The coach helps only in a practice round against bots.")
-    if room.phase is not Phase.PLAYING or room.round is None:
-        raise BadPhase("The coach helps during a round.")
+    require(room.phase, Op.COACH)
     seat = player.seat
-    assert seat is not None
+    assert seat is not None and room.round is not None  # seated, and the round is in play
     view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
     decision = decide(view, COACH, BotMemory(), SplitMix64(0))
     action = public_action(action_to_json(decision.action)) if decision.action is not None else None
