@@ -3,7 +3,7 @@
 A bot is an ordinary `Player` of the room with one of these attached (`Player.bot`).
 Everything in it is plain and saved with its player (`seating.Player.to_json`), so a restarted server
 restores a bot with the same level, the same memory and the same random state, and it
-carries on. The code that makes it act lives in `bots.py` (the driver); the decisions in
+carries on. The code that makes it act lives in app/demon/hub/bot_driver.py; the decisions in
 the engine (`app.demon.rules.bot`).
 """
 

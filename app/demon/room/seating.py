@@ -51,7 +51,7 @@ class Player:
     left: bool = False
     dropped_at: float | None = None  # monotonic time the last socket closed
     total: int = 0
-    bot: BotSeat | None = None  # a computer player (bots.py); it has no token and no socket
+    bot: BotSeat | None = None  # a computer player (app/demon/hub/bot_driver.py); no token, no socket
 
     def public(self) -> out.PlayerPublic:
         return out.PlayerPublic(id=self.id, name=self.name, seat=self.seat, colour=self.colour,
