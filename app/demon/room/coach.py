@@ -82,8 +82,8 @@ def reason(view: SeatView, action: DemonAction | None, vote_end: bool) -> out.Co
         if card[0] == "A":
             return out.CoachWhy(kind="ace", card=card)
         why = out.CoachWhy(kind="home", card=card)
-        pile = action.pile
-        home = view.foundations[pile] if pile is not None and pile < len(view.foundations) else None
+        to = action.pile
+        home = view.foundations[to] if to is not None and to < len(view.foundations) else None
         if home is not None:
             why["onto"] = str(home.top)
         src = action.src
