@@ -30,7 +30,7 @@ from app.server.app import GC_GEN0_THRESHOLD  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
-from app.demon.hub.hub import Hub as _Hub  # noqa: E402
+from app.demon.hub.flush import Outbox  # noqa: E402
 from app.demon.room.room import Phase, Room  # noqa: E402
 from app.storage.store import Store  # noqa: E402
 
@@ -130,12 +130,12 @@ def main() -> None:
         if args.rooms == 5:
             args.rooms = 50
         slow: list = []
-        watch_slow(_Hub, "_flush", "flush", slow)
+        watch_slow(Outbox, "flush", "flush", slow)
         watch_slow(driver_module.BotDriver, "_fire", "a bot's timer", slow)
         watch_slow(driver_module, "seat_view", "  seat_view", slow)
         watch_slow(driver_module, "decide", "  decide", slow)
         watch_slow(Room, "public_stuck", "  public_stuck", slow)
-        watch_slow(Room, "legal_for", "  legal_for", slow)
+        watch_slow(Room, "legal_news", "  legal_news", slow)
         actions = asyncio.run(loop_load(args))
         slow.sort(reverse=True)
         print(f"bench/bot_seats.py --loop: {args.rooms} rooms of 1 person + {args.bots} {args.level} bots, "

@@ -41,6 +41,7 @@ from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.connection import Pipe  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
+from app.demon.room.phases import Phase  # noqa: E402
 from app.storage.store import Store  # noqa: E402
 from server import SEATS, choose  # noqa: E402  (bench/server.py: a seat's choice of move)
 
@@ -88,7 +89,7 @@ async def run(args: argparse.Namespace) -> None:
         hub.handle_message(handle, host, pipes[0], m.Start(type="start"))
         for _ in range(3):
             await asyncio.sleep(0)
-        hub._publish(handle, handle.room.begin_round(hub.clock()))
+        hub.outbox.publish(handle, handle.room.begin_round(hub.clock()))
         for _ in range(3):
             await asyncio.sleep(0)
         seats += [(handle, p, pipe, random.Random(f"{r}-{i}")) for i, (p, pipe) in enumerate(zip(players, pipes))]
@@ -100,7 +101,7 @@ async def run(args: argparse.Namespace) -> None:
         nonlocal sent
         handle, player, pipe, seat_rng = rng.choice(seats)
         room = handle.room
-        if room.phase.value != "playing":
+        if room.phase is not Phase.PLAYING:
             return False
         view = room.round.seat_view(player.seat) if room.round else None
         action = choose(room.legal_for(player), view, seat_rng)
@@ -120,8 +121,8 @@ async def run(args: argparse.Namespace) -> None:
         await asyncio.sleep(0)  # the flush
     totals: dict = {}
     if args.parts:
-        timed(hub, "_dispatch", totals)
-        timed(hub, "_send_turns", totals)
+        timed(hub.dispatcher, "dispatch", totals)
+        timed(hub.outbox, "_send_turns", totals)
         timed(store, "save_rooms", totals)
     profile = cProfile.Profile() if args.profile else None
     applied = 0
@@ -136,7 +137,7 @@ async def run(args: argparse.Namespace) -> None:
     cpu = time.process_time() - t0
     print(f"{args.rooms} rooms x {SEATS}: {applied} moves applied of {args.moves} plays; "
           f"{cpu / max(1, applied) * 1e6:.0f} us of CPU per applied move")
-    names = {"_dispatch": "dispatch (Room.act and around it)", "_send_turns": "frames (legal actions included)",
+    names = {"dispatch": "dispatch (Room.act and around it)", "_send_turns": "frames (legal actions included)",
              "save_rooms": "commit"}
     for name, seconds in totals.items():
         print(f"  {names[name]:36s} {seconds / max(1, applied) * 1e6:6.0f} us/move")

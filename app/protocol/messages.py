@@ -1,8 +1,9 @@
 """Every message of the protocol as a pydantic model, in one place (docs/protocol.md).
 
 Client messages forbid unknown fields, so a typo or an injected field is an error, not
-something silently ignored. Demon actions are validated structurally here; whether an
-action is *legal* is the engine's decision.
+something silently ignored. Demon actions are validated structurally (app/protocol/
+actions.py, which turns them into the engine's actions); whether an action is *legal*
+is the engine's decision.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import unicodedata
 from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+from app.protocol.actions import DemonActionField
 
 # Characters that change how the text around them reads without showing themselves:
 # the bidirectional marks, embeddings, overrides and isolates ("\u202eevil" shows as
@@ -41,41 +44,8 @@ def _plain_name(name: str) -> str:
 # players of one room never share a name: the room numbers the second (`Ann (2)`).
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20),
                  AfterValidator(_plain_name)]
-Source = Union[Literal["waste"], Annotated[int, Field(ge=0, le=6)]]
-Pile = Annotated[int, Field(ge=0, le=6)]
-
-
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-# --- Demon actions (the seat comes from the token, never from the client) -------------
-
-
-class DrawAction(_Strict):
-    type: Literal["draw"]
-
-
-class RecycleAction(_Strict):
-    type: Literal["recycle"]
-
-
-class TableauAction(_Strict):
-    type: Literal["tableau"]
-    src: Source
-    dst: Pile
-    count: Annotated[int, Field(ge=1, le=13)] = 1
-
-
-class FoundationAction(_Strict):
-    type: Literal["foundation"]
-    src: Source
-    pile: Annotated[int, Field(ge=0, le=63)] | None = None
-
-
-DemonActionMsg = Annotated[
-    Union[DrawAction, RecycleAction, TableauAction, FoundationAction], Field(discriminator="type")
-]
 
 
 # --- Client -> server over the WebSocket ----------------------------------------------
@@ -105,7 +75,7 @@ class SetOptions(RoomOptions):
 class Action(_Strict):
     type: Literal["action"]
     id: Annotated[str, StringConstraints(min_length=1, max_length=40)]
-    action: DemonActionMsg
+    action: DemonActionField  # the engine's action (app/protocol/actions.py)
 
 
 class Vote(_Strict):
@@ -170,11 +140,11 @@ class Coach(_Strict):
     type: Literal["coach"]
 
 
-ClientMessage = Annotated[
-    Union[Hello, Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot,
-          Emote, Coach],
-    Field(discriminator="type"),
-]
+# What a seat sends once it is in (the hub's door, a socket's and a bot's alike): every
+# client message but `hello`, which the socket endpoint answers itself.
+RoomMessage = Union[Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot,
+                    Emote, Coach]
+ClientMessage = Annotated[Union[Hello, RoomMessage], Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 
@@ -217,4 +187,4 @@ class NewGrip(_Strict):
 
 class GripRequest(_Strict):
     op: Literal["action", "undo", "redo", "hint", "end"]
-    action: dict | None = None
+    action: dict[str, object] | None = None

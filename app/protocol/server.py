@@ -13,11 +13,91 @@ endpoint call the constructors below, and every message leaves through `encode`.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Literal, NotRequired, TypedDict, Union
 
 from app.protocol.wire import dumps
 
+# JSON the engine writes (a seat view, an engine event): its keys are the engine's
+# (app/demon/rules/round.py `seat_view`, app/common/events.py `event_to_json`), so this
+# module names it rather than restating it.
+EngineJson = dict[str, object]
+
+
+# --- Demon actions as the server writes them (legal actions, a move, the coach) --------
+
+
+class DrawJson(TypedDict):
+    type: Literal["draw"]
+
+
+class RecycleJson(TypedDict):
+    type: Literal["recycle"]
+
+
+class TableauJson(TypedDict):
+    type: Literal["tableau"]
+    src: int | str
+    dst: int
+    count: int
+
+
+class FoundationJson(TypedDict):
+    type: Literal["foundation"]
+    src: int | str
+    pile: int | None
+
+
+# The engine's canonical action JSON without the seat (`app/protocol/actions.py`).
+ActionJson = Union[DrawJson, RecycleJson, TableauJson, FoundationJson]
+
+
 # --- the public state (snapshot.state, the `room` event's state) -----------------------
+
+
+class OptionsJson(TypedDict):
+    rounds: int
+    time_limit_s: int | None
+    max_players: int
+
+
+class PlayerPublic(TypedDict):
+    id: str
+    name: str
+    seat: int | None
+    colour: int | None
+    connected: bool
+    left: bool
+    total: int
+    bot: str | None  # its level; null for a person
+
+
+class SeatedPlayer(PlayerPublic):
+    absent: bool
+    voted: bool
+
+
+class SpectatorPublic(TypedDict):
+    id: str
+    name: str
+    connected: bool
+    next_round: bool  # takes a seat at the next deal
+
+
+class RoundResult(TypedDict):
+    """One finished round, as the match's history keeps it."""
+
+    round_no: int
+    reason: str
+    winner: str | None  # player id
+    scores: dict[str, int]  # player id -> the round's score
+
+
+class MatchResult(RoundResult):
+    """The latest round's result with the match's totals (`result`, `round_ended`)."""
+
+    totals: dict[str, int]
+    match_over: bool
+    winners: list[str]
 
 
 class FoundationEntry(TypedDict):
@@ -28,7 +108,7 @@ class FoundationEntry(TypedDict):
 
 
 class RoundView(TypedDict):
-    seats: list[dict]  # the engine's seat views (app/demon/rules/round.py `seat_view`)
+    seats: list[EngineJson]  # the engine's seat views (app/demon/rules/round.py `seat_view`)
     foundations: list[FoundationEntry]
     stuck: list[int]
     absent: list[int]
@@ -40,14 +120,14 @@ class PublicState(TypedDict):
     code: str
     phase: str
     host: str | None
-    options: dict
-    players: list[dict]
-    spectators: list[dict]
+    options: OptionsJson
+    players: list[SeatedPlayer]
+    spectators: list[SpectatorPublic]
     round_no: int
     countdown_ends_in_ms: int | None
     time_left_ms: int | None
-    history: list[dict]
-    result: dict | None
+    history: list[RoundResult]
+    result: MatchResult | None
     round: NotRequired[RoundView | None]  # absent from a `room` event, except after a rematch
 
 
@@ -74,9 +154,9 @@ class RoundStartedEvent(TypedDict):
 class MoveEvent(TypedDict):
     kind: Literal["move"]
     seat: int
-    action: dict
-    engine: list[dict]
-    seat_view: dict
+    action: ActionJson
+    engine: list[EngineJson]
+    seat_view: EngineJson
     foundations: list[FoundationEntry]
     stuck: list[int]
     cards_home: list[int]
@@ -95,7 +175,7 @@ class AbsentEvent(TypedDict):
 
 class RoundEndedEvent(TypedDict):
     kind: Literal["round_ended"]
-    result: dict
+    result: MatchResult
 
 
 RoomEventBody = Union[RoomEvent, CountdownEvent, RoundStartedEvent, MoveEvent, VotesEvent,
@@ -129,7 +209,7 @@ class Event(TypedDict):
 class Legal(TypedDict):
     type: Literal["legal"]
     v: int
-    actions: list[dict]
+    actions: list[ActionJson]
 
 
 class Ack(TypedDict):
@@ -184,7 +264,7 @@ class Coach(TypedDict):
 
     type: Literal["coach"]
     v: int
-    action: dict | None
+    action: ActionJson | None
     why: CoachWhy
 
 
@@ -204,7 +284,7 @@ def event(v: int, body: RoomEventBody) -> Event:
     return Event(type="event", v=v, event=body)
 
 
-def legal(v: int, actions: list[dict]) -> Legal:
+def legal(v: int, actions: list[ActionJson]) -> Legal:
     return Legal(type="legal", v=v, actions=actions)
 
 
@@ -212,14 +292,22 @@ def ack(action_id: str, v: int) -> Ack:
     return Ack(type="ack", id=action_id, v=v)
 
 
-def rejected(action_id: str, code: str, reason: str, **race: Any) -> Rejected:
-    """`race`: `pile`, `by_seat`, `by_name` for a lost race, in that order."""
-    return Rejected(type="rejected", id=action_id, code=code, reason=reason, **race)  # type: ignore[typeddict-item]
+def rejected(action_id: str, code: str, reason: str) -> Rejected:
+    return Rejected(type="rejected", id=action_id, code=code, reason=reason)
+
+
+def race_lost(action_id: str, code: str, reason: str, pile: int, by_seat: int, by_name: str | None) -> Rejected:
+    """A rejection that names who won the race and where (keys in this order)."""
+    return Rejected(type="rejected", id=action_id, code=code, reason=reason, pile=pile, by_seat=by_seat,
+                    by_name=by_name)
 
 
 def duplicate(reply: Ack | Rejected) -> Ack | Rejected:
-    """The first answer to an action id, again, marked as an answer to a resend."""
-    return {**reply, "duplicate": True}  # type: ignore[return-value]
+    """The first answer to an action id, again, marked as an answer to a resend (a
+    copy: the remembered answer stays as it was first sent)."""
+    again = reply.copy()
+    again["duplicate"] = True
+    return again
 
 
 def error(code: str, message: str) -> Error:
@@ -234,10 +322,10 @@ def emote(player: str, name: str) -> EmoteShown:
     return EmoteShown(type="emote", player=player, emote=name)
 
 
-def coach(v: int, action: dict | None, why: CoachWhy) -> Coach:
+def coach(v: int, action: ActionJson | None, why: CoachWhy) -> Coach:
     return Coach(type="coach", v=v, action=action, why=why)
 
 
-def encode(message: ServerMessage | dict) -> str:
+def encode(message: ServerMessage) -> str:
     """The one place a server message becomes text: one line of compact JSON."""
     return dumps(message)

@@ -11,8 +11,9 @@ from fastapi import APIRouter, HTTPException, Request
 from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
 from app.server.limits import request_address
 from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
-from app.demon.hub.hub import HubFull
-from app.demon.room.room import RoomError
+from app.demon.hub.hub import Hub, HubFull
+from app.demon.room.room import Player, RoomError
+from app.demon.room.views import RoomSummary
 from app.support.secrets_util import normalise_code
 
 router = APIRouter(prefix="/api/rooms")
@@ -20,12 +21,12 @@ router = APIRouter(prefix="/api/rooms")
 NO_ROOM = "No room with that code."
 
 
-def _grant(code: str, player, token: str) -> SeatGrant:
+def _grant(code: str, player: Player, token: str) -> SeatGrant:
     return SeatGrant(code=code, token=token, you=player.id, seat=player.seat,
                      spectator=player.seat is None)
 
 
-def _full(err: Exception, hub) -> HTTPException:
+def _full(err: Exception, hub: Hub) -> HTTPException:
     """The room cap is the server's, not the client's: 503, saying which cap."""
     return HTTPException(503, f"The server holds as many rooms as it allows ({hub.settings.max_rooms}); "
                               "rooms nobody uses are removed within minutes: try again later.",
@@ -59,8 +60,8 @@ async def practice_room(body: PracticeRoom, request: Request, hub: HubDep, budge
     return _grant(handle.room.code, player, token)
 
 
-@router.get("/{code}")
-async def room_summary(code: str, request: Request, hub: HubDep, budgets: BudgetsDep) -> dict:
+@router.get("/{code}", response_model=None)  # a plain dict (typing.TypedDict is no pydantic model on 3.11)
+async def room_summary(code: str, request: Request, hub: HubDep, budgets: BudgetsDep) -> RoomSummary:
     address = request_address(request)
     budgets.check_misses(address)
     handle = hub.rooms.get(normalise_code(code))

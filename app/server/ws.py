@@ -8,7 +8,7 @@ not in the URL, so it never reaches an access log.
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable
+from typing import Any, Coroutine, cast
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -27,10 +27,11 @@ CLOSE_TOO_BIG = 1009
 SOCKET_PREFIX = "/ws/"
 
 
-def socket_room_code(scope: dict) -> str | None:
+def socket_room_code(scope: Scope) -> str | None:
     """The room code of a socket scope for `/ws/{code}` (behind the app's root path,
     if any), or None for any other path."""
-    path, root = scope["path"], scope.get("root_path", "")
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
     if root and path.startswith(root):
         path = path[len(root):]
     if path.startswith(SOCKET_PREFIX):
@@ -48,7 +49,9 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
     origin = origin.rstrip("/")
     if origin in settings.origin_allow_list:
         return True
-    return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+    if not host:
+        return False
+    return urlsplit(origin).netloc.lower() == host.lower()
 
 
 def explain(error: ValidationError) -> str:
@@ -77,8 +80,10 @@ class _Frames:
         self._send = send
         self.close = websocket.close
 
-    def send_text(self, text: str) -> Awaitable[None]:
-        return self._send({"type": "websocket.send", "text": text})
+    def send_text(self, text: str) -> Coroutine[Any, Any, None]:
+        # The ASGI server's `send` is an async function, so its call is a coroutine,
+        # which the pipe runs by hand (connection.start); ASGI only promises an awaitable.
+        return cast(Coroutine[Any, Any, None], self._send({"type": "websocket.send", "text": text}))
 
 
 async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> None:

@@ -11,6 +11,7 @@ from app.demon.room.room import Options, Phase, Room
 from app.support.secrets_util import hash_token
 from app.storage.store import Store
 from app.records.records import replay_demon
+from tests.support.actions import as_sent
 
 now = time.monotonic
 
@@ -34,7 +35,7 @@ def test_a_saved_room_comes_back_the_same(tmp_path):
     room, players = room_with_round(time_limit_s=300)
     for i in range(6):
         action = room.legal_for(players[i % 2])[0]
-        room.act(players[i % 2], f"a{i}", action, now())
+        room.act(players[i % 2], f"a{i}", as_sent(action), now())
         store.save_room(room)
     back = restored(Store.open(tmp_path), room.code)
     assert back.round == room.round and back.v == room.v and back.phase is Phase.PLAYING
@@ -49,7 +50,7 @@ def test_a_rematch_is_restored_without_the_old_round(tmp_path):
     """Review finding: the finished round's steps were written again after a rematch."""
     store = Store.open(tmp_path)
     room, players = room_with_round(rounds=1)
-    room.act(players[0], "d", {"type": "draw"}, now())
+    room.act(players[0], "d", as_sent({"type": "draw"}), now())
     room.vote(players[0], True)
     room.vote(players[1], True)
     store.save_room(room)
@@ -65,7 +66,7 @@ def test_a_damaged_room_is_skipped_and_the_others_restored(tmp_path):
     store = Store.open(tmp_path)
     good, _ = room_with_round("GOODAAA")
     bad, players = room_with_round("BADAAAA")
-    bad.act(players[0], "d", {"type": "draw"}, now())
+    bad.act(players[0], "d", as_sent({"type": "draw"}), now())
     store.save_room(good)
     store.save_room(bad)
     store.conn.execute("UPDATE steps SET step = ? WHERE code = ?",
@@ -93,11 +94,11 @@ def test_moves_saved_as_steps_only_restore_the_same_version(tmp_path):
     room, players = room_with_round()
     store.save_room(room)
     for i in range(5):
-        room.act(players[i % 2], f"m{i}", room.legal_for(players[i % 2])[0], now())
+        room.act(players[i % 2], f"m{i}", as_sent(room.legal_for(players[i % 2])[0]), now())
         store.save_room(room, moves_only=True)
     back = restored(Store.open(tmp_path), room.code)
     assert back.v == room.v and back.round == room.round
-    dup = back.act(back.seating.by_id(players[1].id), "m3", {"type": "draw"}, now())
+    dup = back.act(back.seating.by_id(players[1].id), "m3", as_sent({"type": "draw"}), now())
     assert dup.reply["duplicate"] and back.v == room.v
 
 
@@ -111,10 +112,10 @@ def test_a_finished_match_that_cannot_be_recorded_does_not_unsave_the_rooms_save
     done.vote(done_players[0], True)
     done.vote(done_players[1], True)
     assert done.phase is Phase.MATCH_OVER
-    busy.act(busy_players[0], "d1", {"type": "draw"}, now())
+    busy.act(busy_players[0], "d1", as_sent({"type": "draw"}), now())
     store.conn.execute("DROP TABLE matches")  # recording the match will fail
     assert store.save_rooms([(done, False), (busy, True)]) == set()
-    busy.act(busy_players[0], "d2", {"type": "draw"}, now())
+    busy.act(busy_players[0], "d2", as_sent({"type": "draw"}), now())
     assert store.save_rooms([(busy, True)]) == set()
     assert restored(Store.open(tmp_path), "BUSYAAA").v == busy.v
 
@@ -139,11 +140,11 @@ def test_a_restored_room_knows_which_pile_took_each_card_last_and_which_ids_it_a
         plays = [a for a in legal if a["type"] == "foundation"]
         if room.phase is not Phase.PLAYING or not legal:
             break
-        room.act(p, f"a{i}", rng.choice(plays or legal), now())
+        room.act(p, f"a{i}", as_sent(rng.choice(plays or legal)), now())
     store.save_room(room)
     assert len(room.record.taken) > 4
     back = restored(Store.open(tmp_path), room.code)
     assert back.record.taken == room.record.taken
     v = back.v
-    again = back.act(back.players[0], "a0", {"type": "draw"}, now()).reply
+    again = back.act(back.players[0], "a0", as_sent({"type": "draw"}), now()).reply
     assert again["type"] == "ack" and again["duplicate"] is True and back.v == v

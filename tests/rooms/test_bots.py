@@ -20,6 +20,7 @@ from app.demon.hub.hub import Hub
 from app.demon.room.room import Phase, RoomError
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.rooms.test_room import T0, make_room
+from tests.support.actions import as_sent
 
 
 def snapshot(room) -> tuple:
@@ -311,7 +312,7 @@ def test_bots_stay_seated_for_the_next_round_and_the_rematch():
     assert [p.id for p in room.players] == [host.id, bot.id] and room.bots() == [bot]
     room.begin_round(T0 + 13)
     assert room.phase is Phase.PLAYING and len(room.round.seats) == 2
-    assert room.act(bot, "b1", {"type": "draw"}, T0 + 14).reply["type"] == "ack"
+    assert room.act(bot, "b1", as_sent({"type": "draw"}), T0 + 14).reply["type"] == "ack"
 
 
 def test_a_bot_that_finds_a_play_after_voting_takes_its_vote_back_first(tmp_path):

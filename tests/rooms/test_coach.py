@@ -19,6 +19,7 @@ from app.demon.room.room import Phase
 from tests.rooms.test_bots import fast, until
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.rooms.test_room import T0, make_room
+from tests.support.actions import as_sent
 
 
 def practice(bots: int = 1):
@@ -63,7 +64,7 @@ def test_following_the_coach_plays_a_round_move_after_move():
             assert answer["why"]["kind"] == "stuck"
             break
         assert answer["action"] in room.legal_for(person)
-        reply = room.act(person, f"c{step}", answer["action"], T0 + 4).reply
+        reply = room.act(person, f"c{step}", as_sent(answer["action"]), T0 + 4).reply
         assert reply is not None and reply["type"] == "ack", reply
         if room.phase is not Phase.PLAYING:
             break
@@ -90,7 +91,7 @@ def test_the_coach_sees_only_the_seats_view(seed):
         room.round = real
         if answer["action"] is None:
             break
-        room.act(person, f"c{step}", answer["action"], T0 + 4)
+        room.act(person, f"c{step}", as_sent(answer["action"]), T0 + 4)
         if room.phase is not Phase.PLAYING:
             break
     assert compared > 30

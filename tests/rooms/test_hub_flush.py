@@ -64,7 +64,7 @@ async def seated_room(hub: Hub, n: int = 2, sockets=None):
         assert hub.attach(handle, player, pipe, None)
     hub.handle_message(handle, host, pipes[0], m.Start(type="start"))
     await turns()
-    hub._publish(handle, handle.room.begin_round(hub.clock()))
+    hub.outbox.publish(handle, handle.room.begin_round(hub.clock()))
     await turns()
     for s in sockets:
         s.frames.clear()
@@ -331,8 +331,8 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path):
         hub = Hub(settings(tmp_path, persist=False))
         handle, players, pipes, _sockets = await seated_room(hub, 3)
         asked = []
-        real = handle.room.legal_for
-        handle.room.legal_for = lambda player: asked.append(player.id) or real(player)
+        real = handle.room.legal_news
+        handle.room.legal_news = lambda player: asked.append(player.id) or real(player)
         for kind in ("draw", "foundation"):
             action = play(handle, players[0], kind)
             asked.clear()

@@ -9,19 +9,19 @@ import typing
 from app.protocol import messages as m
 from app.protocol import server as out
 from app.demon.room.errors import RoomError
-from app.demon.hub.hub import _HANDLERS
+from app.demon.hub.dispatch import HANDLERS
 
 
 def test_every_client_message_but_hello_has_a_handler():
     union = typing.get_args(typing.get_args(m.ClientMessage)[0])
-    assert set(union) - {m.Hello} == set(_HANDLERS)
+    assert set(union) - {m.Hello} == set(HANDLERS)
 
 
 def test_server_messages_are_encoded_with_the_documented_key_order():
     assert out.encode(out.welcome("KXWPRTM", "p1", 0, 3, "e")) == \
         '{"type":"welcome","code":"KXWPRTM","you":"p1","seat":0,"v":3,"epoch":"e"}'
     assert out.encode(out.duplicate(out.ack("a1", 6))) == '{"type":"ack","id":"a1","v":6,"duplicate":true}'
-    assert out.encode(out.rejected("a2", "race_lost", "too late", pile=1, by_seat=2, by_name="Bo")) == \
+    assert out.encode(out.race_lost("a2", "race_lost", "too late", pile=1, by_seat=2, by_name="Bo")) == \
         '{"type":"rejected","id":"a2","code":"race_lost","reason":"too late","pile":1,"by_seat":2,"by_name":"Bo"}'
     assert out.encode(out.legal(7, [{"type": "draw"}])) == '{"type":"legal","v":7,"actions":[{"type":"draw"}]}'
     assert out.encode(out.error("invalid", "x")) == '{"type":"error","code":"invalid","message":"x"}'

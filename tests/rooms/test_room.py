@@ -11,6 +11,7 @@ import pytest
 from app.demon.rules.round import DemonRound
 from app.demon.room.room import Options, Phase, Room, RoomError
 from app.support.secrets_util import hash_token, new_code, normalise_code, token_matches
+from tests.support.actions import as_sent
 
 T0 = 1000.0
 
@@ -69,7 +70,7 @@ def test_countdown_then_the_round_starts_for_everyone_at_once():
     room, players = make_room(3)
     out = room.start(players[0], T0)
     assert room.phase is Phase.COUNTDOWN and "countdown" in kinds(out)
-    reply = room.act(players[1], "early", {"type": "draw"}, T0 + 1).reply
+    reply = room.act(players[1], "early", as_sent({"type": "draw"}), T0 + 1).reply
     assert reply["code"] == "not_started"
     out = room.begin_round(T0 + 3)
     assert room.phase is Phase.PLAYING and "round_started" in kinds(out)
@@ -81,7 +82,7 @@ def test_late_joiner_spectates_then_is_seated_next_round():
     room, players = started(2, rounds=2)
     late = room.join("Late", hash_token("late"))
     assert late.seat is None and room.legal_for(late) == []
-    assert room.act(late, "x", {"type": "draw"}, T0).reply["code"] == "spectator"
+    assert room.act(late, "x", as_sent({"type": "draw"}), T0).reply["code"] == "spectator"
     room.vote(players[0], True)
     room.vote(players[1], True)
     assert room.phase is Phase.ROUND_OVER
@@ -93,12 +94,12 @@ def test_late_joiner_spectates_then_is_seated_next_round():
 def test_action_ack_duplicate_and_illegal():
     room, players = started()
     v = room.v
-    out = room.act(players[0], "a1", {"type": "draw"}, T0 + 4)
+    out = room.act(players[0], "a1", as_sent({"type": "draw"}), T0 + 4)
     assert out.reply == {"type": "ack", "id": "a1", "v": v + 1}
-    again = room.act(players[0], "a1", {"type": "draw"}, T0 + 4)
+    again = room.act(players[0], "a1", as_sent({"type": "draw"}), T0 + 4)
     assert again.reply["duplicate"] and again.reply["v"] == v + 1 and not again.events
     assert room.v == v + 1
-    bad = room.act(players[0], "a2", {"type": "tableau", "src": 0, "dst": 0, "count": 1}, T0 + 4)
+    bad = room.act(players[0], "a2", as_sent({"type": "tableau", "src": 0, "dst": 0, "count": 1}), T0 + 4)
     assert bad.reply["code"] == "illegal" and not bad.events and room.v == v + 1
 
 
@@ -106,11 +107,11 @@ def test_race_lost_names_the_winner():
     room, players = started()
     seat0 = room.round.seats[0].tableau
     ace = next(i for i, p in enumerate(seat0) if p.up and str(p.up[-1]) == "AC")
-    room.act(players[0], "ace", {"type": "foundation", "src": ace, "pile": None}, T0)
+    room.act(players[0], "ace", as_sent({"type": "foundation", "src": ace, "pile": None}), T0)
     two0 = next(i for i, p in enumerate(room.round.seats[0].tableau) if p.up and str(p.up[-1]) == "2C")
     two1 = next(i for i, p in enumerate(room.round.seats[1].tableau) if p.up and str(p.up[-1]) == "2C")
-    first = room.act(players[1], "b", {"type": "foundation", "src": two1, "pile": 0}, T0)
-    second = room.act(players[0], "a", {"type": "foundation", "src": two0, "pile": 0}, T0)
+    first = room.act(players[1], "b", as_sent({"type": "foundation", "src": two1, "pile": 0}), T0)
+    second = room.act(players[0], "a", as_sent({"type": "foundation", "src": two0, "pile": 0}), T0)
     assert first.reply["type"] == "ack"
     assert second.reply["code"] == "race_lost" and second.reply["by_seat"] == 1
     assert second.reply["by_name"] == "P1" and second.reply["pile"] == 0
@@ -168,7 +169,7 @@ def test_a_refused_start_changes_nothing():
 
 def test_rematch_forgets_the_old_round():
     room, players = started(2, rounds=1)
-    room.act(players[0], "d", {"type": "draw"}, T0)
+    room.act(players[0], "d", as_sent({"type": "draw"}), T0)
     room.vote(players[0], True)
     room.vote(players[1], True)
     room.rematch(players[0], T0)
@@ -204,7 +205,7 @@ def test_stuck_is_shown_only_for_seats_that_have_seen_their_whole_stock():
     room.round = stuck
     assert room.round.stuck_seats() == {0, 1}
     assert room.public_stuck() == []
-    room.act(players[1], "draw", {"type": "draw"}, T0)
+    room.act(players[1], "draw", as_sent({"type": "draw"}), T0)
     assert room.public_stuck() == [1]
 
 
@@ -220,7 +221,7 @@ def random_moves(seed: int, seats: int = 6):
         action = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal) if legal else None
         if action is None:
             continue
-        room.act(p, f"a{room.v}", action, T0)
+        room.act(p, f"a{room.v}", as_sent(action), T0)
         yield room, players
 
 
@@ -265,7 +266,7 @@ def test_a_refused_recycle_does_not_count_as_having_seen_the_stock():
     room.round = DemonRound.from_layout(
         [{"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H 6H"},
          {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"}])
-    assert room.act(players[0], "r", {"type": "recycle"}, T0).reply["code"] == "illegal"
+    assert room.act(players[0], "r", as_sent({"type": "recycle"}), T0).reply["code"] == "illegal"
     assert room.public_stuck() == []
 
 
@@ -283,7 +284,7 @@ def test_seat_away_past_the_grace_period_is_out_but_still_scores():
     assert 2 not in room.round.absent
     out = room.tick(T0 + 131)
     assert 2 in room.round.absent and "absent" in kinds(out)
-    assert room.act(players[2], "z", {"type": "draw"}, T0 + 131).reply["code"] == "illegal"
+    assert room.act(players[2], "z", as_sent({"type": "draw"}), T0 + 131).reply["code"] == "illegal"
     room.vote(players[0], True)
     room.vote(players[1], True)
     assert set(room.result["scores"]) == {p.id for p in players}
@@ -322,7 +323,7 @@ def test_demon_ends_the_round_with_62_for_the_winner():
          {"tableau": [{"up": ["KH"]}] + [{}] * 6}],
         foundations=[[(f"{r}S", 0) for r in "A23456789TJQ"], [(f"{r}H", 1) for r in "A23456789TJQ"]])
     room.round = one_left
-    out = room.act(players[0], "last", {"type": "foundation", "src": 0, "pile": 0}, T0)
+    out = room.act(players[0], "last", as_sent({"type": "foundation", "src": 0, "pile": 0}), T0)
     assert out.reply["type"] == "ack"
     assert room.result["reason"] == "demon" and room.result["winner"] == players[0].id
     assert room.result["scores"][players[0].id] == 62

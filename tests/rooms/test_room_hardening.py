@@ -10,6 +10,7 @@ import json
 from app.demon.rules.round import DemonRound
 from app.demon.room.room import Phase
 from tests.rooms.test_room import T0, make_room, started
+from tests.support.actions import as_sent
 
 
 def cycle_action(room, player) -> dict:
@@ -20,13 +21,13 @@ def cycle_action(room, player) -> dict:
 def test_an_action_id_resent_after_300_newer_ones_is_answered_not_applied_again():
     """Item 6: the ids were kept in a window of 256, so an old id came back as new."""
     room, players = started(2)
-    first = room.act(players[0], "first", {"type": "draw"}, T0).reply
+    first = room.act(players[0], "first", as_sent({"type": "draw"}), T0).reply
     assert first["type"] == "ack"
     for i in range(300):
-        reply = room.act(players[0], f"n{i}", cycle_action(room, players[0]), T0).reply
+        reply = room.act(players[0], f"n{i}", as_sent(cycle_action(room, players[0])), T0).reply
         assert reply["type"] == "ack"
     v, steps = room.v, len(room.round_actions)
-    again = room.act(players[0], "first", {"type": "draw"}, T0).reply
+    again = room.act(players[0], "first", as_sent({"type": "draw"}), T0).reply
     assert again == {**first, "duplicate": True}
     assert room.v == v and len(room.round_actions) == steps
 
@@ -35,13 +36,13 @@ def test_action_ids_of_the_last_round_are_still_answered_in_the_next():
     """The guarantee spans a round change: a resend that arrives after the next round
     has begun must not be applied to the new table."""
     room, players = started(2, rounds=3)
-    first = room.act(players[0], "old", {"type": "draw"}, T0).reply
+    first = room.act(players[0], "old", as_sent({"type": "draw"}), T0).reply
     room.vote(players[0], True)
     room.vote(players[1], True)
     room.next_round(players[0], T0)
     room.begin_round(T0 + 3)
     v = room.v
-    assert room.act(players[0], "old", {"type": "draw"}, T0).reply == {**first, "duplicate": True}
+    assert room.act(players[0], "old", as_sent({"type": "draw"}), T0).reply == {**first, "duplicate": True}
     assert room.v == v
 
 
@@ -60,9 +61,9 @@ def test_a_race_lost_with_pile_null_names_the_pile_and_seat_that_just_took_the_c
     room, players = started(3)
     three_twos_of_clubs(room)
     play = {"type": "foundation", "src": 0, "pile": None}
-    assert room.act(players[0], "a", play, T0).reply["type"] == "ack"  # onto pile 0
-    assert room.act(players[1], "b", play, T0).reply["type"] == "ack"  # onto pile 1
-    lost = room.act(players[2], "c", play, T0).reply
+    assert room.act(players[0], "a", as_sent(play), T0).reply["type"] == "ack"  # onto pile 0
+    assert room.act(players[1], "b", as_sent(play), T0).reply["type"] == "ack"  # onto pile 1
+    lost = room.act(players[2], "c", as_sent(play), T0).reply
     assert lost["code"] == "race_lost"
     assert (lost["pile"], lost["by_seat"], lost["by_name"]) == (1, 1, players[1].name)
 
@@ -70,8 +71,8 @@ def test_a_race_lost_with_pile_null_names_the_pile_and_seat_that_just_took_the_c
 def test_a_race_lost_on_a_named_pile_still_names_that_pile():
     room, players = started(3)
     three_twos_of_clubs(room)
-    assert room.act(players[1], "b", {"type": "foundation", "src": 0, "pile": 1}, T0).reply["type"] == "ack"
-    lost = room.act(players[2], "c", {"type": "foundation", "src": 0, "pile": 1}, T0).reply
+    assert room.act(players[1], "b", as_sent({"type": "foundation", "src": 0, "pile": 1}), T0).reply["type"] == "ack"
+    lost = room.act(players[2], "c", as_sent({"type": "foundation", "src": 0, "pile": 1}), T0).reply
     assert (lost["code"], lost["pile"], lost["by_seat"]) == ("race_lost", 1, 1)
 
 

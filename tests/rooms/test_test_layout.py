@@ -14,6 +14,7 @@ from app.demon.hub.hub import Hub
 from app.demon.room.room import Options, Room
 from app.support.secrets_util import hash_token
 from app.demon.room.test_layout import layout_round, load_test_layout
+from tests.support.actions import as_sent
 
 LAYOUT = Path(__file__).resolve().parents[1] / "browser" / "layouts" / "tall-pile.json"
 TALL = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split()
@@ -99,8 +100,8 @@ def test_a_layout_may_start_with_foundations_and_the_round_can_be_won_in_two_pla
     ann, bob = play_round(room, 2)
     assert room.round.foundation_counts() == (50, 0)
     assert room.public_stuck() == [1]
-    assert room.act(ann, "q", {"type": "foundation", "src": 1, "pile": 3}, T0 + 4).reply["type"] == "ack"
-    assert room.act(ann, "k", {"type": "foundation", "src": 0, "pile": 3}, T0 + 5).reply["type"] == "ack"
+    assert room.act(ann, "q", as_sent({"type": "foundation", "src": 1, "pile": 3}), T0 + 4).reply["type"] == "ack"
+    assert room.act(ann, "k", as_sent({"type": "foundation", "src": 0, "pile": 3}), T0 + 5).reply["type"] == "ack"
     assert room.result["reason"] == "demon" and room.result["winner"] == ann.id
     assert room.result["scores"] == {ann.id: 62, bob.id: 0}
 

@@ -1,10 +1,10 @@
 """The bot driver: when computer players think, what they see, and how they act.
 
 A bot is a seat of the room (`Player.bot`), and it plays by the same door as a person:
-its move becomes the same validated client message a socket would send
-(`messages.client_message`), with its own action id, and goes through
-`Hub.bot_message`, which is the socket's `handle_message` without a socket. So it meets
-the same validation, the same first-come arbitration (a bot that is slower than a person
+its engine action goes into the same validated `Action` message a socket's JSON becomes
+(app/protocol/actions.py: the action as it is, no trip through JSON), with its own
+action id, and goes through `Hub.bot_message`, which is the socket's `handle_message`
+without a socket. So it meets the same validation, the same first-come arbitration (a bot that is slower than a person
 to a foundation gets `race_lost` like anybody) and the same versions. It decides only
 from its seat's view (`app.demon.rules.view.SeatView`): what a person at that seat sees.
 
@@ -31,16 +31,29 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Literal, Protocol
 
-from app.demon.rules.round import action_to_json
+from app.demon.hub.handle import RoomHandle
+from app.demon.room.phases import Phase
+from app.demon.room.seating import Player
 from app.demon.rules.bot import LEVELS, decide, think_time
 from app.demon.rules.view import seat_view
 from app.protocol import messages as m
-from app.demon.room.room import Phase, Player
+from app.protocol import server as out
 
-if TYPE_CHECKING:
-    from app.demon.hub.hub import Hub, RoomHandle
+# What a bot means to send: a message, None (nothing to do yet: look again later) or
+# False (nothing to do until the table changes).
+Intent = m.Action | m.Vote | None | Literal[False]
+
+
+class BotDoor(Protocol):
+    """What the driver needs of the hub (`Hub`): the rooms, the run's name for its
+    action ids, and the door a socket's message goes through."""
+
+    rooms: dict[str, RoomHandle]
+    epoch: str
+
+    def bot_message(self, handle: RoomHandle, player: Player, msg: m.RoomMessage) -> out.Reply | None: ...
 
 log = logging.getLogger("demon.bots")
 
@@ -48,7 +61,7 @@ log = logging.getLogger("demon.bots")
 class BotDriver:
     """Schedules and runs every bot of one hub, on the hub's event loop."""
 
-    def __init__(self, hub: "Hub", think_scale: float = 1.0) -> None:
+    def __init__(self, hub: BotDoor, think_scale: float = 1.0) -> None:
         self.hub = hub
         self.think_scale = think_scale
         self._ids = itertools.count(1)  # action ids: unique within this run (with the epoch)
@@ -57,7 +70,7 @@ class BotDriver:
 
     # ------------------------------------------------------------ scheduling
 
-    def poke(self, handle: "RoomHandle") -> None:
+    def poke(self, handle: RoomHandle) -> None:
         """Something in the room changed: every bot that is not thinking starts to."""
         room = handle.room
         if self.stopped or room.phase is not Phase.PLAYING or room.round is None:
@@ -77,7 +90,7 @@ class BotDriver:
             except Exception:  # called from the flush: one bad bot must not stop it
                 log.exception("bot %s of room %s failed", p.id, room.code)
 
-    def think(self, handle: "RoomHandle", player: Player) -> None:
+    def think(self, handle: RoomHandle, player: Player) -> None:
         """Decide on the table as it is now; the message leaves a think time later."""
         message = self._decide(handle, player)
         if message is False:
@@ -89,7 +102,7 @@ class BotDriver:
         handle.bot_timers[player.id] = loop.call_later(
             delay, self._fire, handle, player, message, handle.room.round_no)
 
-    def forget(self, handle: "RoomHandle") -> None:
+    def forget(self, handle: RoomHandle) -> None:
         """The room is gone (or the server stops): its bots stop thinking."""
         for timer in handle.bot_timers.values():
             timer.cancel()
@@ -97,7 +110,7 @@ class BotDriver:
 
     # ------------------------------------------------------------ deciding and acting
 
-    def _can_play(self, handle: "RoomHandle", player: Player) -> bool:
+    def _can_play(self, handle: RoomHandle, player: Player) -> bool:
         room = handle.room
         if (player.bot is None or player.left or self.hub.rooms.get(room.code) is not handle
                 or room.phase is not Phase.PLAYING or room.round is None):
@@ -106,28 +119,24 @@ class BotDriver:
         return (seat is not None and seat < len(room.players) and room.players[seat] is player
                 and seat not in room.round.absent and room.has_people())
 
-    def _decide(self, handle: "RoomHandle", player: Player) -> Any:
-        """The message this bot means to send: an `Action`, a `Vote`, None (nothing to do
-        yet: look again later) or False (nothing to do until the table changes)."""
+    def _decide(self, handle: RoomHandle, player: Player) -> Intent:
+        """The message this bot means to send (`Intent`)."""
         if not self._can_play(handle, player):
             return False
-        room, bot = handle.room, player.bot
-        seat = player.seat
+        room, bot, seat = handle.room, player.bot, player.seat
+        assert bot is not None and seat is not None and room.round is not None  # `_can_play`
         view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
         decision = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
-        if decision.action is not None:
-            action = action_to_json(decision.action)
-            action.pop("seat", None)
-            return m.client_message.validate_python(
-                {"type": "action", "id": f"bot-{self.hub.epoch}-{next(self._ids)}", "action": action})
+        if decision.action is not None:  # validated like a socket's message (its id too)
+            return m.Action(type="action", id=f"bot-{self.hub.epoch}-{next(self._ids)}", action=decision.action)
         if decision.vote_end != (seat in room.votes):
             return m.Vote(type="vote", end=decision.vote_end)
         return False if decision.vote_end else None
 
-    def _fire(self, handle: "RoomHandle", player: Player, message: Any, round_no: int) -> None:
+    def _fire(self, handle: RoomHandle, player: Player, message: Intent, round_no: int) -> None:
         handle.bot_timers.pop(player.id, None)
         try:
-            if message is not None and round_no == handle.room.round_no and self._can_play(handle, player):
+            if message and round_no == handle.room.round_no and self._can_play(handle, player):
                 if isinstance(message, m.Action) and player.seat in handle.room.votes:
                     # It has a play after all: a vote left standing could end the round
                     # (with a person's vote) while it still has plays. Take it back first.

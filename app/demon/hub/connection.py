@@ -35,7 +35,7 @@ MAX_FRAME_CHARS = 64 * 1024  # a longer backlog leaves as several frames
 
 
 class _Socket(Protocol):
-    async def send_text(self, data: str) -> None: ...
+    def send_text(self, data: str, /) -> Coroutine[Any, Any, None]: ...
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
@@ -49,7 +49,9 @@ def take_frame(pending: list[str], limit: int = MAX_FRAME_CHARS) -> tuple[str, i
     return (pending[0] if n == 1 else "\n".join(pending[:n])), n
 
 
-Suspended = tuple  # (a coroutine `start` began, what it waits on)
+# (a coroutine `start` began, what it waits on: the future asyncio's coroutines yield,
+# or None for a bare yield)
+Suspended = tuple[Coroutine[Any, Any, None], "asyncio.Future[Any] | None"]
 
 
 def start(coro: Coroutine[Any, Any, None]) -> Suspended | None:
@@ -62,7 +64,7 @@ def start(coro: Coroutine[Any, Any, None]) -> Suspended | None:
     return coro, waits_on
 
 
-async def finish(coro: Coroutine[Any, Any, None], waits_on: Any) -> None:
+async def finish(coro: Coroutine[Any, Any, None], waits_on: "asyncio.Future[Any] | None") -> None:
     """Drive a coroutine that `start` began: wait for what it waits on, resume it, repeat
     (what a Task does). The coroutine reads the outcome of what it waited on itself."""
     try:
@@ -88,7 +90,7 @@ class Pipe:
         self.closed = False
         self.close_code: int | None = None
         self._close_with: tuple[int, str] | None = None
-        self._task: asyncio.Task | None = None  # finishes a write that had to wait, or the close
+        self._task: asyncio.Task[None] | None = None  # finishes a write that had to wait, or the close
         self._suspended: Suspended | None = None  # that write, until the task takes it
         self.on_drop: Callable[[Pipe], None] | None = None  # called when it gives up (1013)
 
@@ -167,7 +169,7 @@ class Pipe:
         except (asyncio.TimeoutError, Exception):
             self._stop(task)
 
-    def _stop(self, task: asyncio.Task | None) -> None:
+    def _stop(self, task: asyncio.Task[None] | None) -> None:
         if task is not None:
             task.cancel()
         if self._suspended is not None:  # its task never started: end the send it held
@@ -178,7 +180,7 @@ class Pipe:
 class RateLimiter:
     """Token bucket: `rate` messages per second sustained, `burst` at once."""
 
-    def __init__(self, rate: float, burst: int, clock=time.monotonic) -> None:
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.tokens = float(burst)

@@ -35,10 +35,12 @@ class ActionIds:
     def answer(self, pid: str, action_id: str) -> out.Ack | out.Rejected | None:
         """The first answer to `action_id` from `pid`, if it is still remembered."""
         for applied in (self._applied, self._applied_before):
-            v = applied.get(pid, {}).get(action_id)
+            ids = applied.get(pid)
+            v = ids.get(action_id) if ids is not None else None
             if v is not None:
                 return out.ack(action_id, v)
-        return self._rejected.get(pid, {}).get(action_id)
+        rejected = self._rejected.get(pid)
+        return rejected.get(action_id) if rejected is not None else None
 
     def remember(self, pid: str, reply: out.Ack | out.Rejected) -> None:
         if reply["type"] == "ack":

@@ -19,17 +19,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.demon.rules.round import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
+from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
 from app.demon.rules.bot import LEVELS, BotMemory, decide
 from app.demon.rules.view import SeatView, seat_view
 from app.common.rng import SplitMix64
 from app.protocol import server as out
-from app.demon.room.errors import BadPhase, NotPractice, SpectatorCannotPlay
-from app.demon.room.room import Phase, Player, Room
+from app.protocol.actions import public_action
+from app.demon.room.errors import NotPractice, SpectatorCannotPlay
+from app.demon.room.phases import Op, require
+from app.demon.room.room import Player, Room
 
 COACH = replace(LEVELS["hard"], name="coach", overlook=0.0, noise=0.0)
-
-_WASTE = "waste"
 
 
 def is_practice(room: Room, player: Player) -> bool:
@@ -43,21 +43,17 @@ def advice(room: Room, player: Player) -> out.Coach:
         raise SpectatorCannotPlay("Only a seated player can be coached.")
     if not is_practice(room, player):
         raise NotPractice("The coach helps only in a practice round against bots.")
-    if room.phase is not Phase.PLAYING or room.round is None:
-        raise BadPhase("The coach helps during a round.")
+    require(room.phase, Op.COACH)
     seat = player.seat
-    assert seat is not None
+    assert seat is not None and room.round is not None  # seated, and the round is in play
     view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
     decision = decide(view, COACH, BotMemory(), SplitMix64(0))
-    action = None
-    if decision.action is not None:
-        action = action_to_json(decision.action)
-        action.pop("seat", None)
+    action = public_action(action_to_json(decision.action)) if decision.action is not None else None
     return out.coach(room.v, action, reason(view, decision.action, decision.vote_end))
 
 
 def _card(view: SeatView, src: int | str, count: int = 1) -> str:
-    if src == _WASTE:
+    if isinstance(src, str):  # the waste
         return str(view.waste[-1])
     return str(view.tableau[src].up[-count])
 
@@ -86,10 +82,12 @@ def reason(view: SeatView, action: DemonAction | None, vote_end: bool) -> out.Co
         if card[0] == "A":
             return out.CoachWhy(kind="ace", card=card)
         why = out.CoachWhy(kind="home", card=card)
-        pile = view.foundations[action.pile] if action.pile is not None and action.pile < len(view.foundations) else None
-        if pile is not None:
-            why["onto"] = str(pile.top)
-        if action.src != _WASTE and len(view.tableau[action.src].up) == 1 and view.tableau[action.src].down:
+        to = action.pile
+        home = view.foundations[to] if to is not None and to < len(view.foundations) else None
+        if home is not None:
+            why["onto"] = str(home.top)
+        src = action.src
+        if not isinstance(src, str) and len(view.tableau[src].up) == 1 and view.tableau[src].down:
             why["uncover"] = True
         return why
     assert isinstance(action, ToTableau)
@@ -98,7 +96,7 @@ def reason(view: SeatView, action: DemonAction | None, vote_end: bool) -> out.Co
     why = out.CoachWhy(kind="waste", card=card)
     if onto is not None:
         why["onto"] = str(onto)
-    if action.src == _WASTE:
+    if isinstance(action.src, str):  # the waste
         return why
     pile = view.tableau[action.src]
     if action.count == len(pile.up):

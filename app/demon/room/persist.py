@@ -3,38 +3,94 @@
 The store (store.py) saves a room as a small JSON "meta", rewritten when anything but
 moves changed; the current round's dealt cards, written once per round; and the round's
 steps, appended. Each part of the room writes and reads its own share through public
-methods (`Seating.to_json`, `Room.match_json`, `RoundRecord.restore`, `Room.restore`);
-this module only puts the shares together, under the keys older files have.
+methods (`Seating.to_json`, `RoundRecord.restore`…); this module puts the shares
+together, under the keys older files have, and writes and reads the room's own share:
+the phase and the match (`match_json`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, NotRequired, TypedDict
 
+from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Room
-from app.demon.room.round_record import RoundRecord, StepIds
-from app.demon.room.seating import Seating
+from app.demon.room.round_record import RoundRecord, Step, StepIds
+from app.demon.room.seating import Seating, SeatingJson
+from app.protocol import server as out
 
 
-def room_meta(room: Room, now: float) -> dict:
+class MatchJson(TypedDict):
+    phase: str
+    round_no: int
+    round_seed: int | None
+    votes: list[int]
+    history: list[out.RoundResult]
+    result: out.MatchResult | None
+    v: int
+    created_at: NotRequired[float]  # older files have none
+    # Wall-clock deadline: the round's clock keeps running while the server is down.
+    deadline_wall: NotRequired[float | None]
+
+
+class RoomMeta(SeatingJson, MatchJson):
+    code: str
+    options: out.OptionsJson
+
+
+def match_json(room: Room, now: float) -> MatchJson:
+    """The phase and the match, for the store's meta (the parts save themselves)."""
+    return MatchJson(
+        phase=room.phase.value,
+        round_no=room.round_no,
+        round_seed=room.round_seed,
+        votes=sorted(room.votes),
+        history=room.history,
+        result=room.result,
+        v=room.v,
+        created_at=room.created_at,
+        deadline_wall=(time.time() + room.round_deadline - now) if room.round_deadline is not None else None,
+    )
+
+
+def room_meta(room: Room, now: float) -> RoomMeta:
     """Everything but the round's cards and action log."""
-    return {"code": room.code, "options": room.options.to_json(), **room.seating.to_json(),
-            **room.match_json(now)}
+    return RoomMeta(code=room.code, options=room.options.to_json(), **room.seating.to_json(),
+                    **match_json(room, now))
 
 
-def room_initial(room: Room) -> dict | None:
+def room_initial(room: Room) -> dict[str, Any] | None:
     return room.record.initial_json()
 
 
-def round_record(room: Room) -> dict | None:
+def round_record(room: Room) -> dict[str, Any] | None:
     """The current round as an engine record (docs/records.md): dealt cards + log."""
     return room.record.record()
 
 
-def restore_room(meta: dict, initial: dict | None, steps: list[dict],
+def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Step],
                  step_ids: list[StepIds | None], *, now: float, **room_kwargs: Any) -> Room:
-    """Rebuild a Room. Every player comes back disconnected: the grace period restarts."""
+    """Rebuild a Room as `room_meta` and the round's record left it. Every person comes
+    back disconnected (the grace period restarts); a countdown starts again from its
+    beginning."""
     room = Room(meta["code"], Options.from_json(meta["options"]), **room_kwargs)
-    record, rnd = RoundRecord.restore(initial, steps, step_ids)
-    room.restore(Seating.from_json(meta, now), record, rnd, meta, now)
+    room.record, room.round = RoundRecord.restore(initial, steps, step_ids)
+    room.seating = Seating.from_json(meta, now)
+    room.round_no = meta["round_no"]
+    room.round_seed = meta["round_seed"]
+    room.votes = set(meta["votes"])
+    room.history = meta["history"]
+    room.result = meta["result"]
+    # Moves are saved as step rows only (the meta is not rewritten for them), so the
+    # version is the later of the meta's and the last move's. (A client may hold later
+    # versions whose save a crash cut off: the hub's epoch, not the version, tells it
+    # apart; see `Hub.attach`.)
+    room.log.resume_at(max([meta["v"]] + [v for _pid, _aid, v in room.record.acknowledged()]))
+    room.created_at = meta.get("created_at", time.time())
+    room.last_active = now
+    phase = Phase(meta["phase"])
+    deadline_wall = meta.get("deadline_wall")
+    if deadline_wall is not None and phase is Phase.PLAYING:
+        room.round_deadline = now + (deadline_wall - time.time())
+    room.resume(phase, now)
     return room

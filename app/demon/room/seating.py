@@ -11,12 +11,33 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
-from app.demon.room.bot_seat import BotSeat
+from app.demon.room.bot_seat import BotSeat, BotSeatJson
+from app.demon.room.errors import Invalid, RoomFull
+from app.protocol import server as out
 from app.support.secrets_util import token_matches
 
 MAX_SEATS = 8
 MAX_SPECTATORS = 32
+
+
+class PlayerJson(TypedDict):
+    id: str
+    name: str
+    token_hash: str  # hex
+    seat: int | None
+    colour: int | None
+    left: bool
+    total: int
+    bot: NotRequired[BotSeatJson]  # level, memory and random state: a restored bot carries on
+
+
+class SeatingJson(TypedDict):
+    players: list[PlayerJson]
+    spectators: list[PlayerJson]
+    host: str | None
+    next_player: int
 
 
 @dataclass
@@ -30,24 +51,25 @@ class Player:
     left: bool = False
     dropped_at: float | None = None  # monotonic time the last socket closed
     total: int = 0
-    bot: BotSeat | None = None  # a computer player (bots.py); it has no token and no socket
+    bot: BotSeat | None = None  # a computer player (app/demon/hub/bot_driver.py); no token, no socket
 
-    def public(self) -> dict:
-        return {"id": self.id, "name": self.name, "seat": self.seat, "colour": self.colour,
-                "connected": self.connected, "left": self.left, "total": self.total,
-                "bot": self.bot.level if self.bot is not None else None}
+    def public(self) -> out.PlayerPublic:
+        return out.PlayerPublic(id=self.id, name=self.name, seat=self.seat, colour=self.colour,
+                                connected=self.connected, left=self.left, total=self.total,
+                                bot=self.bot.level if self.bot is not None else None)
 
-    def to_json(self) -> dict:
-        d = {"id": self.id, "name": self.name, "token_hash": self.token_hash.hex(), "seat": self.seat,
-             "colour": self.colour, "left": self.left, "total": self.total}
-        if self.bot is not None:  # level, memory and random state: a restored bot carries on
+    def to_json(self) -> PlayerJson:
+        d = PlayerJson(id=self.id, name=self.name, token_hash=self.token_hash.hex(), seat=self.seat,
+                       colour=self.colour, left=self.left, total=self.total)
+        if self.bot is not None:
             d["bot"] = self.bot.to_json()
         return d
 
     @classmethod
-    def from_json(cls, d: dict, now: float) -> "Player":
+    def from_json(cls, d: PlayerJson, now: float) -> "Player":
         """People come back disconnected (their grace period restarts); a bot is back at once."""
-        bot = BotSeat.from_json(d["bot"]) if d.get("bot") else None
+        saved_bot = d.get("bot")
+        bot = BotSeat.from_json(saved_bot) if saved_bot else None
         present = bot is not None and not d["left"]
         return cls(id=d["id"], name=d["name"], token_hash=bytes.fromhex(d["token_hash"]), seat=d["seat"],
                    colour=d["colour"], left=d["left"], total=d["total"], connected=present,
@@ -115,10 +137,63 @@ class Seating:
 
     # ------------------------------------------------------------ changing the table
 
-    def new_player(self, name: str, token_hash: bytes, **fields) -> Player:
-        player = Player(id=f"p{self.next_number}", name=name, token_hash=token_hash, **fields)
+    def new_player(self, name: str, token_hash: bytes, *, connected: bool = False,
+                   bot: BotSeat | None = None) -> Player:
+        player = Player(id=f"p{self.next_number}", name=name, token_hash=token_hash, connected=connected, bot=bot)
         self.next_number += 1
         return player
+
+    def admit(self, name: str, token_hash: bytes, may_sit: bool, max_players: int) -> Player:
+        """A newcomer, under a name nobody here has (`distinct_name`): seated when the
+        room lets them sit now and a seat is free, else watching; the host if the room
+        has none. RoomFull when even the spectators' places are taken."""
+        name = self.distinct_name(name)
+        if may_sit and len(self.seated()) < max_players:
+            player = self.new_player(name, token_hash)
+            self.sit(player)
+        elif len(self.spectators) >= MAX_SPECTATORS:
+            raise RoomFull("This room is full.")
+        else:
+            player = self.new_player(name, token_hash)
+            self.watch(player)
+        if self.host is None:
+            self.host = player.id
+        return player
+
+    def seat_bot(self, level: str, seed: int) -> Player:
+        """A computer player of `level` in the next seat (Invalid: no such level). A bot
+        has no token (its hash matches none) and no socket; it counts as connected for
+        the table, since it is always there."""
+        try:
+            seat = BotSeat.new(level, seed)
+        except ValueError as err:
+            raise Invalid("Unknown bot level.") from err
+        bot = self.new_player(self.bot_name(), b"", connected=True, bot=seat)
+        self.sit(bot)
+        return bot
+
+    def remove_bot(self, bot_id: str) -> None:
+        bot = self.by_id(bot_id)
+        if bot is None or bot.bot is None or bot.left:
+            raise Invalid("There is no such bot in this room.")
+        bot.left = True
+        bot.connected = False
+        self.compact()
+
+    def leave(self, player: Player, renumber: bool) -> bool:
+        """`player` is gone for good; seats are numbered again only when no round is in
+        play (mid-round, seats are the round's indices and the cards stay). True when
+        they held a seat (rather than watched)."""
+        player.left = True
+        player.connected = False
+        if self.host == player.id:
+            self.pass_host()
+        if player in self.spectators:
+            self.remove_spectator(player)
+            return False
+        if renumber:
+            self.compact()
+        return True
 
     def sit(self, player: Player) -> None:
         """At the end of the table, with the first card-back colour nobody present has."""
@@ -181,13 +256,13 @@ class Seating:
 
     # ------------------------------------------------------------ saving
 
-    def to_json(self) -> dict:
-        return {"players": [p.to_json() for p in self.players],
-                "spectators": [p.to_json() for p in self.spectators],
-                "host": self.host, "next_player": self.next_number}
+    def to_json(self) -> SeatingJson:
+        return SeatingJson(players=[p.to_json() for p in self.players],
+                           spectators=[p.to_json() for p in self.spectators],
+                           host=self.host, next_player=self.next_number)
 
     @classmethod
-    def from_json(cls, data: dict, now: float) -> "Seating":
+    def from_json(cls, data: SeatingJson, now: float) -> "Seating":
         seating = cls()
         seating.players = [Player.from_json(d, now) for d in data["players"]]
         seating.spectators = [Player.from_json(d, now) for d in data["spectators"]]

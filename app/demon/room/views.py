@@ -3,21 +3,84 @@
 Views are built here, at the boundary, from the room's parts: a seat view has counts
 for face-down cards and the stock and at most the top three waste cards, so no hidden
 card ever reaches a message (docs/protocol.md). The room calls these; the hub sends what
-they return. Their key order is the wire's (app/protocol/server.py).
+they return. Their key order is the wire's (app/protocol/server.py). They read a room
+through `ShownRoom`, what the table shows, so this module needs nothing of `Room`
+itself (which imports it).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, Sequence, TypedDict
 
+from app.common.cards import Card
+from app.demon.room.phases import Op, Phase, allows
+from app.demon.room.seating import Player, Seating
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 
-if TYPE_CHECKING:
-    from app.demon.room.room import Room
+
+class ShownOptions(Protocol):
+    @property
+    def max_players(self) -> int: ...
+
+    def to_json(self) -> out.OptionsJson: ...
 
 
-def foundation_entry(index: int, pile) -> out.FoundationEntry:
+class ShownRoom(Protocol):
+    """What `public_state` and `summary` read of a room (`Room` is one)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def host(self) -> str | None: ...
+    @property
+    def options(self) -> ShownOptions: ...
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def players(self) -> list[Player]: ...
+    @property
+    def spectators(self) -> list[Player]: ...
+    @property
+    def round(self) -> DemonRound | None: ...
+    @property
+    def votes(self) -> set[int]: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def countdown_ends(self) -> float | None: ...
+    @property
+    def round_deadline(self) -> float | None: ...
+    @property
+    def history(self) -> list[out.RoundResult]: ...
+    @property
+    def result(self) -> out.MatchResult | None: ...
+
+    def round_view(self) -> out.RoundView | None: ...
+
+
+class SummaryPlayer(TypedDict):
+    id: str
+    seat: int | None
+    name: str
+    connected: bool
+    bot: str | None
+
+
+class RoomSummary(TypedDict):
+    """`GET /api/rooms/{code}` (an HTTP answer, not a socket message)."""
+
+    code: str
+    phase: str
+    players: list[SummaryPlayer]
+    max_players: int
+    spectators: int
+    free_seats: int
+
+
+def foundation_entry(index: int, pile: Sequence[tuple[Card, int]]) -> out.FoundationEntry:
     card, owner = pile[-1]
     return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
 
@@ -37,18 +100,19 @@ def ms_until(deadline: float | None, now: float) -> int | None:
     return None if deadline is None else max(0, int((deadline - now) * 1000))
 
 
-def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicState:
-    playing = room.round is not None and room.phase.value == "playing"
-    absent = room.round.absent if playing else frozenset()
+def public_state(room: ShownRoom, now: float, *, with_round: bool) -> out.PublicState:
+    rnd = room.round  # its absent seats show while it is in play
+    absent = rnd.absent if rnd is not None and allows(room.phase, Op.END_ROUND) else frozenset()
     seated_next = room.seating.seated_next(room.options.max_players) if room.spectators else set()
     state = out.PublicState(
         code=room.code,
         phase=room.phase.value,
         host=room.host,
         options=room.options.to_json(),
-        players=[{**p.public(), "absent": p.seat in absent, "voted": p.seat in room.votes}
+        players=[out.SeatedPlayer(**p.public(), absent=p.seat in absent, voted=p.seat in room.votes)
                  for p in room.players],
-        spectators=[{"id": p.id, "name": p.name, "connected": p.connected, "next_round": p.id in seated_next}
+        spectators=[out.SpectatorPublic(id=p.id, name=p.name, connected=p.connected,
+                                        next_round=p.id in seated_next)
                     for p in room.spectators],
         round_no=room.round_no,
         countdown_ends_in_ms=ms_until(room.countdown_ends, now),
@@ -61,13 +125,14 @@ def public_state(room: "Room", now: float, *, with_round: bool) -> out.PublicSta
     return state
 
 
-def summary(room: "Room") -> dict:
+def summary(room: ShownRoom) -> RoomSummary:
     """`GET /api/rooms/{code}`: enough to decide whether to join."""
-    return {"code": room.code, "phase": room.phase.value,
-            "players": [{"id": p.id, "seat": p.seat, "name": p.name, "connected": p.connected,
-                         "bot": p.bot.level if p.bot is not None else None}
-                        for p in room.players],
-            "max_players": room.options.max_players, "spectators": len(room.spectators),
-            # seats a newcomer could still take (at once between rounds, else at the next
-            # deal), after those already waiting for one: 0 means they would only watch
-            "free_seats": max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting()))}
+    return RoomSummary(
+        code=room.code, phase=room.phase.value,
+        players=[SummaryPlayer(id=p.id, seat=p.seat, name=p.name, connected=p.connected,
+                               bot=p.bot.level if p.bot is not None else None)
+                 for p in room.players],
+        max_players=room.options.max_players, spectators=len(room.spectators),
+        # seats a newcomer could still take (at once between rounds, else at the next
+        # deal), after those already waiting for one: 0 means they would only watch
+        free_seats=max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting())))
