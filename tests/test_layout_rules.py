@@ -27,13 +27,15 @@ ALLOWED = {
     "app.records": {"app.common", "app.demon.rules", "app.grip.rules"},
     "app.protocol": {"app.common", "app.demon.rules"},
     "app.support": set(),
+    # The stores are adapters: they know the objects they save (a room, a Devil's Grip
+    # session), whose modules declare what they need of a store as Protocols; only the
+    # web edge (app/server) wires a store in.
     "app.storage": {"app.common", "app.demon.rules", "app.grip.rules", "app.support", "app.protocol",
-                    "app.demon.room"},
+                    "app.demon.room", "app.grip.service"},
     "app.demon.room": {"app.common", "app.demon.rules", "app.protocol", "app.support", "app.config"},
     "app.demon.hub": {"app.common", "app.demon.rules", "app.demon.room", "app.protocol", "app.support",
-                      "app.config", "app.storage"},
-    "app.grip.service": {"app.common", "app.grip.rules", "app.support", "app.config", "app.storage",
-                         "app.protocol"},
+                      "app.config"},
+    "app.grip.service": {"app.common", "app.grip.rules", "app.support", "app.config", "app.protocol"},
 }
 
 
@@ -128,3 +130,20 @@ def test_no_class_is_longer_than_300_lines():
                 if length > 300:
                     long.append(f"{path.relative_to(ROOT)}:{node.name} {length} lines")
     assert not long, long
+
+
+def test_the_rules_read_no_clock_and_do_no_io():
+    """The rules of both games are pure: a hint or a replay is the same on any machine at
+    any load (no clock), and nothing in them waits on a file, socket or task."""
+    forbidden = {"time", "asyncio", "os", "sqlite3", "socket", "threading", "subprocess", "datetime"}
+    found = []
+    for package in ("common", "demon/rules", "grip/rules"):
+        for path in (APP / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = []
+                if isinstance(node, ast.Import):
+                    names = [alias.name.split(".")[0] for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names = [node.module.split(".")[0]]
+                found += [f"{path.relative_to(ROOT)} imports {n}" for n in names if n in forbidden]
+    assert not found, found

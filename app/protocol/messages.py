@@ -121,7 +121,7 @@ class RemoveBot(_Strict):
     player: Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
-# The emotes a player can float over their seat (app/demon/room/emotes.py): a fixed set, so
+# The emotes a player can float over their seat (app/demon/hub/emotes.py): a fixed set, so
 # there is no text to moderate; the browser draws and names each one in every language.
 EmoteName = Literal["wave", "thumbs_up", "laugh", "wow", "sad", "gg"]
 
@@ -135,7 +135,7 @@ class Emote(_Strict):
 
 class Coach(_Strict):
     """Practice rooms only (every other seat a bot): the next useful play, and why
-    (app/demon/room/coach.py)."""
+    (app/demon/hub/coach.py)."""
 
     type: Literal["coach"]
 

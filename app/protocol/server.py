@@ -249,7 +249,7 @@ class EmoteShown(TypedDict):
 
 
 class CoachWhy(TypedDict):
-    """Why the coach's play helps (app/demon/room/coach.py `reason`): a kind the page words,
+    """Why the coach's play helps (app/demon/hub/coach.py `reason`): a kind the page words,
     and the cards (all on view) it names."""
 
     kind: str

@@ -18,7 +18,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from app.config import Settings
 from app.protocol import messages as m
 from app.protocol import server as out
-from app.demon.hub.connection import Pipe, RateLimiter
+from app.demon.hub.connection import Pipe
+from app.support.rate import RateLimiter
 from app.demon.hub.hub import CLOSE_POLICY, Hub
 from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code

@@ -161,7 +161,7 @@ class DemonStore:
     def record_match(self, room: Room) -> None:
         players = [{"id": p.id, "name": p.name, "total": p.total,
                     "bot": p.bot.level if p.bot is not None else None} for p in room.players]
-        winners = (room.result or {}).get("winners", [])
+        winners = room.result["winners"] if room.result is not None else []
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) VALUES (?, ?, ?, ?, ?)",

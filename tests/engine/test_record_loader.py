@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from app.records.__main__ import main
 from app.demon.rules.round import DemonRound
 from app.grip.rules.game import GripGame, make_grip_record
-from app.records.records import make_demon_record
+from app.demon.rules.record import make_demon_record
 
 
 def _run(path: Path) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ from app.demon.room.persist import round_record
 from app.demon.room.room import Options, Phase, Room
 from app.support.secrets_util import hash_token
 from app.storage.store import Store
-from app.records.records import replay_demon
+from app.demon.rules.record import replay_demon
 from tests.support.actions import as_sent
 
 now = time.monotonic

@@ -1,4 +1,4 @@
-"""The practice-round coach (app/demon/room/coach.py): advice only where no other person plays,
+"""The practice-round coach (app/demon/hub/coach.py): advice only where no other person plays,
 always a play the room accepts, and never anything the seat cannot see."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from app.demon.rules.round import DemonRound
 from app.demon.rules.layout import Pile, SeatState
 from app.protocol import messages as m
-from app.demon.room import coach
+from app.demon.hub import coach
 from app.demon.hub.connection import Pipe
 from app.demon.room.errors import RoomError
 from app.demon.hub.hub import Hub

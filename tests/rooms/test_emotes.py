@@ -10,7 +10,7 @@ import pytest
 
 from app.protocol import messages as m
 from app.demon.hub.connection import Pipe
-from app.demon.room.emotes import COOLDOWN_S, EMOTES, EmoteGate
+from app.demon.hub.emotes import COOLDOWN_S, EMOTES, EmoteGate
 from app.demon.room.errors import SpectatorCannotPlay
 from app.demon.hub.hub import Hub
 from app.demon.room.seating import Player

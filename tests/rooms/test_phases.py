@@ -10,7 +10,7 @@ from typing import Callable
 import pytest
 
 from app.common.errors import EngineError
-from app.demon.room import coach
+from app.demon.hub import coach
 from app.demon.room.errors import RoomError
 from app.demon.room.phases import TABLE, Goes, Op, Phase, Refused, check_move
 from app.demon.room.room import Options, Player, Room

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any, Callable, Coroutine, Iterable, Protocol
 
 log = logging.getLogger("demon.connection")
@@ -176,22 +175,3 @@ class Pipe:
             self._suspended[0].close()
             self._suspended = None
 
-
-class RateLimiter:
-    """Token bucket: `rate` messages per second sustained, `burst` at once."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from app.demon.hub.connection import Pipe
 from app.demon.hub.flush import Outbox
 from app.demon.hub.handle import RoomHandle, RoomStore
-from app.demon.room import coach
+from app.demon.hub import coach
 from app.demon.room.errors import Invalid, RoomError
 from app.demon.room.room import Options, Outcome, Player
 from app.protocol import messages as m
@@ -130,7 +130,7 @@ def _on_ping(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | Non
 
 def _on_emote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Emote,
               now: float) -> Outcome:
-    """To every socket of the room, the sender's too; not an event (app/demon/room/emotes.py)."""
+    """To every socket of the room, the sender's too; not an event (app/demon/hub/emotes.py)."""
     if pipe is None:  # bots do not emote
         raise Invalid("Unexpected message.")
     text = handle.emotes.emote(player, msg.emote, now)

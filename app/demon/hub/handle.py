@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.demon.hub.connection import Pipe
-from app.demon.room.emotes import EmoteGate
+from app.demon.hub.emotes import EmoteGate
 from app.demon.room.room import Room
 
 # What a room's next save must write: nothing, its new steps only, or its meta too.

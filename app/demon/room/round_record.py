@@ -23,7 +23,7 @@ from app.common.errors import RaceLost
 from app.demon.rules.actions import DemonAction, ToFoundation, action_from_json
 from app.demon.rules.events import DemonEvent, Played
 from app.demon.rules.round import DemonRound
-from app.records.records import make_demon_record
+from app.demon.rules.record import make_demon_record
 
 StepIds = tuple[str, str, int]  # (player id, action id, version) of a player's step
 # One step of the log in the engine's record format (docs/records.md): an action's

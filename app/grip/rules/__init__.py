@@ -46,7 +46,7 @@ from app.grip.rules.state import (
     rating,
     talon_showable,
 )
-from app.records.records import RECORD_FORMAT, RECORD_VERSION
+from app.common.records import RECORD_FORMAT, RECORD_VERSION
 from app.grip.rules.game import (
     GripGame,
     daily_deal_number,

@@ -21,7 +21,7 @@ from app.grip.rules.state import (
 )
 from app.common.checks import is_int
 from app.common.errors import IllegalAction, InvalidRecord
-from app.records.records import RECORD_FORMAT, RECORD_VERSION
+from app.common.records import RECORD_FORMAT, RECORD_VERSION
 from app.common.rng import derive_seed
 
 GAME_FORMAT = "demon-devils-grip-game"

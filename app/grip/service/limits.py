@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from typing import Callable
 
-from app.demon.hub.connection import RateLimiter
+from app.support.rate import RateLimiter
 
 
 class KeyedLimiter:
