@@ -37,7 +37,7 @@ run-scaled: $(STAMP)
 typecheck: $(STAMP)
 	$(PY) -m mypy
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) typecheck
 	$(PY) -m pytest
 
 bench: $(STAMP)

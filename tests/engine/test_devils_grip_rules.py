@@ -1,4 +1,4 @@
-"""Devil's Grip: one test per numbered rule of shared/rules/devils-grip.md, plus the
+"""Devil's Grip: one test per numbered rule of docs/numbered-rules.md (Devil's Grip), plus the
 pinned deal 1 and the pass-limit options."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Devil's Grip: the position of a deal as the rest of the app builds, plays and stores it.
 
-The numbers in comments refer to the rules in `shared/rules/devils-grip.md` (the player's
-version is `docs/rules.md`). Everything here is pure: a `GripState` is an immutable value,
+The numbers in comments refer to the numbered rules in `docs/numbered-rules.md` (the
+players' version is `docs/rules.md`). Everything here is pure: a `GripState` is an immutable value,
 `apply` returns a new state plus a list of events (frozen dataclasses, JSON by
 `app.common.events`) and never changes the old one.
 
