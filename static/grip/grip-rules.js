@@ -370,17 +370,27 @@ export function legalActions(state, { swaps = true } = {}) {
   const out = [];
   if (stock.length) out.push({ type: 'deal' });
   else if (talon.length && mayRedealLater(state)) out.push({ type: 'redeal' });
+  // The card each pile's top wants (rule 3), computed once: the scan below compares
+  // every grid card with every top, and a string comparison is all that takes.
   const tops = [];
-  for (let i = 0; i < CELLS; i += 1) if (grid[i].length) tops.push(i);
+  const wants = [];
+  for (let i = 0; i < CELLS; i += 1) {
+    if (grid[i].length) {
+      tops.push(i);
+      wants.push(successor(top(grid[i])));
+    }
+  }
   if (talon.length) {
     const t = talon[talon.length - 1];
-    for (const i of tops) if (fits(t, top(grid[i]))) out.push({ type: 'talon', dst: i });
+    for (let k = 0; k < tops.length; k += 1) if (t === wants[k]) out.push({ type: 'talon', dst: tops[k] });
   }
   for (let src = 0; src < CELLS; src += 1) {
     const pile = grid[src];
     for (let count = 1; count <= pile.length; count += 1) {
       const card = pile[pile.length - count];
-      for (const dst of tops) if (dst !== src && fits(card, top(grid[dst]))) out.push({ type: 'move', src, dst, count });
+      for (let k = 0; k < tops.length; k += 1) {
+        if (card === wants[k] && tops[k] !== src) out.push({ type: 'move', src, dst: tops[k], count });
+      }
     }
   }
   if (swaps) {
