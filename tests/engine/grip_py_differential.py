@@ -1,0 +1,200 @@
+"""The Python half of test_grip_js_differential.py: plays the seeded games through the
+Python engine (`app.grip.rules`) exactly as grip_js_differential.mjs plays them through
+static/grip/grip-rules.js. The two halves share nothing but this protocol, so each must
+be read beside the other: the game plan, the chooser and the step record are the same
+on both sides, line for line.
+
+It is a script as well as a module, so the test can run it in worker processes beside
+`node`:
+
+    python tests/engine/grip_py_differential.py digest FIRST COUNT
+        one line per game: "<game> <sha256 of its steps> <steps> <final score> <rating>"
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+if __name__ == "__main__":  # run as a script: the repository's root holds `app`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from app.common.errors import IllegalAction  # noqa: E402
+from app.common.rng import SplitMix64, derive_seed  # noqa: E402
+from app.grip.rules import GripState, grip_action_from_json, rating  # noqa: E402
+
+PASSES = (1, 3, None)
+DEAL_TAG = 0x4752495044  # "GRIPD": odd games deal from big 64-bit numbers
+CHOOSER_TAG = 0x4752495043  # "GRIPC": the chooser's seed
+# Most games build (half their plays are talon plays and moves) and stop after 25 plays;
+# every sixth triple of games mostly deals and may go on to 120 plays, so that the stock
+# runs out, the talon refills cells, the 3-pass deals reach their last pass and rule 10
+# ends deals. (The lengths are what keeps the whole test near two minutes.)
+BUILDER = {"cap": 25, "build_slots": 10}
+DEALER = {"cap": 120, "build_slots": 2}
+
+
+def canon(value: object) -> bytes:
+    """Canonical JSON (keys sorted, no spaces); the JS side's `canon` writes the same."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def game_plan(g: int) -> dict[str, Any]:
+    """Game `g`: its deal number, pass limit, step cap and how often it builds."""
+    number = g if g % 2 == 0 else derive_seed(DEAL_TAG, g)
+    style = DEALER if (g // 3) % 6 == 0 else BUILDER
+    return {"number": number, "passes": PASSES[g % 3], **style}
+
+
+def _universe() -> list[dict]:
+    """Every well-formed action but the end, sorted by canonical JSON: the probes."""
+    cells = range(24)
+    actions: list[dict] = [{"type": "deal"}, {"type": "redeal"}]
+    actions += [{"type": "talon", "dst": c} for c in cells]
+    for s in cells:
+        for d in cells:
+            if s != d:
+                actions.append({"type": "swap", "a": s, "b": d})
+                actions += [{"type": "move", "src": s, "dst": d, "count": n} for n in range(1, 5)]
+    return [orjson.loads(text) for text in sorted(canon(a) for a in actions)]
+
+
+PROBES = [grip_action_from_json(a) for a in _universe()]
+END = grip_action_from_json({"type": "end"})
+END_TEXT = canon({"type": "end"})
+
+# The canonical text of each action object, remembered: a legal list is mostly the same
+# few hundred actions. `a.to_json()` is what `grip_action_to_json` returns after a type
+# check that would cost more than the rest of a step.
+_TEXT: dict = {}
+
+
+def action_text(action: Any) -> bytes:
+    text = _TEXT.get(action)
+    if text is None:
+        text = _TEXT[action] = canon(action.to_json())
+    return text
+
+
+def sorted_legal(state: GripState) -> tuple[list[bytes], list]:
+    """The legal actions' canonical texts, sorted, and the actions in the same order.
+    (`map` and the index sort keep the per-action work out of the interpreter loop: this
+    runs for a few hundred actions at every one of 600,000 steps.)"""
+    actions = state.legal_actions()
+    texts = list(map(_TEXT.get, actions))
+    if None in texts:
+        texts = [t if t is not None else action_text(a) for t, a in zip(texts, actions)]
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    return [texts[i] for i in order], [actions[i] for i in order]
+
+
+def choose(rng: SplitMix64, legal: list, step: int, plan: dict[str, Any]) -> Any:
+    """The chooser (the JS side's `choose`, draw for draw): a weighted pick from the
+    legal list sorted by canonical JSON; now and then the player ends the deal."""
+    if step >= plan["cap"]:
+        return END
+    roll = rng.below(1000)
+    if roll < 2:
+        return END
+    # The pools are filtered only when asked for (most steps need one): the same picks
+    # as the JS side's eager filtering.
+    swaps = _Pool(legal, ("swap",))
+    builds = _Pool(legal, ("talon", "move"))
+    stock = _Pool(legal, ("deal", "redeal"))
+    slot = roll % 20
+    if slot == 0 and swaps.items:
+        pool = swaps.items
+    elif slot <= plan["build_slots"] and builds.items:
+        pool = builds.items
+    elif stock.items:
+        pool = stock.items
+    else:
+        pool = builds.items or swaps.items
+    return pool[rng.below(len(pool))] if pool else END
+
+
+class _Pool:
+    """The actions of some types, filtered on first use."""
+
+    def __init__(self, legal: list, types: tuple[str, ...]) -> None:
+        self._legal, self._types = legal, types
+
+    @cached_property
+    def items(self) -> list:
+        return [a for a in self._legal if a.type in self._types]
+
+
+def _probe(state: GripState, action: Any) -> bytes:
+    try:
+        new, _ = state.apply(action)
+    except IllegalAction:
+        return b"illegal"
+    return b"ok " + canon(new.to_json())
+
+
+def play(g: int, on_step: Callable[[dict], None]) -> dict:
+    """Play game `g`, calling `on_step` with every step's record (bytes for the JSON
+    texts); return the final {steps, score, rating}."""
+    plan = game_plan(g)
+    rng = SplitMix64(derive_seed(CHOOSER_TAG, g))
+    state = GripState.deal(plan["number"], plan["passes"])
+    step = 0
+    while True:
+        legal, actions = sorted_legal(state)
+        over = state.is_over()
+        record = {"step": step, "state": canon(state.to_json()), "legal": legal, "over": over,
+                  "score": state.score()}
+        if over:
+            record["rating"] = rating(record["score"])
+            on_step(record)
+            return {"steps": step, "score": record["score"], "rating": record["rating"]}
+        record["probe"] = _probe(state, PROBES[rng.below(len(PROBES))])
+        chosen = choose(rng, actions, step, plan)
+        record["chosen"] = END_TEXT if chosen is END else action_text(chosen)
+        on_step(record)
+        state, _ = state.apply(chosen)
+        step += 1
+
+
+def step_bytes(r: dict) -> bytes:
+    """The bytes a step adds to its game's digest (the JS side's `stepText`)."""
+    head = b"%d\n%s\n%s\n%d %d\n" % (r["step"], r["state"], b",".join(r["legal"]), r["over"], r["score"])
+    if r["over"]:
+        return head + b"end %s\n" % (r["rating"] or "null").encode()
+    return head + r["probe"] + b"\n" + r["chosen"] + b"\n"
+
+
+def digest_line(g: int) -> str:
+    """`"<game> <sha256> <steps> <score> <rating>"`, as the node script prints it."""
+    h = hashlib.sha256()
+    try:
+        end = play(g, lambda r: h.update(step_bytes(r)))
+    except Exception as exc:  # reported as a mismatch; the trace then shows the step
+        return f"{g} error 0 0 {exc!r}"
+    return f"{g} {h.hexdigest()} {end['steps']} {end['score']} {end['rating'] or 'null'}"
+
+
+def trace(g: int) -> list[dict]:
+    """Every step of game `g` as JSON-ready dicts (texts decoded), for the report."""
+    steps: list[dict] = []
+
+    def keep(r: dict) -> None:
+        steps.append({k: (v.decode() if isinstance(v, bytes) else v) for k, v in r.items()}
+                     | {"legal": [t.decode() for t in r["legal"]]})
+
+    try:
+        play(g, keep)
+    except Exception as exc:  # reported at its step, like a JS failure
+        steps.append({"error": repr(exc)})
+    return steps
+
+
+if __name__ == "__main__":
+    mode, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    assert mode == "digest", "usage: grip_py_differential.py digest FIRST COUNT"
+    sys.stdout.write("".join(digest_line(g) + "\n" for g in range(first, first + count)))
