@@ -252,7 +252,8 @@ export function mount(container, ctx) {
     if (!before.mine) play('other');
     if (before.mine && !before.from) return;
     for (const p of before.plays) {
-      flights.push({ pile: p.pile, from: before.from, seat: before.seat, src: before.src, ms: before.mine ? 220 : 420 });
+      flights.push({ pile: p.pile, from: before.from, seat: before.seat, src: before.src, mine: before.mine,
+        ms: before.mine ? 220 : 420 });
     }
     if (flights.length && !flightQueued) {
       flightQueued = true;
@@ -261,12 +262,24 @@ export function mount(container, ctx) {
   }
 
   // The plays of this frame fly together: every position read first (one layout), then
-  // every animation started (transform only, which needs no layout again).
+  // every animation started (transform only, which needs no layout again). Other seats'
+  // cards fly one at a time: while one is in the air the next lands at once. At eight
+  // seats plays come faster than a flight lasts, and each flight costs the page a new
+  // compositor layer twice (bench/page.py: about a quarter of its time per play); the
+  // flight says "someone played there", and one in the air says it as well as five.
   const flights = [];
   let flightQueued = false;
+  let othersFlyingUntil = 0;
   function fly() {
     flightQueued = false;
-    const found = flights.splice(0).map((f) => {
+    const now = performance.now();
+    const wanted = flights.splice(0).filter((f) => {
+      if (f.mine) return true;
+      if (now < othersFlyingUntil) return false;
+      othersFlyingUntil = now + f.ms;
+      return true;
+    });
+    const found = wanted.map((f) => {
       const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
       let from = f.from;
       if (!from && f.src !== undefined) {
