@@ -21,7 +21,9 @@ one Easy bot, the coach bubble up). `--first-visit` instead loads the home page 
 fresh browser under Chromium's emulated "Fast 4G" (CDP `Network.emulateNetworkConditions`)
 and prints first contentful paint, the time until the home page's buttons work (the
 "Play against bots" button exists: its handler is attached when it is made) and the
-bytes that came over the wire.
+bytes that came over the wire. `--clicks N` instead clicks one of the person's own cards
+N times per table and prints the time from the pointer going down to the first frame
+that shows the card held (the page's answer to a click while the bots race on).
 
 The machine is shared and noisy: compare runs made in the same session, alternately.
 """
@@ -178,6 +180,45 @@ def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], thr
     return out
 
 
+# From the pointer going down on one of your cards to the first frame that shows it held:
+# what "the page answers a click" means at a busy table.
+CLICK_WATCH = """() => { window.__lat = []; let t0 = null;
+  document.addEventListener('pointerdown', (e) => { t0 = e.timeStamp; }, true);
+  new MutationObserver(() => {
+    if (t0 === null || !document.querySelector('.mine .selected')) return;
+    const start = t0; t0 = null;
+    requestAnimationFrame(() => window.__lat.push(performance.now() - start));
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] }); }"""
+
+
+def click_latency(browser, base: str, seat_counts: list[int], throttles: list[float], clicks: int) -> list[dict]:
+    out = []
+    print("table        cpu   clicks  median ms  max ms", flush=True)
+    for seats in seat_counts:
+        for throttle in throttles:
+            context, page = open_table(browser, base, seats)
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            page.evaluate(CLICK_WATCH)
+            missed = 0
+            for i in range(clicks):
+                try:  # a card redrawn under the pointer again and again never takes the click
+                    page.locator(".mine .tableau [data-pick]").nth(i % 3).click(timeout=10000, force=True)
+                except Exception:  # noqa: BLE001 - counted, and the run goes on
+                    missed += 1
+                page.wait_for_timeout(300)
+                page.keyboard.press("Escape")
+                page.wait_for_timeout(300)
+            lat = page.evaluate("window.__lat")
+            context.close()
+            med = statistics.median(lat) if lat else None
+            print(f"{seats} seats{'':<5} {throttle:>3.0f}x  {len(lat):3d}/{clicks:<3d} "
+                  f"{med if med is not None else float('nan'):9.0f} {max(lat) if lat else float('nan'):7.0f}"
+                  f"{f'  ({missed} clicks never landed in 10 s)' if missed else ''}", flush=True)
+            out.append({"seats": seats, "throttle": throttle, "latencies": lat, "missed": missed})
+    return out
+
+
 FIRST_VISIT_HOOK = """(() => {
   window.__ready = null;
   const seen = () => {
@@ -232,6 +273,8 @@ def main() -> None:
     ap.add_argument("--no-guide", action="store_true", help="skip the idle table with the guide")
     ap.add_argument("--first-visit", type=int, default=0, metavar="RUNS",
                     help="instead: RUNS first visits of the home page on emulated Fast 4G")
+    ap.add_argument("--clicks", type=int, default=0, metavar="N",
+                    help="instead: N clicks on your own cards per table, pointer down to the frame showing them held")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
@@ -240,6 +283,8 @@ def main() -> None:
         try:
             if args.first_visit:
                 result = first_visit(browser, server.base, args.first_visit)
+            elif args.clicks:
+                result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
             else:
                 result = bench_tables(browser, server.base, args.seconds, args.seats, args.throttle,
                                       not args.no_guide)
