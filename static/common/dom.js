@@ -64,8 +64,9 @@ export function setText(node, text) {
 
 // A container whose children are drawn by key and made again only when what they are
 // drawn from changed (the plan is keyed.js, pure and tested). `patch(items)` takes
-// [{key, parts, make}] in the order to show (and answers how many it made): `make()` returns the new node for a key
-// whose parts differ from the last drawing; a kept node is not touched at all, so a card
+// [{key, parts, make}] in the order to show, and answers how many nodes it made:
+// `make()` returns the new node for a key whose parts differ from the last drawing (or
+// that was not drawn yet); a kept node is not touched at all, so a card
 // under the pointer or a running animation in it survives other seats' plays. Nodes the
 // container holds that it did not draw (a note laid over it) are left where they are.
 // Keyboard focus inside a node that is made again moves to the same data-focus key in
@@ -104,12 +105,6 @@ export function keyedChildren(container) {
       }
       return plan.make.length;
     },
-    // Forget every drawing (the container is being cleared by someone else).
-    reset() {
-      for (const d of drawn.values()) d.node.remove();
-      drawn.clear();
-    },
-    node: (key) => (drawn.has(key) ? drawn.get(key).node : null),
   };
 }
 
