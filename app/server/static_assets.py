@@ -23,6 +23,16 @@ under the same /static/<v>/ without any JavaScript being rewritten, and a page c
 mix files of two versions. The cost is that any change makes a browser fetch the whole
 shell again once (about 75 KB compressed).
 
+The page's module graph is known here too: index.html names its entry modules, and
+the static `import ... from './x.js'` statements of each module name the rest. The shell
+lists every module of that graph as `<link rel="modulepreload">`, so a first visit asks
+for all of them at once instead of finding them one import (one round trip) deeper at a
+time: nine deep, on a phone's network, that was most of a second (issue 23). A dynamic
+`import()` (a language's strings) is not in the list: the language is the browser's
+choice. The first visit's language module is hinted too, from Accept-Language (the
+browser's own list, which is what the page picks from when nothing is saved), in one
+variant of the page per language, all made here at start-up.
+
 Text files are also kept gzip-compressed and sent so to browsers that accept it (gzip
 rather than brotli: the standard library has it, and brotli would save a few KB more for
 a new dependency). A change to a file needs a restart to be served, like a change to the
@@ -35,6 +45,7 @@ import gzip
 import hashlib
 import json
 import mimetypes
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +80,16 @@ _SW_TEMPLATE = "sw.js"
 # Folders with one file (or folder) per language: a player downloads only their own.
 _ONE_LANGUAGE_EACH = ("rules/", "i18n/")
 _HIDDEN = re.compile(r"(^|/)\.")
+# A static import or re-export of a relative module (`import {a} from './x.js';`,
+# `import './x.js';`, `export {a} from '../y.js';`), at the start of a line: a comment
+# line starts with `//` and so is not one. `import(` (dynamic) has no space or brace after
+# `import` and is not matched either.
+_STATIC_IMPORT = re.compile(
+    r"""^[ \t]*(?:import|export)[ \t]+(?:[^'";]*?[ \t\n}]from[ \t]*)?['"](\.{1,2}/[^'"]+)['"]""",
+    re.MULTILINE)
+_ENTRY_MODULE = re.compile(r'<script type="module" src="/static/([^"]+)"')
+# index.html's languages: the modules static/i18n/<code>.js (language.js lists the same).
+_LANGUAGE_MODULE = re.compile(r"^i18n/([a-z]{2})\.js$")
 
 
 @dataclass(frozen=True)
@@ -82,6 +103,53 @@ class Asset:
 def _media_type(name: str) -> str:
     suffix = Path(name).suffix.lower()
     return _TYPES.get(suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+def module_imports(rel: str, source: str) -> list[str]:
+    """The modules (paths under static/) that the module at `rel` imports statically."""
+    base = posixpath.dirname(rel)
+    return [posixpath.normpath(posixpath.join(base, spec)) for spec in _STATIC_IMPORT.findall(source)]
+
+
+def module_graph(entries: list[str], files: dict[str, bytes]) -> list[str]:
+    """Every module the entries need, directly or through other imports, breadth first
+    (the entries themselves first); a module named but missing is left out (the browser
+    would report it; the shell's tests check that none is)."""
+    order: list[str] = []
+    queue = list(entries)
+    seen = set(queue)
+    while queue:
+        rel = queue.pop(0)
+        if rel not in files:
+            continue
+        order.append(rel)
+        for dep in module_imports(rel, files[rel].decode("utf-8")):
+            if dep not in seen:
+                seen.add(dep)
+                queue.append(dep)
+    return order
+
+
+def best_language(accept_language: str, languages: list[str], default: str = "en") -> str:
+    """The first language of an Accept-Language header (by its q weights, then its order)
+    that the app speaks, by its base code as language.js reads navigator.languages."""
+    wanted = []
+    for i, part in enumerate(accept_language.split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag:
+            wanted.append((-q, i, tag.lower().split("-")[0]))
+    for _, _, base in sorted(wanted):
+        if base in languages:
+            return base
+    return default
 
 
 def _make_asset(body: bytes, media_type: str) -> Asset:
@@ -111,18 +179,31 @@ class StaticShell:
         self.version = digest.hexdigest()[:VERSION_LENGTH]
         self.prefix = f"/static/{self.version}/"
         self.files = {rel: _make_asset(body, _media_type(rel)) for rel, body in files.items()}
-        self.index = self._page("index.html")
+        index_html = files.get("index.html", b"").decode("utf-8")
+        self.entries = _ENTRY_MODULE.findall(index_html)
+        self.modules = module_graph(self.entries, files)
+        self.languages = sorted(m.group(1) for rel in files if (m := _LANGUAGE_MODULE.match(rel)))
+        self.index = self._page("index.html", preload=[m for m in self.modules if m not in self.entries])
+        # the same page with the language module of a first visit hinted too, per language
+        self.index_for = {code: self._page("index.html", preload=[
+            *(m for m in self.modules if m not in self.entries), f"i18n/{code}.js"]) for code in self.languages}
         self.offline = self._page("notice.html", notice="offline")
         self.not_found = self._page("notice.html", notice="notFound")
         self.service_worker = self._service_worker(files.get(_SW_TEMPLATE))
 
-    def _page(self, name: str, notice: str | None = None) -> Asset | None:
+    def _page(self, name: str, notice: str | None = None, preload: list[str] | None = None) -> Asset | None:
         """An HTML page of the shell with its /static/ links pointing at this version (and,
-        for notice.html, which notice it shows)."""
+        for notice.html, which notice it shows; for index.html, the modules to preload,
+        listed before its first module script)."""
         asset = self.files.get(name)
         if asset is None:
             return None
         html = asset.body.decode("utf-8")
+        if preload:
+            links = "".join(f'<link rel="modulepreload" href="/static/{rel}">\n  ' for rel in preload)
+            at = html.find('<script type="module"')
+            if at >= 0:
+                html = html[:at] + links + html[at:]
         html = re.sub(r'(href|src)="/static/', lambda m: f'{m.group(1)}="{self.prefix}', html)
         if notice is not None:
             html = html.replace('<body data-notice="offline">', f'<body data-notice="{notice}">')
@@ -163,7 +244,7 @@ def respond(request: Request, asset: Asset, cache_control: str, status: int = 20
     it (with `Vary` so that caches keep both forms apart)."""
     headers = {"Cache-Control": cache_control, "ETag": asset.etag, **(extra or {})}
     if asset.gzipped is not None:
-        headers["Vary"] = "Accept-Encoding"
+        headers.setdefault("Vary", "Accept-Encoding")  # a page varying by more says so itself
     if status == 200 and asset.etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     body = asset.body
@@ -209,7 +290,15 @@ def install(app: FastAPI, shell: StaticShell) -> None:
     app.add_exception_handler(HTTPException, not_found)  # type: ignore[arg-type]
     methods = ["GET", "HEAD"]
     if shell.index is not None:
-        page = _serve(shell.index)
+        index: Asset = shell.index
+
+        async def page(request: Request) -> Response:
+            """index.html, with the language module this browser will ask for hinted (a
+            first visit: nothing saved, the browser's languages decide, as in language.js)."""
+            code = best_language(request.headers.get("accept-language", ""), shell.languages)
+            return respond(request, shell.index_for.get(code) or index, REVALIDATE,
+                           extra={"Vary": "Accept-Encoding, Accept-Language"})
+
         for address in PAGES:
             app.add_api_route(address, page, methods=methods, include_in_schema=False)
     if shell.offline is not None:

@@ -223,25 +223,24 @@ export function makeGhost(elements, { hide = true } = {}) {
 }
 
 // Animate an element from where something else was (FLIP): used for other players'
-// plays flying from their layout to a foundation, and for draws.
-export function flyFrom(el, fromRect, ms = 280) {
+// plays flying from their layout to a foundation, and for draws. `toRect` is where the
+// element is now when the caller has read it already (reading it here would make the
+// browser lay the page out again if anything changed since). A Web Animation of
+// `transform` alone: the compositor runs it, with no style written per frame.
+export function flyFrom(el, fromRect, ms = 280, toRect = null) {
   if (!el || !fromRect || animationsOff()) return;
-  const to = el.getBoundingClientRect();
+  const to = toRect || el.getBoundingClientRect();
   if (!to.width) return;
   const dx = fromRect.left - to.left;
   const dy = fromRect.top - to.top;
   const scale = fromRect.width / to.width;
   el.style.transformOrigin = '0 0';
-  el.style.transition = 'none';
-  el.style.transform = `translate(${dx}px, ${dy}px) scale(${scale})`;
   el.classList.add('flying');
-  requestAnimationFrame(() => {
-    requestAnimationFrame(() => {
-      el.style.transition = `transform ${ms}ms cubic-bezier(.2,.7,.3,1)`;
-      el.style.transform = '';
-      setTimeout(() => { el.classList.remove('flying'); el.style.transition = ''; }, ms + 30);
-    });
-  });
+  const flight = el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: 'none' }],
+    { duration: ms, easing: 'cubic-bezier(.2,.7,.3,1)' });
+  const land = () => el.classList.remove('flying');
+  flight.onfinish = land;
+  flight.oncancel = land;
 }
 
 // Keyboard shortcuts for a view. Ignored while typing in a field, with Ctrl/Alt/Meta,

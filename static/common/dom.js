@@ -1,6 +1,8 @@
 // Small DOM helpers. Every piece of text goes in as a text node: nothing here ever
 // parses a string as HTML, so a player's name can never become markup.
 
+import { planPatch } from './keyed.js';
+
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
   setProps(el, props);
@@ -50,6 +52,60 @@ export function replaceChildren(container, ...children) {
     const again = container.querySelector(`[data-focus="${cssEscape(key)}"]`);
     if (again) again.focus({ preventScroll: true });
   }
+}
+
+// Set a node's text only when it differs: writing the same text again still replaces the
+// text node, and the browser then recalculates style and layout for nothing (a table
+// updated on every play did that many times a second).
+export function setText(node, text) {
+  const value = String(text);
+  if (node.textContent !== value) node.textContent = value;
+}
+
+// A container whose children are drawn by key and made again only when what they are
+// drawn from changed (the plan is keyed.js, pure and tested). `patch(items)` takes
+// [{key, parts, make}] in the order to show, and answers how many nodes it made:
+// `make()` returns the new node for a key whose parts differ from the last drawing (or
+// that was not drawn yet); a kept node is not touched at all, so a card
+// under the pointer or a running animation in it survives other seats' plays. Nodes the
+// container holds that it did not draw (a note laid over it) are left where they are.
+// Keyboard focus inside a node that is made again moves to the same data-focus key in
+// its replacement.
+export function keyedChildren(container) {
+  const drawn = new Map(); // key -> {node, parts}
+  return {
+    patch(items) {
+      const previous = new Map([...drawn].map(([key, d]) => [key, d.parts]));
+      const plan = planPatch(previous, items);
+      const remake = new Set(plan.make);
+      const active = document.activeElement;
+      for (const key of plan.drop) {
+        drawn.get(key).node.remove();
+        drawn.delete(key);
+      }
+      let ref = null;
+      for (const item of items) {
+        let entry = drawn.get(item.key);
+        if (remake.has(item.key)) {
+          const node = item.make();
+          const old = entry ? entry.node : null;
+          const focusKey = old && active && old.contains(active) ? active.dataset.focus : null;
+          if (old) old.replaceWith(node);
+          entry = { node, parts: item.parts };
+          drawn.set(item.key, entry);
+          if (focusKey) {
+            const again = node.matches(`[data-focus="${cssEscape(focusKey)}"]`) ? node
+              : node.querySelector(`[data-focus="${cssEscape(focusKey)}"]`);
+            if (again) again.focus({ preventScroll: true });
+          }
+        }
+        const want = ref ? ref.nextSibling : container.firstChild;
+        if (entry.node !== want) container.insertBefore(entry.node, want);
+        ref = entry.node;
+      }
+      return plan.make.length;
+    },
+  };
 }
 
 export function cssEscape(text) {

@@ -1,17 +1,19 @@
 // The Demon table's panels, each drawn from a `view` of the model:
 //   {state, round, seat (null: spectating), legal (this seat's, [] when it cannot act),
 //    canAct, timeEnd, isHost}
-// The status bar and the own layout keep a little memory (they are updated in place, or
-// redrawn only when what they show changed); the others are redrawn each time. No panel
+// Every panel keeps a little memory: the status bar is updated in place, and the other
+// panels are drawn in keyed pieces (dom.js keyedChildren), each made again only when
+// what it shows changed, so a play costs the pieces it changed, not the table. No panel
 // sends anything: the buttons call the handlers the table gives them.
 
-import { h, replaceChildren, icon, formatClock } from '../common/dom.js';
+import { h, replaceChildren, icon, formatClock, keyedChildren, setText } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
 import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
 import { voteMatters, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
+import { sameParts } from '../common/keyed.js';
 
 // The letter on a foundation card saying whose it is.
 function ownerTag(state, seat) {
@@ -50,16 +52,17 @@ export function createStatusBar(el, { onVote }) {
     const votes = r && r.votes ? r.votes.length : 0;
     const voted = Boolean(r && r.votes && r.votes.includes(seat));
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
-    parts.roundNo.textContent = t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' });
+    setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
     parts.timeLeft.hidden = timeEnd === null;
-    parts.phase.textContent = phaseText || '';
+    setText(parts.phase, phaseText || '');
     // a spectator is told the truth: dealt in at the next round, or watching a full table
     const fate = seat === null ? spectatorFate(st, you) : null;
-    parts.spectator.textContent = fate ? t(fate === 'next' ? 'table.spectatingNext' : 'table.spectatingFull')
-      : t('table.spectating');
+    setText(parts.spectator, fate ? t(fate === 'next' ? 'table.spectatingNext' : 'table.spectatingFull')
+      : t('table.spectating'));
     const watchers = watchersOf(st);
-    parts.watching.textContent = t('table.watchers', { n: watchers.length });
-    parts.watching.title = watchers.map((p) => p.name).join(', ');
+    setText(parts.watching, t('table.watchers', { n: watchers.length }));
+    const watcherNames = watchers.map((p) => p.name).join(', ');
+    if (parts.watching.title !== watcherNames) parts.watching.title = watcherNames;
     const canVote = seat !== null && st.phase === 'playing';
     const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
       seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
@@ -71,10 +74,11 @@ export function createStatusBar(el, { onVote }) {
     // Quiet until it matters (this seat stuck, or a vote under way): then it says
     // "Stuck — end round" with the count; before, a small "End round" (V works always).
     const loud = voted || voteMatters(st, seat);
-    parts.vote.className = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
-    parts.vote.setAttribute('aria-pressed', String(voted));
-    parts.label.textContent = voted ? t('table.unvote') : loud ? t('table.vote') : t('table.voteQuiet');
-    parts.count.textContent = loud ? ` ${votes}/${voters}` : '';
+    const voteClass = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
+    if (parts.vote.className !== voteClass) parts.vote.className = voteClass;
+    if (parts.vote.getAttribute('aria-pressed') !== String(voted)) parts.vote.setAttribute('aria-pressed', String(voted));
+    setText(parts.label, voted ? t('table.unvote') : loud ? t('table.vote') : t('table.voteQuiet'));
+    setText(parts.count, loud ? ` ${votes}/${voters}` : '');
   }
 
   // The round's clock, every 200 ms.
@@ -92,115 +96,195 @@ export function createStatusBar(el, { onVote }) {
   return { update, tick };
 }
 
-// Every other seat, small: its top cards, stock, waste and tags.
-export function drawOpponents(el, { state: st, round: r, seat: me, muteButton = null }) {
-  const seats = r.seats.map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
-  el.classList.toggle('many', seats.length > 3);
-  el.classList.toggle('few', seats.length <= 2);
-  el.classList.toggle('spectating', me === null);
-  replaceChildren(el, seats.map(({ seat, view }) => {
-    const p = playerAtSeat(st, seat);
-    const name = playerName(st, seat);
+// Every other seat, small: its top cards, stock, waste and tags. One panel per seat,
+// kept for the round, and inside it one piece each for the head, the stock, the waste
+// and every pile (dom.js keyedChildren), made again only when what it shows changed: a
+// play changes the mover's seat view (a new object, demon-model.js) and its cards home,
+// so at eight seats one play makes a pile and a count again, not seven panels. Fewer
+// nodes made means fewer cards the browser paints again (issue 23).
+export function createOpponents(el) {
+  const panels = keyedChildren(el);
+  const bySeat = new Map();
+
+  function draw({ state: st, round: r, seat: me, muteButton = null }) {
+    const seats = r.seats.map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
+    el.classList.toggle('many', seats.length > 3);
+    el.classList.toggle('few', seats.length <= 2);
+    el.classList.toggle('spectating', me === null);
+    panels.patch(seats.map(({ seat }) => ({ key: seat, parts: [], make: () => {
+      const panel = opponentPanel(seat);
+      bySeat.set(seat, panel);
+      return panel.el;
+    } })));
+    for (const seat of [...bySeat.keys()]) if (!seats.some((s) => s.seat === seat)) bySeat.delete(seat);
     const live = st.phase === 'playing'; // the round's own tags go with the round
-    const stuck = live && r.stuck && r.stuck.includes(seat);
-    const voted = live && r.votes && r.votes.includes(seat);
-    const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
-    const total = p ? p.total : null;
-    const panel = h('section', { class: `opp${p && !p.connected ? ' away' : ''}`, dataset: { seat: String(seat), focus: `opp-${seat}` },
-      'aria-label': t('table.layoutOf', { name }), tabindex: '0', 'aria-describedby': `opp-words-${seat}` });
-    const colour = colourOfSeat(st, seat);
-    panel.style.setProperty('--seat', seatColour(colour));
-    const piles = view.tableau.map((pile, i) => {
-      const top = pile.up.length ? pile.up[pile.up.length - 1] : null;
-      // a spectator has the room to see each pile's whole face-up run, fanned
-      const shown = me === null && pile.up.length > 1
-        ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', j); return n; })
-        : top ? cardEl(top, { mini: true }) : null;
-      return h('div', { class: `opp-pile${Array.isArray(shown) ? ' fanned' : ''}`, dataset: { src: String(i) } },
-        shown || (pile.down ? backEl(colour, { mini: true }) : slotEl()),
-        pile.down ? h('span', { class: 'down-count', 'aria-label': t('table.faceDown', { n: pile.down }), text: `+${pile.down}` }) : null);
-    });
-    const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
-    panel.append(
-      h('header', { class: 'opp-head' },
-        backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
-        h('span', { class: 'opp-name', text: name }),
-        botBadge(p) || h('span', { class: `conn conn-${p && p.absent ? 'absent' : p && p.connected ? 'online' : 'offline'}`,
-          title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
-        stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
-        voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
-        h('span', { class: 'home-count', title: t('table.cardsHome'), text: `${home}/52` }),
-        total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null,
-        muteButton ? muteButton(p) : null), // emotes.js: hide this player's emotes
-      h('div', { class: 'opp-cards' },
-        h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
-          view.stock ? backEl(colour, { mini: true }) : slotEl(),
-          h('span', { class: 'stock-count', text: String(view.stock ?? 0) })),
-        h('div', { class: 'opp-waste', dataset: { src: 'waste' } }, wasteTop ? cardEl(wasteTop, { mini: true }) : slotEl()),
-        h('div', { class: 'opp-piles' }, piles)),
-      h('p', { class: 'sr-only', id: `opp-words-${seat}`, text: layoutWords(view, home, { t, cardText }) }));
-    return panel;
-  }));
+    const lang = t('lang.code');
+    for (const { seat, view } of seats) {
+      bySeat.get(seat).draw(st, {
+        view, p: playerAtSeat(st, seat), lang, spectating: me === null, muteButton,
+        stuck: Boolean(live && r.stuck && r.stuck.includes(seat)),
+        voted: Boolean(live && r.votes && r.votes.includes(seat)),
+        home: r.cards_home ? r.cards_home[seat] ?? 0 : 0,
+        colour: colourOfSeat(st, seat),
+      });
+    }
+  }
+
+  return { draw };
 }
 
-// The shared foundations, and the place for a new one.
-export function drawFoundations(el, { state: st, round: r }) {
-  const piles = r.foundations.map((f, i) => {
-    if (!f) return h('div', { class: 'fnd', dataset: { fpile: String(i), target: `f:${i}` } }, slotEl());
-    const owner = playerName(st, f.seat);
-    return h('div', { class: 'fnd', role: 'button', dataset: { fpile: String(i), target: `f:${i}` },
-      'aria-label': t('table.foundationPile', { n: i + 1, card: cardText(f.top), name: owner }) },
-    cardEl(f.top, { owner: colourOfSeat(st, f.seat), ownerLabel: ownerTag(st, f.seat) }));
-  });
-  const next = r.foundations.length;
-  el.classList.toggle('many', next >= 12); // smaller cards: the row stays short (style.css)
-  piles.push(h('div', { class: 'fnd fnd-new', role: 'button', dataset: { target: `f:${next}` },
-    'aria-label': t('table.newPile') }, slotEl(t('table.newPileShort'))));
+// One other seat's panel: its frame stays, its pieces are patched.
+function opponentPanel(seat) {
+  const el = h('section', { class: 'opp', dataset: { seat: String(seat), focus: `opp-${seat}` }, tabindex: '0',
+    'aria-describedby': `opp-words-${seat}` });
+  const cards = h('div', { class: 'opp-cards' });
+  const pileBox = h('div', { class: 'opp-piles' });
+  const words = h('p', { class: 'sr-only', id: `opp-words-${seat}` });
+  const pieces = keyedChildren(el);
+  const cardPieces = keyedChildren(cards);
+  const piles = keyedChildren(pileBox);
+  let wordsOf = null; // [view, home, lang] the words were written for
+
+  function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
+    const name = playerName(st, seat);
+    const cls = `opp${p && !p.connected ? ' away' : ''}`;
+    if (el.className !== cls) el.className = cls;
+    const label = t('table.layoutOf', { name });
+    if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
+    const tint = seatColour(colour);
+    if (el.style.getPropertyValue('--seat') !== tint) el.style.setProperty('--seat', tint);
+    pieces.patch([
+      // `p` is the player object itself: the reducer makes a new one whenever anything
+      // of it changes (name, connection, total, vote), and shares it otherwise
+      { key: 'head', parts: [p, name, stuck, voted, home, colour, lang, muteButton],
+        make: () => opponentHead(p, { name, stuck, voted, home, colour, muteButton }) },
+      { key: 'cards', parts: [], make: () => cards },
+      { key: 'words', parts: [], make: () => words },
+    ]);
+    const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
+    cardPieces.patch([
+      { key: 'stock', parts: [view.stock ?? 0, colour], make: () => h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
+        view.stock ? backEl(colour, { mini: true }) : slotEl(),
+        h('span', { class: 'stock-count', text: String(view.stock ?? 0) })) },
+      { key: 'waste', parts: [wasteTop, lang], make: () => h('div', { class: 'opp-waste', dataset: { src: 'waste' } },
+        wasteTop ? cardEl(wasteTop, { mini: true }) : slotEl()) },
+      { key: 'piles', parts: [], make: () => pileBox },
+    ]);
+    piles.patch(view.tableau.map((pile, i) => {
+      // a spectator has the room to see each pile's whole face-up run, fanned
+      const fan = spectating && pile.up.length > 1;
+      const top = pile.up.length ? pile.up[pile.up.length - 1] : null;
+      return { key: i, parts: [pile.down, fan ? pile.up.join(' ') : top, colour, lang],
+        make: () => opponentPile(pile, i, { fan, top, colour }) };
+    }));
+    if (!wordsOf || !sameParts(wordsOf, [view, home, lang])) {
+      wordsOf = [view, home, lang];
+      setText(words, layoutWords(view, home, { t, cardText }));
+    }
+  }
+
+  return { el, draw };
+}
+
+function opponentHead(p, { name, stuck, voted, home, colour, muteButton }) {
+  const total = p ? p.total : null;
+  return h('header', { class: 'opp-head' },
+    backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
+    h('span', { class: 'opp-name', text: name }),
+    botBadge(p) || h('span', { class: `conn conn-${p && p.absent ? 'absent' : p && p.connected ? 'online' : 'offline'}`,
+      title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
+    stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
+    voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
+    h('span', { class: 'home-count', title: t('table.cardsHome'), text: `${home}/52` }),
+    total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null,
+    muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
+}
+
+function opponentPile(pile, i, { fan, top, colour }) {
+  const shown = fan
+    ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', j); return n; })
+    : top ? cardEl(top, { mini: true }) : null;
+  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}`, dataset: { src: String(i) } },
+    shown || (pile.down ? backEl(colour, { mini: true }) : slotEl()),
+    pile.down ? h('span', { class: 'down-count', 'aria-label': t('table.faceDown', { n: pile.down }), text: `+${pile.down}` }) : null);
+}
+
+// The shared foundations, and the place for a new one: one node per pile, made again
+// only when its top card (or its owner's colour or name) changed.
+export function createFoundations(el) {
+  const heading = h('h2', { class: 'sr-only' });
+  const words = h('p', { class: 'sr-only', id: 'fnd-words' });
+  const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
-  replaceChildren(el, h('h2', { class: 'sr-only', text: t('table.foundations') }), piles,
-    h('p', { class: 'sr-only', id: 'fnd-words', text: foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat) }) }));
+
+  function draw({ state: st, round: r }) {
+    const lang = t('lang.code');
+    const items = [{ key: 'heading', parts: [], make: () => heading }];
+    r.foundations.forEach((f, i) => {
+      if (!f) {
+        items.push({ key: i, parts: [null, lang], make: () => h('div', { class: 'fnd', dataset: { fpile: String(i), target: `f:${i}` } }, slotEl()) });
+        return;
+      }
+      const owner = playerName(st, f.seat);
+      const colour = colourOfSeat(st, f.seat);
+      const tag = ownerTag(st, f.seat);
+      items.push({ key: i, parts: [f.top, f.seat, owner, colour, tag, lang],
+        make: () => h('div', { class: 'fnd', role: 'button', dataset: { fpile: String(i), target: `f:${i}` },
+          'aria-label': t('table.foundationPile', { n: i + 1, card: cardText(f.top), name: owner }) },
+        cardEl(f.top, { owner: colour, ownerLabel: tag })) });
+    });
+    const next = r.foundations.length;
+    el.classList.toggle('many', next >= 12); // smaller cards: the row stays short (style.css)
+    items.push({ key: 'new', parts: [next, lang], make: () => h('div', { class: 'fnd fnd-new', role: 'button',
+      dataset: { target: `f:${next}` }, 'aria-label': t('table.newPile') }, slotEl(t('table.newPileShort'))) });
+    items.push({ key: 'words', parts: [], make: () => words });
+    piles.patch(items);
+    setText(heading, t('table.foundations'));
+    setText(words, foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat) }));
+  }
+
+  return { draw };
 }
 
-// Your own layout, large. Redrawn only when something it shows changed (so a card being
-// dragged is not replaced under the pointer by every other seat's move); `draw()` answers
-// whether it redrew. A drawn card fans in when the waste grew.
+// Your own layout, large. Drawn in pieces (the head, the stock, the waste, each pile),
+// each made again only when what it shows changed: a card being dragged is not replaced
+// under the pointer by other seats' plays, and another seat's play (which changes
+// cards_home and often the legal list) costs this panel nothing unless it changed what
+// this seat can do. `draw()` answers whether any piece was made. A drawn card fans in
+// when the waste grew.
 export function createMinePanel(el, { onDraw, extra = null }) {
-  let drawnFrom = null;
   let lastWaste = null;
   let lastWasteCount = null;
+  let seatColourShown = null;
+  const top = h('div', { class: 'mine-top' });
+  const tableau = h('div', { class: 'tableau' });
+  const pieces = keyedChildren(el);
+  const topPieces = keyedChildren(top);
+  const piles = keyedChildren(tableau);
 
   function draw({ state: st, round: r, seat, legal, canAct }) {
     if (seat === null) {
       el.hidden = true;
-      replaceChildren(el);
-      return true;
+      return pieces.patch([]) > 0;
     }
     el.hidden = false;
+    const lang = t('lang.code');
     const me = r.seats[seat] || null;
     const myColour = colourOfSeat(st, seat);
     const mePlayer = playerAtSeat(st, seat);
-    el.style.setProperty('--seat', seatColour(myColour));
+    const colour = seatColour(myColour);
+    if (colour !== seatColourShown) el.style.setProperty('--seat', colour);
+    seatColourShown = colour;
     if (!me) {
-      replaceChildren(el, h('p', { class: 'note', text: t('table.waitingSeat') }));
-      return true;
+      return pieces.patch([{ key: 'waiting', parts: [lang], make: () => h('p', { class: 'note', text: t('table.waitingSeat') }) }]) > 0;
     }
-    const key = JSON.stringify([me, canAct, legal, r.stuck, r.cards_home, mePlayer && mePlayer.total,
-      mePlayer && mePlayer.name, myColour, st.phase, t('lang.code')]);
-    if (key === drawnFrom && el.firstChild) return false;
-    drawnFrom = key;
     const hasDraw = legal.some((a) => a.type === 'draw');
     const hasRecycle = legal.some((a) => a.type === 'recycle');
-    const stuck = st.phase === 'playing' && r.stuck && r.stuck.includes(seat); // not on the results
+    const stuck = Boolean(st.phase === 'playing' && r.stuck && r.stuck.includes(seat)); // not on the results
     const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
     const total = mePlayer ? mePlayer.total : null;
-
-    const stockBtn = h('button', { type: 'button', class: 'stock', id: 'stock', dataset: { focus: 'stock', src: 'stock' },
-      disabled: !canAct || (!hasDraw && !hasRecycle), 'aria-keyshortcuts': 'D Space',
-      'aria-label': hasRecycle ? t('table.recycle', { n: me.stock }) : t('table.drawLabel', { n: me.stock }),
-      onclick: onDraw },
-    me.stock ? backEl(myColour, { label: t('table.stockCount', { n: me.stock }) }) : slotEl('↺', 'recycle'),
-    h('span', { class: 'stock-count', text: String(me.stock) }));
+    const name = playerName(st, seat);
 
     const waste = me.waste;
     const wasteKey = `${waste.join(' ')}|${me.waste_count}|${me.stock}`;
@@ -208,56 +292,71 @@ export function createMinePanel(el, { onDraw, extra = null }) {
       && (lastWasteCount === null || me.waste_count > lastWasteCount);
     lastWaste = wasteKey;
     lastWasteCount = me.waste_count;
-    const wasteBox = h('div', { class: `waste fan-${waste.length}`, dataset: { focus: 'waste', src: 'waste' }, tabindex: '0',
-      role: 'button', 'aria-keyshortcuts': 'W',
-      'aria-label': waste.length ? t('table.wasteTop', { card: cardText(waste[waste.length - 1]), n: me.waste_count ?? waste.length }) : t('table.wasteEmpty') },
-    waste.length ? waste.map((c, i) => {
-      const node = cardEl(c, { extraClass: drawn ? 'dealt' : '' });
-      node.style.setProperty('--i', i);
-      if (i === waste.length - 1) node.dataset.pick = 'w';
-      return node;
-    }) : slotEl());
 
-    const piles = me.tableau.map((pile, i) => {
-      const node = h('div', { class: 'pile', role: 'button', tabindex: '0',
-        dataset: { target: `t:${i}`, focus: `pile-${i}`, src: String(i) },
-        'aria-keyshortcuts': String(i + 1),
-        'aria-label': t('table.pileLabel', { n: i + 1, down: pile.down,
-          up: pile.up.map(cardText).join(' ') || t('table.none') }) });
-      node.style.setProperty('--d', pile.down);
-      node.style.setProperty('--u', Math.max(0, pile.up.length - 1));
-      for (let k = 0; k < pile.down; k++) {
-        const b = backEl(myColour, { extraClass: 'down' });
-        b.style.setProperty('--k', k);
-        node.append(b);
-      }
-      pile.up.forEach((c, j) => {
-        const card = cardEl(c, { extraClass: 'up' });
-        card.style.setProperty('--d', pile.down);
-        card.style.setProperty('--j', j);
-        if (canAct) card.dataset.pick = `t:${i}:${j}`;
-        node.append(card);
-      });
-      if (!pile.down && !pile.up.length) node.append(slotEl('', 'empty-pile')); // K: a11y.css
-      node.append(h('span', { class: 'pile-key', 'aria-hidden': 'true', text: String(i + 1) }));
-      return node;
-    });
-
-    replaceChildren(el,
-      h('header', { class: 'mine-head' },
-        backEl(myColour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name: playerName(st, seat) }) }),
-        h('span', { class: 'opp-name', text: playerName(st, seat) }),
-        h('span', { class: 'tag you', text: t('lobby.you') }),
-        stuck ? h('span', { class: 'tag stuck', text: t('table.youStuck') }) : null,
-        h('span', { class: 'home-count', title: t('table.cardsHome'), text: t('table.home', { n: home }) }),
-        total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
-        extra), // emotes.js: say hello
-      h('div', { class: 'mine-top' }, stockBtn, wasteBox),
-      h('div', { class: 'tableau' }, piles));
-    return true;
+    let made = pieces.patch([
+      { key: 'head', parts: [name, myColour, stuck, home, total, lang],
+        make: () => h('header', { class: 'mine-head' },
+          backEl(myColour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
+          h('span', { class: 'opp-name', text: name }),
+          h('span', { class: 'tag you', text: t('lobby.you') }),
+          stuck ? h('span', { class: 'tag stuck', text: t('table.youStuck') }) : null,
+          h('span', { class: 'home-count', title: t('table.cardsHome'), text: t('table.home', { n: home }) }),
+          total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
+          extra) }, // emotes.js: say hello (one node, moved into each new head)
+      { key: 'top', parts: [], make: () => top },
+      { key: 'tableau', parts: [], make: () => tableau },
+    ]);
+    made += topPieces.patch([
+      { key: 'stock', parts: [me.stock, canAct, hasDraw, hasRecycle, myColour, lang],
+        make: () => h('button', { type: 'button', class: 'stock', id: 'stock', dataset: { focus: 'stock', src: 'stock' },
+          disabled: !canAct || (!hasDraw && !hasRecycle), 'aria-keyshortcuts': 'D Space',
+          'aria-label': hasRecycle ? t('table.recycle', { n: me.stock }) : t('table.drawLabel', { n: me.stock }),
+          onclick: onDraw },
+        me.stock ? backEl(myColour, { label: t('table.stockCount', { n: me.stock }) }) : slotEl('↺', 'recycle'),
+        h('span', { class: 'stock-count', text: String(me.stock) })) },
+      { key: 'waste', parts: [wasteKey, myColour, lang],
+        make: () => h('div', { class: `waste fan-${waste.length}`, dataset: { focus: 'waste', src: 'waste' }, tabindex: '0',
+          role: 'button', 'aria-keyshortcuts': 'W',
+          'aria-label': waste.length ? t('table.wasteTop', { card: cardText(waste[waste.length - 1]), n: me.waste_count ?? waste.length }) : t('table.wasteEmpty') },
+        waste.length ? waste.map((c, i) => {
+          const node = cardEl(c, { extraClass: drawn ? 'dealt' : '' });
+          node.style.setProperty('--i', i);
+          if (i === waste.length - 1) node.dataset.pick = 'w';
+          return node;
+        }) : slotEl()) },
+    ]);
+    made += piles.patch(me.tableau.map((pile, i) => ({
+      key: i, parts: [`${pile.down}|${pile.up.join(' ')}`, canAct, myColour, lang],
+      make: () => pileEl(pile, i, { canAct, myColour }) })));
+    return made > 0;
   }
 
   return { draw };
+}
+
+function pileEl(pile, i, { canAct, myColour }) {
+  const node = h('div', { class: 'pile', role: 'button', tabindex: '0',
+    dataset: { target: `t:${i}`, focus: `pile-${i}`, src: String(i) },
+    'aria-keyshortcuts': String(i + 1),
+    'aria-label': t('table.pileLabel', { n: i + 1, down: pile.down,
+      up: pile.up.map(cardText).join(' ') || t('table.none') }) });
+  node.style.setProperty('--d', pile.down);
+  node.style.setProperty('--u', Math.max(0, pile.up.length - 1));
+  for (let k = 0; k < pile.down; k++) {
+    const b = backEl(myColour, { extraClass: 'down' });
+    b.style.setProperty('--k', k);
+    node.append(b);
+  }
+  pile.up.forEach((c, j) => {
+    const card = cardEl(c, { extraClass: 'up' });
+    card.style.setProperty('--d', pile.down);
+    card.style.setProperty('--j', j);
+    if (canAct) card.dataset.pick = `t:${i}:${j}`;
+    node.append(card);
+  });
+  if (!pile.down && !pile.up.length) node.append(slotEl('', 'empty-pile')); // K: a11y.css
+  node.append(h('span', { class: 'pile-key', 'aria-hidden': 'true', text: String(i + 1) }));
+  return node;
 }
 
 // The round's (or the match's) result: the scores, and what comes next.

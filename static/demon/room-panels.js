@@ -13,7 +13,10 @@ import { joinProspect } from './round-status.js';
 
 // The line above the room saying whether the socket is connected.
 export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
-  el.className = `conn-banner conn-${status}`;
+  // drawn on every event: the class is written only when it changes (a write, even of the
+  // same value, makes the browser check the page's styles again)
+  const cls = `conn-banner conn-${status}`;
+  if (el.className !== cls) el.className = cls;
   if (status === 'reconnecting' || (status === 'connecting' && hasState)) {
     replaceChildren(el, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('room.reconnecting'));
   } else if (status === 'lost') {

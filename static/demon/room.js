@@ -207,7 +207,8 @@ export function mount(container, { code, navigate }) {
     }
     view.api.update();
     emotes.update();
-    document.title = `${code} · ${t('app.title')}`;
+    const pageTitle = `${code} · ${t('app.title')}`;
+    if (document.title !== pageTitle) document.title = pageTitle;
   }
 
   // ---- joining by link ---------------------------------------------------------------

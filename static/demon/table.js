@@ -12,7 +12,7 @@ import { createSelection } from '../cards/selection.js';
 import { createPendingMoves } from './pending-moves.js';
 import { demonTargets, firstFoundationPlay, stockAction, actionFor, nextRun, resizeRun } from '../cards/targets.js';
 import { play } from '../common/sound.js';
-import { createStatusBar, createMinePanel, drawOpponents, drawFoundations, drawResults } from './demon-panels.js';
+import { createStatusBar, createMinePanel, createOpponents, createFoundations, drawResults } from './demon-panels.js';
 import { createDemonCoach } from '../guide/guide.js';
 
 export function mount(container, ctx) {
@@ -239,9 +239,10 @@ export function mount(container, ctx) {
         : mine.querySelector(src === 'waste' ? '[data-pick="w"]' : `[data-src="${src}"] .card:last-child`);
       return { plays, from: node ? node.getBoundingClientRect() : null, mine: true };
     }
-    const panel = opponents.querySelector(`[data-seat="${event.seat}"]`);
-    const node = panel && src !== undefined ? panel.querySelector(`[data-src="${src}"]`) : null;
-    return { plays, from: node ? node.getBoundingClientRect() : null, mine: false };
+    // Another seat's play: where its card was is read later, once a frame (flights): its
+    // panel is made again in the same place, and a read here would make the browser lay
+    // out the page for every play (at eight seats, many times a second).
+    return { plays, seat: event.seat, src, mine: false };
   }
 
   function afterEvent(event, before) {
@@ -249,11 +250,46 @@ export function mount(container, ctx) {
     if (event.kind === 'move' && model.seat === null) logPlay(event);
     if (event.kind !== 'move' || !before) return;
     if (!before.mine) play('other');
-    if (!before.from) return;
+    if (before.mine && !before.from) return;
     for (const p of before.plays) {
-      const node = foundations.querySelector(`[data-fpile="${p.pile}"] .card`);
-      if (node) flyFrom(node, before.from, before.mine ? 220 : 420);
+      flights.push({ pile: p.pile, from: before.from, seat: before.seat, src: before.src, mine: before.mine,
+        ms: before.mine ? 220 : 420 });
     }
+    if (flights.length && !flightQueued) {
+      flightQueued = true;
+      requestAnimationFrame(fly);
+    }
+  }
+
+  // The plays of this frame fly together: every position read first (one layout), then
+  // every animation started (transform only, which needs no layout again). Other seats'
+  // cards fly one at a time: while one is in the air the next lands at once. At eight
+  // seats plays come faster than a flight lasts, and each flight costs the page a new
+  // compositor layer twice (bench/page.py: about a quarter of its time per play); the
+  // flight says "someone played there", and one in the air says it as well as five.
+  const flights = [];
+  let flightQueued = false;
+  let othersFlyingUntil = 0;
+  function fly() {
+    flightQueued = false;
+    const now = performance.now();
+    const wanted = flights.splice(0).filter((f) => {
+      if (f.mine) return true;
+      if (now < othersFlyingUntil) return false;
+      othersFlyingUntil = now + f.ms;
+      return true;
+    });
+    const found = wanted.map((f) => {
+      const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
+      let from = f.from;
+      if (!from && f.src !== undefined) {
+        const panel = opponents.querySelector(`[data-seat="${f.seat}"]`);
+        const srcNode = panel ? panel.querySelector(`[data-src="${f.src}"]`) : null;
+        from = srcNode ? srcNode.getBoundingClientRect() : null;
+      }
+      return { node, from, to: node && from ? node.getBoundingClientRect() : null, ms: f.ms };
+    });
+    for (const f of found) if (f.to) flyFrom(f.node, f.from, f.ms, f.to);
   }
 
   function logPlay(event) {
@@ -266,6 +302,8 @@ export function mount(container, ctx) {
   // ---- drawing ---------------------------------------------------------------------
   const statusBar = createStatusBar(status, { onVote: vote });
   const minePanel = createMinePanel(mine, { onDraw: draw, extra: ctx.emotes ? ctx.emotes.dock() : null });
+  const opponentPanels = createOpponents(opponents);
+  const foundationPiles = createFoundations(foundations);
   const resultActions = {
     onNext: () => ctx.send({ type: 'next_round' }),
     onRematch: () => ctx.send({ type: 'rematch' }),
@@ -286,15 +324,13 @@ export function mount(container, ctx) {
   // status bar, the foundations and, on a narrow screen, the other players): the CSS
   // turns --mine-room into a card width at which the tallest pile a layout can hold
   // (six face-down cards under twelve face-up) still ends inside the window, so nothing
-  // you can play ever needs a scroll. Measured once a frame after redraws (the
-  // foundations may have wrapped to a new row) and when the window changes size.
+  // you can play ever needs a scroll. Measured when what stands above changes size (the
+  // foundations wrapped to a new row: a ResizeObserver, which reports after the browser
+  // laid the page out, so reading the position then costs no layout of its own) and
+  // when the window changes size; not after every play.
   let mineRoom = null;
-  let fitQueued = false;
-  function fitSoon() {
-    if (fitQueued) return;
-    fitQueued = true;
-    requestAnimationFrame(() => { fitQueued = false; fitMine(); });
-  }
+  const above = new ResizeObserver(() => fitMine());
+  for (const node of [status, results, opponents, foundations]) above.observe(node);
   function fitMine() {
     if (mine.hidden || results.firstChild) return; // the results push it down; keep the race's size
     const top = mine.getBoundingClientRect().top + window.scrollY;
@@ -317,14 +353,15 @@ export function mount(container, ctx) {
     const v = view();
     el.classList.toggle('spectator', model.seat === null);
     playLog.hidden = model.seat !== null;
-    if (!logList.firstChild) logList.dataset.empty = t('table.playLogEmpty');
-    el.dataset.players = String(v.round.seats.length);
+    // (a data attribute written again, even unchanged, makes the browser check its styles)
+    if (!logList.firstChild && logList.dataset.empty !== t('table.playLogEmpty')) logList.dataset.empty = t('table.playLogEmpty');
+    if (el.dataset.players !== String(v.round.seats.length)) el.dataset.players = String(v.round.seats.length);
     statusBar.update(v);
-    drawOpponents(opponents, v);
-    drawFoundations(foundations, v);
+    opponentPanels.draw(v);
+    foundationPiles.draw(v);
     drawMine(v);
     drawResults(results, v, resultActions);
-    if (mineRoom === null) fitMine(); else fitSoon(); // the first drawing is fitted before it shows
+    if (mineRoom === null) fitMine(); // the first drawing is fitted before it shows
     selection.repaint();
     statusBar.tick(model.timeEnd === null ? null : Math.max(0, model.timeEnd - performance.now()));
     coach.update();
@@ -361,6 +398,7 @@ export function mount(container, ctx) {
     ]]],
     destroy() {
       window.removeEventListener('resize', fitMine);
+      above.disconnect();
       coach.destroy();
       selection.destroy();
       unbindKeys();

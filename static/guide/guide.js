@@ -9,7 +9,7 @@
 // pure part (steps, what to point at, the words) is guide-model.js; this module draws
 // the bubble and the highlights over the page's own marks (data-target, data-pick).
 
-import { h } from '../common/dom.js';
+import { h, setText } from '../common/dom.js';
 import { t, onLangChange } from '../common/i18n.js';
 import { cardText, rankLabel } from '../cards/cards.js';
 import { getPref, setPref } from '../common/storage.js';
@@ -112,11 +112,13 @@ function createBubble(root, { onPrimary, onSkip }) {
       el.hidden = false;
       if (title.textContent !== heading) title.textContent = heading;
       if (text.textContent !== words) text.textContent = words;
-      step.textContent = stepText;
-      primary.hidden = !go;
-      if (go && primary.textContent !== go) primary.textContent = go;
-      skip.textContent = t('guide.skip');
-      el.setAttribute('aria-label', t('guide.title'));
+      // shown again after every drawing of the table: only what changed is written (a
+      // write, even of the same text, has the browser recalculate style and layout)
+      setText(step, stepText);
+      if (primary.hidden !== !go) primary.hidden = !go;
+      if (go) setText(primary, go);
+      setText(skip, t('guide.skip'));
+      if (el.getAttribute('aria-label') !== t('guide.title')) el.setAttribute('aria-label', t('guide.title'));
       marks = m;
       anchorSel = anchor;
       paint();

@@ -155,3 +155,69 @@ def test_the_grip_row_labels_show_on_a_phone(open_page):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "fit-grip-phone.png"), full_page=True)
+
+
+# Every other seat's panel and what it must show (issue 23): the name, the cards home,
+# the stock, the waste and each pile's top, each inside its panel and the window, not
+# cut short (the name is not ellipsised) and not covered (the point at its centre hits
+# it). The opponents' box must not scroll: a box that scrolls hides seats.
+OTHERS = """() => {
+    const inView = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= window.innerWidth + 0.5
+        && r.bottom <= window.innerHeight + 0.5 && r.width > 0 && r.height > 0;
+    const problems = [];
+    const box = document.querySelector('.opponents');
+    if (box.scrollHeight > box.clientHeight + 1) problems.push(`the opponents scroll: ${box.scrollHeight} > ${box.clientHeight}`);
+    const panels = [...document.querySelectorAll('.opp')];
+    for (const panel of panels) {
+        const name = panel.querySelector('.opp-name');
+        const who = name ? name.textContent : panel.dataset.seat;
+        const pr = panel.getBoundingClientRect();
+        if (!inView(pr)) problems.push(`${who}: panel outside the window ${JSON.stringify(pr)}`);
+        if (name && name.scrollWidth > name.clientWidth + 1) problems.push(`${who}: name cut short`);
+        const parts = [['name', name], ['cards home', panel.querySelector('.home-count')],
+            ['stock', panel.querySelector('.opp-stock')], ['waste', panel.querySelector('.opp-waste')],
+            ...[...panel.querySelectorAll('.opp-pile')].map((p, i) => [`pile ${i + 1}`, p])];
+        if (panel.querySelectorAll('.opp-pile').length !== 7) problems.push(`${who}: not 7 piles`);
+        for (const [what, el] of parts) {
+            if (!el) { problems.push(`${who}: no ${what}`); continue; }
+            const r = el.getBoundingClientRect();
+            if (!inView(r)) { problems.push(`${who}: ${what} outside the window`); continue; }
+            if (r.left < pr.left - 0.5 || r.right > pr.right + 0.5 || r.top < pr.top - 0.5 || r.bottom > pr.bottom + 0.5) {
+                problems.push(`${who}: ${what} outside its panel`);
+            }
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            if (!hit || !(el.contains(hit) || hit.contains(el))) problems.push(`${who}: ${what} covered by ${hit && hit.className}`);
+        }
+    }
+    const mine = [...document.querySelectorAll('.mine .tableau .card.up')].map((c) => c.getBoundingClientRect().width);
+    const targets = [...document.querySelectorAll('.mine .tableau .pile, .mine .stock, .mine .waste [data-pick]')]
+        .map((el) => { const r = el.getBoundingClientRect(); return [el.className, r.width, r.height]; });
+    return {problems, panels: panels.length, mine, targets, scrollY: window.scrollY,
+            pageTaller: document.documentElement.scrollHeight > window.innerHeight + 1};
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_everyone_at_a_table_of_eight_is_in_view(open_page, size):
+    """Eight at the table: each other seat's panel whole, in the window, without scrolling;
+    on a phone the player's own cards stay at least 40 px wide, and so do their targets."""
+    viewport, touch = SIZES[size]
+    page = open_page(f"others-{size}", viewport=viewport, touch=touch)
+    page.fill("#practice-name", "Ann")
+    page.select_option("#create-rounds", "1")
+    page.select_option("#practice-bots", "7")
+    page.select_option("#practice-level", "hard")
+    page.click("#practice-start")
+    wait_for_table(page)
+    expect(page.locator(".countdown")).to_be_hidden()
+    expect(page.locator(".mine .tableau .pile[data-src='6'] .card.up")).to_have_count(len(TALL))
+    page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
+    found = page.evaluate(OTHERS)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"others-{size}-8p.png"))
+    assert found["panels"] == 7, found
+    assert not found["problems"], "\n".join(found["problems"])
+    assert found["scrollY"] == 0 and not found["pageTaller"], found
+    assert min(found["mine"]) >= 40 - 0.5, found["mine"]
+    small = [t for t in found["targets"] if t[1] < 40 - 0.5 or t[2] < 40 - 0.5]
+    assert not small, small

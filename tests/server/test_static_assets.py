@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import posixpath
 import re
 
 import httpx
@@ -82,7 +83,9 @@ def test_the_service_worker_is_served_from_the_root_with_this_version(server, sh
     kept = json.loads(re.search(r"const SHELL = (\[.*?\]);", answer.text).group(1))
     assert "/offline" in kept
     page = httpx.get(server.base + "/")
-    assert set(_versioned_links(page.text)) <= set(kept)
+    # every file the page links is kept, but the strings of the language it hints at (a
+    # first visit's, from Accept-Language): kept when first asked for, like the rules
+    assert {link for link in _versioned_links(page.text) if "/i18n/" not in link} <= set(kept)
     assert not any("/rules/" in url for url in kept)  # one language's, when asked for
     assert not any("/i18n/" in url for url in kept)  # the same for the strings
 
@@ -145,3 +148,53 @@ def test_programs_still_get_json_404s(server, path):
 def test_an_api_404_stays_json_even_for_a_browser(server):
     answer = httpx.get(server.base + "/api/nothing", headers={"Accept": "text/html"})
     assert answer.status_code == 404 and answer.headers["content-type"] == "application/json"
+
+
+# ---- the module graph and its preload list (issue 23) ------------------------------------
+
+def _preloaded(html: str) -> list[str]:
+    return re.findall(r'<link rel="modulepreload" href="(/static/[^"]+)">', html)
+
+
+def test_the_page_preloads_every_module_its_imports_reach(server, shell):
+    """Walked here independently of the server's walk: every `from '...'` and bare
+    `import '...'` of a relative module, however the statement is laid out."""
+    loose = re.compile(r"""(?:\bfrom|^\s*import)\s*['"](\.{1,2}/[^'"]+)['"]""", re.MULTILINE)
+    needed, queue = set(), ["app.js", "common/pwa.js"]
+    while queue:
+        rel = queue.pop()
+        if rel in needed:
+            continue
+        needed.add(rel)
+        source = (STATIC_DIR / rel).read_text()
+        base = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        queue.extend(posixpath.normpath(posixpath.join(base, spec)) for spec in loose.findall(source))
+    html = httpx.get(server.base + "/", headers={"Accept-Language": "en-GB,en;q=0.8"}).text
+    prefix = f"/static/{shell.version}/"
+    listed = {link[len(prefix):] for link in _preloaded(html)}
+    assert needed - {"app.js", "common/pwa.js"} <= listed, sorted(needed - listed)
+    assert listed - {"i18n/en.js"} <= needed, sorted(listed - needed)  # nothing extra but the strings
+    for link in _preloaded(html):
+        assert httpx.get(server.base + link).status_code == 200, link
+    # the preload list stands before the module scripts that need it
+    assert html.index('rel="modulepreload"') < html.index('<script type="module"')
+
+
+@pytest.mark.parametrize("accept, code", [("de-DE,de;q=0.9,en;q=0.8", "de"), ("fr-FR,fr;q=0.9", "en"),
+                                          ("fr;q=1, ru;q=0.5, fi;q=0.7", "fi"), ("", "en")])
+def test_the_first_visits_language_is_hinted_from_accept_language(server, accept, code):
+    answer = httpx.get(server.base + "/", headers={"Accept-Language": accept})
+    strings = [link for link in _preloaded(answer.text) if "/i18n/" in link]
+    assert [s.rsplit("/", 1)[1] for s in strings] == [f"{code}.js"]
+    assert "accept-language" in answer.headers["vary"].lower()
+
+
+def test_static_imports_are_found_however_they_are_written():
+    from app.server.static_assets import module_imports
+    source = ("// import { no } from './comment.js';\n"
+              "import { a,\n  b } from './a.js';\n"
+              "import * as c from \"../c.js\";\n"
+              "import './side.js';\n"
+              "export { d } from './d.js';\n"
+              "const lazy = () => import('./lazy.js');\n")
+    assert module_imports("x/y.js", source) == ["x/a.js", "c.js", "x/side.js", "x/d.js"]

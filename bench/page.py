@@ -1,0 +1,298 @@
+"""What the Demon table costs the browser: `.venv/bin/python bench/page.py [--seconds 20]`.
+
+Starts the real server (`python -m app`, tests/support/live_server.py) and a real
+Chromium (Playwright), and for each table size (one person, idle, and Hard bots: 2, 4
+and 8 seats) opens the table at 1366x768 and watches it for `--seconds`, once at full
+speed and once with the CPU slowed 4x (CDP `Emulation.setCPUThrottlingRate`, roughly a
+mid-range phone). It prints, from Chromium's own counters (CDP `Performance.getMetrics`):
+
+    busy %          TaskDuration over the wall time watched: how much of the time the page's
+                    main thread was doing anything (script, style, layout, paint, ...)
+    script/style/layout s   ScriptDuration, RecalcStyleDuration, LayoutDuration
+    long tasks      count and longest, from a `longtask` PerformanceObserver (> 50 ms)
+    moves           `move` events that reached the page's socket (counted in the page, on
+                    the raw frames, so a page that falls behind counts fewer)
+    ms/move         main-thread ms per move: TaskDuration / moves. The person is idle, so
+                    every move is a remote play; the 200 ms clock tick and the like are in
+                    it too, which is why an idle table is measured on its own.
+
+and the same for an idle table showing the first-round guide (a guided practice room:
+one Easy bot, the coach bubble up). `--first-visit` instead loads the home page in a
+fresh browser under Chromium's emulated "Fast 4G" (CDP `Network.emulateNetworkConditions`)
+and prints first contentful paint, the time until the home page's buttons work (the
+"Play against bots" button exists: its handler is attached when it is made) and the
+bytes that came over the wire. `--clicks N` instead clicks one of the person's own cards
+N times per table and prints the time from the pointer going down to the first frame
+that shows the card held (the page's answer to a click while the bots race on).
+
+The machine is shared and noisy: compare runs made in the same session, alternately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.support.live_server import LiveServer  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1366, "height": 768}
+
+# Installed before any page script: counts the `move` events in the socket's raw frames
+# (one JSON message a line; orjson writes no spaces) and collects long tasks. Counting on
+# the frames, not in the app, measures what arrived whether or not the app kept up.
+HOOKS = """(() => {
+  window.__bench = { moves: 0, frames: 0, longtasks: [] };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        if (typeof e.data !== 'string') return;
+        window.__bench.frames += 1;
+        let i = -1;
+        while ((i = e.data.indexOf('"kind":"move"', i + 1)) !== -1) window.__bench.moves += 1;
+      });
+    }
+  };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longtasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { /* no longtask support: none counted */ }
+})();"""
+
+# The first-round guide shows once per browser; the tables measured here are a browser
+# that has seen it, except the guided one.
+GUIDE_SEEN = """(() => { try {
+  const prefs = JSON.parse(localStorage.getItem('dg.prefs') || '{}');
+  localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideGrip: true, guideDemon: true }));
+} catch (e) { /* no storage */ } })();"""
+
+METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration",
+           "RecalcStyleCount", "LayoutCount")
+
+# Chromium DevTools' "Fast 4G" preset (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT, each
+# scaled as DevTools does: 0.9 of the throughput, 2.75x the latency).
+FAST_4G = {"offline": False, "latency": 165, "downloadThroughput": 9_000_000 / 8 * 0.9,
+           "uploadThroughput": 1_500_000 / 8 * 0.9}
+
+
+def metrics(cdp) -> dict:
+    got = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return {k: got.get(k, 0.0) for k in METRICS}
+
+
+def open_table(browser, base: str, seats: int, *, guided: bool = False):
+    """A new browser (own storage) seated in a fresh practice room: one person and
+    `seats - 1` Hard bots (or the guided room: one Easy bot and the coach)."""
+    context = browser.new_context(viewport=VIEWPORT, locale="en-GB", base_url=base)
+    context.add_init_script(HOOKS)
+    if not guided:
+        context.add_init_script(GUIDE_SEEN)
+    page = context.new_page()
+    page.goto("/")
+    body = ({"name": "Ann", "bots": 1, "level": "easy", "rounds": 1} if guided
+            else {"name": "Ann", "bots": seats - 1, "level": "hard", "rounds": 20})
+    grant = page.request.post(base + "/api/rooms/practice", data=body).json()
+    creds = {"code": grant["code"], "token": grant["token"], "seat": grant["seat"],
+             "you": grant.get("you"), "spectator": grant.get("spectator"), "name": "Ann",
+             "saved": int(time.time() * 1000)}
+    page.evaluate("""([creds, guided]) => {
+        localStorage.setItem('dg.room.' + creds.code, JSON.stringify(creds));
+        if (guided) {
+          const prefs = JSON.parse(localStorage.getItem('dg.prefs') || '{}');
+          localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideRoom: creds.code }));
+        }
+    }""", [creds, guided])
+    page.goto(f"/r/{grant['code']}")
+    page.wait_for_selector(".mine .tableau [data-pick]", timeout=20000)
+    page.wait_for_selector(".countdown", state="hidden", timeout=20000)
+    if guided:
+        page.wait_for_selector(".guide-bubble:not([hidden])", timeout=20000)
+    return context, page
+
+
+def watch(page, seconds: float, throttle: float) -> dict:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    page.wait_for_timeout(1000)  # the first drawing and the deal's animations are not the race
+    page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; }")
+    m0 = metrics(cdp)
+    t0 = time.perf_counter()
+    time.sleep(seconds)
+    m1 = metrics(cdp)
+    wall = time.perf_counter() - t0
+    got = page.evaluate("() => ({ ...window.__bench, phase: document.querySelector('#results') ? 'over' : 'playing' })")
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    cdp.detach()
+    d = {k: m1[k] - m0[k] for k in METRICS}
+    longs = got["longtasks"]
+    return {
+        "busy": 100 * d["TaskDuration"] / wall,
+        "script": d["ScriptDuration"], "style": d["RecalcStyleDuration"], "layout": d["LayoutDuration"],
+        "styles": int(d["RecalcStyleCount"]), "layouts": int(d["LayoutCount"]),
+        "long": len(longs), "long_max": max(longs) if longs else 0.0,
+        "moves": got["moves"], "ms_move": 1000 * d["TaskDuration"] / got["moves"] if got["moves"] else None,
+        "ended": got["phase"] == "over",
+    }
+
+
+def row(name: str, throttle: float, r: dict) -> str:
+    per = f"{r['ms_move']:7.1f}" if r["ms_move"] is not None else "      -"
+    return (f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
+            f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
+            f"{'  (round ended)' if r['ended'] else ''}")
+
+
+HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move\n"
+        + "-" * 96)
+
+
+def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], throttles: list[float],
+                 guide: bool) -> list[dict]:
+    out = []
+    print(HEAD, flush=True)
+    cases = [(f"{n} seats", n, False) for n in seat_counts] + ([("idle+guide", 2, True)] if guide else [])
+    for name, seats, guided in cases:
+        for throttle in throttles:
+            # a fresh room per run: the bots' pace at the start of a round is alike each time
+            context, page = open_table(browser, base, seats, guided=guided)
+            try:
+                r = watch(page, seconds, throttle)
+            finally:
+                context.close()
+            print(row(name, throttle, r), flush=True)
+            out.append({"table": name, "throttle": throttle, **r})
+    return out
+
+
+# From the pointer going down on one of your cards to the first frame that shows it held:
+# what "the page answers a click" means at a busy table.
+CLICK_WATCH = """() => { window.__lat = []; let t0 = null;
+  document.addEventListener('pointerdown', (e) => { t0 = e.timeStamp; }, true);
+  new MutationObserver(() => {
+    if (t0 === null || !document.querySelector('.mine .selected')) return;
+    const start = t0; t0 = null;
+    requestAnimationFrame(() => window.__lat.push(performance.now() - start));
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] }); }"""
+
+
+def click_latency(browser, base: str, seat_counts: list[int], throttles: list[float], clicks: int) -> list[dict]:
+    out = []
+    print("table        cpu   clicks  median ms  max ms", flush=True)
+    for seats in seat_counts:
+        for throttle in throttles:
+            context, page = open_table(browser, base, seats)
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            page.evaluate(CLICK_WATCH)
+            missed = 0
+            for i in range(clicks):
+                try:  # a card redrawn under the pointer again and again never takes the click
+                    page.locator(".mine .tableau [data-pick]").nth(i % 3).click(timeout=10000, force=True)
+                except Exception:  # noqa: BLE001 - counted, and the run goes on
+                    missed += 1
+                page.wait_for_timeout(300)
+                page.keyboard.press("Escape")
+                page.wait_for_timeout(300)
+            lat = page.evaluate("window.__lat")
+            context.close()
+            med = statistics.median(lat) if lat else None
+            print(f"{seats} seats{'':<5} {throttle:>3.0f}x  {len(lat):3d}/{clicks:<3d} "
+                  f"{med if med is not None else float('nan'):9.0f} {max(lat) if lat else float('nan'):7.0f}"
+                  f"{f'  ({missed} clicks never landed in 10 s)' if missed else ''}", flush=True)
+            out.append({"seats": seats, "throttle": throttle, "latencies": lat, "missed": missed})
+    return out
+
+
+FIRST_VISIT_HOOK = """(() => {
+  window.__ready = null;
+  const seen = () => {
+    if (window.__ready === null && document.getElementById('practice-start')) {
+      window.__ready = performance.now();
+      return true;
+    }
+    return false;
+  };
+  new MutationObserver((_, obs) => { if (seen()) obs.disconnect(); })
+    .observe(document, { childList: true, subtree: true });
+})();"""
+
+
+def first_visit(browser, base: str, runs: int) -> list[dict]:
+    out = []
+    print("first visit (Fast 4G)   FCP ms   buttons ms   bytes   requests", flush=True)
+    for _ in range(runs):
+        context = browser.new_context(viewport=VIEWPORT, locale="en-GB", base_url=base)
+        context.add_init_script(FIRST_VISIT_HOOK)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", FAST_4G)
+        sizes: dict[str, float] = {}
+        cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+        page.goto("/", wait_until="load")
+        deadline = time.monotonic() + 30
+        # polled from here: the page's CSP (script-src 'self') refuses wait_for_function's eval
+        while page.evaluate("() => window.__ready") is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        page.wait_for_timeout(1500)  # late requests (the service worker's own are not the page's)
+        got = page.evaluate("""() => ({
+            fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null,
+            ready: window.__ready })""")
+        r = {"fcp": got["fcp"], "ready": got["ready"], "bytes": int(sum(sizes.values())), "requests": len(sizes)}
+        print(f"{'':<23} {r['fcp'] or 0:7.0f}   {r['ready']:9.0f}   {r['bytes']:6d}   {r['requests']:4d}", flush=True)
+        out.append(r)
+        context.close()
+    if out:
+        print(f"{'median':<23} {statistics.median(r['fcp'] or 0 for r in out):7.0f}   "
+              f"{statistics.median(r['ready'] for r in out):9.0f}", flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=20.0, help="how long each table is watched")
+    ap.add_argument("--seats", type=int, nargs="*", default=[2, 4, 8])
+    ap.add_argument("--throttle", type=float, nargs="*", default=[1, 4], help="CPU slow-down factors")
+    ap.add_argument("--no-guide", action="store_true", help="skip the idle table with the guide")
+    ap.add_argument("--first-visit", type=int, default=0, metavar="RUNS",
+                    help="instead: RUNS first visits of the home page on emulated Fast 4G")
+    ap.add_argument("--clicks", type=int, default=0, metavar="N",
+                    help="instead: N clicks on your own cards per table, pointer down to the frame showing them held")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
+            sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            if args.first_visit:
+                result = first_visit(browser, server.base, args.first_visit)
+            elif args.clicks:
+                result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
+            else:
+                result = bench_tables(browser, server.base, args.seconds, args.seats, args.throttle,
+                                      not args.no_guide)
+        finally:
+            browser.close()
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
