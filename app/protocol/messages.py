@@ -81,6 +81,9 @@ class Action(_Strict):
 class Vote(_Strict):
     type: Literal["vote"]
     end: bool = True
+    # With end: a person whose every opponent is a bot lets the bots play the round out
+    # fast instead of ending it now (docs/protocol.md).
+    bots_finish: bool = False
 
 
 class NextRound(_Strict):

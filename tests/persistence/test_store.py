@@ -148,3 +148,21 @@ def test_a_restored_room_knows_which_pile_took_each_card_last_and_which_ids_it_a
     v = back.v
     again = back.act(back.players[0], "a0", as_sent({"type": "draw"}), now()).reply
     assert again["type"] == "ack" and again["duplicate"] is True and back.v == v
+
+
+def test_a_round_handed_to_the_bots_stays_theirs_after_a_restart(tmp_path):
+    """Issue 26: `bots_finish` is part of the saved match, or a restart would give the
+    round back to a person who had left it to the bots (and the bots' votes would no
+    longer end it)."""
+    store = Store.open(tmp_path)
+    room = Room("ROOMBOT", Options(rounds=1), test_seed=288)
+    person = room.join("Ann", hash_token("t"))
+    room.connect(person, now())
+    room.add_bot(person, "easy", now())
+    room.start(person, now())
+    room.begin_round(now())
+    room.vote(person, True, bots_finish=True)
+    store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.bots_finish and back.votes == {0} and back.phase is Phase.PLAYING
+    assert back.round_view()["bots_finish"] is True

@@ -82,7 +82,7 @@ def _on_options(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | 
 
 def _on_vote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Vote,
              now: float) -> Outcome:
-    return handle.room.vote(player, msg.end)
+    return handle.room.vote(player, msg.end, msg.bots_finish)
 
 
 def _on_rematch(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Rematch,

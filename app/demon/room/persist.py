@@ -25,6 +25,7 @@ class MatchJson(TypedDict):
     round_no: int
     round_seed: int | None
     votes: list[int]
+    bots_finish: NotRequired[bool]  # older files have none: False
     history: list[out.RoundResult]
     result: out.MatchResult | None
     v: int
@@ -45,6 +46,7 @@ def match_json(room: Room, now: float) -> MatchJson:
         round_no=room.round_no,
         round_seed=room.round_seed,
         votes=sorted(room.votes),
+        bots_finish=room.bots_finish,
         history=room.history,
         result=room.result,
         v=room.v,
@@ -79,6 +81,7 @@ def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Ste
     room.round_no = meta["round_no"]
     room.round_seed = meta["round_seed"]
     room.votes = set(meta["votes"])
+    room.bots_finish = meta.get("bots_finish", False)
     room.history = meta["history"]
     room.result = meta["result"]
     # Moves are saved as step rows only (the meta is not rewritten for them), so the

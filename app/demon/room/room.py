@@ -206,6 +206,7 @@ class Room(RoundPlay):
         self.answered.new_round()
         self.round = dealt.start()
         self.votes = set()
+        self.bots_finish = False
         self._enter(Op.BEGIN_ROUND, Phase.PLAYING)
         limit = self.options.time_limit_s
         self.round_deadline = now + limit if limit else None
