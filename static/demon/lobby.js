@@ -41,6 +41,17 @@ export function mount(container, ctx) {
     else inviteField.removeAttribute('aria-describedby');
   }
 
+  // Made once: the lobby's head is built on the first update and kept, so the field and
+  // its buttons must stay in it (a box made again on each update took the field away
+  // from the page, and the link vanished after the first join).
+  const invite = h('div', { class: 'invite' },
+    inviteField,
+    inviteAdvice,
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
+      typeof navigator.share === 'function'
+        ? h('button', { type: 'button', class: 'secondary', id: 'share-link', onclick: share }, icon('share'), t('lobby.share')) : null));
+
   api.invite().then((answer) => { inviteInfo = answer; showInvite(); }).catch(() => {
     // an older server, or none: the page's own address stays in the link
   });
@@ -129,13 +140,6 @@ export function mount(container, ctx) {
     const counting = state.phase === 'countdown';
 
     showInvite();
-    const invite = h('div', { class: 'invite' },
-      inviteField,
-      inviteAdvice,
-      h('div', { class: 'row' },
-        h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
-        typeof navigator.share === 'function'
-          ? h('button', { type: 'button', class: 'secondary', id: 'share-link', onclick: share }, icon('share'), t('lobby.share')) : null));
 
     // Options: the host edits them; rebuilding the selects while one is open would
     // close it, so they are rebuilt only when the options change.
