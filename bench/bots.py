@@ -33,8 +33,14 @@ Printed, side by side in one run:
   in the same run is the cost of one `Room.act` (a move through the room), which every
   decision that plays is followed by.
 
+* 2-seat rounds of each level against its reference player (bench/_reference.py: a
+  scripted beginner and club player, who decide from what a person can see): what a
+  level means to a person.
+
 Targets (issue 11): Hard wins >= 80 % of its 2-seat rounds against Easy and >= 60 %
-against Medium; decide p99 <= 1 ms.
+against Medium; decide p99 <= 1 ms. (Issue 26): Easy loses to the beginner in >= 65 %
+of 2-seat rounds; Medium wins 40-60 % against the club player; Hard beats the club
+player in >= 80 %.
 """
 
 from __future__ import annotations
