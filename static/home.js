@@ -7,7 +7,7 @@ import { api } from './common/api.js';
 import { getPref, setPref, setRoomCreds } from './common/storage.js';
 import { showRules } from './common/rules.js';
 import { backEl, cardEl } from './cards/cards.js';
-import { BOT_LEVELS, botBadge } from './demon/bot-badge.js';
+import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './demon/bot-badge.js';
 import { errorText, optionFields } from './common/ui.js';
 import { markGuidedRoom } from './guide/guide.js';
 
@@ -127,7 +127,7 @@ export function mount(container, { navigate }) {
     [1, 2, 3, 4, 5, 6, 7].map((n) => h('option', { value: n, selected: n === form.practice.bots }, String(n))));
     const botLevelSelect = h('select', { id: 'practice-level', name: 'level',
       onchange: (e) => { form.practice.level = e.target.value; } },
-    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === form.practice.level }, t(`bots.level.${lv}`))));
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === form.practice.level }, levelChoiceLabel(lv))));
     const practiceForm = h('form', { class: 'panel practice', onsubmit: practice, 'aria-labelledby': 'practice-title' },
       h('h2', { id: 'practice-title', text: t('bots.practiceTitle') }),
       h('p', { class: 'lead', text: t('bots.practiceLead') }),
@@ -183,7 +183,7 @@ function recentItem(game) {
   const names = game.players.map((p) => {
     const won = winners.has(p.id);
     return h('span', { class: won ? 'recent-player winner' : 'recent-player' },
-      p.name, botBadge(p), ` ${p.total}`, won ? ' ★' : '');
+      nameOf(p), botBadge(p), ` ${p.total}`, won ? ' ★' : '');
   });
   return h('li', null,
     h('span', { class: 'recent-kind', text: t('home.demonTitle') }),

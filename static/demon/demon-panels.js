@@ -12,7 +12,7 @@ import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js'
 import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
-import { voteMatters, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
+import { voteMatters, voteCount, endChoice, isStuck, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
 import { sameParts } from '../common/keyed.js';
 
 // The letter on a foundation card saying whose it is.
@@ -29,10 +29,11 @@ function connText(p) {
   return p.connected ? t('lobby.online') : t('lobby.offline');
 }
 
-// The status bar: round, time left, phase, the vote button. Built once and updated in
-// place: in a busy room (bots move many times a second) a bar rebuilt on every event
-// replaced the vote button between the press and the release of a click, and the click
-// was lost.
+// The status bar: round, time left, phase, the choice of ending the round. Built once
+// and updated in place: in a busy room (bots move many times a second) a bar rebuilt on
+// every event replaced the vote button between the press and the release of a click,
+// and the click was lost. `onVote(how)`: 'toggle' (vote, or take the vote back), 'end'
+// (alone with bots: end it now), 'bots' (alone with bots: let them finish).
 export function createStatusBar(el, { onVote }) {
   const parts = {
     roundNo: h('span', { class: 'round-no' }),
@@ -44,13 +45,17 @@ export function createStatusBar(el, { onVote }) {
     label: h('span', { class: 'vote-label' }),
   };
   parts.vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
-    onclick: onVote }, parts.label, parts.count);
+    onclick: () => onVote(parts.vote.dataset.how || 'toggle') }, parts.label, parts.count);
+  // Alone with bots: the round can also be left to them, played out fast.
+  parts.botsFinish = h('button', { type: 'button', class: 'vote quiet', id: 'bots-finish', 'aria-keyshortcuts': 'F',
+    onclick: () => onVote('bots') });
+  parts.finishing = h('span', { class: 'finishing', role: 'status' });
 
   function update({ state: st, round: r, seat, timeEnd, you }) {
     const opts = st.options || {};
-    const voters = seatedPlayers(st).filter((p) => p.connected && !p.absent).length;
-    const votes = r && r.votes ? r.votes.length : 0;
+    const { votes, voters } = voteCount(st);
     const voted = Boolean(r && r.votes && r.votes.includes(seat));
+    const choice = endChoice(st, seat);
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
     setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
     parts.timeLeft.hidden = timeEnd === null;
@@ -66,19 +71,34 @@ export function createStatusBar(el, { onVote }) {
     const canVote = seat !== null && st.phase === 'playing';
     const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
       seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
-      canVote ? parts.vote : null].filter(Boolean);
+      choice === 'finishing' ? parts.finishing : null,
+      canVote ? parts.vote : null, choice === 'alone' ? parts.botsFinish : null].filter(Boolean);
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
     }
-    // Quiet until it matters (this seat stuck, or a vote under way): then it says
-    // "Stuck — end round" with the count; before, a small "End round" (V works always).
+    // Quiet until it matters (this seat stuck, or a vote under way): then it says what
+    // it does, with the count where others decide too. Alone with bots the vote ends the
+    // round at once, so it says so ("End round now"), beside "Let the bots finish";
+    // once they finish, "Take it back". (V and F work always.)
+    const stuck = isStuck(st, seat);
     const loud = voted || voteMatters(st, seat);
+    const how = choice === 'alone' ? 'end' : 'toggle';
+    if (parts.vote.dataset.how !== how) parts.vote.dataset.how = how;
     const voteClass = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
     if (parts.vote.className !== voteClass) parts.vote.className = voteClass;
     if (parts.vote.getAttribute('aria-pressed') !== String(voted)) parts.vote.setAttribute('aria-pressed', String(voted));
-    setText(parts.label, voted ? t('table.unvote') : loud ? t('table.vote') : t('table.voteQuiet'));
-    setText(parts.count, loud ? ` ${votes}/${voters}` : '');
+    let label;
+    if (choice === 'finishing') label = t('table.takeBack');
+    else if (choice === 'alone') label = t('table.endNow');
+    else if (voted) label = t('table.unvote');
+    else label = stuck ? t('table.vote') : t('table.voteQuiet');
+    setText(parts.label, label);
+    setText(parts.count, choice === 'vote' && (loud || votes > 0) ? ` ${votes}/${voters}` : '');
+    setText(parts.botsFinish, t('table.botsFinish'));
+    const finishClass = `vote${stuck ? '' : ' quiet'}`;
+    if (parts.botsFinish.className !== finishClass) parts.botsFinish.className = finishClass;
+    setText(parts.finishing, t('table.botsFinishing'));
   }
 
   // The round's clock, every 200 ms.

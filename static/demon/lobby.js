@@ -7,7 +7,7 @@ import { backEl } from '../cards/cards.js';
 import { seatedPlayers, spectatorCount, playerById } from './demon-model.js';
 import { optionFields, timeLimitLabel } from '../common/ui.js';
 import { play } from '../common/sound.js';
-import { BOT_LEVELS, botBadge } from './bot-badge.js';
+import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './bot-badge.js';
 import { api } from '../common/api.js';
 import { inviteLink, loopbackAdvice } from './invite.js';
 
@@ -88,7 +88,7 @@ export function mount(container, ctx) {
     if (!ctx.isHost() || state.phase !== 'lobby') return null;
     const level = h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
       onchange: (e) => { botLevelChoice = e.target.value; } },
-    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice }, t(`bots.level.${lv}`))));
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice }, levelChoiceLabel(lv))));
     return h('span', { class: 'add-bot' }, level,
       h('button', { type: 'button', class: 'secondary small add-bot-button',
         onclick: () => ctx.send({ type: 'add_bot', level: level.value }) }, t('bots.add')));
@@ -105,8 +105,8 @@ export function mount(container, ctx) {
     const conn = player.absent ? 'absent' : player.connected ? 'online' : 'offline';
     const badge = botBadge(player);
     return h('li', { class: `seat${me ? ' me' : ''}${badge ? ' bot' : ''}`, dataset: { seat: String(seat) } },
-      backEl(player.colour, { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
-      h('span', { class: 'seat-name', text: player.name }),
+      backEl(player.colour, { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: nameOf(player) }) }),
+      h('span', { class: 'seat-name', text: nameOf(player) }),
       h('span', { class: 'seat-tags' },
         player.id === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
         me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
@@ -115,7 +115,7 @@ export function mount(container, ctx) {
           h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
         badge && ctx.isHost() && state.phase === 'lobby'
           ? h('button', { type: 'button', class: 'secondary small remove-bot',
-            'aria-label': t('bots.removeLabel', { name: player.name }),
+            'aria-label': t('bots.removeLabel', { name: nameOf(player) }),
             onclick: () => ctx.send({ type: 'remove_bot', player: player.id }) }, t('bots.remove')) : null));
   }
 

@@ -5,6 +5,7 @@
 import { h, toast, cssEscape, replaceChildren } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { playerName, playsOf } from './demon-model.js';
+import { endChoice } from './round-status.js';
 import { moveWords } from './announce.js';
 import { cardName } from '../cards/cards.js';
 import { makeGhost, flyFrom, bindKeys } from '../cards/input.js';
@@ -40,6 +41,7 @@ export function mount(container, ctx) {
     w: () => pickKey('waste'),
     f: () => { const s = selection.get(); if (s) { select(null); quick(s, {}); } },
     v: () => vote(),
+    f: () => vote('bots'),
     Escape: () => select(null),
     Enter: () => { const a = document.activeElement; if (a && el.contains(a)) selection.activate(a); else return false; return true; },
     ArrowLeft: () => moveFocus(-1),
@@ -143,9 +145,17 @@ export function mount(container, ctx) {
     return true;
   }
 
-  function vote() {
+  // how: 'toggle' (vote, or take it back), 'end' (alone with bots: the vote ends the
+  // round now), 'bots' (alone with bots: let them play it out, fast).
+  function vote(how = 'toggle') {
     const r = round();
     if (!r || model.seat === null || state().phase !== 'playing') return false;
+    const choice = endChoice(state(), model.seat);
+    if (how === 'bots') {
+      if (choice !== 'alone') return false;
+      ctx.send({ type: 'vote', end: true, bots_finish: true });
+      return true;
+    }
     const voted = (r.votes || []).includes(model.seat);
     ctx.send({ type: 'vote', end: !voted });
     return true;
@@ -209,7 +219,7 @@ export function mount(container, ctx) {
     if (msg.by_name !== undefined && msg.by_name !== null) {
       note = t('table.beatenBy', { name: msg.by_name });
     } else if (msg.by_seat !== undefined && msg.by_seat !== null) {
-      note = t('table.beatenBy', { name: playerName(state(), msg.by_seat) });
+      note = t('table.beatenBy', { name: playerName(state(), msg.by_seat, t) });
     } else {
       note = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
     }
@@ -293,7 +303,7 @@ export function mount(container, ctx) {
   }
 
   function logPlay(event) {
-    const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat) });
+    const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat, t) });
     if (!words) return;
     logList.prepend(h('li', { text: words }));
     while (logList.childElementCount > 12) logList.lastElementChild.remove();
@@ -394,6 +404,7 @@ export function mount(container, ctx) {
       ['Enter', t('keys.enter')],
       ['← / →', t('keys.focusMove')],
       ['V', t('keys.vote')],
+      ['F', t('keys.botsFinish')],
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {
