@@ -90,6 +90,42 @@ FAST_4G = {"offline": False, "latency": 165, "downloadThroughput": 9_000_000 / 8
            "uploadThroughput": 1_500_000 / 8 * 0.9}
 
 
+# What a `--trace` records: the main thread's tasks and what they did (the DevTools
+# timeline's own categories), and the JavaScript sampling profile.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute",
+                    "disabled-by-default-v8.cpu_profiler", "toplevel"]
+
+
+def trace_summary(path: Path, top: int = 25) -> str:
+    """The renderer main thread's time by trace event name (self time, nested events
+    subtracted), so a trace says at once where the page's time goes."""
+    events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    spans = sorted(((e["ts"], e["ts"] + e["dur"], e["name"]) for e in events
+                    if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main),
+                   key=lambda s: (s[0], -s[1]))
+    own: dict[str, float] = {}
+    count: dict[str, int] = {}
+    stack: list[list] = []  # [end, name, child time]
+    def close(upto: float) -> None:
+        while stack and stack[-1][0] <= upto:
+            end, name, child, start = stack.pop()
+            own[name] = own.get(name, 0.0) + (end - start) - child
+            if stack:
+                stack[-1][2] += end - start
+    for start, end, name in spans:
+        close(start)
+        stack.append([end, name, 0.0, start])
+        count[name] = count.get(name, 0) + 1
+    close(float("inf"))
+    lines = [f"{'event':<40} {'self ms':>9} {'count':>7}"]
+    for name, us in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{name:<40} {us / 1000:9.1f} {count[name]:7d}")
+    return "\n".join(lines)
+
+
 def metrics(cdp) -> dict:
     got = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     return {k: got.get(k, 0.0) for k in METRICS}
@@ -125,17 +161,22 @@ def open_table(browser, base: str, seats: int, *, guided: bool = False):
     return context, page
 
 
-def watch(page, seconds: float, throttle: float) -> dict:
+def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> dict:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.wait_for_timeout(1000)  # the first drawing and the deal's animations are not the race
     page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; }")
+    if trace:
+        page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False,
+                                           categories=TRACE_CATEGORIES)
     m0 = metrics(cdp)
     t0 = time.perf_counter()
     time.sleep(seconds)
     m1 = metrics(cdp)
     wall = time.perf_counter() - t0
+    if trace:
+        page.context.browser.stop_tracing()
     got = page.evaluate("() => ({ ...window.__bench, phase: document.querySelector('#results') ? 'over' : 'playing' })")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     cdp.detach()
@@ -163,7 +204,7 @@ HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max
 
 
 def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], throttles: list[float],
-                 guide: bool) -> list[dict]:
+                 guide: bool, trace: Path | None = None) -> list[dict]:
     out = []
     print(HEAD, flush=True)
     cases = [(f"{n} seats", n, False) for n in seat_counts] + ([("idle+guide", 2, True)] if guide else [])
@@ -172,10 +213,13 @@ def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], thr
             # a fresh room per run: the bots' pace at the start of a round is alike each time
             context, page = open_table(browser, base, seats, guided=guided)
             try:
-                r = watch(page, seconds, throttle)
+                path = trace.with_name(f"{trace.stem}-{seats}-{throttle:g}x{trace.suffix}") if trace else None
+                r = watch(page, seconds, throttle, path)
             finally:
                 context.close()
             print(row(name, throttle, r), flush=True)
+            if path:
+                print(trace_summary(path), flush=True)
             out.append({"table": name, "throttle": throttle, **r})
     return out
 
@@ -276,6 +320,9 @@ def main() -> None:
     ap.add_argument("--clicks", type=int, default=0, metavar="N",
                     help="instead: N clicks on your own cards per table, pointer down to the frame showing them held")
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--trace", type=Path, metavar="FILE",
+                    help="also record a Chromium trace of each table watched (FILE-<seats>-<cpu>x.json; "
+                         "opens in DevTools' Performance panel) and print its main-thread time by event")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
             sync_playwright() as pw:
@@ -287,7 +334,7 @@ def main() -> None:
                 result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
             else:
                 result = bench_tables(browser, server.base, args.seconds, args.seats, args.throttle,
-                                      not args.no_guide)
+                                      not args.no_guide, args.trace)
         finally:
             browser.close()
     if args.json:
