@@ -123,6 +123,13 @@ export function mount(container, { code, navigate }) {
     tell('onStatus', status);
   }
 
+  // Events are taken into the model as they come, and drawn once a frame: at a table of
+  // eight the bots' plays often arrive several to a frame (and, on a slow phone, many
+  // while the page was busy), and each drawn on its own was work no one saw (issue 23).
+  // What the view wants to know per event (where a played card was) is still asked
+  // before the event changes the model; the flights start after the drawing.
+  let drawQueued = false;
+  let drawn = []; // [event, before] taken in since the last drawing
   function onEvent(event) {
     const before = view && view.api.beforeEvent ? view.api.beforeEvent(event) : null;
     adoptEvent(model, event, performance.now());
@@ -133,9 +140,24 @@ export function mount(container, { code, navigate }) {
       announce(event.result, winner, winner && winner.colour !== null ? seatColour(winner.colour) : null);
     }
     if (event.kind === 'move') sayMove(event);
-    render();
-    tell('afterEvent', event, before);
+    drawn.push([event, before]);
+    if (!drawQueued) {
+      drawQueued = true;
+      requestAnimationFrame(drawEvents);
+    }
     save();
+  }
+
+  function drawEvents() {
+    if (!drawQueued) return; // drawn already: a snapshot or a view change drew everything
+    render();
+  }
+
+  // Tells the view which events the drawing just showed (afterEvent starts their flights).
+  function afterDrawn() {
+    const done = drawn;
+    drawn = [];
+    for (const [event, before] of done) tell('afterEvent', event, before);
   }
 
   function sayMove(event) {
@@ -189,6 +211,7 @@ export function mount(container, { code, navigate }) {
   }
 
   function render() {
+    drawQueued = false;
     if (destroyed) return;
     heading.hidden = false;
     const title = t('room.heading', { code });
@@ -196,6 +219,7 @@ export function mount(container, { code, navigate }) {
     renderBanner();
     const kind = viewKind(model.state);
     if (!kind) {
+      drawn = [];
       if (!view) replaceChildren(stage, h('p', { class: 'loading', text: t('room.connecting') }));
       return;
     }
@@ -209,6 +233,7 @@ export function mount(container, { code, navigate }) {
     emotes.update();
     const pageTitle = `${code} · ${t('app.title')}`;
     if (document.title !== pageTitle) document.title = pageTitle;
+    afterDrawn();
   }
 
   // ---- joining by link ---------------------------------------------------------------
