@@ -6,7 +6,7 @@ import { h, toast, cssEscape, replaceChildren } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { playerName, playsOf } from './demon-model.js';
 import { moveWords } from './announce.js';
-import { cardName } from '../cards/cards.js';
+import { cardName, warmFaces } from '../cards/cards.js';
 import { makeGhost, flyFrom, bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { createPendingMoves } from './pending-moves.js';
@@ -34,6 +34,7 @@ export function mount(container, ctx) {
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
   const pending = createPendingMoves({ liftOf });
   const coach = createDemonCoach(el, { model, send: ctx.send }); // practice-round guide (guide.js)
+  const stopWarming = warmFaces(); // every face ready before the race shows it (cards.js)
   const select = selection.select;
   const unbindKeys = bindKeys({
     d: draw, space: draw,
@@ -397,6 +398,7 @@ export function mount(container, ctx) {
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {
+      stopWarming();
       window.removeEventListener('resize', fitMine);
       above.disconnect();
       coach.destroy();
