@@ -258,12 +258,14 @@ export function mount(container, ctx) {
     }
     if (flights.length && !flightQueued) {
       flightQueued = true;
-      requestAnimationFrame(fly);
+      queueMicrotask(fly);
     }
   }
 
   // The plays of this frame fly together: every position read first (one layout), then
-  // every animation started (transform only, which needs no layout again). Other seats'
+  // every animation started (transform only, which needs no layout again). The room
+  // draws events once a frame and tells them all after the drawing (room.js), so the
+  // flights start in the frame that shows the plays, not in a frame of their own. Other seats'
   // cards fly one at a time: while one is in the air the next lands at once. At eight
   // seats plays come faster than a flight lasts, and each flight costs the page a new
   // compositor layer twice (bench/page.py: about a quarter of its time per play); the
