@@ -139,7 +139,10 @@ function opponentPanel(seat) {
     'aria-describedby': `opp-words-${seat}` });
   const cards = h('div', { class: 'opp-cards' });
   const pileBox = h('div', { class: 'opp-piles' });
-  const words = h('p', { class: 'sr-only', id: `opp-words-${seat}` });
+  // The panel's description, in words: `hidden` (a description is read from a hidden
+  // node too), so the sentence written again on every play of this seat is neither laid
+  // out nor painted.
+  const words = h('p', { id: `opp-words-${seat}`, hidden: true });
   const pieces = keyedChildren(el);
   const cardPieces = keyedChildren(cards);
   const piles = keyedChildren(pileBox);
@@ -213,7 +216,7 @@ function opponentPile(pile, i, { fan, top, colour }) {
 // only when its top card (or its owner's colour or name) changed.
 export function createFoundations(el) {
   const heading = h('h2', { class: 'sr-only' });
-  const words = h('p', { class: 'sr-only', id: 'fnd-words' });
+  const words = h('p', { id: 'fnd-words', hidden: true }); // read as a description, never drawn (as opp-words)
   const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
