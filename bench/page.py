@@ -15,6 +15,9 @@ mid-range phone). It prints, from Chromium's own counters (CDP `Performance.getM
     ms/move         main-thread ms per move: TaskDuration / moves. The person is idle, so
                     every move is a remote play; the 200 ms clock tick and the like are in
                     it too, which is why an idle table is measured on its own.
+    cpu%, cpu ms/move   the same from the CPU time the renderer's main thread was given
+                    (Linux /proc schedstat): not inflated when a neighbour on a shared
+                    machine takes the core mid-task (the figure to compare on a loaded one)
 
 and the same for an idle table showing the first-round guide (a guided practice room:
 one Easy bot, the coach bubble up). `--first-visit` instead loads the home page in a
@@ -126,6 +129,27 @@ def trace_summary(path: Path, top: int = 25) -> str:
     return "\n".join(lines)
 
 
+def renderer_main_cpu(browser) -> dict[int, float]:
+    """CPU seconds each renderer's main thread has run, from Linux's
+    /proc/<pid>/task/<pid>/schedstat. Unlike TaskDuration (wall time), this does not grow
+    when a busy neighbour on a shared machine takes the core away in the middle of a task:
+    it is what the page's work costs, comparable between runs on a loaded machine (the 4x
+    throttle stretches it about 4x too: Chromium slows the thread by keeping it busy).
+    {} where there is no /proc."""
+    cdp = browser.new_browser_cdp_session()
+    try:
+        pids = [p["id"] for p in cdp.send("SystemInfo.getProcessInfo")["processInfo"] if p["type"] == "renderer"]
+    finally:
+        cdp.detach()
+    out = {}
+    for pid in pids:
+        try:  # a renderer's main thread is its first thread (its id is the process's)
+            out[pid] = int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
+        except OSError:
+            continue
+    return out
+
+
 def metrics(cdp) -> dict:
     got = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     return {k: got.get(k, 0.0) for k in METRICS}
@@ -170,11 +194,15 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> d
     if trace:
         page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False,
                                            categories=TRACE_CATEGORIES)
+    c0 = renderer_main_cpu(page.context.browser)
     m0 = metrics(cdp)
     t0 = time.perf_counter()
     time.sleep(seconds)
     m1 = metrics(cdp)
     wall = time.perf_counter() - t0
+    c1 = renderer_main_cpu(page.context.browser)
+    # the page's renderer is the one that worked (the others are idle or closing)
+    cpu = max((c1[pid] - c0[pid] for pid in c1 if pid in c0), default=None)
     if trace:
         page.context.browser.stop_tracing()
     got = page.evaluate("() => ({ ...window.__bench, phase: document.querySelector('#results') ? 'over' : 'playing' })")
@@ -183,24 +211,27 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> d
     d = {k: m1[k] - m0[k] for k in METRICS}
     longs = got["longtasks"]
     return {
-        "busy": 100 * d["TaskDuration"] / wall,
+        "busy": 100 * d["TaskDuration"] / wall, "wall": wall,
         "script": d["ScriptDuration"], "style": d["RecalcStyleDuration"], "layout": d["LayoutDuration"],
         "styles": int(d["RecalcStyleCount"]), "layouts": int(d["LayoutCount"]),
         "long": len(longs), "long_max": max(longs) if longs else 0.0,
         "moves": got["moves"], "ms_move": 1000 * d["TaskDuration"] / got["moves"] if got["moves"] else None,
+        "cpu": cpu, "cpu_move": 1000 * cpu / got["moves"] if got["moves"] and cpu is not None else None,
         "ended": got["phase"] == "over",
     }
 
 
 def row(name: str, throttle: float, r: dict) -> str:
     per = f"{r['ms_move']:7.1f}" if r["ms_move"] is not None else "      -"
+    cpu = f"{100 * r['cpu'] / r['wall']:5.1f}" if r["cpu"] is not None else "    -"
+    cpu_per = f"{r['cpu_move']:7.2f}" if r["cpu_move"] is not None else "      -"
     return (f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
             f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
-            f"{'  (round ended)' if r['ended'] else ''}")
+            f"  {cpu} {cpu_per}{'  (round ended)' if r['ended'] else ''}")
 
 
-HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move\n"
-        + "-" * 96)
+HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move"
+        "  cpu% cpu ms/move\n" + "-" * 112)
 
 
 def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], throttles: list[float],
