@@ -2,7 +2,7 @@
 // the shared foundations in the middle. Everything drawn comes from the server's
 // state; the moves offered come from the server's legal list.
 
-import { h, toast, cssEscape, replaceChildren } from '../common/dom.js';
+import { h, toast, cssEscape, replaceChildren, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { playerName, playsOf } from './demon-model.js';
 import { moveWords } from './announce.js';
@@ -355,7 +355,7 @@ export function mount(container, ctx) {
     if (!state() || !round()) return;
     const v = view();
     el.classList.toggle('spectator', model.seat === null);
-    playLog.hidden = model.seat !== null;
+    setHidden(playLog, model.seat !== null);
     // (a data attribute written again, even unchanged, makes the browser check its styles)
     if (!logList.firstChild && logList.dataset.empty !== t('table.playLogEmpty')) logList.dataset.empty = t('table.playLogEmpty');
     if (el.dataset.players !== String(v.round.seats.length)) el.dataset.players = String(v.round.seats.length);
