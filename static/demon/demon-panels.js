@@ -6,7 +6,7 @@
 // what it shows changed, so a play costs the pieces it changed, not the table. No panel
 // sends anything: the buttons call the handlers the table gives them.
 
-import { h, replaceChildren, icon, formatClock, keyedChildren, setText } from '../common/dom.js';
+import { h, replaceChildren, icon, formatClock, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
 import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
@@ -58,7 +58,7 @@ export function createStatusBar(el, { onVote }) {
     const choice = endChoice(st, seat);
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
     setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
-    parts.timeLeft.hidden = timeEnd === null;
+    setHidden(parts.timeLeft, timeEnd === null);
     setText(parts.phase, phaseText || '');
     // a spectator is told the truth: dealt in at the next round, or watching a full table
     const fate = seat === null ? spectatorFate(st, you) : null;
@@ -105,7 +105,7 @@ export function createStatusBar(el, { onVote }) {
   function tick(msLeft) {
     const node = el.querySelector('#time-left');
     if (!node) return;
-    node.parentElement.hidden = msLeft === null;
+    setHidden(node.parentElement, msLeft === null);
     if (msLeft !== null) {
       const text = t('table.timeLeft', { time: formatClock(msLeft) });
       if (node.textContent !== text) node.textContent = text;
@@ -159,11 +159,15 @@ function opponentPanel(seat) {
     'aria-describedby': `opp-words-${seat}` });
   const cards = h('div', { class: 'opp-cards' });
   const pileBox = h('div', { class: 'opp-piles' });
-  const words = h('p', { class: 'sr-only', id: `opp-words-${seat}` });
+  // The panel's description, in words: `hidden` (a description is read from a hidden
+  // node too), so the sentence written again on every play of this seat is neither laid
+  // out nor painted.
+  const words = h('p', { id: `opp-words-${seat}`, hidden: true });
   const pieces = keyedChildren(el);
   const cardPieces = keyedChildren(cards);
   const piles = keyedChildren(pileBox);
   let wordsOf = null; // [view, home, lang] the words were written for
+  let homeCount = null; // the head's "cards home" count: written in place on every play home
 
   function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
     const name = playerName(st, seat);
@@ -176,11 +180,18 @@ function opponentPanel(seat) {
     pieces.patch([
       // `p` is the player object itself: the reducer makes a new one whenever anything
       // of it changes (name, connection, total, vote), and shares it otherwise
-      { key: 'head', parts: [p, name, stuck, voted, home, colour, lang, muteButton],
-        make: () => opponentHead(p, { name, stuck, voted, home, colour, muteButton }) },
+      // (the count of cards home changes with most plays: it is written into the head,
+      // which is not made again for it)
+      { key: 'head', parts: [p, name, stuck, voted, colour, lang, muteButton],
+        make: () => {
+          const head = opponentHead(p, { name, stuck, voted, colour, muteButton });
+          homeCount = head.querySelector('.home-count');
+          return head;
+        } },
       { key: 'cards', parts: [], make: () => cards },
       { key: 'words', parts: [], make: () => words },
     ]);
+    setText(homeCount, `${home}/52`);
     const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
     cardPieces.patch([
       { key: 'stock', parts: [view.stock ?? 0, colour], make: () => h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
@@ -206,7 +217,7 @@ function opponentPanel(seat) {
   return { el, draw };
 }
 
-function opponentHead(p, { name, stuck, voted, home, colour, muteButton }) {
+function opponentHead(p, { name, stuck, voted, colour, muteButton }) {
   const total = p ? p.total : null;
   return h('header', { class: 'opp-head' },
     backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
@@ -215,7 +226,7 @@ function opponentHead(p, { name, stuck, voted, home, colour, muteButton }) {
       title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
     stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
     voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
-    h('span', { class: 'home-count', title: t('table.cardsHome'), text: `${home}/52` }),
+    h('span', { class: 'home-count', title: t('table.cardsHome') }),
     total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null,
     muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
 }
@@ -233,7 +244,7 @@ function opponentPile(pile, i, { fan, top, colour }) {
 // only when its top card (or its owner's colour or name) changed.
 export function createFoundations(el) {
   const heading = h('h2', { class: 'sr-only' });
-  const words = h('p', { class: 'sr-only', id: 'fnd-words' });
+  const words = h('p', { id: 'fnd-words', hidden: true }); // read as a description, never drawn (as opp-words)
   const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
@@ -285,10 +296,10 @@ export function createMinePanel(el, { onDraw, extra = null }) {
 
   function draw({ state: st, round: r, seat, legal, canAct }) {
     if (seat === null) {
-      el.hidden = true;
+      setHidden(el, true);
       return pieces.patch([]) > 0;
     }
-    el.hidden = false;
+    setHidden(el, false);
     const lang = t('lang.code');
     const me = r.seats[seat] || null;
     const myColour = colourOfSeat(st, seat);

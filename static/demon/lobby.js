@@ -1,7 +1,7 @@
 // The room lobby: the code (large), invite link (copy / share), the seats, and the
 // host's options and start button. Names are always inserted as text.
 
-import { h, replaceChildren, toast, icon } from '../common/dom.js';
+import { h, replaceChildren, toast, icon, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { backEl } from '../cards/cards.js';
 import { seatedPlayers, spectatorCount, playerById } from './demon-model.js';
@@ -35,7 +35,7 @@ export function mount(container, ctx) {
   function showInvite() {
     inviteField.value = link();
     const advice = loopbackAdvice(inviteInfo);
-    inviteAdvice.hidden = !advice;
+    setHidden(inviteAdvice, !advice);
     inviteAdvice.textContent = advice ? t(advice.key, advice.vars) : '';
     if (advice) inviteField.setAttribute('aria-describedby', 'invite-advice');
     else inviteField.removeAttribute('aria-describedby');

@@ -2,7 +2,7 @@
 // the connection banner, the countdown overlay, the "Demon!" call, and the form that
 // joins a room from its link.
 
-import { h, replaceChildren, button, animationsOff } from '../common/dom.js';
+import { h, replaceChildren, button, animationsOff, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { api } from '../common/api.js';
 import { getPref, setPref } from '../common/storage.js';
@@ -40,7 +40,7 @@ export function createCountdown(overlay) {
     tick(countdownEnd, now) {
       if (countdownEnd !== null && countdownEnd > now - 100) {
         const n = Math.max(1, Math.ceil((countdownEnd - now) / 1000));
-        overlay.hidden = false;
+        setHidden(overlay, false); // every 200 ms: written only when it changes
         if (overlay.dataset.n !== String(n)) {
           overlay.dataset.n = String(n);
           replaceChildren(overlay, h('div', { class: 'countdown-box' },
@@ -49,8 +49,8 @@ export function createCountdown(overlay) {
           if (lastBeep !== n) { lastBeep = n; play('tick'); }
         }
       } else if (!overlay.classList.contains('go')) {
-        overlay.hidden = true;
-        delete overlay.dataset.n;
+        setHidden(overlay, true);
+        if (overlay.dataset.n !== undefined) delete overlay.dataset.n;
       }
     },
     go() {

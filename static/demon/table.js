@@ -2,12 +2,12 @@
 // the shared foundations in the middle. Everything drawn comes from the server's
 // state; the moves offered come from the server's legal list.
 
-import { h, toast, cssEscape, replaceChildren } from '../common/dom.js';
+import { h, toast, cssEscape, replaceChildren, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { playerName, playsOf } from './demon-model.js';
 import { endChoice } from './round-status.js';
 import { moveWords } from './announce.js';
-import { cardName } from '../cards/cards.js';
+import { cardName, warmFaces } from '../cards/cards.js';
 import { makeGhost, flyFrom, bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { createPendingMoves } from './pending-moves.js';
@@ -35,6 +35,7 @@ export function mount(container, ctx) {
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
   const pending = createPendingMoves({ liftOf });
   const coach = createDemonCoach(el, { model, send: ctx.send }); // practice-round guide (guide.js)
+  const stopWarming = warmFaces(); // every face ready before the race shows it (cards.js)
   const select = selection.select;
   const unbindKeys = bindKeys({
     d: draw, space: draw,
@@ -267,12 +268,14 @@ export function mount(container, ctx) {
     }
     if (flights.length && !flightQueued) {
       flightQueued = true;
-      requestAnimationFrame(fly);
+      queueMicrotask(fly);
     }
   }
 
   // The plays of this frame fly together: every position read first (one layout), then
-  // every animation started (transform only, which needs no layout again). Other seats'
+  // every animation started (transform only, which needs no layout again). The room
+  // draws events once a frame and tells them all after the drawing (room.js), so the
+  // flights start in the frame that shows the plays, not in a frame of their own. Other seats'
   // cards fly one at a time: while one is in the air the next lands at once. At eight
   // seats plays come faster than a flight lasts, and each flight costs the page a new
   // compositor layer twice (bench/page.py: about a quarter of its time per play); the
@@ -362,7 +365,7 @@ export function mount(container, ctx) {
     if (!state() || !round()) return;
     const v = view();
     el.classList.toggle('spectator', model.seat === null);
-    playLog.hidden = model.seat !== null;
+    setHidden(playLog, model.seat !== null);
     // (a data attribute written again, even unchanged, makes the browser check its styles)
     if (!logList.firstChild && logList.dataset.empty !== t('table.playLogEmpty')) logList.dataset.empty = t('table.playLogEmpty');
     if (el.dataset.players !== String(v.round.seats.length)) el.dataset.players = String(v.round.seats.length);
@@ -408,6 +411,7 @@ export function mount(container, ctx) {
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {
+      stopWarming();
       window.removeEventListener('resize', fitMine);
       above.disconnect();
       coach.destroy();

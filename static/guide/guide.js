@@ -9,7 +9,7 @@
 // pure part (steps, what to point at, the words) is guide-model.js; this module draws
 // the bubble and the highlights over the page's own marks (data-target, data-pick).
 
-import { h, setText } from '../common/dom.js';
+import { h, setText, setHidden } from '../common/dom.js';
 import { t, onLangChange } from '../common/i18n.js';
 import { cardText, rankLabel } from '../cards/cards.js';
 import { getPref, setPref } from '../common/storage.js';
@@ -66,14 +66,23 @@ function createBubble(root, { onPrimary, onSkip }) {
   let anchorSel = null;
   let marks = { src: null, dst: null };
 
+  // Painted after every drawing of the table (and the clock's every second): a mark or a
+  // position written again unchanged still has the browser recalculate style, and a
+  // ring taken off and put back starts its pulse again, so only changes are written.
   function paint() {
-    root.querySelectorAll('.guide-src, .guide-dst').forEach((n) => n.classList.remove('guide-src', 'guide-dst'));
-    if (el.hidden) return;
-    const src = marks.src ? root.querySelector(marks.src) : null;
-    const dst = marks.dst ? root.querySelector(marks.dst) : null;
-    if (src) src.classList.add('guide-src');
-    if (dst) dst.classList.add('guide-dst');
-    place(anchorSel ? root.querySelector(anchorSel) : null);
+    const shown = !el.hidden;
+    mark('guide-src', shown && marks.src ? root.querySelector(marks.src) : null);
+    mark('guide-dst', shown && marks.dst ? root.querySelector(marks.dst) : null);
+    if (shown) place(anchorSel ? root.querySelector(anchorSel) : null);
+  }
+
+  function mark(cls, node) {
+    root.querySelectorAll(`.${cls}`).forEach((n) => { if (n !== node) n.classList.remove(cls); });
+    if (node && !node.classList.contains(cls)) node.classList.add(cls);
+  }
+
+  function setStyle(name, value) {
+    if (el.style.getPropertyValue(name) !== value) el.style.setProperty(name, value);
   }
 
   // Next to the card it points at (below it, or above when there is no room), else
@@ -82,16 +91,16 @@ function createBubble(root, { onPrimary, onSkip }) {
     const r = anchor ? anchor.getBoundingClientRect() : null;
     const visible = r && r.bottom > 0 && r.top < window.innerHeight && window.innerWidth > 560;
     el.classList.toggle('docked', !visible);
-    if (!visible) { el.style.top = ''; el.style.left = ''; return; }
+    if (!visible) { setStyle('top', ''); setStyle('left', ''); return; }
     const b = el.getBoundingClientRect();
     let top = r.bottom + 14;
     let below = true;
     if (top + b.height > window.innerHeight - 8) { top = r.top - b.height - 14; below = false; }
-    if (top < 8) { el.classList.add('docked'); el.style.top = ''; el.style.left = ''; return; }
+    if (top < 8) { el.classList.add('docked'); setStyle('top', ''); setStyle('left', ''); return; }
     const left = Math.min(Math.max(8, r.left + r.width / 2 - b.width / 2), window.innerWidth - b.width - 8);
-    el.style.top = `${Math.round(top)}px`;
-    el.style.left = `${Math.round(left)}px`;
-    el.style.setProperty('--arrow-x', `${Math.round(r.left + r.width / 2 - left)}px`);
+    setStyle('top', `${Math.round(top)}px`);
+    setStyle('left', `${Math.round(left)}px`);
+    setStyle('--arrow-x', `${Math.round(r.left + r.width / 2 - left)}px`);
     el.classList.toggle('above', !below);
   }
 
@@ -109,13 +118,13 @@ function createBubble(root, { onPrimary, onSkip }) {
   return {
     el,
     show({ heading, words, stepText = '', go = null, marks: m = { src: null, dst: null }, anchor = null }) {
-      el.hidden = false;
+      setHidden(el, false);
       if (title.textContent !== heading) title.textContent = heading;
       if (text.textContent !== words) text.textContent = words;
       // shown again after every drawing of the table: only what changed is written (a
       // write, even of the same text, has the browser recalculate style and layout)
       setText(step, stepText);
-      if (primary.hidden !== !go) primary.hidden = !go;
+      setHidden(primary, !go);
       if (go) setText(primary, go);
       setText(skip, t('guide.skip'));
       if (el.getAttribute('aria-label') !== t('guide.title')) el.setAttribute('aria-label', t('guide.title'));
@@ -124,7 +133,7 @@ function createBubble(root, { onPrimary, onSkip }) {
       paint();
     },
     hide() {
-      el.hidden = true;
+      setHidden(el, true);
       marks = { src: null, dst: null };
       paint();
     },

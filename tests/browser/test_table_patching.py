@@ -103,3 +103,17 @@ def test_the_first_round_guide_pulses_a_few_times_then_stops(open_page):
     assert pulse, timing
     assert all(0 < a["iterations"] <= 4 for a in pulse), timing
     assert all(set(a["props"]) <= {"transform", "opacity"} for a in pulse), timing
+
+
+def test_the_panels_words_are_read_as_descriptions_but_never_laid_out(open_page):
+    """Each seat's panel and the foundations are described in words (aria-describedby),
+    written again on every play: the words are a hidden node, which a screen reader still
+    reads as the description, so the browser does not lay out and paint a sentence per
+    play (an `sr-only` node was laid out, shaped and painted each time)."""
+    page = start_practice(open_page, 3)
+    for panel, words in ((page.locator(".opp").first, "#" + page.locator(".opp").first.get_attribute("aria-describedby")),
+                         (page.locator(".foundations"), "#fnd-words")):
+        text = page.locator(words).text_content()
+        assert text and len(text) > 10, text
+        expect(panel).to_have_accessible_description(text)
+        assert page.locator(words).evaluate("el => el.getClientRects().length") == 0
