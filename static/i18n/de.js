@@ -332,6 +332,7 @@ export default {
   'guide.grip.redeal': 'Der Stapel ist leer: Dreh den Talon um und geh ihn noch einmal durch.',
   'guide.demonTitle': 'Übungsrunde',
   'guide.demonIntro': 'Wer ist schneller in der Mitte, du oder der Bot?',
+  'guide.demonIntroMany': 'Wer ist schneller in der Mitte, du oder die Bots?',
   'guide.demonDone': 'Du hast es raus. Spiel weiter und stimme für das Ende (V), wenn niemand mehr ziehen kann.',
   'guide.demon.ace': 'Leg das {card} auf die Ablagen: Auf einem Ass darf jeder bauen.',
   'guide.demon.home': 'Spiel die {card} auf die Ablagen: Jede deiner Karten dort zählt einen Punkt.',

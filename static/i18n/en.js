@@ -345,6 +345,7 @@ export default {
   'guide.grip.redeal': 'The stock is empty: turn the talon over to go through it again.',
   'guide.demonTitle': 'Practice round',
   'guide.demonIntro': 'Race the bot to the middle!',
+  'guide.demonIntroMany': 'Race the bots to the middle!',
   'guide.demonDone': 'You’ve got it. Keep racing, and vote to end (V) when nobody can play.',
   'guide.demon.ace': 'Put the {card} on the foundations: anyone can build on an ace.',
   'guide.demon.home': 'Play the {card} to the foundations: every card of yours there scores a point.',

@@ -332,6 +332,7 @@ export default {
   'guide.grip.redeal': 'Pakka on tyhjä: käännä poistopino ja käy se läpi uudelleen.',
   'guide.demonTitle': 'Harjoituskierros',
   'guide.demonIntro': 'Kilpaile botin kanssa keskelle!',
+  'guide.demonIntroMany': 'Kilpaile bottien kanssa keskelle!',
   'guide.demonDone': 'Osaat jo. Jatka kilpaa ja äänestä lopettamisesta (V), kun kukaan ei voi pelata.',
   'guide.demon.ace': 'Pane {card} peruspinoihin: ässän päälle saa rakentaa kuka tahansa.',
   'guide.demon.home': 'Pelaa {card} peruspinoihin: jokainen korttisi siellä on piste.',

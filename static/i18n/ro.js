@@ -333,6 +333,7 @@ export default {
   'guide.grip.redeal': 'Stocul e gol: întoarce talonul ca să-l parcurgi din nou.',
   'guide.demonTitle': 'Rundă de antrenament',
   'guide.demonIntro': 'Întrece-te cu robotul spre mijloc!',
+  'guide.demonIntroMany': 'Întrece-te cu roboții spre mijloc!',
   'guide.demonDone': 'Te-ai prins. Continuă cursa și votează încheierea (V) când nimeni nu mai poate juca.',
   'guide.demon.ace': 'Pune {card} pe fundații: oricine poate construi pe un as.',
   'guide.demon.home': 'Joacă {card} pe fundații: fiecare carte a ta de acolo valorează un punct.',
