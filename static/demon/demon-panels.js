@@ -9,7 +9,7 @@
 import { h, replaceChildren, icon, formatClock, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
-import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
+import { playerName, shownName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
 import { voteMatters, voteCount, endChoice, isStuck, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
@@ -170,7 +170,7 @@ function opponentPanel(seat) {
   let homeCount = null; // the head's "cards home" count: written in place on every play home
 
   function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
-    const name = playerName(st, seat);
+    const name = playerName(st, seat, t);
     const cls = `opp${p && !p.connected ? ' away' : ''}`;
     if (el.className !== cls) el.className = cls;
     const label = t('table.layoutOf', { name });
@@ -182,9 +182,9 @@ function opponentPanel(seat) {
       // of it changes (name, connection, total, vote), and shares it otherwise
       // (the count of cards home changes with most plays: it is written into the head,
       // which is not made again for it)
-      { key: 'head', parts: [p, name, stuck, voted, colour, lang, muteButton],
+      { key: 'head', parts: [p, name, stuck, voted, colour, lang, muteButton, st.round_no],
         make: () => {
-          const head = opponentHead(p, { name, stuck, voted, colour, muteButton });
+          const head = opponentHead(p, { name, stuck, voted, colour, muteButton, total: matchPoints(st, p) });
           homeCount = head.querySelector('.home-count');
           return head;
         } },
@@ -217,8 +217,14 @@ function opponentPanel(seat) {
   return { el, draw };
 }
 
-function opponentHead(p, { name, stuck, voted, colour, muteButton }) {
+// A player's match points so far, or null where they say nothing: in the first round
+// everyone has 0 ("Σ0" and "total 0" next to the cards home read as a riddle).
+function matchPoints(st, p) {
   const total = p ? p.total : null;
+  return total === null || total === undefined || (st.round_no ?? 1) <= 1 ? null : total;
+}
+
+function opponentHead(p, { name, stuck, voted, colour, muteButton, total }) {
   return h('header', { class: 'opp-head' },
     backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
     h('span', { class: 'opp-name', text: name }),
@@ -227,7 +233,7 @@ function opponentHead(p, { name, stuck, voted, colour, muteButton }) {
     stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
     voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
     h('span', { class: 'home-count', title: t('table.cardsHome') }),
-    total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null,
+    total !== null ? h('span', { class: 'total', title: t('table.total'), text: t('table.totalShort', { n: total }) }) : null,
     muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
 }
 
@@ -257,7 +263,7 @@ export function createFoundations(el) {
         items.push({ key: i, parts: [null, lang], make: () => h('div', { class: 'fnd', dataset: { fpile: String(i), target: `f:${i}` } }, slotEl()) });
         return;
       }
-      const owner = playerName(st, f.seat);
+      const owner = playerName(st, f.seat, t);
       const colour = colourOfSeat(st, f.seat);
       const tag = ownerTag(st, f.seat);
       items.push({ key: i, parts: [f.top, f.seat, owner, colour, tag, lang],
@@ -272,7 +278,7 @@ export function createFoundations(el) {
     items.push({ key: 'words', parts: [], make: () => words });
     piles.patch(items);
     setText(heading, t('table.foundations'));
-    setText(words, foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat) }));
+    setText(words, foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat, t) }));
   }
 
   return { draw };
@@ -314,8 +320,8 @@ export function createMinePanel(el, { onDraw, extra = null }) {
     const hasRecycle = legal.some((a) => a.type === 'recycle');
     const stuck = Boolean(st.phase === 'playing' && r.stuck && r.stuck.includes(seat)); // not on the results
     const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
-    const total = mePlayer ? mePlayer.total : null;
-    const name = playerName(st, seat);
+    const total = matchPoints(st, mePlayer);
+    const name = playerName(st, seat, t);
 
     const waste = me.waste;
     const wasteKey = `${waste.join(' ')}|${me.waste_count}|${me.stock}`;
@@ -332,7 +338,7 @@ export function createMinePanel(el, { onDraw, extra = null }) {
           h('span', { class: 'tag you', text: t('lobby.you') }),
           stuck ? h('span', { class: 'tag stuck', text: t('table.youStuck') }) : null,
           h('span', { class: 'home-count', title: t('table.cardsHome'), text: t('table.home', { n: home }) }),
-          total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
+          total !== null ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
           extra) }, // emotes.js: say hello (one node, moved into each new head)
       { key: 'top', parts: [], make: () => top },
       { key: 'tableau', parts: [], make: () => tableau },
@@ -407,7 +413,7 @@ export function drawResults(el, { state: st, isHost: host }, { onNext, onRematch
   const winner = playerById(st, res.winner);
   const demon = res.reason === 'demon';
   const reason = demon
-    ? t('result.demon', { name: winner ? winner.name : '?' })
+    ? t('result.demon', { name: winner ? shownName(winner, t) : '?' })
     : t(`result.${res.reason}`);
   const table = h('table', { class: 'score-table' },
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
@@ -417,13 +423,13 @@ export function drawResults(el, { state: st, isHost: host }, { onNext, onRematch
       const out = demon && res.winner === p.id; // went out this round
       return h('tr', { class: [won ? 'winner' : '', out ? 'demon' : ''].join(' ').trim() },
         h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
-          h('span', { text: p.name }), botBadge(p) ? ' ' : null, botBadge(p),
+          h('span', { text: shownName(p, t) }), botBadge(p) ? ' ' : null, botBadge(p),
           out ? h('span', { class: 'tag demon-tag', text: t('table.demonCall') }) : null,
           won ? h('span', { class: tie ? 'tag win tie' : 'tag win', text: tie ? t('result.tied') : t('result.winner') }) : null),
         h('td', { text: String(res.scores[p.id] ?? 0) }),
         h('td', { text: String(totalOf(p)) }));
     })));
-  const winnerNames = players.filter(isWinner).map((p) => p.name);
+  const winnerNames = players.filter(isWinner).map((p) => shownName(p, t));
   const winnerText = tie ? t('result.matchTie', { names: winnerNames.join(', ') })
     : t('result.matchWinner', { names: winnerNames.join(', ') });
   replaceChildren(el, h('section', { class: `panel results${demon ? ' demon' : ''}`, id: 'results', 'aria-labelledby': 'results-title' },
