@@ -35,8 +35,9 @@ STATIC_DIR = PROJECT_ROOT / "static"
 
 GC_GEN0_THRESHOLD = 20_000
 
-# No inline script or style anywhere in static/, so the policy can be this strict.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+# No inline script or style anywhere in static/, so the policy can be this strict; the
+# pages' one inline script (the theme before the first paint) is allowed by its hash.
+CSP = (f"default-src 'self'; script-src 'self' {static_assets.BOOT_SCRIPT_HASH}; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
        "frame-ancestors 'none'; form-action 'self'")
 

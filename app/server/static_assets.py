@@ -43,6 +43,7 @@ Python code.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -104,6 +105,16 @@ class Asset:
     gzipped: bytes | None  # None when compressing would not pay
     media_type: str
     etag: str
+
+
+# The one inline script, put into every page's <head> before its stylesheets: the
+# player's theme on <html> before the first paint. The settings module (settings.js)
+# writes the same attribute, but only once the modules have run, and until then a dark
+# or light page showed the green felt first. The policy allows exactly this script by
+# its hash (`BOOT_SCRIPT_HASH`, app.py's CSP), so no other inline script can run.
+BOOT_SCRIPT = ("try{var t=JSON.parse(localStorage.getItem('dg.prefs')||'{}').theme;"
+               "if(t==='dark'||t==='light')document.documentElement.dataset.theme=t}catch(e){}")
+BOOT_SCRIPT_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(BOOT_SCRIPT.encode()).digest()).decode() + "'"
 
 
 def _media_type(name: str) -> str:
@@ -209,6 +220,9 @@ class StaticShell:
         if asset is None:
             return None
         html = asset.body.decode("utf-8")
+        first_style = html.find('<link rel="stylesheet"')
+        if first_style >= 0:
+            html = html[:first_style] + f"<script>{BOOT_SCRIPT}</script>\n  " + html[first_style:]
         if preload:
             links = "".join(f'<link rel="modulepreload" href="/static/{rel}">\n  ' for rel in preload)
             at = html.find('<script type="module"')
