@@ -42,13 +42,19 @@ export function createStatusBar(el, { onVote }) {
     spectator: h('span', { class: 'tag spectator' }),
     watching: h('span', { class: 'watching' }),
     count: h('span', { class: 'count' }),
-    label: h('span', { class: 'vote-label' }),
+    label: h('span', { class: 'vote-label' }, h('span', { class: 'long' }), h('span', { class: 'short' })),
   };
   parts.vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
     onclick: () => onVote(parts.vote.dataset.how || 'toggle') }, parts.label, parts.count);
   // Alone with bots: the round can also be left to them, played out fast.
-  parts.botsFinish = h('button', { type: 'button', class: 'vote quiet', id: 'bots-finish', 'aria-keyshortcuts': 'F',
-    onclick: () => onVote('bots') });
+  parts.botsFinish = h('button', { type: 'button', class: 'vote quiet', id: 'bots-finish', 'aria-keyshortcuts': 'B',
+    onclick: () => onVote('bots') }, h('span', { class: 'long' }), h('span', { class: 'short' }));
+  // Each label in two lengths: a phone shows the short one (style.css), so the bar
+  // keeps to one line and the player's own cards keep their room.
+  const label = (node, long, short = long) => {
+    setText(node.querySelector('.long'), long);
+    setText(node.querySelector('.short'), short);
+  };
   parts.finishing = h('span', { class: 'finishing', role: 'status' });
 
   function update({ state: st, round: r, seat, timeEnd, you }) {
@@ -80,7 +86,7 @@ export function createStatusBar(el, { onVote }) {
     // Quiet until it matters (this seat stuck, or a vote under way): then it says what
     // it does, with the count where others decide too. Alone with bots the vote ends the
     // round at once, so it says so ("End round now"), beside "Let the bots finish";
-    // once they finish, "Take it back". (V and F work always.)
+    // once they finish, "Take it back". (V and B work always.)
     const stuck = isStuck(st, seat);
     const loud = voted || voteMatters(st, seat);
     const how = choice === 'alone' ? 'end' : 'toggle';
@@ -88,14 +94,12 @@ export function createStatusBar(el, { onVote }) {
     const voteClass = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
     if (parts.vote.className !== voteClass) parts.vote.className = voteClass;
     if (parts.vote.getAttribute('aria-pressed') !== String(voted)) parts.vote.setAttribute('aria-pressed', String(voted));
-    let label;
-    if (choice === 'finishing') label = t('table.takeBack');
-    else if (choice === 'alone') label = t('table.endNow');
-    else if (voted) label = t('table.unvote');
-    else label = stuck ? t('table.vote') : t('table.voteQuiet');
-    setText(parts.label, label);
+    if (choice === 'finishing') label(parts.label, t('table.takeBack'));
+    else if (choice === 'alone') label(parts.label, t('table.endNow'), t('table.endNowShort'));
+    else if (voted) label(parts.label, t('table.unvote'));
+    else label(parts.label, stuck ? t('table.vote') : t('table.voteQuiet'));
     setText(parts.count, choice === 'vote' && (loud || votes > 0) ? ` ${votes}/${voters}` : '');
-    setText(parts.botsFinish, t('table.botsFinish'));
+    label(parts.botsFinish, t('table.botsFinish'), t('table.botsFinishShort'));
     const finishClass = `vote${stuck ? '' : ' quiet'}`;
     if (parts.botsFinish.className !== finishClass) parts.botsFinish.className = finishClass;
     setText(parts.finishing, t('table.botsFinishing'));

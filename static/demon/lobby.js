@@ -88,7 +88,10 @@ export function mount(container, ctx) {
     if (!ctx.isHost() || state.phase !== 'lobby') return null;
     const level = h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
       onchange: (e) => { botLevelChoice = e.target.value; } },
-    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice }, levelChoiceLabel(lv))));
+    // a short label in a seat's row (the whole lobby fits a laptop's screen); what the
+    // level means on hovering it, as on the home page's picker in full
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice, title: levelChoiceLabel(lv) },
+      t(`bots.level.${lv}`))));
     return h('span', { class: 'add-bot' }, level,
       h('button', { type: 'button', class: 'secondary small add-bot-button',
         onclick: () => ctx.send({ type: 'add_bot', level: level.value }) }, t('bots.add')));

@@ -42,7 +42,7 @@ export function mount(container, ctx) {
     w: () => pickKey('waste'),
     f: () => { const s = selection.get(); if (s) { select(null); quick(s, {}); } },
     v: () => vote(),
-    f: () => vote('bots'),
+    b: () => vote('bots'),
     Escape: () => select(null),
     Enter: () => { const a = document.activeElement; if (a && el.contains(a)) selection.activate(a); else return false; return true; },
     ArrowLeft: () => moveFocus(-1),
@@ -407,7 +407,7 @@ export function mount(container, ctx) {
       ['Enter', t('keys.enter')],
       ['← / →', t('keys.focusMove')],
       ['V', t('keys.vote')],
-      ['F', t('keys.botsFinish')],
+      ['B', t('keys.botsFinish')],
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {

@@ -365,6 +365,8 @@ export default {
   'table.voteQuiet': 'Fürs Rundenende stimmen',
   'table.endNow': 'Runde jetzt beenden',
   'table.botsFinish': 'Bots zu Ende spielen lassen',
+  'table.endNowShort': 'Jetzt beenden',
+  'table.botsFinishShort': 'Bots spielen',
   'table.botsFinishing': 'Die Bots spielen die Runde zu Ende …',
   'table.takeBack': 'Runde zurücknehmen',
   'keys.botsFinish': 'allein mit Bots: sie die Runde schnell zu Ende spielen lassen',

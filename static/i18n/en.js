@@ -378,6 +378,8 @@ export default {
   'table.voteQuiet': 'Vote to end the round',
   'table.endNow': 'End the round now',
   'table.botsFinish': 'Let the bots finish',
+  'table.endNowShort': 'End now',
+  'table.botsFinishShort': 'Bots finish',
   'table.botsFinishing': 'The bots are finishing the round…',
   'table.takeBack': 'Take the round back',
   'keys.botsFinish': 'alone with bots: let them finish the round fast',

@@ -365,6 +365,8 @@ export default {
   'table.voteQuiet': 'Äänestä kierroksen lopettamisesta',
   'table.endNow': 'Lopeta kierros nyt',
   'table.botsFinish': 'Anna bottien pelata loppuun',
+  'table.endNowShort': 'Lopeta nyt',
+  'table.botsFinishShort': 'Botit loppuun',
   'table.botsFinishing': 'Botit pelaavat kierroksen loppuun…',
   'table.takeBack': 'Ota kierros takaisin',
   'keys.botsFinish': 'yksin bottien kanssa: anna niiden pelata kierros nopeasti loppuun',

@@ -366,6 +366,8 @@ export default {
   'table.voteQuiet': 'Votează încheierea rundei',
   'table.endNow': 'Încheie runda acum',
   'table.botsFinish': 'Lasă boții să termine',
+  'table.endNowShort': 'Închei acum',
+  'table.botsFinishShort': 'Boții termină',
   'table.botsFinishing': 'Boții termină runda…',
   'table.takeBack': 'Reia runda',
   'keys.botsFinish': 'singur cu boții: lasă-i să termine repede runda',

@@ -364,6 +364,8 @@ export default {
   'table.voteQuiet': 'Голосовать за конец раунда',
   'table.endNow': 'Закончить раунд сейчас',
   'table.botsFinish': 'Пусть боты доиграют',
+  'table.endNowShort': 'Закончить',
+  'table.botsFinishShort': 'Боты доиграют',
   'table.botsFinishing': 'Боты доигрывают раунд…',
   'table.takeBack': 'Вернуть раунд себе',
   'keys.botsFinish': 'один с ботами: пусть быстро доиграют раунд',

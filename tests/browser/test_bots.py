@@ -36,14 +36,14 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     # Seated with the bots, and the countdown runs at once: no lobby, no start button.
     wait_for_table(ann)
     # Ann only watches: alone with bots, she lets them finish the round (issue 26), so it
-    # ends when the bots are done, played out fast. With the table's key (F), not a click:
+    # ends when the bots are done, played out fast. With the table's key (B), not a click:
     # the bots' moves redraw the table many times a second, and on a loaded machine a
     # click can wait in vain for a button that holds still for two frames.
-    expect(ann.locator("#vote-end")).to_have_text("End the round now")
-    expect(ann.locator("#bots-finish")).to_have_text("Let the bots finish")
-    ann.keyboard.press("f")
+    expect(ann.locator("#vote-end")).to_have_text("End the round now", use_inner_text=True)
+    expect(ann.locator("#bots-finish")).to_have_text("Let the bots finish", use_inner_text=True)
+    ann.keyboard.press("b")
     expect(ann.locator(".table-status .finishing")).to_have_text("The bots are finishing the round…")
-    expect(ann.locator("#vote-end")).to_have_text("Take the round back")
+    expect(ann.locator("#vote-end")).to_have_text("Take the round back", use_inner_text=True)
     opponents = ann.locator(".opp")
     expect(opponents).to_have_count(3)
     for i in range(3):
@@ -107,7 +107,7 @@ def test_alone_with_bots_a_person_ends_the_round_at_once(open_page):
     ann.select_option("#practice-level", "easy")
     ann.click("#practice-start")
     wait_for_table(ann)
-    expect(ann.locator("#vote-end")).to_have_text("End the round now")
+    expect(ann.locator("#vote-end")).to_have_text("End the round now", use_inner_text=True)
     ann.keyboard.press("v")
     results = ann.locator("#results")
     expect(results).to_be_visible(timeout=10000)

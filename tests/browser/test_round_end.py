@@ -33,7 +33,7 @@ def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
     for page in (ann, bob):
         vote = page.locator("#vote-end")
         expect(vote).to_have_class("vote quiet")
-        expect(vote).to_have_text("Vote to end the round")
+        expect(vote).to_have_text("Vote to end the round", use_inner_text=True)
         expect(page.locator("#bots-finish")).to_have_count(0)  # another person plays
     quiet = ann.locator("#vote-end").evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
     body = ann.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
@@ -42,9 +42,9 @@ def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
     # Once someone votes, it matters to everyone: the count, but no "Stuck" for Ann, who
     # is not (issue 26: it read "Stuck — end round 1/2" to a player with plays left).
     bob.keyboard.press("v")
-    expect(ann.locator("#vote-end")).to_have_text("Vote to end the round 1/2")
+    expect(ann.locator("#vote-end")).to_have_text("Vote to end the round 1/2", use_inner_text=True)
     expect(ann.locator("#vote-end")).not_to_have_class("vote quiet")
-    expect(bob.locator("#vote-end")).to_have_text("Take back my vote 1/2")
+    expect(bob.locator("#vote-end")).to_have_text("Take back my vote 1/2", use_inner_text=True)
 
     # Both vote with nothing played: 0 each, the only round, so the match is a tie.
     ann.click("#vote-end")

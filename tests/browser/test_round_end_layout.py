@@ -54,7 +54,7 @@ def test_a_stuck_seat_is_told_so_and_its_tags_go_with_the_round(open_page):
     # Bob is stuck from the deal (the server says so: his stock is empty): for him the
     # vote matters now; Ann, who has plays, keeps the quiet button.
     expect(bob.locator(".mine-head .tag.stuck")).to_have_text("no play left — vote to end?")
-    expect(bob.locator("#vote-end")).to_have_text("Stuck — vote to end 0/2")
+    expect(bob.locator("#vote-end")).to_have_text("Stuck — vote to end 0/2", use_inner_text=True)
     expect(ann.locator("#vote-end")).to_have_class("vote quiet")
     expect(ann.locator('.opp[data-seat="1"] .tag.stuck')).to_have_text("stuck")
     # Round 1 of the match: everyone has 0 match points, so none are shown (issue 26:
