@@ -7,7 +7,6 @@ singleton), so tests can build an app with their own values.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pydantic import Field
@@ -74,9 +73,9 @@ class Settings(BaseSettings):
     max_connections_per_addr: int = Field(
         50, ge=1, description="Connections one client address may hold (behind a trusted proxy: WebSockets "
         "per forwarded address). IPv6 addresses count per /64.")
-    trusted_proxies: str | None = Field(
-        None, description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
-        "unset: FORWARDED_ALLOW_IPS, else 127.0.0.1,::1.")
+    trusted_proxies: str = Field(
+        "", description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
+        "empty (the default): nobody's, not even the loopback's.")
     refusal_log_interval_s: float = Field(
         10.0, gt=0, description="Refused connections and requests are logged as one line of counts per interval.")
     max_body_bytes: int = Field(16384, ge=1024, description="Largest HTTP request body accepted (413 above).")
@@ -119,11 +118,11 @@ class Settings(BaseSettings):
 
     @property
     def trusted_proxy_list(self) -> str:
-        """What uvicorn's `forwarded_allow_ips` gets: this setting, else uvicorn's own
-        environment variable, else the loopback (a proxy on the same machine)."""
-        if self.trusted_proxies is not None:
-            return self.trusted_proxies
-        return os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+        """What uvicorn's `forwarded_allow_ips` gets: only the proxies named here. No
+        fallback to the loopback or to uvicorn's FORWARDED_ALLOW_IPS: any ssh -L, socat or
+        tunnel agent on this machine connects from the loopback and passes on whatever
+        X-Forwarded-For its client wrote (issue 27)."""
+        return ",".join(part.strip() for part in self.trusted_proxies.split(",") if part.strip())
 
     @property
     def origin_allow_list(self) -> frozenset[str]:

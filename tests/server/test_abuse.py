@@ -33,6 +33,8 @@ ABUSE_SETTINGS = dict(
     room_create_per_min=6, room_create_burst=3, join_per_min=6, join_burst=3,
     grip_create_per_min=6, grip_create_burst=3, miss_per_min=6, miss_burst=5,
     unused_room_ttl_s=3, grip_unplayed_ttl_s=2, countdown_s=0.2, refusal_log_interval_s=0.5,
+    # Named, as a self-hoster names the proxy in front: no proxy is trusted by default.
+    trusted_proxies="127.0.0.1",
 )
 # Short, so that waiting out an interval costs little; a flood still lasts several intervals.
 LOG_INTERVAL_S = 0.5
@@ -252,7 +254,7 @@ def test_total_connections_are_capped(abuse_server):
 
 
 def test_websockets_per_forwarded_address_are_capped_behind_a_trusted_proxy(abuse_server):
-    """Behind a trusted proxy (127.0.0.1 by default) every connection comes from the
+    """Behind a trusted proxy (127.0.0.1, named in DEMON_TRUSTED_PROXIES) every connection comes from the
     proxy, so the cap applies to the address the proxy forwards, per WebSocket."""
     async def main():
         with client(abuse_server, new_address()) as http:
