@@ -73,6 +73,12 @@ class Settings(BaseSettings):
     max_connections_per_addr: int = Field(
         50, ge=1, description="Connections one client address may hold (behind a trusted proxy: WebSockets "
         "per forwarded address). IPv6 addresses count per /64.")
+    max_connections_per_prefix: int = Field(
+        200, ge=1, description="Connections the addresses of one IPv4 /24 or IPv6 /48 may hold together "
+        "(behind a trusted proxy: WebSockets per forwarded prefix).")
+    connection_reserve: int = Field(
+        100, ge=0, description="Places of DEMON_MAX_CONNECTIONS that authenticated WebSockets may not take: "
+        "kept for page loads, /health and players arriving (at most half the cap).")
     trusted_proxies: str = Field(
         "", description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
         "empty (the default): nobody's, not even the loopback's.")

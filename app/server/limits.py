@@ -12,8 +12,8 @@
   not strict JSON (NaN, Infinity, lone surrogates, invalid UTF-8) 422, before FastAPI's
   lenient `json.loads` lets such values into a handler.
 * `validation_error`: a 422 that never echoes a large input back.
-* `SocketGate`: the `/ws/{code}` side: sockets per client address (behind a trusted
-  proxy, per forwarded address), the miss budget for socket tokens, and which rooms
+* `SocketGate`: the `/ws/{code}` side: sockets per client address and per its /24 or
+  /48 (behind a trusted proxy, per forwarded address and prefix), the miss budget for socket tokens, and which rooms
   were opened.
 
 The client address is `scope["client"]`, which uvicorn's proxy-header middleware has
@@ -33,7 +33,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.server.guard import Throttled, address_key
+from app.server.guard import Throttled, address_key, prefix_key
 from app.config import Settings
 from app.demon.hub.hub import Hub
 from app.grip.service.limits import KeyedLimiter
@@ -201,9 +201,11 @@ class SocketGate:
 
     def __init__(self, settings: Settings, budgets: Budgets, watch: RoomWatch) -> None:
         self.max_per_addr = settings.max_connections_per_addr
+        self.max_per_prefix = settings.max_connections_per_prefix
         self.budgets = budgets
         self.watch = watch
         self.open: Counter[str] = Counter()
+        self.open_per_prefix: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, code: str,
                        handler: Callable[[Scope, Receive, Send, str], Awaitable[None]]) -> None:
@@ -214,6 +216,11 @@ class SocketGate:
         if self.open[address] >= self.max_per_addr:
             self.budgets.refusals.note("sockets_per_addr", address)
             return await _refuse(receive, send, "too many connections from your address")
+        client = scope.get("client")
+        prefix = prefix_key(client[0] if client else None)
+        if self.open_per_prefix[prefix] >= self.max_per_prefix:
+            self.budgets.refusals.note("sockets_per_prefix", prefix)
+            return await _refuse(receive, send, "too many connections from your network")
         room = normalise_code(code)
         sent = False
 
@@ -232,12 +239,14 @@ class SocketGate:
             return send(message)
 
         self.open[address] += 1
+        self.open_per_prefix[prefix] += 1
         try:
             await handler(scope, receive, watched_send, code)
         finally:
-            self.open[address] -= 1
-            if self.open[address] <= 0:
-                del self.open[address]
+            for counter, key in ((self.open, address), (self.open_per_prefix, prefix)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
 
 
 async def _refuse(receive: Receive, send: Send, reason: str) -> None:
