@@ -97,6 +97,13 @@ class Settings(BaseSettings):
     miss_burst: int = Field(20, ge=1, description="Misses one address may make at once.")
     unused_room_ttl_s: float = Field(
         90.0, gt=0, description="A room none of whose players ever opened its socket is removed after this.")
+    unopened_practice_ttl_s: float = Field(
+        15.0, gt=0, description="A practice room (you and bots) whose player never opened its socket is removed "
+        "after this.")
+    bot_create_per_min: float = Field(
+        14.0, gt=0, description="Bots one address may seat per minute in practice rooms, sustained (a room of 7 "
+        "bots spends 7).")
+    bot_create_burst: int = Field(14, ge=7, description="Bots one address may seat at once in practice rooms.")
     grip_unplayed_ttl_s: float = Field(
         3600.0, gt=0, description="A Devil's Grip game in which no action was ever made is deleted after this.")
     grip_expiry_days: float = Field(30.0, gt=0, description="A Devil's Grip game untouched this long is deleted.")
