@@ -111,7 +111,8 @@ class Settings(BaseSettings):
         100_000, ge=100, description="Devil's Grip games kept in the database at most; past it the least recently "
         "used go first.")
     wal_limit_mb: float = Field(
-        64.0, gt=0, description="Size the SQLite write-ahead log is truncated to after a checkpoint.")
+        64.0, gt=0, description="Bound on the SQLite write-ahead log: checkpointed as soon as it passes a quarter "
+        "of this (and every 5 s), and truncated to an eighth after a checkpoint.")
     # Several processes behind a load balancer (docs/self-hosting.md, "Several processes").
     shard: str = Field(
         "", pattern=r"^[A-HJ-NP-Z]*$",
