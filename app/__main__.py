@@ -62,7 +62,7 @@ def main() -> None:
         forwarded_allow_ips=settings.trusted_proxy_list,
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
-        proxy_headers=True,
+        proxy_headers=bool(settings.trusted_proxy_list),
         log_level=settings.log_level,
         timeout_graceful_shutdown=3,
     )

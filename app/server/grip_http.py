@@ -198,7 +198,8 @@ async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable
                        budgets: BudgetsDep, limits: GripLimitsDep,
                        authorization: str | None = Header(None)) -> Response:
     """The certified winning line of a finished certified-winnable deal, with the view
-    after every step, so the page can replay it without knowing the rules."""
+    after every step, so the page can replay it without knowing the rules. The game is
+    marked `used_hint` from then on (docs/rules.md: what counts as unaided)."""
     session = _session(request, grips, budgets, game_id, authorization)
     _limit(request, limits, session)
     if not session.game.state.is_over():
@@ -208,6 +209,7 @@ async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable
     if line is None:
         raise HTTPException(404, "This deal has no stored solution (only deals dealt as winnable have one).")
     initial, steps = replay_line(number, line)
+    grips.solution_shown(session)  # an aided game from now on, like a hinted one
     return _json({"number": number, "initial": initial, "steps": steps})
 
 

@@ -1,10 +1,12 @@
 """HTTP side of rooms: create, look up, join. The token is returned once, here.
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
-included), joins, and misses (a code that names no room); past them, 429.
+included), bots seated in practice rooms, joins, and misses (a code that names no room); past them, 429.
 """
 
 from __future__ import annotations
+
+import math
 
 from fastapi import APIRouter, HTTPException, Request
 
@@ -48,15 +50,22 @@ async def create_room(body: CreateRoom, request: Request, hub: HubDep, budgets: 
 @router.post("/practice", response_model=SeatGrant)
 async def practice_room(body: PracticeRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
                         watch: RoomWatchDep) -> SeatGrant:
-    """"Play against bots": a room of you and 1-7 bots, its countdown already running."""
-    budgets.spend(budgets.rooms, request_address(request), "new rooms")
+    """"Play against bots": a room of you and 1-7 bots, its countdown already running.
+    Its bots are paid for by the address that asks, one unit each (a room of 7 costs
+    seven times a room of 1), and they play only once its player has opened the room's
+    socket; unopened, it is gone after DEMON_UNOPENED_PRACTICE_TTL_S."""
+    address = request_address(request)
+    budgets.spend(budgets.rooms, address, "new rooms")
+    budgets.spend(budgets.bots, address, "bots", cost=body.bots)
     try:
         handle, player, token = hub.create_practice(body)
     except HubFull as err:
         raise _full(err, hub) from err
     except RoomError as err:  # too_many_bots: the server's DEMON_MAX_BOTS is reached
-        raise HTTPException(503, err.message) from err
-    watch.created(handle.room.code)
+        # Unopened practice rooms give their bots back within this (and the sweep's second).
+        retry = math.ceil(hub.settings.unopened_practice_ttl_s) + 2
+        raise HTTPException(503, err.message, headers={"Retry-After": str(retry)}) from err
+    watch.created(handle.room.code, hub.settings.unopened_practice_ttl_s)
     return _grant(handle.room.code, player, token)
 
 

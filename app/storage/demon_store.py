@@ -20,7 +20,8 @@ import sqlite3
 import time
 from typing import Any
 
-from app.demon.room.persist import restore_room, room_initial, room_meta
+from app.demon.room.action_ids import KeptId
+from app.demon.room.persist import kept_action_ids, restore_room, room_initial, room_meta
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
 
@@ -104,6 +105,11 @@ class DemonStore:
             pass
         elif round_no != room.round_no:
             c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            # The old round's applied ids leave with its steps: keep them apart, as the
+            # room still answers them for one more round (issue 27).
+            c.execute("DELETE FROM kept_action_ids WHERE code = ?", (room.code,))
+            c.executemany("INSERT INTO kept_action_ids (code, player, action_id, v, earlier) VALUES (?, ?, ?, ?, ?)",
+                          [(room.code, k.player, k.action_id, k.v, int(k.earlier)) for k in kept_action_ids(room)])
             written = 0
             initial = room_initial(room)
             c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
@@ -129,6 +135,7 @@ class DemonStore:
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            self.conn.execute("DELETE FROM kept_action_ids WHERE code = ?", (room.code,))
             self.conn.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
         self._saved.pop(room.code, None)
         self._finished.discard(room.code)
@@ -144,11 +151,13 @@ class DemonStore:
             steps = self.conn.execute(
                 "SELECT step, player, action_id, v FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
                 (code, round_no)).fetchall()
+            kept = [KeptId(p, a, v, bool(e)) for p, a, v, e in self.conn.execute(
+                "SELECT player, action_id, v, earlier FROM kept_action_ids WHERE code = ?", (code,))]
             try:
                 room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
                                     [json.loads(s[0]) for s in steps],
                                     [(p, a, v) if p is not None else None for _, p, a, v in steps],
-                                    now=now, **room_kwargs)
+                                    now=now, kept=kept, **room_kwargs)
             except Exception as err:  # one damaged room must not keep the others from starting
                 log.error("room %s could not be restored and is left in the database: %s", code, err)
                 continue

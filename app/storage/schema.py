@@ -49,4 +49,15 @@ MIGRATIONS.append(
         "CREATE INDEX IF NOT EXISTS grip_fresh_dealt ON grip_fresh (dealt)",
         "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
     ])
+MIGRATIONS.append(
+    # 4 -> 5: the applied action ids a room still answers that its current round's log
+    # does not hold (the previous round's; after a rematch, the last match's last round),
+    # rewritten when a round begins, so that they survive a restart too (issue 27).
+    # `earlier` is 1 for the previous round's ids, 0 for ids still counted as this one's.
+    [
+        """CREATE TABLE IF NOT EXISTS kept_action_ids (code TEXT NOT NULL, player TEXT NOT NULL,
+                                                     action_id TEXT NOT NULL, v INTEGER NOT NULL,
+                                                     earlier INTEGER NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS kept_action_ids_code ON kept_action_ids (code)",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)

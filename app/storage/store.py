@@ -72,6 +72,12 @@ class Store:
     def wal_bytes(self) -> int:
         return self.db.wal_bytes()
 
+    def wal_wants_checkpoint(self) -> bool:
+        return self.db.wal_wants_checkpoint()
+
+    def finish_checkpoint(self) -> None:
+        self.db.finish_checkpoint()
+
     def close(self) -> None:
         self.db.close()
 

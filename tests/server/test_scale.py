@@ -239,6 +239,16 @@ def test_the_balancer_sets_the_forwarded_address_itself(cluster):
     assert "GET /api/rooms/ZZZZZZZ" in log and "203.0.113.77" not in log
 
 
+def test_the_processes_believe_the_balancer_about_the_client_address(cluster):
+    """The server trusts no proxy by default (issue 27); docker/cluster.py names the
+    balancer, so a process sees (and limits, and logs) the player's own address."""
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.87")) as http:
+        assert http.get(cluster.base + "/api/rooms/ZZZZZZY").status_code in (404, 429)
+    time.sleep(0.5)
+    log = (cluster.data_dir / "cluster.log").read_text()
+    assert any("127.0.0.87" in line and "GET /api/rooms/ZZZZZZY" in line for line in log.splitlines())
+
+
 def test_peer_answers_are_kept_a_second(cluster):
     """Hammering /health/all on one process asks its peer about once a second, not once
     per request."""

@@ -19,6 +19,11 @@ thinks again about the table as it is then. A bot with nothing to do that has sa
 it wants of the vote waits for the next change; one with nothing to do that is not stuck
 looks again after another think time (everybody else might be sitting still too).
 
+Bots play only for people who are there: not until a seated person of the room has
+opened a socket since the room was created or restored (`RoomHandle.person_seen`), and
+not once only bots are left. A practice room created and never opened deals its round
+and then sits still until it expires (issue 27: such rooms used to play on their own).
+
 Votes (rule 17 and the decision in docs/rules.md): bots follow the people. While a
 person is in the round, the people's votes alone end it; a bot's vote counts only at a
 table without people, or once its person let the bots finish (`Room.bots_finish`). A
@@ -91,8 +96,8 @@ class BotDriver:
     def poke(self, handle: RoomHandle) -> None:
         """Something in the room changed: every bot that is not thinking starts to."""
         room = handle.room
-        if self.stopped or room.phase is not Phase.PLAYING or room.round is None:
-            return
+        if self.stopped or room.phase is not Phase.PLAYING or room.round is None or not handle.person_seen:
+            return  # (bots wait for a seated person's first socket: a room nobody opened stays still)
         timers = handle.bot_timers
         if room.bots_finish and self._hurried.get(room.code) != room.round_no:
             # The person just let the bots finish: what they were about to do at a
@@ -144,7 +149,7 @@ class BotDriver:
     def _can_play(self, handle: RoomHandle, player: Player) -> bool:
         room = handle.room
         if (player.bot is None or player.left or self.hub.rooms.get(room.code) is not handle
-                or room.phase is not Phase.PLAYING or room.round is None):
+                or room.phase is not Phase.PLAYING or room.round is None or not handle.person_seen):
             return False
         seat = player.seat
         return (seat is not None and seat < len(room.players) and room.players[seat] is player

@@ -179,6 +179,8 @@ class Hub:
         if old is not None:
             old.close(CLOSE_POLICY, "opened in another tab")
         self.outbox.publish(handle, room.connect(player, self.clock()))  # the others see us arrive
+        if player.bot is None and player.seat is not None:
+            handle.person_seen = True  # its bots may play now (bot_driver.BotDriver.poke)
         handle.pipes[player.id] = pipe
         pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
         missed = room.log.since(last_v) if last_v is not None and epoch == self.epoch else None

@@ -11,8 +11,9 @@ the phase and the match (`match_json`).
 from __future__ import annotations
 
 import time
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Iterable, NotRequired, TypedDict
 
+from app.demon.room.action_ids import KeptId
 from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Room
 from app.demon.room.round_record import RoundRecord, Step, StepIds
@@ -65,13 +66,21 @@ def room_initial(room: Room) -> dict[str, Any] | None:
     return room.record.initial_json()
 
 
+def kept_action_ids(room: Room) -> list[KeptId]:
+    """The applied action ids the room still answers that its round's log does not hold
+    (the previous round's): the store writes them when a round begins."""
+    in_log = {(pid, aid) for pid, aid, _v in room.record.acknowledged()}
+    return room.answered.kept(in_log)
+
+
 def round_record(room: Room) -> dict[str, Any] | None:
     """The current round as an engine record (docs/records.md): dealt cards + log."""
     return room.record.record()
 
 
 def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Step],
-                 step_ids: list[StepIds | None], *, now: float, **room_kwargs: Any) -> Room:
+                 step_ids: list[StepIds | None], *, now: float, kept: Iterable[KeptId] = (),
+                 **room_kwargs: Any) -> Room:
     """Rebuild a Room as `room_meta` and the round's record left it. Every person comes
     back disconnected (the grace period restarts); a countdown starts again from its
     beginning."""
@@ -96,4 +105,5 @@ def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Ste
     if deadline_wall is not None and phase is Phase.PLAYING:
         room.round_deadline = now + (deadline_wall - time.time())
     room.resume(phase, now)
+    room.answered.restore_kept(kept)  # the previous round's ids (`kept_action_ids`)
     return room
