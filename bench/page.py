@@ -17,7 +17,8 @@ mid-range phone). It prints, from Chromium's own counters (CDP `Performance.getM
                     it too, which is why an idle table is measured on its own.
     cpu%, cpu ms/move   the same from the CPU time the renderer's main thread was given
                     (Linux /proc schedstat): not inflated when a neighbour on a shared
-                    machine takes the core mid-task (the figure to compare on a loaded one)
+                    machine takes the core mid-task (the figure to compare on a loaded one);
+                    at 1x only: Chromium's throttle keeps the thread busy while it slows it
 
 and the same for an idle table showing the first-round guide (a guided practice room:
 one Easy bot, the coach bubble up). `--first-visit` instead loads the home page in a
@@ -133,9 +134,9 @@ def renderer_main_cpu(browser) -> dict[int, float]:
     """CPU seconds each renderer's main thread has run, from Linux's
     /proc/<pid>/task/<pid>/schedstat. Unlike TaskDuration (wall time), this does not grow
     when a busy neighbour on a shared machine takes the core away in the middle of a task:
-    it is what the page's work costs, comparable between runs on a loaded machine (the 4x
-    throttle stretches it about 4x too: Chromium slows the thread by keeping it busy).
-    {} where there is no /proc."""
+    it is what the page's work costs, comparable between runs on a loaded machine (not with
+    the CPU throttled: Chromium slows the thread by keeping it busy). {} where there is no
+    /proc."""
     cdp = browser.new_browser_cdp_session()
     try:
         pids = [p["id"] for p in cdp.send("SystemInfo.getProcessInfo")["processInfo"] if p["type"] == "renderer"]
@@ -223,8 +224,11 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> d
 
 def row(name: str, throttle: float, r: dict) -> str:
     per = f"{r['ms_move']:7.1f}" if r["ms_move"] is not None else "      -"
-    cpu = f"{100 * r['cpu'] / r['wall']:5.1f}" if r["cpu"] is not None else "    -"
-    cpu_per = f"{r['cpu_move']:7.2f}" if r["cpu_move"] is not None else "      -"
+    # (with the CPU throttled, Chromium keeps the thread busy for the slow-down: its CPU
+    # time is then about two thirds of the wall time whatever the page does, so not shown)
+    shown = r["cpu"] is not None and throttle == 1
+    cpu = f"{100 * r['cpu'] / r['wall']:5.1f}" if shown else "    -"
+    cpu_per = f"{r['cpu_move']:7.2f}" if shown and r["cpu_move"] is not None else "      -"
     return (f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
             f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
             f"  {cpu} {cpu_per}{'  (round ended)' if r['ended'] else ''}")
