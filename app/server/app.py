@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import app as app_pkg
-from app.server import cluster, grip_http, invite_http, rooms_http, static_assets, ws
+from app.server import cluster, grip_http, invite_http, metrics_http, rooms_http, static_assets, ws
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.grip.service.advisor import GripAdvisor
@@ -156,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = DemonApp(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.hub = hub
+    app.state.store = store  # None without persistence
     app.state.grips = grips
     app.state.grip_advisor = grip_advisor
     app.state.grip_par = grip_par
@@ -168,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
     app.state.peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
+    metrics_http.install(app.state, hub, grips, grip_advisor, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
     # RequestValidationError, so that is all it is ever given.
@@ -179,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)
     app.include_router(invite_http.router)
+    app.include_router(metrics_http.router)  # /metrics, to the allowed addresses only
 
     static_assets.install(app, static_assets.StaticShell(STATIC_DIR))
     return app

@@ -6,7 +6,8 @@ with one of its shard letters (`DEMON_SHARD`) and keeps them in its own SQLite f
 balancer reads the letter from the path. What no single process knows on its own is
 asked of the others, listed in `DEMON_PEERS`:
 
-    GET /health            this process: status, version, uptime, rooms, shard, accepting
+    GET /health            this process: status, version, database schema version, uptime, rooms,
+                           bots, shard, accepting
     GET /health/accepting  200 while it takes new rooms, 503 while draining: the check the
                            balancer's new-room backend runs
     GET /health/all        every process's /health and the totals (503 if one is down)
@@ -63,9 +64,11 @@ class Drain:
 
 def own_health(request: Request) -> dict[str, Any]:
     state = request.app.state
+    store = state.store
     return {"status": "ok", "version": app_pkg.__version__,
+            "schema": store.version if store is not None else None,
             "uptime_s": round(time.monotonic() - state.started, 3), "rooms": len(state.hub.rooms),
-            "shard": state.settings.shard, "accepting": state.drain.accepting}
+            "bots": state.hub.bot_count(), "shard": state.settings.shard, "accepting": state.drain.accepting}
 
 
 def own_history(request: Request) -> list[dict[str, Any]]:
