@@ -100,9 +100,13 @@ def serve() -> None:
     logging.getLogger("uvicorn.error").addFilter(quiet)
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
     lan = lan_addresses() if settings.share_lan_address else []
+    as_json = settings.log_format == "json"
     for line in startup_lines(public_url=settings.public_url, listen_host=settings.host,
                               port=settings.port, lan=lan):
-        print(line, flush=True)
+        if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
+            logging.getLogger("demon.start").info(line)
+        else:
+            print(line, flush=True)
     uvicorn.run(
         app,
         host=settings.host,
@@ -115,6 +119,9 @@ def serve() -> None:
         proxy_headers=True,
         log_level=settings.log_level,
         timeout_graceful_shutdown=3,
+        # JSON: uvicorn's own lines go to the root logger's JSON handler (create_app)
+        # instead of the text handlers uvicorn would install.
+        log_config=None if as_json else uvicorn.config.LOGGING_CONFIG,
     )
 
 
