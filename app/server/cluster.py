@@ -11,7 +11,8 @@ asked of the others, listed in `DEMON_PEERS`:
     GET /health/accepting  200 while it takes new rooms, 503 while draining: the check the
                            balancer's new-room backend runs
     GET /health/all        every process's /health and the totals (503 if one is down)
-    GET /api/history       recent games of every process, newest first
+    GET /api/history       recent games of listed rooms, every process's, newest first
+                           (a visitor's own games: POST /api/rooms/{code}/history)
 
 Draining: SIGUSR1 makes the process stop accepting new rooms (its /health/accepting turns
 503, so the balancer sends new rooms elsewhere within a check interval) while its rooms
@@ -146,8 +147,10 @@ async def health_all(request: Request) -> JSONResponse:
 
 @router.get("/api/history")
 async def history(request: Request, scope: str = "all") -> dict[str, Any]:
-    """Finished matches, newest first, for the home page's "recent games": this process's
-    and, unless `scope=local` (what one peer asks another), every peer's."""
+    """Finished matches of listed rooms, newest first, for the home page's "recent games":
+    this process's and, unless `scope=local` (what one peer asks another), every peer's.
+    A room is listed only when its host chose so; the other matches are shown only to
+    the people who played them (`POST /api/rooms/{code}/history`, app/server/rooms_http.py)."""
     settings = request.app.state.settings
     games = own_history(request)
     if scope == "local" or not settings.peer_list:

@@ -1,4 +1,10 @@
-"""HTTP side of rooms: create, look up, join. The token is returned once, here.
+"""HTTP side of rooms: create, look up, join, and a seat's finished matches. The token is
+returned once, here.
+
+Finished matches are private to the people who played them (docs/security.md, "Who sees
+which games"): `POST /api/rooms/{code}/history` with a seat's token answers the room's
+matches played from that seat. Its path starts with the room code, so behind HAProxy it
+reaches the process that owns the room and its database, as every room request does.
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
 included), joins, and misses (a code that names no room); past them, 429.
@@ -6,15 +12,17 @@ included), joins, and misses (a code that names no room); past them, 429.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, HTTPException, Request
 
 from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
 from app.server.limits import request_address
-from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
+from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
 from app.demon.hub.hub import Hub, HubFull
 from app.demon.room.room import Player, RoomError
 from app.demon.room.views import RoomSummary
-from app.support.secrets_util import normalise_code
+from app.support.secrets_util import hash_token, normalise_code
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -88,3 +96,19 @@ async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, bu
         raise HTTPException(404, NO_ROOM)
     handle, player, token = joined
     return _grant(handle.room.code, player, token)
+
+
+@router.post("/{code}/history")
+async def seat_history(code: str, body: SeatProof, request: Request, hub: HubDep,
+                       budgets: BudgetsDep) -> dict[str, Any]:
+    """The room's finished matches played from the seat `body.token` opens (none: an
+    empty list). A code that names neither a live room nor a match of that seat counts
+    as a miss, as an unknown code does elsewhere."""
+    address = request_address(request)
+    budgets.check_misses(address)
+    code = normalise_code(code)
+    store = request.app.state.store
+    games = store.matches_seen_by(code, hash_token(body.token)) if store is not None else []
+    if not games and code not in hub.rooms:
+        budgets.miss(address)
+    return {"games": games}

@@ -49,4 +49,13 @@ MIGRATIONS.append(
         "CREATE INDEX IF NOT EXISTS grip_fresh_dealt ON grip_fresh (dealt)",
         "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
     ])
+MIGRATIONS.append(
+    # 4 -> 5: who may see a finished match (docs/security.md, "Who sees which games"): the
+    # public list shows it only when its host listed the room; otherwise only the people
+    # who played it, who prove it with their seat's token (its hash is kept here).
+    # Matches from before are listed for nobody.
+    [
+        "ALTER TABLE matches ADD COLUMN listed INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE matches ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)
