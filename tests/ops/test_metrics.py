@@ -94,3 +94,41 @@ def test_health_counts_bots_and_names_version_and_schema(tmp_path):
         assert value(metrics, "demon_build_info", version=__version__, schema=str(SCHEMA_VERSION)) == 1
     with LiveServer(tmp_path / "b", persist="false") as srv:
         assert httpx.get(srv.base + "/health").json()["schema"] is None
+
+
+def test_devils_grip_games_hints_and_refusals_by_reason_are_counted(tmp_path):
+    """Each refusal counted under its reason, as many as the answers said: rate limit
+    (429), busy (503: one hint pending at most), guessing (an unknown game)."""
+    with LiveServer(tmp_path / "a", winnable_ready=0, hint_deadline_s=3, hint_queue=1,
+                    grip_search_rate_per_s=0.05, grip_search_burst=2, grip_addr_burst=1000) as srv:
+        before = samples(httpx.get(srv.base + "/metrics").text)
+        with httpx.Client(base_url=srv.base, timeout=30) as http:
+            games = [http.post("/api/grip", json={"number": 7 + i}).json() for i in range(6)]
+            auth = [{"Authorization": f"Bearer {g['token']}"} for g in games]
+            statuses = [http.post(f"/api/grip/{games[0]['id']}", headers=auth[0], json={"op": "hint"}).status_code
+                        for _ in range(3)]  # the third is past the game's burst of 2
+            assert statuses[2] == 429
+            guessed = http.post("/api/grip/ZZZZZZZZZZZZ", headers=auth[0], json={"op": "hint"})
+            assert guessed.status_code == 404
+
+        async def at_once() -> list[int]:  # five games' hints at once: one pending at most
+            async with httpx.AsyncClient(base_url=srv.base, timeout=30) as client:
+                answers = await asyncio.gather(*(client.post(f"/api/grip/{g['id']}", headers=a, json={"op": "hint"})
+                                                 for g, a in zip(games[1:], auth[1:])))
+            return [a.status_code for a in answers]
+
+        statuses += asyncio.run(at_once())
+        after = samples(httpx.get(srv.base + "/metrics").text)
+
+    def grew(name: str, **labels: str) -> float:
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert grew("devils_grip_games_started_total") == 6
+    assert grew("devils_grip_refusals_total", reason="rate_limit") == statuses.count(429) == 1
+    assert grew("devils_grip_refusals_total", reason="guessing") == 1
+    assert grew("devils_grip_refusals_total", reason="busy") == statuses.count(503)
+    answered = statuses.count(200)
+    assert answered >= 2
+    assert grew("devils_grip_hints_total") == answered + statuses.count(503)  # asked: past the rate limit
+    assert grew("devils_grip_hint_seconds_count") == answered
+    assert value(after, "devils_grip_hint_queue") == 0
