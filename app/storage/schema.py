@@ -57,5 +57,6 @@ MIGRATIONS.append(
     [
         "ALTER TABLE matches ADD COLUMN listed INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE matches ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
+        "CREATE INDEX IF NOT EXISTS matches_code ON matches (code)",
     ])
 SCHEMA_VERSION = len(MIGRATIONS)

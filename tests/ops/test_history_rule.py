@@ -51,9 +51,11 @@ def test_history_lists_only_listed_rooms_and_a_seat_sees_its_own(tmp_path):
             games = seen_by(private_code, p.token)
             assert [g["code"] for g in games] == [private_code]
             assert {pl["name"] for pl in games[0]["players"]} == {"P0", "P1"}
-        # a stranger's token, or another room's seat, sees nothing of it
+        # a stranger's token, or another room's seat, sees nothing of it; an unknown code
+        # gets the same empty answer as a known one (it tells a guesser nothing)
         assert seen_by(private_code, "x" * 43) == []
         assert seen_by(private_code, public[0].token) == []
+        assert seen_by("ZZZZZZZ", private[0].token) == []
         # a wrong field or an empty token is refused, not answered
         assert httpx.post(f"{srv.base}/api/rooms/{private_code}/history", json={"token": ""}).status_code == 422
         assert httpx.post(f"{srv.base}/api/rooms/{private_code}/history",
