@@ -60,3 +60,20 @@ def test_history_lists_only_listed_rooms_and_a_seat_sees_its_own(tmp_path):
         assert httpx.post(f"{srv.base}/api/rooms/{private_code}/history", json={"token": ""}).status_code == 422
         assert httpx.post(f"{srv.base}/api/rooms/{private_code}/history",
                           json={"token": private[0].token, "more": 1}).status_code == 422
+
+
+def test_matches_recorded_before_the_rule_are_listed_for_nobody(tmp_path):
+    """A schema-4 database upgraded to 5: its old matches are neither public nor anyone's."""
+    from app.storage.store import Store
+    old = Store.open(tmp_path, target_version=4)
+    old.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) "
+                     "VALUES ('KXWPRTM', 1.0, '[]', '[]', '[]')")
+    old.close()
+    store = Store.open(tmp_path)
+    try:
+        assert store.version == 5
+        assert store.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 1
+        assert store.recent_matches() == []
+        assert store.matches_seen_by("KXWPRTM", b"\0" * 32) == []
+    finally:
+        store.close()
