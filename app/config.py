@@ -7,9 +7,11 @@ singleton), so tests can build an app with their own values.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -122,6 +124,14 @@ class Settings(BaseSettings):
         "", description="Comma-separated base URLs of every process of the deployment (this one may be among "
         "them), e.g. http://10.0.0.2:8000; recent games and /health/all ask them all.")
     peer_timeout_s: float = Field(1.0, gt=0, le=30, description="How long recent games and /health/all wait for a peer.")
+    # What the self-hoster watches (docs/self-hosting.md, "Watching and backing up").
+    metrics: bool = Field(True, description="Serve Prometheus metrics at /metrics (to the addresses of DEMON_METRICS_ALLOW only).")
+    metrics_allow: str = Field(
+        "127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7",
+        description="Comma-separated addresses or networks that may read /metrics (default: the loopback and "
+        "the private ranges); anybody else gets 404.")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="Log lines as plain text, or one JSON object per line (json) for a log shipper.")
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
@@ -129,6 +139,14 @@ class Settings(BaseSettings):
         None, description="Testing only: a JSON file of Demon seats (DemonRound.to_json()'s form, 52 cards each); "
         "every round starts from its first seats (app/demon/room/test_layout.py)."
     )
+
+    @field_validator("metrics_allow")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        for part in value.split(","):
+            if part.strip():
+                ipaddress.ip_network(part.strip(), strict=False)  # ValueError names the bad one
+        return value
 
     @property
     def trusted_proxy_list(self) -> str:

@@ -1,4 +1,10 @@
-"""HTTP side of rooms: create, look up, join. The token is returned once, here.
+"""HTTP side of rooms: create, look up, join, and a seat's finished matches. The token is
+returned once, here.
+
+Finished matches are private to the people who played them (docs/security.md, "Who sees
+which games"): `POST /api/rooms/{code}/history` with a seat's token answers the room's
+matches played from that seat. Its path starts with the room code, so behind HAProxy it
+reaches the process that owns the room and its database, as every room request does.
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
 included), bots seated in practice rooms, joins, and misses (a code that names no room); past them, 429.
@@ -7,16 +13,17 @@ included), bots seated in practice rooms, joins, and misses (a code that names n
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
 from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
 from app.server.limits import request_address
-from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
+from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
 from app.demon.hub.hub import Hub, HubFull
 from app.demon.room.room import Player, RoomError
 from app.demon.room.views import RoomSummary
-from app.support.secrets_util import normalise_code
+from app.support.secrets_util import hash_token, normalise_code
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -97,3 +104,14 @@ async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, bu
         raise HTTPException(404, NO_ROOM)
     handle, player, token = joined
     return _grant(handle.room.code, player, token)
+
+
+@router.post("/{code}/history")
+async def seat_history(code: str, body: SeatProof, request: Request) -> dict[str, Any]:
+    """The room's finished matches played from the seat `body.token` opens; anything
+    else gets the same empty list, so the answer tells nothing of whether the room
+    exists. Not a miss either: the home page asks this for every seat the browser keeps,
+    most of them rooms long gone, and must not spend its visitor's miss budget."""
+    store = request.app.state.store
+    games = store.matches_seen_by(normalise_code(code), hash_token(body.token)) if store is not None else []
+    return {"games": games}

@@ -171,10 +171,15 @@ class DemonStore:
         players = [{"id": p.id, "name": p.name, "total": p.total,
                     "bot": p.bot.level if p.bot is not None else None} for p in room.players]
         winners = room.result["winners"] if room.result is not None else []
+        # The people who played it, by their seat token's hash: they, and nobody else
+        # unless the room is listed, see the match (`matches_seen_by`).
+        seats = [p.token_hash.hex() for p in room.players if p.bot is None]
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) VALUES (?, ?, ?, ?, ?)",
-                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners)))
+            self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners, listed, seats) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners),
+                               int(room.listed), dumps(seats)))
             self.conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (room.code,))
         self._finished.add(room.code)
 
@@ -185,8 +190,20 @@ class DemonStore:
             self.conn.execute("UPDATE rooms SET finished = 0 WHERE code = ?", (room.code,))
 
     def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
+        """The latest matches of listed rooms: what every visitor may see."""
         rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners FROM matches "
-                                 "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [{"code": code, "finished_at": at, "players": json.loads(players),
-                 "rounds": json.loads(rounds), "winners": json.loads(winners)}
-                for code, at, players, rounds, winners in rows]
+                                 "WHERE listed = 1 ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [_match(*row) for row in rows]
+
+    def matches_seen_by(self, code: str, token_hash: bytes, limit: int = 10) -> list[dict[str, Any]]:
+        """The room's matches played from the seat whose token hashes to `token_hash`."""
+        rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners, seats FROM matches "
+                                 "WHERE code = ? ORDER BY id DESC", (code,)).fetchall()
+        mine = token_hash.hex()
+        return [_match(*row[:5]) for row in rows if mine in json.loads(row[5])][:limit]
+
+
+def _match(code: str, finished_at: float, players: str, rounds: str, winners: str) -> dict[str, Any]:
+    """A finished match as GET /api/history shows it."""
+    return {"code": code, "finished_at": finished_at, "players": json.loads(players),
+            "rounds": json.loads(rounds), "winners": json.loads(winners)}

@@ -60,4 +60,14 @@ MIGRATIONS.append(
                                                      earlier INTEGER NOT NULL)""",
         "CREATE INDEX IF NOT EXISTS kept_action_ids_code ON kept_action_ids (code)",
     ])
+MIGRATIONS.append(
+    # 5 -> 6: who may see a finished match (docs/security.md, "Who sees which games"): the
+    # public list shows it only when its host listed the room; otherwise only the people
+    # who played it, who prove it with their seat's token (its hash is kept here).
+    # Matches from before are listed for nobody.
+    [
+        "ALTER TABLE matches ADD COLUMN listed INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE matches ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
+        "CREATE INDEX IF NOT EXISTS matches_code ON matches (code)",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)

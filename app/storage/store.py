@@ -104,6 +104,9 @@ class Store:
     def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         return self.demon.recent_matches(limit)
 
+    def matches_seen_by(self, code: str, token_hash: bytes, limit: int = 10) -> list[dict[str, Any]]:
+        return self.demon.matches_seen_by(code, token_hash, limit)
+
     # ------------------------------------------------------------ Devil's Grip
 
     def save_grip(self, session: GripSession) -> None:

@@ -25,6 +25,7 @@ export default {
   'home.aboutDemon': 'Demon: Alle spielen gleichzeitig ihr eigenes Klondike mit eigenem Blatt und legen auf dieselben Ablagen. Die erste Karte gewinnt; wer alle 52 loswird, ruft „Demon!“',
   'home.aboutGrip': 'Devil’s Grip: zwei Blätter ohne Asse, in ein Raster ausgelegt; je weniger Karten in Stapel und Talon bleiben, desto besser.',
   'home.readRules': 'Regeln lesen',
+  'home.listRoom': 'Ergebnisse dieses Raums allen Besuchern der Startseite zeigen',
   'home.recentTitle': 'Letzte Spiele',
   'home.roundsCount': '{n} Runden',
   'home.roundsCount.one': '{n} Runde',

@@ -26,6 +26,7 @@ export default {
   'home.aboutDemon': 'Demon: everyone plays their own Klondike layout and deck at the same time, and all build on the same foundations. First card to land wins; first to play out all 52 calls "Demon!"',
   'home.aboutGrip': "Devil's Grip: two decks without aces, dealt into a grid; the fewer cards left in stock and talon, the better.",
   'home.readRules': 'Read the rules',
+  'home.listRoom': "Show this room's results to every visitor of the home page",
   'home.recentTitle': 'Recent games',
   'home.roundsCount': '{n} rounds',
   'home.roundsCount.one': '{n} round',

@@ -25,6 +25,7 @@ export default {
   'home.aboutDemon': 'Demon: jokainen pelaa omaa Klondikeaan omalla pakallaan yhtä aikaa, ja kaikki rakentavat samoille peruspinoille. Ensimmäinen kortti voittaa; kuka saa kaikki 52 pois, huutaa ”Demon!”',
   'home.aboutGrip': 'Devil’s Grip: kaksi pakkaa ilman ässiä jaetaan ruudukkoon; mitä vähemmän kortteja jää pakkaan ja poistopinoon, sitä parempi.',
   'home.readRules': 'Lue säännöt',
+  'home.listRoom': 'Näytä tämän huoneen tulokset kaikille etusivun kävijöille',
   'home.recentTitle': 'Viimeisimmät pelit',
   'home.roundsCount': '{n} kierrosta',
   'home.roundsCount.one': '{n} kierros',

@@ -25,6 +25,7 @@ export default {
   'home.aboutDemon': 'Demon: fiecare joacă propriul Klondike cu propriul pachet, toți în același timp, pe aceleași fundații. Prima carte ajunsă câștigă; cine termină toate cele 52 strigă „Demon!”',
   'home.aboutGrip': 'Devil’s Grip: două pachete fără ași, împărțite într-o grilă; cu cât rămân mai puține cărți în stoc și în talon, cu atât mai bine.',
   'home.readRules': 'Citește regulile',
+  'home.listRoom': 'Arată rezultatele acestei camere tuturor vizitatorilor paginii principale',
   'home.recentTitle': 'Jocuri recente',
   'home.roundsCount': '{n} runde',
   'home.roundsCount.one': '{n} rundă',

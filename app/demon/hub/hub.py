@@ -117,6 +117,7 @@ class Hub:
         if len(self.rooms) >= self.settings.max_rooms:
             raise HubFull("The server is full; try again later.")
         room = self._new_room(Options(body.rounds, body.time_limit_s, body.max_players))
+        room.listed = body.listed
         handle = RoomHandle(room)
         self.rooms[room.code] = handle
         token = new_token()

@@ -38,6 +38,7 @@ class MatchJson(TypedDict):
 class RoomMeta(SeatingJson, MatchJson):
     code: str
     options: out.OptionsJson
+    listed: NotRequired[bool]  # older files have none: not listed
 
 
 def match_json(room: Room, now: float) -> MatchJson:
@@ -58,8 +59,8 @@ def match_json(room: Room, now: float) -> MatchJson:
 
 def room_meta(room: Room, now: float) -> RoomMeta:
     """Everything but the round's cards and action log."""
-    return RoomMeta(code=room.code, options=room.options.to_json(), **room.seating.to_json(),
-                    **match_json(room, now))
+    return RoomMeta(code=room.code, options=room.options.to_json(), listed=room.listed,
+                    **room.seating.to_json(), **match_json(room, now))
 
 
 def room_initial(room: Room) -> dict[str, Any] | None:
@@ -99,6 +100,7 @@ def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Ste
     # apart; see `Hub.attach`.)
     room.log.resume_at(max([meta["v"]] + [v for _pid, _aid, v in room.record.acknowledged()]))
     room.created_at = meta.get("created_at", time.time())
+    room.listed = meta.get("listed", False)
     room.last_active = now
     phase = Phase(meta["phase"])
     deadline_wall = meta.get("deadline_wall")

@@ -72,6 +72,7 @@ class Room(RoundPlay):
         self.result: out.MatchResult | None = None
         self.created_at = time.time()
         self.last_active = time.monotonic()  # when somebody was last connected
+        self.listed = False  # the host shows its finished matches to every visitor
 
     # The parts' state under the names the hub, the store, the bots and bench/ read.
 

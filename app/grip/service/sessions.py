@@ -33,6 +33,7 @@ from app.grip.service.legal import LegalActions
 from app.grip.service.shapes import GripGameAnswer, GripHintInfo
 from app.support.logfmt import log_event
 from app.support.secrets_util import hash_token, new_grip_id, new_token, token_matches
+from app.ops import instruments
 
 
 @dataclass
@@ -106,6 +107,7 @@ class GripSessions:
                               game=GripGame.new(number, passes), winnable=winnable)
         self.games[session.id] = session
         self._save(session)
+        instruments.GRIP_GAMES.inc()
         log_event("grip_started", game=session.id, number=number, passes=passes or "unlimited")
         return session, token
 
