@@ -52,6 +52,7 @@ export function mount(container) {
   let finishLine = null; // a proven winning line from the current position
   let finishTimer = null;
   let finishing = null; // the auto-finish's timer while it plays
+  let statsDrawn = null; // the language the statistics panel was last drawn in
   const replayer = createReplay(() => render()); // a certified deal's solution being shown
 
   const bar = h('div', { class: 'grip-bar' });
@@ -343,6 +344,7 @@ export function mount(container) {
     if (!result) return;
     if (result.par === null && !parFailed) return; // recorded when the par arrives
     recordGripResult(result);
+    statsDrawn = null; // drawn again with this result
   }
 
   async function fetchPar(id) {
@@ -579,7 +581,10 @@ export function mount(container) {
       controls.dataset.lang = t('lang.code');
       drawControls(controls, { busy, passes, winnableOnly }, on);
     }
-    drawStats(stats, getGripStats());
+    if (statsDrawn !== t('lang.code')) { // not on every move: they change only when a deal counts
+      statsDrawn = t('lang.code');
+      drawStats(stats, getGripStats());
+    }
     selection.repaint();
   }
 
