@@ -5,8 +5,9 @@ its HTTP clients do not share an event loop with the sockets whose latency bench
 measures: it plays for W seconds, records for S seconds, and prints what it recorded as
 one JSON line.
 
-Each client plays its own deal by the hints: ask (POST op=hint), play the hinted action,
-ask again; a finished deal is replaced by a new one. The time from sending a hint
+Each client plays its own deal by the hints, as the page does since issue 24: ask (POST
+op=hint), send the hinted action as a batch of one (POST .../moves {base, ops}: the page
+has already played it), ask again; a finished deal is replaced by a new one. The time from sending a hint
 request to its answer is recorded for answers (200). Every request's status is counted:
 200, or 503 when the server refused it (its hint queue full, or no worker free before
 the hint's deadline), after which the client waits the Retry-After it was given. The
@@ -63,6 +64,7 @@ class GripHinters:
 
     async def _client(self, i: int) -> None:
         gid, auth = await self._new_game()
+        seq = 0  # the server's operation count of this client's game: the next batch's base
         while True:
             t0 = time.perf_counter()
             r = await self._http.post(f"/api/grip/{gid}", headers=auth, json={"op": "hint"})
@@ -76,12 +78,18 @@ class GripHinters:
                 action = game["hint"]
                 if action is None:
                     gid, auth = await self._new_game()
+                    seq = 0
                     continue
-                r = await self._http.post(f"/api/grip/{gid}", headers=auth, json={"op": "action", "action": action})
-                if r.status_code == 200 and r.json()["state"]["over"]:
+                r = await self._http.post(f"/api/grip/{gid}/moves", headers=auth,
+                                          json={"base": seq, "ops": [{"op": "action", "action": action}]})
+                if r.status_code == 200:
+                    seq = r.json()["seq"]
+                if r.status_code != 200 or r.json()["state"]["over"]:
                     gid, auth = await self._new_game()
+                    seq = 0
             elif r.status_code == 409:  # the deal is over
                 gid, auth = await self._new_game()
+                seq = 0
             else:  # 503 (queue full) or 429: wait as the answer says, like the page
                 await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
 

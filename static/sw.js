@@ -8,8 +8,10 @@
 // a page never gets a mix of two versions' files.
 //
 // The strings and rules texts are kept once read (one language's, not all five). Never
-// cached: the API, the room sockets, and the pages themselves, which always go to the
-// network first so that an upgrade is seen on the next visit.
+// cached: the API and the room sockets. The pages always go to the network first, so
+// that an upgrade is seen on the next visit; the last copy of the app's page is kept,
+// so that Devil's Grip (/grip), which plays without the server (issue 24), opens with
+// the server gone. Every other page then says "you are offline".
 
 const VERSION = '__VERSION__';
 const SHELL = ['__SHELL__'];
@@ -28,12 +30,20 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+const APP_PAGE = '/grip'; // the cache's key for the last copy of the app's page (index.html)
+const PLAYS_OFFLINE = new Set(['/grip']);
+
 async function pageOrOffline(request) {
+  const cache = await caches.open(CACHE);
+  const url = new URL(request.url);
   try {
-    return await fetch(request);
+    const answer = await fetch(request);
+    // "/" and "/grip" are the same page (the client routes on the path): keep one copy
+    if (answer.ok && (url.pathname === '/' || PLAYS_OFFLINE.has(url.pathname))) cache.put(APP_PAGE, answer.clone());
+    return answer;
   } catch {
-    const cache = await caches.open(CACHE);
-    return (await cache.match('/offline')) || Response.error();
+    const page = PLAYS_OFFLINE.has(url.pathname) ? await cache.match(APP_PAGE) : null;
+    return page || (await cache.match('/offline')) || Response.error();
   }
 }
 

@@ -200,3 +200,22 @@ class NewGrip(_Strict):
 class GripRequest(_Strict):
     op: Literal["action", "undo", "redo", "hint", "end"]
     action: dict[str, object] | None = None
+
+
+GRIP_MAX_BATCH = 200  # the page sends at most 150 a request; a body stays under the 16 KB limit
+
+
+class GripOp(_Strict):
+    """One operation of a batch: what the page already did locally (a hint is no
+    operation: it is asked apart, on the game as the server has it)."""
+
+    op: Literal["action", "undo", "redo", "end"]
+    action: dict[str, object] | None = None
+
+
+class GripMoves(_Strict):
+    """The operations the page played since the server's `seq` it last saw (`base`),
+    in order: replayed by the server's engine all or nothing."""
+
+    base: Annotated[int, Field(ge=0)]
+    ops: Annotated[list[GripOp], Field(min_length=1, max_length=GRIP_MAX_BATCH)]

@@ -37,11 +37,12 @@ from fastapi.responses import Response
 
 from app.grip.service.advisor import Busy, GripAdvisor
 from app.grip.service.limits import KeyedLimiter
+from app.grip.service.moves import RefusedBatch, StaleBatch, apply_batch, sync_answer
 from app.grip.service.par import ParBook
 from app.grip.service.sessions import GripError, GripSession, GripSessions
-from app.grip.service.shapes import GripGameAnswer, GripParAnswer, GripSolutionAnswer
+from app.grip.service.shapes import GripGameAnswer, GripParAnswer, GripSolutionAnswer, GripSyncAnswer
 from app.grip.service.winnable import replay_line
-from app.protocol.messages import GripRequest, NewGrip
+from app.protocol.messages import GripMoves, GripRequest, NewGrip
 from app.protocol.wire import dumps
 from app.server.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
 from app.server.limits import Budgets, request_address
@@ -106,15 +107,13 @@ def _busy(err: Busy) -> HTTPException:
     return HTTPException(503, "The hint engine is busy: try again in a moment.", headers={"Retry-After": "1"})
 
 
-def _json(answer: GripGameAnswer | GripParAnswer | GripSolutionAnswer) -> Response:
+def _json(answer: GripGameAnswer | GripParAnswer | GripSolutionAnswer | GripSyncAnswer) -> Response:
     """The answer as JSON text, encoded once by orjson (the module docstring says why)."""
     return Response(content=dumps(answer), media_type="application/json")
 
 
 def _describe(grips: GripSessions, par_book: ParBook, session: GripSession, token: str | None = None) -> Response:
-    game = session.game
-    if session.par is None and game.number is not None:
-        session.par = par_book.known(game.number, game.state.passes_allowed)
+    _know_par(par_book, session)
     return _json(grips.describe(session, token))
 
 
@@ -153,6 +152,40 @@ async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep
         return _describe(grips, par_book, grips.operate(session, body.op, body.action))
     except GripError as err:
         raise _http(err) from err
+
+
+@router.get("/{game_id}/sync", response_model=GripSyncAnswer, responses=_refusals(404))
+async def get_sync(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
+                   authorization: str | None = Header(None)) -> Response:
+    """The game as a page that plays with its own rules keeps it: the record and `seq`."""
+    session = _session(request, grips, budgets, game_id, authorization)
+    _know_par(par_book, session)
+    return _json(sync_answer(grips, session))
+
+
+@router.post("/{game_id}/moves", response_model=GripSyncAnswer, responses=_refusals(404, 409, 422))
+async def post_moves(game_id: str, body: GripMoves, request: Request, grips: GripsDep, par_book: ParDep,
+                     budgets: BudgetsDep, authorization: str | None = Header(None)) -> Response:
+    """The operations the page already played, replayed all or nothing (moves.py). A
+    refusal is a 409 whose body carries, besides `detail`, `code` ("illegal" or
+    "stale"), the refused operation's `index` and the server's `game` (the sync answer)
+    for the page to go back to."""
+    session = _session(request, grips, budgets, game_id, authorization)
+    try:
+        apply_batch(grips, session, body.base, body.ops)
+    except (RefusedBatch, StaleBatch) as err:
+        refusal = {"detail": err.message, "code": "illegal" if isinstance(err, RefusedBatch) else "stale",
+                   "index": err.index if isinstance(err, RefusedBatch) else None,
+                   "game": sync_answer(grips, session)}
+        return Response(content=dumps(refusal), status_code=409, media_type="application/json")
+    _know_par(par_book, session)
+    return _json(sync_answer(grips, session))
+
+
+def _know_par(par_book: ParBook, session: GripSession) -> None:
+    game = session.game
+    if session.par is None and game.number is not None:
+        session.par = par_book.known(game.number, game.state.passes_allowed)
 
 
 async def _hint(request: Request, grips: GripSessions, par_book: ParBook, limits: dict[str, KeyedLimiter],

@@ -45,7 +45,7 @@ class GripStore:
                               "VALUES (?, ?, ?, ?, ?, ?) "
                               "ON CONFLICT(id) DO UPDATE SET game=excluded.game, updated=excluded.updated, "
                               "used_hint=excluded.used_hint",
-                              (session.id, session.token_hash.hex(), dumps(session.game.to_json()), now,
+                              (session.id, session.token_hash.hex(), dumps({**session.game.to_json(), "seq": session.seq}), now,
                                int(session.used_hint), int(session.winnable)))
             if session.played:
                 self.conn.execute("DELETE FROM grip_fresh WHERE id = ?", (session.id,))
@@ -58,8 +58,11 @@ class GripStore:
         if row is None:
             return None
         gid, th, game, updated, used_hint, winnable = row
-        return GripSession(id=gid, token_hash=bytes.fromhex(th), game=GripGame.from_json(json.loads(game)),
-                           last_used=updated, used_hint=bool(used_hint), winnable=bool(winnable))
+        data = json.loads(game)
+        seq = data.get("seq", 0)  # the page's batch count rides along in the game's JSON
+        return GripSession(id=gid, token_hash=bytes.fromhex(th), game=GripGame.from_json(data),
+                           last_used=updated, used_hint=bool(used_hint), winnable=bool(winnable),
+                           seq=seq if isinstance(seq, int) else 0)
 
     # ------------------------------------------------------------ par and solutions
 

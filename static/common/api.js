@@ -2,10 +2,11 @@
 // throws an ApiError carrying the status and the server's `detail`.
 
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, data = null) {
     super(typeof detail === 'string' ? detail : `HTTP ${status}`);
     this.status = status;
     this.detail = detail;
+    this.data = data; // the whole answer (a refused Devil's Grip batch carries the game)
   }
 }
 
@@ -32,7 +33,7 @@ async function request(method, path, { body, token } = {}) {
   }
   if (!response.ok) {
     const detail = data && data.detail !== undefined ? data.detail : `HTTP ${response.status}`;
-    throw new ApiError(response.status, Array.isArray(detail) ? detailText(detail) : detail);
+    throw new ApiError(response.status, Array.isArray(detail) ? detailText(detail) : detail, data);
   }
   return data;
 }
@@ -58,6 +59,8 @@ export const api = {
   getGrip: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}`, { token }),
   gripOp: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}`,
     { body, token }),
+  gripSync: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/sync`, { token }),
+  gripMoves: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}/moves`, { body, token }),
   gripPar: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/par`, { token }),
   gripSolution: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/solution`, { token }),
 };

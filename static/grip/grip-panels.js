@@ -11,9 +11,11 @@ import { explainText } from './grip-explain.js';
 import { LIMITS, summary } from './grip-stats.js';
 import { COLS, cellName, hintTouches, ratingText, stepText, fmtAvg, fmtVsPar } from './grip-model.js';
 
-// Deal number, score, passes, par and tags; undo, redo, hint and end.
+// Deal number, score, passes, par and tags; undo, redo, hint, end and (when the rules
+// prove the deal won from here) finish.
 export function drawBar(el, v, on) {
-  const { game, state: s, busy, replay } = v;
+  const { game, state: s, replay } = v;
+  const busy = v.busy || v.finishing;
   if (!game) { replaceChildren(el, h('span', { class: 'loading', text: v.loadError || t('grip.loading') })); return; }
   const passText = s.passes_allowed === null || s.passes_allowed === undefined
     ? t('grip.passesUnlimited', { used: s.passes_used ?? 0 })
@@ -37,9 +39,32 @@ export function drawBar(el, v, on) {
       h('button', { type: 'button', id: 'grip-redo', class: 'secondary', disabled: !game.can_redo || busy || Boolean(replay),
         'aria-keyshortcuts': 'R', onclick: () => on.op('redo') }, icon('redo'), t('grip.redo')),
       h('button', { type: 'button', id: 'grip-hint', class: 'secondary', disabled: v.finished || busy,
-        'aria-keyshortcuts': 'H', onclick: () => on.op('hint') }, t('grip.hint')),
+        'aria-busy': v.hintAsked ? 'true' : 'false', title: v.online ? '' : t('grip.waitsForConnection'),
+        'aria-keyshortcuts': 'H', onclick: () => on.op('hint') }, v.hintAsked ? t('grip.hintAsking') : t('grip.hint')),
+      v.finishLine ? h('button', { type: 'button', id: 'grip-finish', class: 'primary', disabled: busy,
+        onclick: on.finish }, t('grip.finish')) : null,
       h('button', { type: 'button', id: 'grip-end', class: 'secondary', disabled: v.finished || busy,
         'aria-keyshortcuts': 'E', onclick: on.endDeal }, t('grip.end'))));
+}
+
+// The line under the bar about the server: offline (moves kept, hints and par wait),
+// a refusal (the board went back to the server's game, and why), a game the server no
+// longer has, or a finished deal not yet checked by the server.
+export function drawSync(el, v, on) {
+  const sync = v.sync;
+  let words = '';
+  let kind = '';
+  if (sync && sync.kind === 'refused') { kind = 'refused'; words = t('grip.refused', { reason: sync.reason }); }
+  else if (sync && sync.kind === 'lost') { kind = 'lost'; words = t('grip.lost'); }
+  else if (!v.online) { kind = 'offline'; words = t('grip.offline'); }
+  if (v.game && v.finished && !v.replay && !v.verified) {
+    words = `${words} ${t('grip.unverified')}`.trim();
+    kind = kind || 'unverified';
+  }
+  if (!words) { replaceChildren(el); return; }
+  replaceChildren(el, h('p', { class: `grip-sync ${kind}`, id: 'grip-sync', role: 'status', dataset: { kind } },
+    h('span', { text: words }),
+    kind === 'offline' ? h('button', { type: 'button', class: 'secondary', id: 'grip-retry', onclick: on.retry }, t('grip.retry')) : null));
 }
 
 // The stock and the talon. Remembers the talon's size, so newly dealt cards fan in.

@@ -59,6 +59,16 @@ class GripGame:
     def state(self) -> GripState:
         return self._states[-1]
 
+    def copy(self) -> "GripGame":
+        """An independent copy (states are immutable and shared): a batch of operations
+        is tried on a copy, so that a refused one leaves the game as it was."""
+        twin = GripGame(self.initial, self.number)
+        twin._states = list(self._states)
+        twin.actions = list(self.actions)
+        twin._redo = list(self._redo)
+        twin.used_undo = self.used_undo
+        return twin
+
     @property
     def can_undo(self) -> bool:
         return bool(self.actions)

@@ -47,6 +47,7 @@ class GripSession:
     winnable: bool = False  # dealt as certified winnable (a stored solution exists)
     par: int | None = None  # filled in by the server once known
     changes: int = 0  # operations applied since loaded: tells a stale hint answer apart
+    seq: int = 0  # operations the page has sent in batches (moves.py): the next batch's base
     legal: LegalActions = field(default_factory=LegalActions)  # kept while the state is the same
 
     @property
@@ -160,6 +161,7 @@ class GripSessions:
         except IllegalAction as err:
             log_event("grip_rejected", game=session.id, op=op, reason=str(err))
             raise GripError("illegal", str(err)) from err
+        session.seq += 1
         self._save(session)
         return session
 
@@ -207,6 +209,10 @@ class GripSessions:
             session.used_hint = True
             self._save(session)
         log_event("grip_solution_shown", game=session.id)
+
+    def save(self, session: GripSession) -> None:
+        """Keep the session in the store (when persistence is on)."""
+        self._save(session)
 
     def _save(self, session: GripSession) -> None:
         if self.store is not None:

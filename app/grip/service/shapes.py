@@ -39,6 +39,31 @@ class GripGameAnswer(TypedDict):
     token: NotRequired[str]  # only in the answer that starts the game: keep it to play on
 
 
+class GripSyncAnswer(TypedDict):
+    """A game as the page keeps it when it plays with its own rules (issue 24): no legal
+    list (the page computes it), the operation count `seq` the next batch builds on, and
+    the record (`actions`, `redo` next first, the deal `number` and `passes`) the page
+    rebuilds the full state from."""
+
+    id: str
+    seq: int
+    number: int | None
+    passes: int | None
+    state: GripStateView
+    actions: list[ActionJson]
+    redo: list[ActionJson]
+    can_undo: bool
+    can_redo: bool
+    used_undo: bool
+    used_hint: bool
+    winnable: bool
+    par: int | None
+    hint: ActionJson | None
+    hint_info: GripHintInfo | None
+    explain: GripEndExplanation | None
+    token: NotRequired[str]
+
+
 class GripSolutionStep(TypedDict):
     """One action of a certified winning line and the view after it."""
 

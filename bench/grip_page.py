@@ -1,0 +1,286 @@
+"""How fast a Devil's Grip move shows on the page, with the server far away (issue 24).
+
+    .venv/bin/python bench/grip_page.py [--latency 150] [--moves 30] [--root /tmp/before-grip]
+
+Starts the real server (`python -m app`, from this checkout or from `--root`, e.g. a
+worktree of the commit before issue 24: `git worktree add /tmp/before-grip cf446f0`) and a
+real Chromium (Playwright), opens /grip, deals deal `--deal` and adds `--latency` ms to
+every request (CDP `Network.emulateNetworkConditions`: a home server reached over the
+internet, or a phone on mobile data). Then it plays legal moves by clicking as a person
+does (the stock; or a card, then the cell it goes to), choosing them with the Python
+engine, which replays the same moves to know what the page must show. Two figures:
+
+    input -> shown   per move: from the input event that makes the move (the click on
+                     the stock or on the target cell; its `timeStamp`) to the first frame
+                     after the page's DOM shows the card at its destination (a
+                     MutationObserver notes the DOM change, requestAnimationFrame the next
+                     frame). Median, p90 and max over `--moves` moves played one by one.
+    30 moves         `--moves` moves played as fast as the page accepts them: each next
+                     input as soon as the previous move shows (the old page refuses input
+                     until the server answers). From the first input to the last move shown,
+                     in frames of 16.7 ms; and, for the page that sends moves in batches,
+                     until the server has acknowledged every one.
+
+Both include Playwright's own time to deliver the clicks (a few ms a click over CDP),
+which a person's hand does not have. The machine is shared: note `uptime`, and run
+before and after alternately in the same session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
+from app.grip.service.legal import legal_json  # noqa: E402
+from tests.support.live_server import LiveServer  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1280, "height": 900}
+FRAME_MS = 1000 / 60
+GUIDE_SEEN = "localStorage.setItem('dg.prefs', JSON.stringify({ guideGrip: true, guideDemon: true }));"
+
+# Installed before the page's scripts: the input events' times, and a watcher that
+# resolves once a condition on the DOM holds (noting the mutation's time and the next
+# frame's).
+HOOKS = """(() => {
+  window.__inputs = [];
+  for (const type of ['pointerdown', 'pointerup', 'click']) {
+    window.addEventListener(type, (e) => window.__inputs.push([type, e.timeStamp]), true);
+  }
+  window.__shows = (t) => JSON.stringify([...document.querySelectorAll(t.sel)].map((e) => e.dataset.card)) === t.want
+    && (t.stock === null || document.querySelector('#grip-stock .stock-count').textContent === t.stock);
+  window.__watch = (check) => new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error(`not shown within 20 s: ${check}`)), 20000);
+    const done = () => {
+      const dom = performance.now();
+      requestAnimationFrame(() => resolve({ dom, frame: performance.now() }));
+    };
+    if (check()) { done(); return; }
+    const seen = new MutationObserver(() => { if (check()) { seen.disconnect(); done(); } });
+    seen.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+  });
+})();"""
+
+
+class RootServer(LiveServer):
+    """`python -m app` from another checkout (`root`): the page and server of that commit."""
+
+    def __init__(self, data_dir: Path, root: Path, **settings: object) -> None:
+        super().__init__(data_dir, **settings)
+        self.root = root
+
+    def start(self, timeout: float = 30.0) -> "RootServer":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=self.root, env=self.env(),
+                                     stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/health", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start:\n{self.log()}")
+
+
+def next_action(game: GripGame) -> dict:
+    """A legal move that a person clicks: a card into a pile first, else the stock."""
+    legal = [a for a in legal_json(game.state) if a["type"] != "swap"]
+    for kind in ("talon", "move", "deal", "redeal"):
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    raise RuntimeError("no move left: choose another deal")
+
+
+def target(game: GripGame, action: dict) -> dict:
+    """Where `action` lands and what the page must show there once `game` has played it:
+    {sel: the cards' selector, want: their JSON, stock: the stock count's text or None}."""
+    view = game.state.view()
+    if action["type"] in ("deal", "redeal"):
+        return {"sel": "#grip-talon [data-card]", "want": json.dumps(view["talon"], separators=(",", ":")),
+                "stock": str(view["stock"])}
+    return {"sel": f'.cell[data-target="c:{action["dst"]}"] [data-card]',
+            "want": json.dumps(view["grid"][action["dst"]], separators=(",", ":")), "stock": None}
+
+
+def condition(game: GripGame, action: dict) -> str:
+    """JavaScript: whether the page shows the state after `action` where it lands."""
+    return f"() => window.__shows({json.dumps(target(game, action))})"
+
+
+def click_move(page, before: GripGame, action: dict) -> None:
+    """The clicks a person makes; the last one is the move's input."""
+    if action["type"] in ("deal", "redeal"):
+        page.click("#grip-stock")
+        return
+    if action["type"] == "talon":
+        page.click('#grip-talon [data-pick="talon"]')
+    else:
+        j = len(before.state.grid[action["src"]]) - action["count"]
+        page.click(f'[data-pick="c:{action["src"]}:{j}"]', position={"x": 8, "y": 6})
+    page.click(f'.cell[data-target="c:{action["dst"]}"]', position={"x": 6, "y": 6})
+
+
+def play_one(page, game: GripGame) -> tuple[float, float]:
+    """Plays the next move; returns (input -> DOM shown, input -> frame shown) in ms."""
+    action = next_action(game)
+    before_clicks = page.evaluate("() => window.__inputs.length")
+    after = GripGame.from_json(game.to_json())
+    after.apply(grip_action_from_json(action))
+    page.evaluate(f"() => {{ window.__pending = window.__watch({condition(after, action)}); }}")
+    click_move(page, game, action)
+    shown = page.evaluate("() => window.__pending")
+    inputs = page.evaluate(f"() => window.__inputs.slice({before_clicks})")
+    started = [t for kind, t in inputs if kind == "pointerup"][-1]  # the last release makes the move
+    game.apply(grip_action_from_json(action))
+    return shown["dom"] - started, shown["frame"] - started
+
+
+def open_deal(browser, base: str, deal: int, latency: float):
+    context = browser.new_context(viewport=VIEWPORT, base_url=base, locale="en-GB", service_workers="block")
+    context.add_init_script(GUIDE_SEEN)
+    context.add_init_script(HOOKS)
+    page = context.new_page()
+    page.goto("/grip")
+    page.wait_for_selector("#grip-stock")
+    page.fill("#grip-number", str(deal))
+    page.click("#grip-by-number")
+    page.wait_for_function(f"() => document.querySelector('.deal-no')?.textContent === 'Deal #{deal}'")
+    # the deal exists on the server (both pages keep its id); its par may take seconds more
+    while not page.evaluate(f"""() => {{ const g = JSON.parse(localStorage.getItem('dg.grip.current') || 'null');
+            return Boolean(g && g.id && (!('number' in g) || g.number === {deal}))
+              && !document.querySelector('#grip-stock').disabled; }}"""):
+        time.sleep(0.05)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
+                                                  "downloadThroughput": -1, "uploadThroughput": -1})
+    return context, page
+
+
+# The burst, played inside the page: each move's clicks dispatched as pointer events (as
+# input.js reads them: down, then up over the element; a click for the stock button) as
+# soon as the previous move shows, so that the harness's own delay is not in the figure.
+BURST = """async (moves) => {
+  const tap = (selector, dx, dy) => {
+    const el = document.querySelector(selector);
+    const r = el.getBoundingClientRect();
+    const o = { bubbles: true, pointerId: 7, isPrimary: true, button: 0, clientX: r.left + dx, clientY: r.top + dy };
+    el.dispatchEvent(new PointerEvent('pointerdown', o));
+    el.dispatchEvent(new PointerEvent('pointerup', o));
+    el.dispatchEvent(new MouseEvent('click', o));
+  };
+  let first = null;
+  let last = null;
+  for (const move of moves) {
+    const shown = window.__watch(() => window.__shows(move.target));
+    if (first === null) first = performance.now();
+    for (const [selector, dx, dy] of move.clicks) tap(selector, dx, dy);
+    last = await shown;
+  }
+  return { first, last: last.frame };
+}"""
+
+
+def clicks_of(before: GripGame, action: dict) -> list[tuple[str, int, int]]:
+    if action["type"] in ("deal", "redeal"):
+        return [("#grip-stock", 10, 10)]
+    if action["type"] == "talon":
+        first = ('#grip-talon [data-pick="talon"]', 8, 6)
+    else:
+        j = len(before.state.grid[action["src"]]) - action["count"]
+        first = (f'[data-pick="c:{action["src"]}:{j}"]', 8, 6)
+    return [first, (f'.cell[data-target="c:{action["dst"]}"]', 6, 6)]
+
+
+def all_acknowledged(page) -> bool:
+    return bool(page.evaluate("""() => { const g = JSON.parse(localStorage.getItem('dg.grip.current') || 'null');
+        return !g || !('pending' in g) || (g.id && g.pending.length === 0); }"""))
+
+
+def bench(browser, base: str, deal: int, latency: float, moves: int) -> dict:
+    context, page = open_deal(browser, base, deal, latency)
+    game = GripGame.new(deal)
+    one = [play_one(page, game) for _ in range(moves)]
+    context.close()
+
+    context, page = open_deal(browser, base, deal, latency)
+    game = GripGame.new(deal)
+    moves_js = []
+    for _ in range(moves):
+        action = next_action(game)
+        before = GripGame.from_json(game.to_json())
+        game.apply(grip_action_from_json(action))
+        moves_js.append({"clicks": clicks_of(before, action), "target": target(game, action)})
+    wall = time.monotonic()
+    burst = page.evaluate(BURST, moves_js)
+    shown_ms = burst["last"] - burst["first"]
+    while not all_acknowledged(page):
+        time.sleep(0.005)
+    acked_ms = (time.monotonic() - wall) * 1000
+    context.close()
+    dom = [d for d, _ in one]
+    frame = [f for _, f in one]
+    return {"moves": moves, "latency_ms": latency,
+            "shown_dom_median": statistics.median(dom), "shown_frame_median": statistics.median(frame),
+            "shown_frame_p90": sorted(frame)[int(0.9 * (len(frame) - 1))], "shown_frame_max": max(frame),
+            "burst_shown_ms": shown_ms, "burst_frames": shown_ms / FRAME_MS,
+            "burst_acked_ms": acked_ms}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--latency", type=float, default=150.0, help="ms added to every request (CDP)")
+    ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--deal", type=int, default=4242)
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose server and page to run")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+    print(f"uptime: {os.popen('uptime').read().strip()}")
+    print(f"server and page from {args.root}")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        server = RootServer(Path(tmp) / "server", args.root.resolve(), winnable_ready=0,
+                            hint_budget_s=0.1, par_budget_s=0.1)
+        server.start()
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for _ in range(args.repeat):
+                r = bench(browser, server.base, args.deal, args.latency, args.moves)
+                results.append(r)
+                print(f"latency +{r['latency_ms']:.0f} ms, {r['moves']} moves one by one: input -> shown "
+                      f"median {r['shown_frame_median']:.1f} ms (DOM {r['shown_dom_median']:.1f}), "
+                      f"p90 {r['shown_frame_p90']:.1f}, max {r['shown_frame_max']:.1f}")
+                print(f"  {r['moves']} moves as fast as accepted: last shown after {r['burst_shown_ms']:.0f} ms "
+                      f"({r['burst_frames']:.1f} frames), "
+                      f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms")
+        finally:
+            browser.close()
+            server.stop()
+    print(f"uptime: {os.popen('uptime').read().strip()}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
