@@ -28,7 +28,8 @@ log = logging.getLogger("demon.store")
 
 ROOM_EXPIRY_S = 24 * 3600  # a room untouched this long is not restored
 
-StepRow = tuple[str, int, int, str, str | None, str | None, int | None]  # code, round, seq, step, player, action id, v
+# code, round, seq, step, player, action id, v, at (seconds after the signal)
+StepRow = tuple[str, int, int, str, str | None, str | None, int | None, float | None]
 
 
 class DemonStore:
@@ -72,8 +73,8 @@ class DemonStore:
             step_rows: list[StepRow] = []  # every room's new steps, in one statement
             written = [self._write_room(room, moves_only, step_rows) for room, moves_only in rooms]
             if step_rows:
-                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)", step_rows)
+                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v, at) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", step_rows)
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
@@ -117,8 +118,9 @@ class DemonStore:
         new_steps = room.round_actions[written:]
         if new_steps:
             ids = room.round_step_ids[written:]
-            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)))
-                             for i, step in enumerate(new_steps))
+            times = room.record.times[written:]
+            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)),
+                              times[i]) for i, step in enumerate(new_steps))
         return room.round_no, written + len(new_steps)
 
     @staticmethod
@@ -142,13 +144,13 @@ class DemonStore:
             if finished or now_wall - updated > ROOM_EXPIRY_S:
                 continue
             steps = self.conn.execute(
-                "SELECT step, player, action_id, v FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
+                "SELECT step, player, action_id, v, at FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
                 (code, round_no)).fetchall()
             try:
                 room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
                                     [json.loads(s[0]) for s in steps],
-                                    [(p, a, v) if p is not None else None for _, p, a, v in steps],
-                                    now=now, **room_kwargs)
+                                    [(p, a, v) if p is not None else None for _, p, a, v, _at in steps],
+                                    now=now, times=[s[4] for s in steps], **room_kwargs)
             except Exception as err:  # one damaged room must not keep the others from starting
                 log.error("room %s could not be restored and is left in the database: %s", code, err)
                 continue

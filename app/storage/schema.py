@@ -49,4 +49,17 @@ MIGRATIONS.append(
         "CREATE INDEX IF NOT EXISTS grip_fresh_dealt ON grip_fresh (dealt)",
         "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
     ])
+MIGRATIONS.append(
+    # 4 -> 5: replays (issue 29). Each step keeps when the server received it (seconds
+    # after the round's signal; NULL for steps from before), and every finished Demon
+    # round keeps its whole record (the room's `steps` are rewritten by the next round),
+    # with who played it: the token hashes of its seats decide who may watch it again.
+    [
+        "ALTER TABLE steps ADD COLUMN at REAL",
+        """CREATE TABLE IF NOT EXISTS replays (code TEXT NOT NULL, round_no INTEGER NOT NULL,
+                                              finished_at REAL NOT NULL, players TEXT NOT NULL,
+                                              watchers TEXT NOT NULL, shared INTEGER NOT NULL DEFAULT 0,
+                                              record TEXT NOT NULL, PRIMARY KEY (code, round_no))""",
+        "CREATE INDEX IF NOT EXISTS replays_finished ON replays (finished_at)",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -166,6 +166,8 @@ export default {
   'table.waitingSeat': 'Du bekommst in der nächsten Runde Karten.',
   'table.offline': 'Keine Verbindung — bitte kurz warten.',
   'table.beatenBy': '{name} war schneller!',
+  'table.beatenByMargin': '{name} war {margin} s schneller',
+  'table.wonByMargin': 'Du warst {margin} s schneller als {name}',
   'table.rejected': 'Der Zug wurde abgelehnt.',
   'table.rejectedWhy': 'Abgelehnt: {reason}',
   'table.demonCall': 'Demon!',

@@ -174,6 +174,8 @@ export default {
   'table.waitingSeat': 'You will be dealt in next round.',
   'table.offline': 'Not connected — wait a moment.',
   'table.beatenBy': 'Beaten by {name}!',
+  'table.beatenByMargin': '{name} was first by {margin} s',
+  'table.wonByMargin': 'You were first by {margin} s, ahead of {name}',
   'table.rejected': 'That move was refused.',
   'table.rejectedWhy': 'Refused: {reason}',
   'table.demonCall': 'Demon!',

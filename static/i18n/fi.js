@@ -166,6 +166,8 @@ export default {
   'table.waitingSeat': 'Saat kortit seuraavalla kierroksella.',
   'table.offline': 'Ei yhteyttä — odota hetki.',
   'table.beatenBy': '{name} ehti ensin!',
+  'table.beatenByMargin': '{name} ehti ensin, {margin} s nopeammin',
+  'table.wonByMargin': 'Ehdit ensin, {margin} s ennen pelaajaa {name}',
   'table.rejected': 'Siirto hylättiin.',
   'table.rejectedWhy': 'Hylätty: {reason}',
   'table.demonCall': 'Demon!',

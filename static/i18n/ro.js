@@ -166,6 +166,8 @@ export default {
   'table.waitingSeat': 'Vei primi cărți în runda următoare.',
   'table.offline': 'Nu ești conectat — așteaptă puțin.',
   'table.beatenBy': '{name} a fost mai rapid!',
+  'table.beatenByMargin': '{name} a fost mai rapid cu {margin} s',
+  'table.wonByMargin': 'Ai fost mai rapid decât {name} cu {margin} s',
   'table.rejected': 'Mutarea a fost refuzată.',
   'table.rejectedWhy': 'Refuzat: {reason}',
   'table.demonCall': 'Demon!',

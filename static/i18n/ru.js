@@ -164,6 +164,8 @@ export default {
   'table.waitingSeat': 'Вы получите карты в следующем раунде.',
   'table.offline': 'Нет соединения — подождите.',
   'table.beatenBy': '{name} успел(а) раньше!',
+  'table.beatenByMargin': '{name} успел(а) раньше на {margin} с',
+  'table.wonByMargin': 'Вы опередили игрока {name} на {margin} с',
   'table.rejected': 'Ход отклонён.',
   'table.rejectedWhy': 'Отклонено: {reason}',
   'table.demonCall': 'Демон!',

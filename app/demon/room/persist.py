@@ -69,12 +69,13 @@ def round_record(room: Room) -> dict[str, Any] | None:
 
 
 def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Step],
-                 step_ids: list[StepIds | None], *, now: float, **room_kwargs: Any) -> Room:
+                 step_ids: list[StepIds | None], *, now: float, times: list[float | None] | None = None,
+                 **room_kwargs: Any) -> Room:
     """Rebuild a Room as `room_meta` and the round's record left it. Every person comes
     back disconnected (the grace period restarts); a countdown starts again from its
     beginning."""
     room = Room(meta["code"], Options.from_json(meta["options"]), **room_kwargs)
-    room.record, room.round = RoundRecord.restore(initial, steps, step_ids)
+    room.record, room.round = RoundRecord.restore(initial, steps, step_ids, times, now)
     room.seating = Seating.from_json(meta, now)
     room.round_no = meta["round_no"]
     room.round_seed = meta["round_seed"]
