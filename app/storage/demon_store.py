@@ -23,6 +23,7 @@ from typing import Any
 from app.demon.room.persist import restore_room, room_initial, room_meta
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
+from app.storage.replay_store import ReplayStore
 
 log = logging.getLogger("demon.store")
 
@@ -39,6 +40,7 @@ class DemonStore:
         self.conn = conn
         self._saved: dict[str, tuple[int, int]] = {}  # code -> (round_no, steps written)
         self._finished: set[str] = set()
+        self.replays = ReplayStore(conn)  # finished rounds, copied here as they end
 
     def save_room(self, room: Room, *, moves_only: bool = False) -> None:
         """Write what changed in one room since its last save, in one transaction."""
@@ -75,10 +77,13 @@ class DemonStore:
             if step_rows:
                 c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", step_rows)
+            kept = [rid for room, moves_only in rooms if not moves_only
+                    for rid in [self.replays.keep_if_ended(room)] if rid is not None]
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
+        self.replays.committed(kept)
         for (room, _moves_only), saved in zip(rooms, written):
             self._saved[room.code] = saved
         for room, _moves_only in rooms:  # after the counts: a failure here unsaves nothing

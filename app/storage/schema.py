@@ -56,10 +56,10 @@ MIGRATIONS.append(
     # with who played it: the token hashes of its seats decide who may watch it again.
     [
         "ALTER TABLE steps ADD COLUMN at REAL",
-        """CREATE TABLE IF NOT EXISTS replays (code TEXT NOT NULL, round_no INTEGER NOT NULL,
+        """CREATE TABLE IF NOT EXISTS replays (id TEXT PRIMARY KEY, code TEXT NOT NULL, round_no INTEGER NOT NULL,
                                               finished_at REAL NOT NULL, players TEXT NOT NULL,
                                               watchers TEXT NOT NULL, shared INTEGER NOT NULL DEFAULT 0,
-                                              record TEXT NOT NULL, PRIMARY KEY (code, round_no))""",
-        "CREATE INDEX IF NOT EXISTS replays_finished ON replays (finished_at)",
+                                              record TEXT NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS replays_code ON replays (code, finished_at)",
     ])
 SCHEMA_VERSION = len(MIGRATIONS)

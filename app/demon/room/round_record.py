@@ -21,6 +21,7 @@ only the foundations, names the lowest one (issue 16, item 7).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Iterable, Iterator
 
 from app.common.errors import RaceLost
@@ -48,11 +49,13 @@ class RoundRecord:
         self.times: list[float | None] = []  # per step: seconds after the signal it was received
         self.landed: dict[tuple[int, int], float] = {}  # (pile, rank) -> when that card's play arrived
         self.started_at = 0.0  # the receive clock's reading at the signal
+        self.round_id: str | None = None  # names the round's replay (its link), unguessable
 
     def begin(self, initial: DemonRound | None, started_at: float = 0.0) -> None:
         """A new round dealt as `initial` (not yet started), or none: the log starts empty.
         `started_at`: the receive clock at the signal (step times count from it)."""
         self.initial = initial
+        self.round_id = secrets.token_urlsafe(12) if initial is not None else None
         self.steps = []
         self.step_ids = []
         self.cycled = set()
