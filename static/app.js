@@ -3,6 +3,7 @@
 //   /            home
 //   /r/{CODE}    a Demon room (lobby or table)
 //   /grip        Devil's Grip
+//   /replay/{CODE}/{id}  a finished Demon round watched again (replay/replay.js)
 
 import { h, replaceChildren, modal, icon } from './common/dom.js';
 import { t, LANGUAGES, getLang, setLang, onLangChange } from './common/i18n.js';
@@ -12,6 +13,7 @@ import { showRules } from './common/rules.js';
 import * as home from './home.js';
 import * as room from './demon/room.js';
 import * as grip from './grip/grip.js';
+import * as replay from './replay/replay.js';
 
 const header = document.getElementById('top');
 const main = document.getElementById('main');
@@ -39,6 +41,10 @@ function route() {
   if (roomMatch) {
     document.body.dataset.view = 'room';
     current = room.mount(main, { code: roomMatch[1].toUpperCase(), navigate });
+  } else if (/^\/replay\/[A-Za-z0-9_-]{1,32}\/[A-Za-z0-9_-]{1,64}\/?$/.test(path)) {
+    const [, , code, id] = path.split('/');
+    document.body.dataset.view = 'replay';
+    current = replay.mount(main, { code: code.toUpperCase(), id, navigate });
   } else if (/^\/grip\/?$/.test(path)) {
     document.body.dataset.view = 'grip';
     current = grip.mount(main, { navigate });

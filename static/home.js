@@ -4,7 +4,7 @@
 import { h, replaceChildren } from './common/dom.js';
 import { t } from './common/i18n.js';
 import { api } from './common/api.js';
-import { getPref, setPref, setRoomCreds } from './common/storage.js';
+import { getPref, setPref, getRoomCreds, setRoomCreds } from './common/storage.js';
 import { showRules } from './common/rules.js';
 import { backEl, cardEl } from './cards/cards.js';
 import { BOT_LEVELS, botBadge } from './demon/bot-badge.js';
@@ -189,5 +189,8 @@ function recentItem(game) {
     h('span', { class: 'recent-kind', text: t('home.demonTitle') }),
     Number.isNaN(date.getTime()) ? null : h('time', { datetime: date.toISOString(), text: date.toLocaleString() }),
     h('span', { class: 'recent-rounds', text: t('home.roundsCount', { n: game.rounds.length }) }),
-    h('span', { class: 'recent-players' }, names));
+    h('span', { class: 'recent-players' }, names),
+    // its rounds can be watched again by its players: this browser kept a seat there
+    getRoomCreds(game.code) ? h('a', { class: 'recent-replay', href: `/replay/${game.code}/last`,
+      text: t('replay.watchAgain') }) : null);
 }

@@ -56,5 +56,9 @@ export const api = {
   gripOp: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}`,
     { body, token }),
   gripPar: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/par`, { token }),
+  replays: (code, token) => request('GET', `/api/replays?code=${encodeURIComponent(code)}`, { token }),
+  replay: (id, token) => request('GET', `/api/replays/${encodeURIComponent(id)}`, { token }),
+  shareReplay: (id, token, shared) => request('POST', `/api/replays/${encodeURIComponent(id)}/share`,
+    { body: { shared }, token }),
   gripSolution: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/solution`, { token }),
 };
