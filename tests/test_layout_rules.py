@@ -27,6 +27,7 @@ ALLOWED = {
     "app.records": {"app.common", "app.demon.rules", "app.grip.rules"},
     "app.protocol": {"app.common", "app.demon.rules"},
     "app.support": set(),
+    "app.daily": {"app.common"},  # the daily race's deal and rules of entry
     # The stores are adapters: they know the objects they save (a room, a Devil's Grip
     # session), whose modules declare what they need of a store as Protocols; only the
     # web edge (app/server) wires a store in.

@@ -73,7 +73,7 @@ _TYPES = {".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; cha
 _SMALLEST_WORTH_COMPRESSING = 512
 
 # The pages that are index.html under another address (the client routes on the path).
-PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}")
+PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/daily")
 # Addresses whose 404 stays the JSON one: programs, not people, ask for these.
 _NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"

@@ -23,6 +23,7 @@ from typing import Any
 from app.demon.room.persist import restore_room, room_initial, room_meta
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
+from app.storage.daily_store import DailyStore
 from app.storage.replay_store import ReplayStore
 
 log = logging.getLogger("demon.store")
@@ -41,6 +42,7 @@ class DemonStore:
         self._saved: dict[str, tuple[int, int]] = {}  # code -> (round_no, steps written)
         self._finished: set[str] = set()
         self.replays = ReplayStore(conn)  # finished rounds, copied here as they end
+        self.daily = DailyStore(conn)  # the daily race's entries
 
     def save_room(self, room: Room, *, moves_only: bool = False) -> None:
         """Write what changed in one room since its last save, in one transaction."""
@@ -77,8 +79,12 @@ class DemonStore:
             if step_rows:
                 c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", step_rows)
-            kept = [rid for room, moves_only in rooms if not moves_only
-                    for rid in [self.replays.keep_if_ended(room)] if rid is not None]
+            kept = []
+            for room, moves_only in rooms:
+                rid = None if moves_only else self.replays.keep_if_ended(room)
+                if rid is not None:
+                    self.daily.finished(room, rid)  # a daily race's entry is complete
+                    kept.append(rid)
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")

@@ -61,5 +61,11 @@ MIGRATIONS.append(
                                               watchers TEXT NOT NULL, shared INTEGER NOT NULL DEFAULT 0,
                                               record TEXT NOT NULL)""",
         "CREATE INDEX IF NOT EXISTS replays_code ON replays (code, finished_at)",
+        # the daily race: a browser's one counted attempt a day, and how it went
+        """CREATE TABLE IF NOT EXISTS daily (day TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
+                                            level TEXT NOT NULL, code TEXT NOT NULL, started REAL NOT NULL,
+                                            replay_id TEXT, score INTEGER, home INTEGER, reason TEXT,
+                                            PRIMARY KEY (day, player))""",
+        "CREATE INDEX IF NOT EXISTS daily_code ON daily (code)",
     ])
 SCHEMA_VERSION = len(MIGRATIONS)
