@@ -4,6 +4,7 @@
 //   /r/{CODE}    a Demon room (lobby or table)
 //   /grip        Devil's Grip
 //   /replay/{CODE}/{id}  a finished Demon round watched again (replay/replay.js)
+//   /daily       the daily race (daily/daily.js)
 
 import { h, replaceChildren, modal, icon } from './common/dom.js';
 import { t, LANGUAGES, getLang, setLang, onLangChange } from './common/i18n.js';
@@ -14,6 +15,7 @@ import * as home from './home.js';
 import * as room from './demon/room.js';
 import * as grip from './grip/grip.js';
 import * as replay from './replay/replay.js';
+import * as daily from './daily/daily.js';
 
 const header = document.getElementById('top');
 const main = document.getElementById('main');
@@ -45,6 +47,9 @@ function route() {
     const [, , code, id] = path.split('/');
     document.body.dataset.view = 'replay';
     current = replay.mount(main, { code: code.toUpperCase(), id, navigate });
+  } else if (/^\/daily\/?$/.test(path)) {
+    document.body.dataset.view = 'daily';
+    current = daily.mount(main, { navigate });
   } else if (/^\/grip\/?$/.test(path)) {
     document.body.dataset.view = 'grip';
     current = grip.mount(main, { navigate });

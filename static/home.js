@@ -137,7 +137,9 @@ export function mount(container, { navigate }) {
         h('label', { for: botLevelSelect.id }, h('span', { text: t('bots.level') }), botLevelSelect)),
       error.practice ? h('p', { class: 'error', role: 'alert', text: error.practice }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'practice-start' }, t('bots.practiceButton')),
-      h('button', { type: 'submit', class: 'secondary', disabled: busy, id: 'guide-practice' }, t('guide.practice')));
+      h('button', { type: 'submit', class: 'secondary', disabled: busy, id: 'guide-practice' }, t('guide.practice')),
+      h('a', { href: '/daily', class: 'button secondary', id: 'daily-link', // the daily race (daily/daily.js)
+        onclick: (e) => { e.preventDefault(); navigate('/daily'); } }, t('daily.homeLink')));
 
     const gripPanel = h('section', { class: 'panel grip-promo', 'aria-labelledby': 'grip-title' },
       h('h2', { id: 'grip-title', text: t('home.gripTitle') }),

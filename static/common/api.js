@@ -56,6 +56,8 @@ export const api = {
   gripOp: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}`,
     { body, token }),
   gripPar: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/par`, { token }),
+  daily: (browser) => request('GET', `/api/daily?browser=${encodeURIComponent(browser)}`),
+  startDaily: (name, level, browser) => request('POST', '/api/daily', { body: { name, level, browser } }),
   replays: (code, token) => request('GET', `/api/replays?code=${encodeURIComponent(code)}`, { token }),
   replay: (id, token) => request('GET', `/api/replays/${encodeURIComponent(id)}`, { token }),
   shareReplay: (id, token, shared) => request('POST', `/api/replays/${encodeURIComponent(id)}/share`,
