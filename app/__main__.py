@@ -1,5 +1,13 @@
 """`python -m app`: run the server with the settings from the environment.
 
+Two more commands, for the self-hoster (docs/self-hosting.md, "Watching and backing up"):
+
+    python -m app backup DIR       a consistent copy of the database into DIR, while the
+                                   server runs (app/ops/backup.py)
+    python -m app restore FILE     check a copy and put it in place (the server stopped)
+
+Both read the database from DEMON_DATA_DIR, or from `--data-dir`.
+
 One uvicorn worker: a room lives in exactly one process (docs/design.md). Frames over
 the limit are refused by the WebSocket layer itself (close 1009), and permessage-deflate
 is off (compression costs CPU per message and opens compression side channels).
@@ -12,17 +20,15 @@ from `DEMON_TRUSTED_PROXIES` only (docs/security.md).
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sys
+from pathlib import Path
 
-import uvicorn
 from pydantic import ValidationError
 
-from app.server.app import create_app
-from app.server.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
-from app.server.invite import lan_addresses, startup_lines
 from app.config import Settings
-from app.storage.store import StoreError
+from app.ops.backup import BackupError, backup, restore
 
 
 def _settings() -> Settings:
@@ -36,7 +42,51 @@ def _settings() -> Settings:
         raise SystemExit(2) from None
 
 
-def main() -> None:
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Run the server (no command), "
+                                     "or back up or restore its database.")
+    commands = parser.add_subparsers(dest="command")
+    make = commands.add_parser("backup", help="copy the database into DIR while the server runs")
+    make.add_argument("dir", type=Path, help="directory for the copy (created if missing)")
+    put = commands.add_parser("restore", help="check a copy and put it in place (stop the server first)")
+    put.add_argument("file", type=Path, help="a copy made by `backup`")
+    for command in (make, put):
+        command.add_argument("--data-dir", type=Path, default=None,
+                             help="the server's data directory (default: DEMON_DATA_DIR, else ./data)")
+    return parser.parse_args(argv)
+
+
+def _backup_or_restore(args: argparse.Namespace) -> None:
+    data_dir = args.data_dir or _settings().data_dir
+    try:
+        if args.command == "backup":
+            print(backup(data_dir, args.dir))
+        else:
+            database, kept = restore(args.file, data_dir)
+            print(f"restored {args.file} as {database}" + (f"; the replaced database is kept as {kept}" if kept else ""))
+    except BackupError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _arguments(sys.argv[1:] if argv is None else argv)
+    if args.command is not None:
+        _backup_or_restore(args)
+        return
+    serve()
+
+
+def serve() -> None:
+    # Imported here: `backup` and `restore` need none of the server, and a backup run
+    # from cron should not pay for loading it.
+    import uvicorn
+
+    from app.server.app import create_app
+    from app.server.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
+    from app.server.invite import lan_addresses, startup_lines
+    from app.storage.store import StoreError
+
     settings = _settings()
     try:
         app = create_app(settings)
@@ -50,9 +100,13 @@ def main() -> None:
     logging.getLogger("uvicorn.error").addFilter(quiet)
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
     lan = lan_addresses() if settings.share_lan_address else []
+    as_json = settings.log_format == "json"
     for line in startup_lines(public_url=settings.public_url, listen_host=settings.host,
                               port=settings.port, lan=lan):
-        print(line, flush=True)
+        if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
+            logging.getLogger("demon.start").info(line)
+        else:
+            print(line, flush=True)
     uvicorn.run(
         app,
         host=settings.host,
@@ -62,9 +116,12 @@ def main() -> None:
         forwarded_allow_ips=settings.trusted_proxy_list,
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
-        proxy_headers=True,
+        proxy_headers=bool(settings.trusted_proxy_list),
         log_level=settings.log_level,
         timeout_graceful_shutdown=3,
+        # JSON: uvicorn's own lines go to the root logger's JSON handler (create_app)
+        # instead of the text handlers uvicorn would install.
+        log_config=None if as_json else uvicorn.config.LOGGING_CONFIG,
     )
 
 

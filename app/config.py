@@ -7,10 +7,11 @@ singleton), so tests can build an app with their own values.
 
 from __future__ import annotations
 
-import os
+import ipaddress
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -75,9 +76,15 @@ class Settings(BaseSettings):
     max_connections_per_addr: int = Field(
         50, ge=1, description="Connections one client address may hold (behind a trusted proxy: WebSockets "
         "per forwarded address). IPv6 addresses count per /64.")
-    trusted_proxies: str | None = Field(
-        None, description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
-        "unset: FORWARDED_ALLOW_IPS, else 127.0.0.1,::1.")
+    max_connections_per_prefix: int = Field(
+        200, ge=1, description="Connections the addresses of one IPv4 /24 or IPv6 /48 may hold together "
+        "(behind a trusted proxy: WebSockets per forwarded prefix).")
+    connection_reserve: int = Field(
+        100, ge=0, description="Places of DEMON_MAX_CONNECTIONS that authenticated WebSockets may not take: "
+        "kept for page loads, /health and players arriving (at most half the cap).")
+    trusted_proxies: str = Field(
+        "", description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
+        "empty (the default): nobody's, not even the loopback's.")
     refusal_log_interval_s: float = Field(
         10.0, gt=0, description="Refused connections and requests are logged as one line of counts per interval.")
     max_body_bytes: int = Field(16384, ge=1024, description="Largest HTTP request body accepted (413 above).")
@@ -93,6 +100,13 @@ class Settings(BaseSettings):
     miss_burst: int = Field(20, ge=1, description="Misses one address may make at once.")
     unused_room_ttl_s: float = Field(
         90.0, gt=0, description="A room none of whose players ever opened its socket is removed after this.")
+    unopened_practice_ttl_s: float = Field(
+        15.0, gt=0, description="A practice room (you and bots) whose player never opened its socket is removed "
+        "after this.")
+    bot_create_per_min: float = Field(
+        14.0, gt=0, description="Bots one address may seat per minute in practice rooms, sustained (a room of 7 "
+        "bots spends 7).")
+    bot_create_burst: int = Field(14, ge=7, description="Bots one address may seat at once in practice rooms.")
     grip_unplayed_ttl_s: float = Field(
         3600.0, gt=0, description="A Devil's Grip game in which no action was ever made is deleted after this.")
     grip_expiry_days: float = Field(30.0, gt=0, description="A Devil's Grip game untouched this long is deleted.")
@@ -100,7 +114,8 @@ class Settings(BaseSettings):
         100_000, ge=100, description="Devil's Grip games kept in the database at most; past it the least recently "
         "used go first.")
     wal_limit_mb: float = Field(
-        64.0, gt=0, description="Size the SQLite write-ahead log is truncated to after a checkpoint.")
+        64.0, gt=0, description="Bound on the SQLite write-ahead log: checkpointed as soon as it passes a quarter "
+        "of this (and every 5 s), and truncated to an eighth after a checkpoint.")
     # Several processes behind a load balancer (docs/self-hosting.md, "Several processes").
     shard: str = Field(
         "", pattern=r"^[A-HJ-NP-Z]*$",
@@ -110,6 +125,14 @@ class Settings(BaseSettings):
         "", description="Comma-separated base URLs of every process of the deployment (this one may be among "
         "them), e.g. http://10.0.0.2:8000; recent games and /health/all ask them all.")
     peer_timeout_s: float = Field(1.0, gt=0, le=30, description="How long recent games and /health/all wait for a peer.")
+    # What the self-hoster watches (docs/self-hosting.md, "Watching and backing up").
+    metrics: bool = Field(True, description="Serve Prometheus metrics at /metrics (to the addresses of DEMON_METRICS_ALLOW only).")
+    metrics_allow: str = Field(
+        "127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7",
+        description="Comma-separated addresses or networks that may read /metrics (default: the loopback and "
+        "the private ranges); anybody else gets 404.")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="Log lines as plain text, or one JSON object per line (json) for a log shipper.")
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )
@@ -118,13 +141,21 @@ class Settings(BaseSettings):
         "every round starts from its first seats (app/demon/room/test_layout.py)."
     )
 
+    @field_validator("metrics_allow")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        for part in value.split(","):
+            if part.strip():
+                ipaddress.ip_network(part.strip(), strict=False)  # ValueError names the bad one
+        return value
+
     @property
     def trusted_proxy_list(self) -> str:
-        """What uvicorn's `forwarded_allow_ips` gets: this setting, else uvicorn's own
-        environment variable, else the loopback (a proxy on the same machine)."""
-        if self.trusted_proxies is not None:
-            return self.trusted_proxies
-        return os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+        """What uvicorn's `forwarded_allow_ips` gets: only the proxies named here. No
+        fallback to the loopback or to uvicorn's FORWARDED_ALLOW_IPS: any ssh -L, socat or
+        tunnel agent on this machine connects from the loopback and passes on whatever
+        X-Forwarded-For its client wrote (issue 27)."""
+        return ",".join(part.strip() for part in self.trusted_proxies.split(",") if part.strip())
 
     @property
     def origin_allow_list(self) -> frozenset[str]:

@@ -57,6 +57,8 @@ async def play(args: argparse.Namespace) -> float:
                        max_bots=args.rooms * args.bots))
     tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=1))
               for _ in range(args.rooms)]
+    for handle, _, _ in tables:
+        handle.person_seen = True  # the person is at the table (their socket's `Hub.attach` would say so)
     await asyncio.sleep(0.05)
     for handle, person, _ in tables:
         hub.bot_message(handle, person, m.Vote(type="vote", end=True))
@@ -90,6 +92,8 @@ async def loop_load(args: argparse.Namespace) -> int:
     await hub.start()
     tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=20))
               for _ in range(args.rooms)]
+    for handle, _, _ in tables:
+        handle.person_seen = True  # the person is at the table (their socket's `Hub.attach` would say so)
     gc.collect()  # the collector as the server sets it (app/server/app.py)
     gc.freeze()
     gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)

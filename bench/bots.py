@@ -33,8 +33,14 @@ Printed, side by side in one run:
   in the same run is the cost of one `Room.act` (a move through the room), which every
   decision that plays is followed by.
 
+* 2-seat rounds of each level against its reference player (bench/_reference.py: a
+  scripted beginner and club player, who decide from what a person can see): what a
+  level means to a person.
+
 Targets (issue 11): Hard wins >= 80 % of its 2-seat rounds against Easy and >= 60 %
-against Medium; decide p99 <= 1 ms.
+against Medium; decide p99 <= 1 ms. (Issue 26): Easy loses to the beginner in >= 65 %
+of 2-seat rounds; Medium wins 40-60 % against the club player; Hard beats the club
+player in >= 80 %.
 """
 
 from __future__ import annotations
@@ -52,11 +58,12 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.demon.rules.round import RoundAnalysis, action_to_json  # noqa: E402
-from app.demon.rules.bot import LEVELS, BotMemory, decide, think_time  # noqa: E402
+from app.demon.rules.round import RoundAnalysis  # noqa: E402
+from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time  # noqa: E402
 from app.demon.rules.view import seat_view  # noqa: E402
 from app.common.rng import SplitMix64, derive_seed  # noqa: E402
 from app.demon.room.room import Options, Phase, Room  # noqa: E402
+from bench._reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace  # noqa: E402
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
@@ -88,15 +95,18 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     # becomes host), and the watcher seats the last bot and starts.
     host = room.join("host", b"")
     room.connect(host, 0.0)
-    players = [room.add_bot(host, lv, 0.0)[1] for lv in levels[:-1]]
+    # A reference player sits in a bot seat (its level unused): the bench decides for it.
+    seat_levels = [lv if lv in LEVELS else "easy" for lv in levels]
+    players = [room.add_bot(host, lv, 0.0)[1] for lv in seat_levels[:-1]]
     watcher = room.join("watcher", b"")
     room.connect(watcher, 0.0)
     room.leave(host, 0.0)
-    players.append(room.add_bot(watcher, levels[-1], 0.0)[1])
+    players.append(room.add_bot(watcher, seat_levels[-1], 0.0)[1])
     room.start(watcher, 0.0)
     room.begin_round(0.0)
     assert [p.seat for p in players] == list(range(n)) and room.phase is Phase.PLAYING
-    bots = [Bot(p, p.bot.level, p.bot.memory, p.bot.rng) for p in players]
+    bots = [Bot(p, lv, p.bot.memory, p.bot.rng) for p, lv in zip(players, levels)]
+    ref_memory = {seat: ReferenceMemory() for seat, lv in enumerate(levels) if lv in REFERENCES}
     queue: list[tuple[float, int, int, object]] = []  # (time, order, seat, message)
     order = itertools.count()
     pending: set[int] = set()
@@ -107,6 +117,26 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     def look(now: float, seat: int) -> None:
         """The driver's `think`: decide on the table now; the message arrives later."""
         bot = bots[seat]
+        if bot.level in REFERENCES:
+            ref = REFERENCES[bot.level]
+            d = reference_decide(seat_view(room.round, seat), ref, ref_memory[seat], bot.rng)
+            delay = reference_pace(ref, bot.rng)
+        else:
+            d, delay = bot_look(bot, seat)
+        if d.action is not None:
+            if seat in room.votes:  # it sees something to do: it takes its vote back at once
+                room.vote(bot.player, False)
+            msg: object = ("act", d.action)
+        elif d.vote_end != (seat in room.votes):
+            msg = ("vote", d.vote_end)
+        elif d.vote_end:
+            return  # stuck and has said so: wait for the table to change
+        else:
+            msg = None  # nothing now: look again later
+        heapq.heappush(queue, (now + delay, next(order), seat, msg))
+        pending.add(seat)
+
+    def bot_look(bot: Bot, seat: int) -> tuple[Decision, float]:
         t0 = time.perf_counter_ns()
         stuck = seat in room.public_stuck()
         ts = time.perf_counter_ns()
@@ -121,18 +151,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         timings.stuck_ns.append(ts - t0)
         timings.view_ns.append(t1 - ts)
         timings.decide_ns.append(t2 - t1)
-        if d.action is not None:
-            if seat in room.votes:  # it sees something to do: it takes its vote back at once
-                room.vote(bot.player, False)
-            msg: object = ("act", action_to_json(d.action))
-        elif d.vote_end != (seat in room.votes):
-            msg = ("vote", d.vote_end)
-        elif d.vote_end:
-            return  # stuck and has said so: wait for the table to change
-        else:
-            msg = None  # nothing now: look again later
-        heapq.heappush(queue, (now + think_time(LEVELS[bot.level], bot.rng), next(order), seat, msg))
-        pending.add(seat)
+        return d, think_time(LEVELS[bot.level], bot.rng)
 
     def poke(now: float) -> None:
         if room.phase is Phase.PLAYING:
@@ -156,10 +175,8 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
             kind, payload = msg
             player = bots[seat].player
             if kind == "act":
-                action = dict(payload)
-                action.pop("seat", None)
                 t0 = time.perf_counter_ns()
-                out = room.act(player, f"b{next(ids)}", action, now)
+                out = room.act(player, f"b{next(ids)}", payload, now)
                 timings.act_ns.append(time.perf_counter_ns() - t0)
                 if out.reply and out.reply.get("type") == "ack":
                     moves += 1
@@ -183,6 +200,38 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         home = list(rnd.foundation_counts())
     return {"reason": reason, "home": home, "levels": levels, "seconds": now, "moves": moves,
             "races_lost": races_lost}
+
+
+def two_seat_rounds(a: str, b: str, rounds: int, first_seed: int, timings: Timings) -> tuple[float, float]:
+    """`rounds` 2-seat rounds of `a` against `b` (each deal twice, the seats swapped);
+    prints one line and returns the shares of rounds a and b won (most cards home)."""
+    wins: Counter[str] = Counter()
+    home: dict[int, list[int]] = {0: [], 1: []}
+    ends: Counter[str] = Counter()
+    secs = []
+    races = 0
+    for i in range(rounds):
+        seed = derive_seed(first_seed, i // 2)  # each deal twice, the levels' seats swapped
+        swap = i % 2 == 1
+        levels = [b, a] if swap else [a, b]
+        res = play_round(levels, seed, timings)
+        h = res["home"][::-1] if swap else res["home"]  # index 0 = level a
+        home[0].append(h[0])
+        home[1].append(h[1])
+        wins["A" if h[0] > h[1] else "B" if h[1] > h[0] else "tie"] += 1
+        ends[res["reason"]] += 1
+        secs.append(res["seconds"])
+        races += res["races_lost"]
+    k = rounds
+    label = f"{a} v {b}"
+    end_text = "/".join(str(ends[r]) for r in ("demon", "stuck", "vote", "time"))
+    if ends["hung"]:
+        end_text += f" hung {ends['hung']}"
+    print(f"{label:<16}{100 * wins['A'] / k:>7.0f}%{100 * wins['B'] / k:>7.0f}%"
+          f"{100 * wins['tie'] / k:>6.0f}%{statistics.mean(home[0]):>8.1f}"
+          f"{statistics.mean(home[1]):>8.1f}{end_text:>32}{statistics.mean(secs):>8.0f}"
+          f"{races / k:>11.1f}", flush=True)
+    return wins["A"] / k, wins["B"] / k
 
 
 def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]:
@@ -224,6 +273,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=200,
                     help="2-seat rounds per pair of levels (each deal twice, seats swapped)")
     ap.add_argument("--big", type=int, default=30, help="8-bot rounds")
+    ap.add_argument("--reference", type=int, default=200,
+                    help="2-seat rounds of each level against its reference player (0: none)")
     ap.add_argument("--seed", type=int, default=1, help="first deal seed")
     ap.add_argument("--time-limit", type=int, default=0,
                     help="room time limit in seconds for the 8-bot rounds (0: none, the room default)")
@@ -240,38 +291,25 @@ def main() -> None:
           f"{'  ends (demon/stuck/vote/time)':>32}{'sim s':>8}{'races lost':>11}")
     shares: dict[tuple[str, str], tuple[float, float]] = {}
     for a, b in pairs if args.rounds > 0 else ():
-        wins = Counter()
-        home = {0: [], 1: []}
-        ends = Counter()
-        secs = []
-        races = 0
-        for i in range(args.rounds):
-            seed = derive_seed(args.seed, i // 2)  # each deal twice, the levels' seats swapped
-            swap = i % 2 == 1
-            levels = [b, a] if swap else [a, b]
-            res = play_round(levels, seed, timings)
-            h = res["home"][::-1] if swap else res["home"]  # index 0 = level a
-            home[0].append(h[0])
-            home[1].append(h[1])
-            wins["A" if h[0] > h[1] else "B" if h[1] > h[0] else "tie"] += 1
-            ends[res["reason"]] += 1
-            secs.append(res["seconds"])
-            races += res["races_lost"]
-        k = args.rounds
-        shares[(a, b)] = (wins["A"] / k, wins["B"] / k)
-        label = f"{a} v {b}"
-        end_text = "/".join(str(ends[r]) for r in ("demon", "stuck", "vote", "time"))
-        if ends["hung"]:
-            end_text += f" hung {ends['hung']}"
-        print(f"{label:<16}{100 * wins['A'] / k:>7.0f}%{100 * wins['B'] / k:>7.0f}%"
-              f"{100 * wins['tie'] / k:>6.0f}%{statistics.mean(home[0]):>8.1f}"
-              f"{statistics.mean(home[1]):>8.1f}{end_text:>32}{statistics.mean(secs):>8.0f}"
-              f"{races / k:>11.1f}")
+        shares[(a, b)] = two_seat_rounds(a, b, args.rounds, args.seed, timings)
     for other, target in (("easy", 0.80), ("medium", 0.60)):
         if (other, "hard") in shares:
             got = shares[(other, "hard")][1]
             print(f"target: hard beats {other} in >= {target:.0%} of rounds: {got:.0%} "
                   f"{'met' if got >= target else 'MISSED'}")
+    if args.reference > 0:
+        print()
+        print("Against the reference players (bench/_reference.py: what a level means to a person)")
+        ref_shares = {pair: two_seat_rounds(*pair, args.reference, args.seed, timings)
+                      for pair in (("beginner", "easy"), ("club", "medium"), ("club", "hard"))}
+        easy_loses = ref_shares[("beginner", "easy")][0]
+        medium_wins = ref_shares[("club", "medium")][1]
+        hard_wins = ref_shares[("club", "hard")][1]
+        for text, got, ok in (
+                ("easy loses to the beginner in >= 65 %", easy_loses, easy_loses >= 0.65),
+                ("medium wins 40-60 % against the club player", medium_wins, 0.40 <= medium_wins <= 0.60),
+                ("hard beats the club player in >= 80 %", hard_wins, hard_wins >= 0.80)):
+            print(f"target: {text} of rounds: {got:.0%} {'met' if ok else 'MISSED'}")
     if args.big:
         print()
         limit = args.time_limit or None

@@ -15,6 +15,10 @@ mid-range phone). It prints, from Chromium's own counters (CDP `Performance.getM
     ms/move         main-thread ms per move: TaskDuration / moves. The person is idle, so
                     every move is a remote play; the 200 ms clock tick and the like are in
                     it too, which is why an idle table is measured on its own.
+    cpu%, cpu ms/move   the same from the CPU time the renderer's main thread was given
+                    (Linux /proc schedstat): not inflated when a neighbour on a shared
+                    machine takes the core mid-task (the figure to compare on a loaded one);
+                    at 1x only: Chromium's throttle keeps the thread busy while it slows it
 
 and the same for an idle table showing the first-round guide (a guided practice room:
 one Easy bot, the coach bubble up). `--first-visit` instead loads the home page in a
@@ -90,6 +94,63 @@ FAST_4G = {"offline": False, "latency": 165, "downloadThroughput": 9_000_000 / 8
            "uploadThroughput": 1_500_000 / 8 * 0.9}
 
 
+# What a `--trace` records: the main thread's tasks and what they did (the DevTools
+# timeline's own categories), and the JavaScript sampling profile.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute",
+                    "disabled-by-default-v8.cpu_profiler", "toplevel"]
+
+
+def trace_summary(path: Path, top: int = 25) -> str:
+    """The renderer main thread's time by trace event name (self time, nested events
+    subtracted), so a trace says at once where the page's time goes."""
+    events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    spans = sorted(((e["ts"], e["ts"] + e["dur"], e["name"]) for e in events
+                    if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main),
+                   key=lambda s: (s[0], -s[1]))
+    own: dict[str, float] = {}
+    count: dict[str, int] = {}
+    stack: list[list] = []  # [end, name, child time]
+    def close(upto: float) -> None:
+        while stack and stack[-1][0] <= upto:
+            end, name, child, start = stack.pop()
+            own[name] = own.get(name, 0.0) + (end - start) - child
+            if stack:
+                stack[-1][2] += end - start
+    for start, end, name in spans:
+        close(start)
+        stack.append([end, name, 0.0, start])
+        count[name] = count.get(name, 0) + 1
+    close(float("inf"))
+    lines = [f"{'event':<40} {'self ms':>9} {'count':>7}"]
+    for name, us in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{name:<40} {us / 1000:9.1f} {count[name]:7d}")
+    return "\n".join(lines)
+
+
+def renderer_main_cpu(browser) -> dict[int, float]:
+    """CPU seconds each renderer's main thread has run, from Linux's
+    /proc/<pid>/task/<pid>/schedstat. Unlike TaskDuration (wall time), this does not grow
+    when a busy neighbour on a shared machine takes the core away in the middle of a task:
+    it is what the page's work costs, comparable between runs on a loaded machine (not with
+    the CPU throttled: Chromium slows the thread by keeping it busy). {} where there is no
+    /proc."""
+    cdp = browser.new_browser_cdp_session()
+    try:
+        pids = [p["id"] for p in cdp.send("SystemInfo.getProcessInfo")["processInfo"] if p["type"] == "renderer"]
+    finally:
+        cdp.detach()
+    out = {}
+    for pid in pids:
+        try:  # a renderer's main thread is its first thread (its id is the process's)
+            out[pid] = int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
+        except OSError:
+            continue
+    return out
+
+
 def metrics(cdp) -> dict:
     got = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     return {k: got.get(k, 0.0) for k in METRICS}
@@ -125,45 +186,60 @@ def open_table(browser, base: str, seats: int, *, guided: bool = False):
     return context, page
 
 
-def watch(page, seconds: float, throttle: float) -> dict:
+def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> dict:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.wait_for_timeout(1000)  # the first drawing and the deal's animations are not the race
     page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; }")
+    if trace:
+        page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False,
+                                           categories=TRACE_CATEGORIES)
+    c0 = renderer_main_cpu(page.context.browser)
     m0 = metrics(cdp)
     t0 = time.perf_counter()
     time.sleep(seconds)
     m1 = metrics(cdp)
     wall = time.perf_counter() - t0
+    c1 = renderer_main_cpu(page.context.browser)
+    # the page's renderer is the one that worked (the others are idle or closing)
+    cpu = max((c1[pid] - c0[pid] for pid in c1 if pid in c0), default=None)
+    if trace:
+        page.context.browser.stop_tracing()
     got = page.evaluate("() => ({ ...window.__bench, phase: document.querySelector('#results') ? 'over' : 'playing' })")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     cdp.detach()
     d = {k: m1[k] - m0[k] for k in METRICS}
     longs = got["longtasks"]
     return {
-        "busy": 100 * d["TaskDuration"] / wall,
+        "busy": 100 * d["TaskDuration"] / wall, "wall": wall,
         "script": d["ScriptDuration"], "style": d["RecalcStyleDuration"], "layout": d["LayoutDuration"],
         "styles": int(d["RecalcStyleCount"]), "layouts": int(d["LayoutCount"]),
         "long": len(longs), "long_max": max(longs) if longs else 0.0,
         "moves": got["moves"], "ms_move": 1000 * d["TaskDuration"] / got["moves"] if got["moves"] else None,
+        "cpu": cpu, "cpu_move": 1000 * cpu / got["moves"] if got["moves"] and cpu is not None else None,
         "ended": got["phase"] == "over",
     }
 
 
 def row(name: str, throttle: float, r: dict) -> str:
     per = f"{r['ms_move']:7.1f}" if r["ms_move"] is not None else "      -"
+    # (with the CPU throttled, Chromium keeps the thread busy for the slow-down: its CPU
+    # time is then about two thirds of the wall time whatever the page does, so not shown)
+    shown = r["cpu"] is not None and throttle == 1
+    cpu = f"{100 * r['cpu'] / r['wall']:5.1f}" if shown else "    -"
+    cpu_per = f"{r['cpu_move']:7.2f}" if shown and r["cpu_move"] is not None else "      -"
     return (f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
             f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
-            f"{'  (round ended)' if r['ended'] else ''}")
+            f"  {cpu} {cpu_per}{'  (round ended)' if r['ended'] else ''}")
 
 
-HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move\n"
-        + "-" * 96)
+HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move"
+        "  cpu% cpu ms/move\n" + "-" * 112)
 
 
 def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], throttles: list[float],
-                 guide: bool) -> list[dict]:
+                 guide: bool, trace: Path | None = None) -> list[dict]:
     out = []
     print(HEAD, flush=True)
     cases = [(f"{n} seats", n, False) for n in seat_counts] + ([("idle+guide", 2, True)] if guide else [])
@@ -172,10 +248,13 @@ def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], thr
             # a fresh room per run: the bots' pace at the start of a round is alike each time
             context, page = open_table(browser, base, seats, guided=guided)
             try:
-                r = watch(page, seconds, throttle)
+                path = trace.with_name(f"{trace.stem}-{seats}-{throttle:g}x{trace.suffix}") if trace else None
+                r = watch(page, seconds, throttle, path)
             finally:
                 context.close()
             print(row(name, throttle, r), flush=True)
+            if path:
+                print(trace_summary(path), flush=True)
             out.append({"table": name, "throttle": throttle, **r})
     return out
 
@@ -276,6 +355,9 @@ def main() -> None:
     ap.add_argument("--clicks", type=int, default=0, metavar="N",
                     help="instead: N clicks on your own cards per table, pointer down to the frame showing them held")
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--trace", type=Path, metavar="FILE",
+                    help="also record a Chromium trace of each table watched (FILE-<seats>-<cpu>x.json; "
+                         "opens in DevTools' Performance panel) and print its main-thread time by event")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
             sync_playwright() as pw:
@@ -287,7 +369,7 @@ def main() -> None:
                 result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
             else:
                 result = bench_tables(browser, server.base, args.seconds, args.seats, args.throttle,
-                                      not args.no_guide)
+                                      not args.no_guide, args.trace)
         finally:
             browser.close()
     if args.json:

@@ -652,6 +652,7 @@ def our_server_env(port: int, data_dir: Path, args: argparse.Namespace, **extra:
         # every scripted client is 127.0.0.1: the per-address caps and budgets
         # (docs/security.md) would take the benchmark for one flooding client
         "DEMON_MAX_CONNECTIONS": "100000", "DEMON_MAX_CONNECTIONS_PER_ADDR": "100000",
+        "DEMON_MAX_CONNECTIONS_PER_PREFIX": "100000", "DEMON_BOT_CREATE_BURST": "100000",
         "DEMON_ROOM_CREATE_BURST": "100000", "DEMON_JOIN_BURST": "100000",
         "DEMON_GRIP_CREATE_BURST": "100000", "DEMON_MISS_BURST": "100000",
     })

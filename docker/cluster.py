@@ -143,7 +143,11 @@ class Cluster:
         env.update({"DEMON_HOST": "127.0.0.1", "DEMON_PORT": str(self.ports[letter]),
                     "DEMON_DATA_DIR": str(self.data_dir / f"shard-{letter}"), "DEMON_SHARD": letter,
                     "DEMON_PEERS": ",".join(self.process_base(x) for x in self.ports),
-                    "DEMON_SHARE_LAN_ADDRESS": "false", "PYTHONUNBUFFERED": "1"})
+                    "DEMON_SHARE_LAN_ADDRESS": "false", "PYTHONUNBUFFERED": "1",
+                    # HAProxy reaches the processes over the loopback and sets X-Forwarded-For
+                    # itself (it drops the client's): believe it, and only it, about players'
+                    # addresses. The server trusts no proxy unless told (docs/security.md).
+                    "DEMON_TRUSTED_PROXIES": "127.0.0.1,::1"})
         env.update(self.extra_env)
         return env
 

@@ -84,6 +84,9 @@ if [ "${HAPROXY_KEEP_FORWARDED:-}" != 1 ]; then
   echo "    http-request del-header X-Forwarded-For"
 fi
 cat <<CFG
+    # Prometheus scrapes each process directly (docker/prometheus.scale.yml); through the
+    # balancer, /metrics does not exist.
+    http-request deny deny_status 404 if { path_beg /metrics }
     acl new_room path /api/rooms /api/rooms/practice /api/grip
     use_backend new_rooms if new_room METH_POST
 CFG

@@ -12,10 +12,18 @@ import { getAnnounce, setAnnounce } from './common/storage.js';
 import { initSettings, applySettings, showSettings } from './common/settings-panel.js';
 import { showRules } from './common/rules.js';
 import * as home from './home.js';
-import * as room from './demon/room.js';
-import * as grip from './grip/grip.js';
-import * as replay from './replay/replay.js';
-import * as daily from './daily/daily.js';
+
+// The Demon room and Devil's Grip are loaded when first shown: the home page, the first
+// page of a first visit, need not wait for their ~25 modules (over a phone's network that
+// was about a second before its buttons worked, issue 23). The server preloads each
+// page's own modules in the HTML (app/server/static_assets.py), and the home page asks
+// for the others once it is idle, so the click that leaves it finds them ready.
+const PAGES = {
+  room: () => import('./demon/room.js'),
+  grip: () => import('./grip/grip.js'),
+  replay: () => import('./replay/replay.js'), // issue 29
+  daily: () => import('./daily/daily.js'),
+};
 
 const header = document.getElementById('top');
 const main = document.getElementById('main');
@@ -33,31 +41,53 @@ export function navigate(path, { replace = false } = {}) {
   route();
 }
 
+let routed = 0; // which route() a page module that arrives late was loaded for
+
 function route() {
   if (current && current.destroy) current.destroy();
   current = null;
+  routed += 1;
   document.body.classList.remove('dragging');
   replaceChildren(main);
   const path = location.pathname;
   const roomMatch = /^\/r\/([A-Za-z0-9_-]{1,32})\/?$/.exec(path);
   if (roomMatch) {
     document.body.dataset.view = 'room';
-    current = room.mount(main, { code: roomMatch[1].toUpperCase(), navigate });
+    show('room', (room) => room.mount(main, { code: roomMatch[1].toUpperCase(), navigate }));
   } else if (/^\/replay\/[A-Za-z0-9_-]{1,32}\/[A-Za-z0-9_-]{1,64}\/?$/.test(path)) {
     const [, , code, id] = path.split('/');
     document.body.dataset.view = 'replay';
-    current = replay.mount(main, { code: code.toUpperCase(), id, navigate });
+    show('replay', (replay) => replay.mount(main, { code: code.toUpperCase(), id, navigate }));
   } else if (/^\/daily\/?$/.test(path)) {
     document.body.dataset.view = 'daily';
-    current = daily.mount(main, { navigate });
+    show('daily', (daily) => daily.mount(main, { navigate }));
   } else if (/^\/grip\/?$/.test(path)) {
     document.body.dataset.view = 'grip';
-    current = grip.mount(main, { navigate });
+    show('grip', (grip) => grip.mount(main, { navigate }));
   } else {
     document.body.dataset.view = 'home';
     current = home.mount(main, { navigate });
+    whenIdle(() => Object.values(PAGES).forEach((load) => load().catch(() => {})));
   }
   renderHeader();
+}
+
+// Mounts a page module once it is loaded, unless the player went elsewhere meanwhile.
+function show(name, mount) {
+  const mine = routed;
+  PAGES[name]().then((mod) => {
+    if (mine !== routed) return;
+    current = mount(mod);
+    renderHeader();
+  }, () => {
+    // not reachable (offline before the service worker kept the app): say so
+    if (mine === routed) replaceChildren(main, h('p', { class: 'loading', text: t('table.offline') }));
+  });
+}
+
+function whenIdle(fn) {
+  if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 3000 });
+  else setTimeout(fn, 1000);
 }
 
 function renderHeader() {

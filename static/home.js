@@ -1,28 +1,33 @@
 // Home: create a Demon room, join one by its code, play Devil's Grip, read the rules,
-// and (when the server keeps them) the recent games.
+// and (when the server keeps them) the recent games: the visitor's own, asked for with the
+// seats this browser keeps, and those of rooms whose host listed them (recent-games.js).
 
 import { h, replaceChildren } from './common/dom.js';
 import { t } from './common/i18n.js';
 import { api } from './common/api.js';
-import { getPref, setPref, getRoomCreds, setRoomCreds } from './common/storage.js';
+import { getPref, getRoomCreds, listRoomCreds, setPref, setRoomCreds } from './common/storage.js';
 import { showRules } from './common/rules.js';
 import { backEl, cardEl } from './cards/cards.js';
-import { BOT_LEVELS, botBadge } from './demon/bot-badge.js';
+import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './demon/bot-badge.js';
 import { errorText, optionFields } from './common/ui.js';
 import { markGuidedRoom } from './guide/guide.js';
+import { mergeRecent, seatsToAsk } from './recent-games.js';
 
 export function mount(container, { navigate }) {
   let destroyed = false;
   let history = null;
-  const form = { name: getPref('name', ''), code: '', options: { rounds: 3, time_limit_s: null, max_players: 8 },
+  const form = { name: getPref('name', ''), code: '', listed: false,
+    options: { rounds: 3, time_limit_s: null, max_players: 8 },
     practice: { bots: Number(getPref('practiceBots', 3)) || 3, level: getPref('practiceLevel', 'medium') } };
   if (!BOT_LEVELS.includes(form.practice.level)) form.practice.level = 'medium';
   let busy = false;
   let error = { create: '', join: '', practice: '' };
 
-  api.history().then((data) => {
-    if (!destroyed && data && Array.isArray(data.games)) { history = data.games; render(); }
-  }).catch(() => {});
+  // Listed rooms' matches and this browser's own, asked at once; one that fails is left out.
+  const games = (ask) => ask.then((data) => (data && Array.isArray(data.games) ? data.games : []), () => []);
+  Promise.all([games(api.history()),
+    ...seatsToAsk(listRoomCreds()).map((seat) => games(api.seatHistory(seat.code, seat.token)))])
+    .then((lists) => { if (!destroyed) { history = mergeRecent(lists); render(); } });
 
   function nameInput(id) {
     return h('input', { id, name: 'name', type: 'text', maxlength: '20', autocomplete: 'nickname',
@@ -47,7 +52,7 @@ export function mount(container, { navigate }) {
     if (!name) { error.create = t('home.nameNeeded'); render(); return; }
     busy = true; error.create = ''; render();
     try {
-      const answer = await api.createRoom(name, form.options);
+      const answer = await api.createRoom(name, { ...form.options, listed: form.listed });
       setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
         you: answer.you ?? null, spectator: answer.spectator, name });
       navigate(`/r/${answer.code}`);
@@ -108,6 +113,10 @@ export function mount(container, { navigate }) {
       h('p', { class: 'lead', text: t('home.createLead') }),
       h('label', { for: 'create-name' }, h('span', { text: t('home.yourName') }), nameInput('create-name')),
       opts.el,
+      h('label', { for: 'create-listed', class: 'check' },
+        h('input', { type: 'checkbox', id: 'create-listed', checked: form.listed,
+          onchange: (e) => { form.listed = e.target.checked; } }),
+        h('span', { text: t('home.listRoom') })),
       error.create ? h('p', { class: 'error', role: 'alert', text: error.create }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'create-room' }, t('home.createButton')));
 
@@ -127,7 +136,7 @@ export function mount(container, { navigate }) {
     [1, 2, 3, 4, 5, 6, 7].map((n) => h('option', { value: n, selected: n === form.practice.bots }, String(n))));
     const botLevelSelect = h('select', { id: 'practice-level', name: 'level',
       onchange: (e) => { form.practice.level = e.target.value; } },
-    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === form.practice.level }, t(`bots.level.${lv}`))));
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === form.practice.level }, levelChoiceLabel(lv))));
     const practiceForm = h('form', { class: 'panel practice', onsubmit: practice, 'aria-labelledby': 'practice-title' },
       h('h2', { id: 'practice-title', text: t('bots.practiceTitle') }),
       h('p', { class: 'lead', text: t('bots.practiceLead') }),
@@ -157,7 +166,7 @@ export function mount(container, { navigate }) {
 
     const recent = history && history.length ? h('section', { class: 'panel recent', 'aria-labelledby': 'recent-title' },
       h('h2', { id: 'recent-title', text: t('home.recentTitle') }),
-      h('ol', { class: 'recent-list' }, history.slice(0, 10).map(recentItem))) : null;
+      h('ol', { class: 'recent-list' }, history.map(recentItem))) : null;
 
     replaceChildren(container, h('div', { class: 'home' },
       h('section', { class: 'hero' },
@@ -185,7 +194,7 @@ function recentItem(game) {
   const names = game.players.map((p) => {
     const won = winners.has(p.id);
     return h('span', { class: won ? 'recent-player winner' : 'recent-player' },
-      p.name, botBadge(p), ` ${p.total}`, won ? ' ★' : '');
+      nameOf(p), botBadge(p), ` ${p.total}`, won ? ' ★' : '');
   });
   return h('li', null,
     h('span', { class: 'recent-kind', text: t('home.demonTitle') }),

@@ -28,6 +28,9 @@ ALLOWED = {
     "app.protocol": {"app.common", "app.demon.rules"},
     "app.support": set(),
     "app.daily": {"app.common"},  # the daily race's deal and rules of entry
+    # Operations (metrics, backups, JSON logs): its instruments are fed by the hub and the
+    # Devil's Grip service, so it must not import them back; the backup reads the schema.
+    "app.ops": {"app.support", "app.config", "app.storage"},
     # The stores are adapters: they know the objects they save (a room, a Devil's Grip
     # session), whose modules declare what they need of a store as Protocols; only the
     # web edge (app/server) wires a store in.
@@ -35,8 +38,8 @@ ALLOWED = {
                     "app.demon.room", "app.grip.service"},
     "app.demon.room": {"app.common", "app.demon.rules", "app.protocol", "app.support", "app.config"},
     "app.demon.hub": {"app.common", "app.demon.rules", "app.demon.room", "app.protocol", "app.support",
-                      "app.config"},
-    "app.grip.service": {"app.common", "app.grip.rules", "app.support", "app.config", "app.protocol"},
+                      "app.config", "app.ops"},
+    "app.grip.service": {"app.common", "app.grip.rules", "app.support", "app.config", "app.protocol", "app.ops"},
 }
 
 

@@ -81,6 +81,9 @@ class Action(_Strict):
 class Vote(_Strict):
     type: Literal["vote"]
     end: bool = True
+    # With end: a person whose every opponent is a bot lets the bots play the round out
+    # fast instead of ending it now (docs/protocol.md).
+    bots_finish: bool = False
 
 
 class NextRound(_Strict):
@@ -153,6 +156,15 @@ client_message = TypeAdapter(ClientMessage)
 
 class CreateRoom(RoomOptions):
     name: Name
+    # The host lists the room's finished matches on every visitor's home page; by default
+    # only the people who played see them (docs/security.md, "Who sees which games").
+    listed: bool = False
+
+
+class SeatProof(_Strict):
+    """A seat's token, shown to see the finished matches played from that seat."""
+
+    token: Annotated[str, StringConstraints(min_length=1, max_length=100)]
 
 
 class JoinRoom(_Strict):

@@ -114,6 +114,7 @@ class RoundView(TypedDict):
     absent: list[int]
     votes: list[int]
     cards_home: list[int]
+    bots_finish: NotRequired[bool]  # only when true: the person let the bots finish the round
 
 
 class PublicState(TypedDict):
@@ -165,6 +166,7 @@ class MoveEvent(TypedDict):
 class VotesEvent(TypedDict):
     kind: Literal["votes"]
     votes: list[int]
+    bots_finish: NotRequired[bool]  # only when true: the person let the bots finish the round
 
 
 class AbsentEvent(TypedDict):

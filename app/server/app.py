@@ -19,7 +19,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import app as app_pkg
-from app.server import cluster, daily_http, grip_http, invite_http, replays_http, rooms_http, static_assets, ws
+from app.server import (cluster, daily_http, grip_http, invite_http, metrics_http, replays_http, rooms_http,
+                        static_assets, ws)
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.grip.service.advisor import GripAdvisor
@@ -27,6 +28,7 @@ from app.grip.service.limits import KeyedLimiter
 from app.grip.service.par import ParBook
 from app.grip.service.sessions import GripSessions
 from app.grip.service.winnable import WinnableDeals
+from app.ops import jsonlog
 from app.demon.hub.hub import Hub
 from app.storage.store import Store
 
@@ -35,14 +37,15 @@ STATIC_DIR = PROJECT_ROOT / "static"
 
 GC_GEN0_THRESHOLD = 20_000
 
-# No inline script or style anywhere in static/, so the policy can be this strict.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+# No inline script or style anywhere in static/, so the policy can be this strict; the
+# pages' one inline script (the theme before the first paint) is allowed by its hash.
+CSP = (f"default-src 'self'; script-src 'self' {static_assets.BOOT_SCRIPT_HASH}; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
        "frame-ancestors 'none'; form-action 'self'")
 
 
 class SecurityHeaders:
-    """Adds the security headers to every HTTP answer, as plain ASGI: it only edits the
+    """Adds the security headers (and `X-Request-ID`) to every HTTP answer, as plain ASGI: it only edits the
     `http.response.start` message. `@app.middleware("http")` did the same through
     Starlette's BaseHTTPMiddleware, which streams every answer through a task group; on
     the event loop every room shares, `/health` cost the server 1.4-2.4 ms of CPU with it
@@ -63,7 +66,9 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in self.NAMES]
-                message = {**message, "headers": headers + self.HEADERS}
+                request_id = jsonlog.REQUEST_ID.get()
+                extra = [(b"x-request-id", request_id.encode())] if request_id is not None else []
+                message = {**message, "headers": headers + self.HEADERS + extra}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -80,6 +85,10 @@ class DemonApp(FastAPI):
     the router (and are refused there)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            # Every log line written while serving this request or socket names it
+            # (app/ops/jsonlog.py); one id per socket, not per message.
+            jsonlog.REQUEST_ID.set(jsonlog.new_request_id(_header(scope, b"x-request-id")))
         if scope["type"] == "websocket":
             code = ws.socket_room_code(scope)
             if code is not None:
@@ -89,11 +98,13 @@ class DemonApp(FastAPI):
         await super().__call__(scope, receive, send)
 
 
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    return next((value for key, value in scope.get("headers", ()) if key == name), None)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    shard = f" shard={settings.shard}" if settings.shard else ""  # one log line, one process
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format=f"%(asctime)s %(levelname)s %(name)s{shard} %(message)s")
+    jsonlog.configure(settings.log_level, settings.shard, as_json=settings.log_format == "json")
     store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
              if settings.persist else None)
     hub = Hub(settings, store)
@@ -156,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = DemonApp(title="Demon & Devil's Grip", version=app_pkg.__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.hub = hub
+    app.state.store = store  # None without persistence
     app.state.grips = grips
     app.state.grip_advisor = grip_advisor
     app.state.grip_par = grip_par
@@ -168,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
     app.state.peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
+    metrics_http.install(app.state, hub, grips, grip_advisor, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
     # RequestValidationError, so that is all it is ever given.
@@ -181,6 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(invite_http.router)
     app.include_router(replays_http.router)  # /api/replays: finished rounds watched again
     app.include_router(daily_http.router)  # /api/daily: the daily race
+    app.include_router(metrics_http.router)  # /metrics, to the allowed addresses only
 
     static_assets.install(app, static_assets.StaticShell(STATIC_DIR))
     return app

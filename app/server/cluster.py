@@ -6,11 +6,13 @@ with one of its shard letters (`DEMON_SHARD`) and keeps them in its own SQLite f
 balancer reads the letter from the path. What no single process knows on its own is
 asked of the others, listed in `DEMON_PEERS`:
 
-    GET /health            this process: status, version, uptime, rooms, shard, accepting
+    GET /health            this process: status, version, database schema version, uptime, rooms,
+                           bots, shard, accepting
     GET /health/accepting  200 while it takes new rooms, 503 while draining: the check the
                            balancer's new-room backend runs
     GET /health/all        every process's /health and the totals (503 if one is down)
-    GET /api/history       recent games of every process, newest first
+    GET /api/history       recent games of listed rooms, every process's, newest first
+                           (a visitor's own games: POST /api/rooms/{code}/history)
 
 Draining: SIGUSR1 makes the process stop accepting new rooms (its /health/accepting turns
 503, so the balancer sends new rooms elsewhere within a check interval) while its rooms
@@ -63,9 +65,11 @@ class Drain:
 
 def own_health(request: Request) -> dict[str, Any]:
     state = request.app.state
+    store = state.store
     return {"status": "ok", "version": app_pkg.__version__,
+            "schema": store.version if store is not None else None,
             "uptime_s": round(time.monotonic() - state.started, 3), "rooms": len(state.hub.rooms),
-            "shard": state.settings.shard, "accepting": state.drain.accepting}
+            "bots": state.hub.bot_count(), "shard": state.settings.shard, "accepting": state.drain.accepting}
 
 
 def own_history(request: Request) -> list[dict[str, Any]]:
@@ -143,8 +147,10 @@ async def health_all(request: Request) -> JSONResponse:
 
 @router.get("/api/history")
 async def history(request: Request, scope: str = "all") -> dict[str, Any]:
-    """Finished matches, newest first, for the home page's "recent games": this process's
-    and, unless `scope=local` (what one peer asks another), every peer's."""
+    """Finished matches of listed rooms, newest first, for the home page's "recent games":
+    this process's and, unless `scope=local` (what one peer asks another), every peer's.
+    A room is listed only when its host chose so; the other matches are shown only to
+    the people who played them (`POST /api/rooms/{code}/history`, app/server/rooms_http.py)."""
     settings = request.app.state.settings
     games = own_history(request)
     if scope == "local" or not settings.peer_list:

@@ -46,6 +46,7 @@ from app.protocol.wire import dumps
 from app.server.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
 from app.server.limits import Budgets, request_address
 from app.support.logfmt import log_event
+from app.ops import instruments
 
 router = APIRouter(prefix="/api/grip")
 
@@ -84,6 +85,7 @@ def _session(request: Request, grips: GripSessions, budgets: Budgets, game_id: s
     except GripError as err:
         if err.code == "not_found":
             budgets.miss(address)
+            instruments.GRIP_REFUSED_GUESSING.inc()
         raise _http(err) from err
 
 
@@ -94,11 +96,13 @@ def _limit(request: Request, limits: dict[str, KeyedLimiter], session: GripSessi
                                (limits["addr"], address, "your address")):
         if not limiter.allow(key):
             get_budgets(request).refusals.note("grip_searches", address)  # a summary per interval
+            instruments.GRIP_REFUSED_RATE.inc()
             raise HTTPException(429, f"Too many hint, par or solution requests from {what}: slow down.",
                                 headers={"Retry-After": str(limiter.retry_after())})
 
 
 def _busy(err: Busy) -> HTTPException:
+    instruments.GRIP_REFUSED_BUSY.inc()
     return HTTPException(503, "The hint engine is busy: try again in a moment.", headers={"Retry-After": "1"})
 
 
@@ -159,6 +163,7 @@ async def _hint(request: Request, grips: GripSessions, par_book: ParBook, limits
     except GripError as err:
         raise _http(err) from err
     _limit(request, limits, session)
+    instruments.GRIP_HINTS.inc()
     changes = session.changes
     try:
         answer = await advisor.hint(grips.hint_view(session), arrived=arrived)
@@ -170,6 +175,7 @@ async def _hint(request: Request, grips: GripSessions, par_book: ParBook, limits
         raise _http(err) from err
     if not kept:
         raise HTTPException(409, "The game changed while the hint was searched: ask again.")
+    instruments.GRIP_HINT_SECONDS.observe(time.monotonic() - arrived)
     log_event("grip_hint", game=session.id, budget_ms=round(answer.budget_s * 1000),
               complete=answer.complete, ms=round((time.monotonic() - arrived) * 1000))
     return _describe(grips, par_book, session)
@@ -198,7 +204,8 @@ async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable
                        budgets: BudgetsDep, limits: GripLimitsDep,
                        authorization: str | None = Header(None)) -> Response:
     """The certified winning line of a finished certified-winnable deal, with the view
-    after every step, so the page can replay it without knowing the rules."""
+    after every step, so the page can replay it without knowing the rules. The game is
+    marked `used_hint` from then on (docs/rules.md: what counts as unaided)."""
     session = _session(request, grips, budgets, game_id, authorization)
     _limit(request, limits, session)
     if not session.game.state.is_over():
@@ -208,6 +215,7 @@ async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable
     if line is None:
         raise HTTPException(404, "This deal has no stored solution (only deals dealt as winnable have one).")
     initial, steps = replay_line(number, line)
+    grips.solution_shown(session)  # an aided game from now on, like a hinted one
     return _json({"number": number, "initial": initial, "steps": steps})
 
 

@@ -12,10 +12,13 @@ uvicorn's h11 protocol with this guard around it (`protocols`, passed to uvicorn
   of each answer, the client has `DEMON_REQUEST_TIMEOUT_S` to deliver a complete request,
   head and body; otherwise the connection is closed. (An upgraded socket is then the
   WebSocket layer's business: `hello` within `DEMON_HELLO_TIMEOUT_S`, pings.)
-* **Caps.** At most `DEMON_MAX_CONNECTIONS` connections at once, and
-  `DEMON_MAX_CONNECTIONS_PER_ADDR` from one address (IPv6: one /64). A connection past a
-  cap is aborted as soon as it is accepted, so it costs a file descriptor for
-  microseconds. A trusted proxy's connections count only towards the total: its clients
+* **Caps.** `DEMON_MAX_CONNECTIONS_PER_ADDR` from one address (IPv6: one /64) and
+  `DEMON_MAX_CONNECTIONS_PER_PREFIX` from one IPv4 /24 or IPv6 /48; a connection past
+  either is aborted as soon as it is accepted, so it costs a file descriptor for
+  microseconds. At most `DEMON_MAX_CONNECTIONS` at once, of which authenticated
+  WebSockets may take all but `DEMON_CONNECTION_RESERVE`; at the cap a newcomer takes
+  the place of the oldest connection that is idle or has not authenticated
+  (`ConnectionGuard`). A trusted proxy's connections count only towards the total: its clients
   are told apart by the address it forwards, which only the app can read (`app.py`
   counts WebSockets per forwarded address).
 * **Quiet refusals.** Refusals are counted and logged at most once per
@@ -39,6 +42,7 @@ from collections import Counter
 from typing import Callable
 
 import h11
+from websockets.http11 import Request as WebSocketRequest
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -65,6 +69,20 @@ def address_key(host: str | None) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
+
+
+def prefix_key(host: str | None) -> str:
+    """The wider network a client address shares a connection cap with: its IPv4 /24, or
+    its IPv6 /48 (a home's /56 holds 256 /64s, a site's /48 65,536)."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 48}", strict=False))
 
 
 class TrustedProxies:
@@ -165,37 +183,99 @@ def effective_max_connections(wanted: int) -> int:
 
 
 class ConnectionGuard:
-    """The open connections of the process, per address, and the refusals."""
+    """The open connections of the process, per address and per prefix, in two classes.
+
+    *Established* connections are WebSockets whose `hello` opened a seat; they may hold at
+    most `max_total - reserve` places. Everything else is either *busy* (a whole request
+    has arrived and is being answered: short, and under the server's control) or
+    *evictable*: an HTTP connection waiting for its (next) request, idle or trickling a
+    head, or a WebSocket that has not authenticated yet. When every place is taken, a
+    newcomer takes the place of the oldest evictable connection. So a crowd of idle
+    seats cannot take the last `reserve` places, a crowd of half-open connections is
+    pushed out by newcomers instead of keeping them out, and `/health` and a visitor's
+    page are still answered (issue 27)."""
 
     def __init__(self, settings: Settings, *, max_connections: int | None = None) -> None:
         self.request_timeout_s = settings.request_timeout_s
         self.max_total = max_connections if max_connections is not None else settings.max_connections
+        self.reserve = min(settings.connection_reserve, self.max_total // 2)
+        self.max_established = self.max_total - self.reserve
         self.max_per_addr = settings.max_connections_per_addr
+        self.max_per_prefix = settings.max_connections_per_prefix
         self.trusted = TrustedProxies(settings.trusted_proxy_list)
-        self.open: dict[asyncio.BaseTransport, str] = {}  # transport -> address key
+        self.open: dict[asyncio.Transport, tuple[str, str]] = {}  # transport -> (address, prefix)
         self.per_addr: Counter[str] = Counter()
+        self.per_prefix: Counter[str] = Counter()
+        # Oldest first: a dict keeps insertion order, and a connection that becomes
+        # evictable again (the end of an answer) is inserted anew, at the end.
+        self.evictable: dict[asyncio.Transport, None] = {}
+        self.established: set[asyncio.Transport] = set()
         self.refusals = Throttled("connections_refused", settings.refusal_log_interval_s)
 
-    def admit(self, transport: asyncio.BaseTransport) -> bool:
+    def admit(self, transport: asyncio.Transport) -> bool:
         peer = transport.get_extra_info("peername")
         host = peer[0] if isinstance(peer, tuple) and peer else None
-        key = address_key(host)
-        if len(self.open) >= self.max_total:
+        key, prefix = address_key(host), prefix_key(host)
+        if host not in self.trusted:
+            if self.per_addr[key] >= self.max_per_addr:
+                self.refusals.note("per_addr", key)
+                return False
+            if self.per_prefix[prefix] >= self.max_per_prefix:
+                self.refusals.note("per_prefix", prefix)
+                return False
+        if len(self.open) >= self.max_total and not self._evict_oldest():
             self.refusals.note("total", key)
             return False
-        if host not in self.trusted and self.per_addr[key] >= self.max_per_addr:
-            self.refusals.note("per_addr", key)
-            return False
-        self.open[transport] = key
+        self.open[transport] = (key, prefix)
         self.per_addr[key] += 1
+        self.per_prefix[prefix] += 1
+        self.evictable[transport] = None
         return True
 
-    def release(self, transport: asyncio.BaseTransport) -> None:
-        key = self.open.pop(transport, None)
-        if key is not None:
-            self.per_addr[key] -= 1
-            if self.per_addr[key] <= 0:
-                del self.per_addr[key]
+    def _evict_oldest(self) -> bool:
+        victim = next(iter(self.evictable), None)
+        if victim is None:  # every place is an authenticated seat or a request being answered
+            return False
+        self.refusals.note("evicted", self.open[victim][0])
+        self.release(victim)
+        victim.abort()
+        return True
+
+    def waiting(self, transport: asyncio.Transport) -> None:
+        """The connection waits for a request (or, a WebSocket, for its hello)."""
+        if transport in self.open and transport not in self.established:
+            self.evictable.pop(transport, None)
+            self.evictable[transport] = None
+
+    def busy(self, transport: asyncio.Transport) -> None:
+        """A whole request has arrived: it is answered before the connection can go."""
+        self.evictable.pop(transport, None)
+
+    def establish(self, transport: asyncio.Transport) -> bool:
+        """A WebSocket authenticated; False when the established places are all taken."""
+        if transport not in self.open:
+            return False
+        if transport not in self.established:
+            if len(self.established) >= self.max_established:
+                self.refusals.note("established_full", self.open[transport][0])
+                return False
+            self.established.add(transport)
+        self.evictable.pop(transport, None)
+        return True
+
+    def release(self, transport: asyncio.Transport) -> None:
+        keys = self.open.pop(transport, None)
+        if keys is None:
+            return
+        self.evictable.pop(transport, None)
+        self.established.discard(transport)
+        for counter, key in ((self.per_addr, keys[0]), (self.per_prefix, keys[1])):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+
+ADMISSION = "demon.admission"  # the scope extension a guarded WebSocket carries (app/server/ws.py)
 
 
 def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
@@ -227,7 +307,7 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
         def _expired(self) -> None:
             self._deadline = None
             if not self.transport.is_closing():
-                guard.refusals.note("request_timeout", guard.open.get(self.transport))
+                guard.refusals.note("request_timeout", guard.open.get(self.transport, ("?",))[0])
                 self.transport.abort()
 
         def data_received(self, data: bytes) -> None:
@@ -237,13 +317,17 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
             if self._deadline is not None and (self.transport.get_protocol() is not self
                                                or self.conn.their_state not in _WAITING):
                 self._disarm()  # a whole request arrived (or the socket is now a WebSocket)
+                if self.transport.get_protocol() is self:
+                    guard.busy(self.transport)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing() and self.transport.get_protocol() is self:
                 self._arm()  # the next request, or idleness, is timed from here
+                guard.waiting(self.transport)
                 if self.conn.their_state not in _WAITING:
                     self._disarm()  # a pipelined request was already complete
+                    guard.busy(self.transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -256,9 +340,18 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._disarm()
+            guard.waiting(self.transport)  # for its hello: never-authenticated, evictable
             super().handle_websocket_upgrade(event)
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def handle_connect(self, event: WebSocketRequest) -> None:
+            super().handle_connect(event)
+            # The app's task is created but has not run yet: it finds in its scope how to
+            # claim an established place once its hello is good.
+            if getattr(self, "scope", None) is not None and self.transport is not None:
+                transport = self.transport
+                self.scope["extensions"][ADMISSION] = {"establish": lambda: guard.establish(transport)}
+
         def connection_lost(self, exc: Exception | None) -> None:
             try:
                 super().connection_lost(exc)

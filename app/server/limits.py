@@ -1,19 +1,20 @@
 """Per-client budgets and input hygiene at the app's edge (docs/security.md).
 
-* `Budgets`: token buckets per client address for creating rooms, joining, starting
-  Devil's Grip games, and *misses* (an unknown room code, a join to no room, a WebSocket
+* `Budgets`: token buckets per client address for creating rooms, seating bots in
+  practice rooms (a bot is a unit), joining, starting Devil's Grip games, and *misses* (an unknown room code, a join to no room, a WebSocket
   token that opens no seat, a Devil's Grip id or token that is not a game). An address
   whose miss budget is spent gets 429 (a socket: close 1008) for every such request,
   right or wrong, until it refills: a right guess must not be told apart from a wrong
   one. Hits cost nothing, so players using their real codes never meet the limit.
 * `RoomWatch`: rooms created over HTTP whose seats have not opened a socket yet; past
-  `DEMON_UNUSED_ROOM_TTL_S` such a room is handed to the hub's idle sweep.
+  `DEMON_UNUSED_ROOM_TTL_S` (a practice room: `DEMON_UNOPENED_PRACTICE_TTL_S`) such a
+  room is handed to the hub's idle sweep.
 * `BodyGuard`: request bodies over `DEMON_MAX_BODY_BYTES` get 413, and a body that is
   not strict JSON (NaN, Infinity, lone surrogates, invalid UTF-8) 422, before FastAPI's
   lenient `json.loads` lets such values into a handler.
 * `validation_error`: a 422 that never echoes a large input back.
-* `SocketGate`: the `/ws/{code}` side: sockets per client address (behind a trusted
-  proxy, per forwarded address), the miss budget for socket tokens, and which rooms
+* `SocketGate`: the `/ws/{code}` side: sockets per client address and per its /24 or
+  /48 (behind a trusted proxy, per forwarded address and prefix), the miss budget for socket tokens, and which rooms
   were opened.
 
 The client address is `scope["client"]`, which uvicorn's proxy-header middleware has
@@ -33,7 +34,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.server.guard import Throttled, address_key
+from app.server.guard import Throttled, address_key, prefix_key
 from app.config import Settings
 from app.demon.hub.hub import Hub
 from app.grip.service.limits import KeyedLimiter
@@ -63,14 +64,15 @@ class Budgets:
         self.joins = per_min(settings.join_per_min, settings.join_burst)
         self.grips = per_min(settings.grip_create_per_min, settings.grip_create_burst)
         self.misses = per_min(settings.miss_per_min, settings.miss_burst)
+        self.bots = per_min(settings.bot_create_per_min, settings.bot_create_burst)
         self.refusals = Throttled("over_budget", settings.refusal_log_interval_s)
 
-    def spend(self, limiter: KeyedLimiter, address: str, what: str) -> None:
-        """One more `what` from `address`, or 429 with Retry-After when its budget is spent."""
-        if not limiter.allow(address):
+    def spend(self, limiter: KeyedLimiter, address: str, what: str, cost: int = 1) -> None:
+        """`cost` more `what` from `address`, or 429 with Retry-After when its budget is spent."""
+        if not limiter.allow(address, cost):
             self.refusals.note(what.replace(" ", "_"), address)
             raise HTTPException(429, f"Too many {what} from your address: try again in a minute.",
-                                headers={"Retry-After": str(limiter.retry_after())})
+                                headers={"Retry-After": str(limiter.retry_after(cost))})
 
     def check_misses(self, address: str) -> None:
         """429 when this address has guessed wrong too often (hit or miss alike)."""
@@ -92,19 +94,21 @@ class RoomWatch:
         self.clock = clock
         self.pending: dict[str, float] = {}
 
-    def created(self, code: str) -> None:
-        self.pending[code] = self.clock()
+    def created(self, code: str, ttl_s: float | None = None) -> None:
+        """A new room; `ttl_s` (shorter than the default) for a practice room, whose bots
+        are the server's to pay for."""
+        self.pending[code] = self.clock() + (self.ttl_s if ttl_s is None else ttl_s)  # its deadline
 
     def opened(self, code: str) -> None:
         self.pending.pop(code, None)
 
     def sweep(self, hub: Hub) -> list[str]:
-        """Hand the rooms unused past the TTL to the hub's idle sweep: their last activity
+        """Hand the rooms unused past their TTL to the hub's idle sweep: their last activity
         is set back by the hub's empty-room TTL, so its next tick removes them the way it
         removes any room nobody is connected to (and keeps one a socket has meanwhile
         joined). Returns their codes."""
         now = self.clock()
-        expired = [code for code, at in self.pending.items() if now - at >= self.ttl_s]
+        expired = [code for code, deadline in self.pending.items() if now >= deadline]
         for code in expired:
             del self.pending[code]
             handle = hub.rooms.get(code)
@@ -112,7 +116,7 @@ class RoomWatch:
                 continue
             handle.room.last_active = min(handle.room.last_active,
                                           hub.clock() - hub.settings.empty_room_ttl_s - 1.0)
-            log_event("room_unused", code=code, ttl_s=self.ttl_s)
+            log_event("room_unused", code=code)
         return expired
 
 
@@ -201,9 +205,11 @@ class SocketGate:
 
     def __init__(self, settings: Settings, budgets: Budgets, watch: RoomWatch) -> None:
         self.max_per_addr = settings.max_connections_per_addr
+        self.max_per_prefix = settings.max_connections_per_prefix
         self.budgets = budgets
         self.watch = watch
         self.open: Counter[str] = Counter()
+        self.open_per_prefix: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, code: str,
                        handler: Callable[[Scope, Receive, Send, str], Awaitable[None]]) -> None:
@@ -214,6 +220,11 @@ class SocketGate:
         if self.open[address] >= self.max_per_addr:
             self.budgets.refusals.note("sockets_per_addr", address)
             return await _refuse(receive, send, "too many connections from your address")
+        client = scope.get("client")
+        prefix = prefix_key(client[0] if client else None)
+        if self.open_per_prefix[prefix] >= self.max_per_prefix:
+            self.budgets.refusals.note("sockets_per_prefix", prefix)
+            return await _refuse(receive, send, "too many connections from your network")
         room = normalise_code(code)
         sent = False
 
@@ -232,12 +243,14 @@ class SocketGate:
             return send(message)
 
         self.open[address] += 1
+        self.open_per_prefix[prefix] += 1
         try:
             await handler(scope, receive, watched_send, code)
         finally:
-            self.open[address] -= 1
-            if self.open[address] <= 0:
-                del self.open[address]
+            for counter, key in ((self.open, address), (self.open_per_prefix, prefix)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
 
 
 async def _refuse(receive: Receive, send: Send, reason: str) -> None:

@@ -1,20 +1,29 @@
-"""HTTP side of rooms: create, look up, join. The token is returned once, here.
+"""HTTP side of rooms: create, look up, join, and a seat's finished matches. The token is
+returned once, here.
+
+Finished matches are private to the people who played them (docs/security.md, "Who sees
+which games"): `POST /api/rooms/{code}/history` with a seat's token answers the room's
+matches played from that seat. Its path starts with the room code, so behind HAProxy it
+reaches the process that owns the room and its database, as every room request does.
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
-included), joins, and misses (a code that names no room); past them, 429.
+included), bots seated in practice rooms, joins, and misses (a code that names no room); past them, 429.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
 from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
 from app.server.limits import request_address
-from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant
+from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
 from app.demon.hub.hub import Hub, HubFull
 from app.demon.room.room import Player, RoomError
 from app.demon.room.views import RoomSummary
-from app.support.secrets_util import normalise_code
+from app.support.secrets_util import hash_token, normalise_code
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -48,15 +57,22 @@ async def create_room(body: CreateRoom, request: Request, hub: HubDep, budgets: 
 @router.post("/practice", response_model=SeatGrant)
 async def practice_room(body: PracticeRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
                         watch: RoomWatchDep) -> SeatGrant:
-    """"Play against bots": a room of you and 1-7 bots, its countdown already running."""
-    budgets.spend(budgets.rooms, request_address(request), "new rooms")
+    """"Play against bots": a room of you and 1-7 bots, its countdown already running.
+    Its bots are paid for by the address that asks, one unit each (a room of 7 costs
+    seven times a room of 1), and they play only once its player has opened the room's
+    socket; unopened, it is gone after DEMON_UNOPENED_PRACTICE_TTL_S."""
+    address = request_address(request)
+    budgets.spend(budgets.rooms, address, "new rooms")
+    budgets.spend(budgets.bots, address, "bots", cost=body.bots)
     try:
         handle, player, token = hub.create_practice(body)
     except HubFull as err:
         raise _full(err, hub) from err
     except RoomError as err:  # too_many_bots: the server's DEMON_MAX_BOTS is reached
-        raise HTTPException(503, err.message) from err
-    watch.created(handle.room.code)
+        # Unopened practice rooms give their bots back within this (and the sweep's second).
+        retry = math.ceil(hub.settings.unopened_practice_ttl_s) + 2
+        raise HTTPException(503, err.message, headers={"Retry-After": str(retry)}) from err
+    watch.created(handle.room.code, hub.settings.unopened_practice_ttl_s)
     return _grant(handle.room.code, player, token)
 
 
@@ -88,3 +104,14 @@ async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, bu
         raise HTTPException(404, NO_ROOM)
     handle, player, token = joined
     return _grant(handle.room.code, player, token)
+
+
+@router.post("/{code}/history")
+async def seat_history(code: str, body: SeatProof, request: Request) -> dict[str, Any]:
+    """The room's finished matches played from the seat `body.token` opens; anything
+    else gets the same empty list, so the answer tells nothing of whether the room
+    exists. Not a miss either: the home page asks this for every seat the browser keeps,
+    most of them rooms long gone, and must not spend its visitor's miss budget."""
+    store = request.app.state.store
+    games = store.matches_seen_by(normalise_code(code), hash_token(body.token)) if store is not None else []
+    return {"games": games}

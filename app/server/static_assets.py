@@ -28,8 +28,10 @@ the static `import ... from './x.js'` statements of each module name the rest. T
 lists every module of that graph as `<link rel="modulepreload">`, so a first visit asks
 for all of them at once instead of finding them one import (one round trip) deeper at a
 time: nine deep, on a phone's network, that was most of a second (issue 23). A dynamic
-`import()` (a language's strings) is not in the list: the language is the browser's
-choice. The first visit's language module is hinted too, from Accept-Language (the
+`import()` is not found by that walk: the room and Devil's Grip, which app.js loads when
+shown, are added for their own addresses (PAGE_MODULES), so the home page preloads only
+what it runs, and a link to a room preloads the room. A language's strings are the
+browser's choice. The first visit's language module is hinted too, from Accept-Language (the
 browser's own list, which is what the page picks from when nothing is saved), in one
 variant of the page per language, all made here at start-up.
 
@@ -41,6 +43,7 @@ Python code.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -72,8 +75,13 @@ _TYPES = {".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; cha
           ".webmanifest": "application/manifest+json"}
 _SMALLEST_WORTH_COMPRESSING = 512
 
-# The pages that are index.html under another address (the client routes on the path).
+# The pages that are index.html under another address (the client routes on the path),
+# each with the module app.js loads for it with `import()` (app.js PAGES): the home page
+# is in app.js's static imports; the room and Devil's Grip are loaded when shown, so the
+# home page of a first visit does not wait for them, and each page preloads its own.
 PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/daily")
+PAGE_MODULES = {"/": (), "/grip": ("grip/grip.js",), "/r/{code}": ("demon/room.js",),
+                "/replay/{code}/{replay_id}": ("replay/replay.js",), "/daily": ("daily/daily.js",)}
 # Addresses whose 404 stays the JSON one: programs, not people, ask for these.
 _NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"
@@ -98,6 +106,16 @@ class Asset:
     gzipped: bytes | None  # None when compressing would not pay
     media_type: str
     etag: str
+
+
+# The one inline script, put into every page's <head> before its stylesheets: the
+# player's theme on <html> before the first paint. The settings module (settings.js)
+# writes the same attribute, but only once the modules have run, and until then a dark
+# or light page showed the green felt first. The policy allows exactly this script by
+# its hash (`BOOT_SCRIPT_HASH`, app.py's CSP), so no other inline script can run.
+BOOT_SCRIPT = ("try{var t=JSON.parse(localStorage.getItem('dg.prefs')||'{}').theme;"
+               "if(t==='dark'||t==='light')document.documentElement.dataset.theme=t}catch(e){}")
+BOOT_SCRIPT_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(BOOT_SCRIPT.encode()).digest()).decode() + "'"
 
 
 def _media_type(name: str) -> str:
@@ -183,10 +201,14 @@ class StaticShell:
         self.entries = _ENTRY_MODULE.findall(index_html)
         self.modules = module_graph(self.entries, files)
         self.languages = sorted(m.group(1) for rel in files if (m := _LANGUAGE_MODULE.match(rel)))
-        self.index = self._page("index.html", preload=[m for m in self.modules if m not in self.entries])
-        # the same page with the language module of a first visit hinted too, per language
-        self.index_for = {code: self._page("index.html", preload=[
-            *(m for m in self.modules if m not in self.entries), f"i18n/{code}.js"]) for code in self.languages}
+        # per page: the entries' graph and the page's own module's (PAGE_MODULES)
+        self.page_modules = {address: [m for m in module_graph([*self.entries, *lazy], files)
+                                       if m not in self.entries]
+                             for address, lazy in PAGE_MODULES.items()}
+        self.index = self._page("index.html", preload=self.page_modules["/"])
+        # each page with the language module of a first visit hinted too, per language
+        self.index_for = {(address, code): self._page("index.html", preload=[*modules, f"i18n/{code}.js"])
+                          for address, modules in self.page_modules.items() for code in self.languages}
         self.offline = self._page("notice.html", notice="offline")
         self.not_found = self._page("notice.html", notice="notFound")
         self.service_worker = self._service_worker(files.get(_SW_TEMPLATE))
@@ -199,6 +221,9 @@ class StaticShell:
         if asset is None:
             return None
         html = asset.body.decode("utf-8")
+        first_style = html.find('<link rel="stylesheet"')
+        if first_style >= 0:
+            html = html[:first_style] + f"<script>{BOOT_SCRIPT}</script>\n  " + html[first_style:]
         if preload:
             links = "".join(f'<link rel="modulepreload" href="/static/{rel}">\n  ' for rel in preload)
             at = html.find('<script type="module"')
@@ -292,15 +317,18 @@ def install(app: FastAPI, shell: StaticShell) -> None:
     if shell.index is not None:
         index: Asset = shell.index
 
-        async def page(request: Request) -> Response:
-            """index.html, with the language module this browser will ask for hinted (a
-            first visit: nothing saved, the browser's languages decide, as in language.js)."""
-            code = best_language(request.headers.get("accept-language", ""), shell.languages)
-            return respond(request, shell.index_for.get(code) or index, REVALIDATE,
-                           extra={"Vary": "Accept-Encoding, Accept-Language"})
+        def page_at(address: str) -> Callable[[Request], Awaitable[Response]]:
+            async def page(request: Request) -> Response:
+                """index.html with this page's modules preloaded, and the language module
+                this browser will ask for hinted (a first visit: nothing saved, the
+                browser's languages decide, as in language.js)."""
+                code = best_language(request.headers.get("accept-language", ""), shell.languages)
+                return respond(request, shell.index_for.get((address, code)) or index, REVALIDATE,
+                               extra={"Vary": "Accept-Encoding, Accept-Language"})
+            return page
 
         for address in PAGES:
-            app.add_api_route(address, page, methods=methods, include_in_schema=False)
+            app.add_api_route(address, page_at(address), methods=methods, include_in_schema=False)
     if shell.offline is not None:
         app.add_api_route("/offline", _serve(shell.offline), methods=methods, include_in_schema=False)
     if shell.service_worker is not None:

@@ -16,6 +16,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.config import Settings
+from app.server.guard import ADMISSION
 from app.protocol import messages as m
 from app.protocol import server as out
 from app.demon.hub.connection import Pipe
@@ -25,6 +26,7 @@ from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code
 
 CLOSE_TOO_BIG = 1009
+CLOSE_TRY_LATER = 1013
 SOCKET_PREFIX = "/ws/"
 
 
@@ -61,6 +63,14 @@ def explain(error: ValidationError) -> str:
     where = ".".join(str(part) for part in first.get("loc", ()))
     message = first.get("msg", "invalid message")
     return f"{where}: {message}" if where else message
+
+
+def _claim_established_place(scope: Scope) -> bool:
+    """Whether the connection guard (app/server/guard.py) has a place left for one more
+    authenticated socket; without the guard (an app run by another server) there is no
+    such cap."""
+    admission = scope.get("extensions", {}).get(ADMISSION)
+    return admission is None or bool(admission["establish"]())
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
@@ -115,6 +125,8 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
     player = handle.room.seating.by_token(hello.token) if handle else None
     if handle is None or player is None or player.left:
         return await _refuse(websocket, CLOSE_POLICY, "unknown room or token")
+    if not _claim_established_place(scope):
+        return await _refuse(websocket, CLOSE_TRY_LATER, "server full: try again later")
 
     pipe = Pipe(_Frames(websocket, send), settings.send_queue)
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)

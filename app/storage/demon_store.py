@@ -20,7 +20,8 @@ import sqlite3
 import time
 from typing import Any
 
-from app.demon.room.persist import restore_room, room_initial, room_meta
+from app.demon.room.action_ids import KeptId
+from app.demon.room.persist import kept_action_ids, restore_room, room_initial, room_meta
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
 from app.storage.daily_store import DailyStore
@@ -116,6 +117,11 @@ class DemonStore:
             pass
         elif round_no != room.round_no:
             c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            # The old round's applied ids leave with its steps: keep them apart, as the
+            # room still answers them for one more round (issue 27).
+            c.execute("DELETE FROM kept_action_ids WHERE code = ?", (room.code,))
+            c.executemany("INSERT INTO kept_action_ids (code, player, action_id, v, earlier) VALUES (?, ?, ?, ?, ?)",
+                          [(room.code, k.player, k.action_id, k.v, int(k.earlier)) for k in kept_action_ids(room)])
             written = 0
             initial = room_initial(room)
             c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
@@ -142,6 +148,7 @@ class DemonStore:
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute("DELETE FROM steps WHERE code = ?", (room.code,))
+            self.conn.execute("DELETE FROM kept_action_ids WHERE code = ?", (room.code,))
             self.conn.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
         self._saved.pop(room.code, None)
         self._finished.discard(room.code)
@@ -157,11 +164,13 @@ class DemonStore:
             steps = self.conn.execute(
                 "SELECT step, player, action_id, v, at FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
                 (code, round_no)).fetchall()
+            kept = [KeptId(p, a, v, bool(e)) for p, a, v, e in self.conn.execute(
+                "SELECT player, action_id, v, earlier FROM kept_action_ids WHERE code = ?", (code,))]
             try:
                 room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
                                     [json.loads(s[0]) for s in steps],
                                     [(p, a, v) if p is not None else None for _, p, a, v, _at in steps],
-                                    now=now, times=[s[4] for s in steps], **room_kwargs)
+                                    now=now, kept=kept, times=[s[4] for s in steps], **room_kwargs)
             except Exception as err:  # one damaged room must not keep the others from starting
                 log.error("room %s could not be restored and is left in the database: %s", code, err)
                 continue
@@ -175,10 +184,15 @@ class DemonStore:
         players = [{"id": p.id, "name": p.name, "total": p.total,
                     "bot": p.bot.level if p.bot is not None else None} for p in room.players]
         winners = room.result["winners"] if room.result is not None else []
+        # The people who played it, by their seat token's hash: they, and nobody else
+        # unless the room is listed, see the match (`matches_seen_by`).
+        seats = [p.token_hash.hex() for p in room.players if p.bot is None]
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) VALUES (?, ?, ?, ?, ?)",
-                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners)))
+            self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners, listed, seats) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners),
+                               int(room.listed), dumps(seats)))
             self.conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (room.code,))
         self._finished.add(room.code)
 
@@ -189,8 +203,20 @@ class DemonStore:
             self.conn.execute("UPDATE rooms SET finished = 0 WHERE code = ?", (room.code,))
 
     def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
+        """The latest matches of listed rooms: what every visitor may see."""
         rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners FROM matches "
-                                 "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [{"code": code, "finished_at": at, "players": json.loads(players),
-                 "rounds": json.loads(rounds), "winners": json.loads(winners)}
-                for code, at, players, rounds, winners in rows]
+                                 "WHERE listed = 1 ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [_match(*row) for row in rows]
+
+    def matches_seen_by(self, code: str, token_hash: bytes, limit: int = 10) -> list[dict[str, Any]]:
+        """The room's matches played from the seat whose token hashes to `token_hash`."""
+        rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners, seats FROM matches "
+                                 "WHERE code = ? ORDER BY id DESC", (code,)).fetchall()
+        mine = token_hash.hex()
+        return [_match(*row[:5]) for row in rows if mine in json.loads(row[5])][:limit]
+
+
+def _match(code: str, finished_at: float, players: str, rounds: str, winners: str) -> dict[str, Any]:
+    """A finished match as GET /api/history shows it."""
+    return {"code": code, "finished_at": finished_at, "players": json.loads(players),
+            "rounds": json.loads(rounds), "winners": json.loads(winners)}

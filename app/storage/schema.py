@@ -50,7 +50,28 @@ MIGRATIONS.append(
         "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
     ])
 MIGRATIONS.append(
-    # 4 -> 5: replays (issue 29). Each step keeps when the server received it (seconds
+    # 4 -> 5: the applied action ids a room still answers that its current round's log
+    # does not hold (the previous round's; after a rematch, the last match's last round),
+    # rewritten when a round begins, so that they survive a restart too (issue 27).
+    # `earlier` is 1 for the previous round's ids, 0 for ids still counted as this one's.
+    [
+        """CREATE TABLE IF NOT EXISTS kept_action_ids (code TEXT NOT NULL, player TEXT NOT NULL,
+                                                     action_id TEXT NOT NULL, v INTEGER NOT NULL,
+                                                     earlier INTEGER NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS kept_action_ids_code ON kept_action_ids (code)",
+    ])
+MIGRATIONS.append(
+    # 5 -> 6: who may see a finished match (docs/security.md, "Who sees which games"): the
+    # public list shows it only when its host listed the room; otherwise only the people
+    # who played it, who prove it with their seat's token (its hash is kept here).
+    # Matches from before are listed for nobody.
+    [
+        "ALTER TABLE matches ADD COLUMN listed INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE matches ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
+        "CREATE INDEX IF NOT EXISTS matches_code ON matches (code)",
+    ])
+MIGRATIONS.append(
+    # 6 -> 7: replays and the daily race (issue 29). Each step keeps when the server received it (seconds
     # after the round's signal; NULL for steps from before), and every finished Demon
     # round keeps its whole record (the room's `steps` are rewritten by the next round),
     # with who played it: the token hashes of its seats decide who may watch it again.

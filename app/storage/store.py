@@ -72,6 +72,12 @@ class Store:
     def wal_bytes(self) -> int:
         return self.db.wal_bytes()
 
+    def wal_wants_checkpoint(self) -> bool:
+        return self.db.wal_wants_checkpoint()
+
+    def finish_checkpoint(self) -> None:
+        self.db.finish_checkpoint()
+
     def close(self) -> None:
         self.db.close()
 
@@ -97,6 +103,9 @@ class Store:
 
     def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         return self.demon.recent_matches(limit)
+
+    def matches_seen_by(self, code: str, token_hash: bytes, limit: int = 10) -> list[dict[str, Any]]:
+        return self.demon.matches_seen_by(code, token_hash, limit)
 
     # ------------------------------------------------------------ Devil's Grip
 

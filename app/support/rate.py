@@ -20,11 +20,13 @@ class RateLimiter:
         self.clock = clock
         self.last = clock()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
+        """Spend `cost` tokens if there are that many (a request that costs more than one
+        unit, such as a practice room's bots); otherwise spend nothing."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False

@@ -140,6 +140,44 @@ function patternBody(kind, fg) {
   }
 }
 
+// Makes every face's image ready before it is first shown, a few at a time while the
+// page is idle. A card image is an SVG document of its own, which the browser parses and
+// lays out the first time a node shows it (about 2 ms of the main thread each, more on a
+// slow phone); at a Demon table of eight those first showings fell in the middle of the
+// race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, issue 23). The
+// cards then drawn with the same address find the image made, while an <img> of it is
+// held here (the page's life: 104 faces per look of the deck at most). Returns a
+// function that stops the warming.
+const warmed = new Map(); // address -> <img>
+
+export function warmFaces({ mini = true, full = true, perSlice = 4 } = {}) {
+  if (typeof Image !== 'function') return () => {};
+  const urls = [];
+  for (const s of SUITS) {
+    for (const r of RANKS) {
+      if (mini) urls.push(faceUrl(r + s, true));
+      if (full) urls.push(faceUrl(r + s, false));
+    }
+  }
+  let handle = null;
+  const later = window.requestIdleCallback
+    ? (fn) => window.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(fn, 50);
+  const cancel = window.cancelIdleCallback ? (id) => window.cancelIdleCallback(id) : (id) => clearTimeout(id);
+  function slice() {
+    handle = null;
+    for (const css of urls.splice(0, perSlice)) {
+      const address = css.slice(5, -2); // url("…") -> …
+      if (warmed.has(address)) continue;
+      const img = new Image();
+      img.src = address;
+      warmed.set(address, img);
+    }
+    if (urls.length) handle = later(slice);
+  }
+  handle = later(slice);
+  return () => { if (handle !== null) cancel(handle); urls.length = 0; };
+}
+
 export function backUrl(seat) {
   const key = `b${seat}`;
   if (!cache.has(key)) {

@@ -50,6 +50,9 @@ export const api = {
   practiceRoom: (name, bots, level, rounds) => request('POST', '/api/rooms/practice',
     { body: { name, bots, level, rounds } }),
   history: () => request('GET', '/api/history'),
+  // The finished matches played from this seat (the token proves it; docs/security.md).
+  seatHistory: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/history`,
+    { body: { token } }),
   invite: () => request('GET', '/api/invite'),
   newGrip: (body = {}) => request('POST', '/api/grip', { body }),
   getGrip: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}`, { token }),

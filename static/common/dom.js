@@ -62,6 +62,13 @@ export function setText(node, text) {
   if (node.textContent !== value) node.textContent = value;
 }
 
+// Shows or hides a node, writing only a change: `hidden` written again with the value it
+// has still makes Chromium recalculate style (and draw a frame), which a 200 ms clock
+// tick did five times a second on a table where nothing happened (issue 23).
+export function setHidden(node, hidden) {
+  if (node.hidden !== Boolean(hidden)) node.hidden = Boolean(hidden);
+}
+
 // A container whose children are drawn by key and made again only when what they are
 // drawn from changed (the plan is keyed.js, pure and tested). `patch(items)` takes
 // [{key, parts, make}] in the order to show, and answers how many nodes it made:

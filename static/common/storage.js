@@ -58,6 +58,20 @@ export function setRoomCreds(code, creds) {
   pruneRooms();
 }
 
+// Every seat kept, in no particular order (the home page asks for their finished matches).
+export function listRoomCreds() {
+  const found = [];
+  try {
+    for (let i = 0; i < local().length; i++) {
+      const key = local().key(i);
+      if (key && key.startsWith('dg.room.')) found.push(read(local, key));
+    }
+  } catch {
+    // storage unavailable: no seats
+  }
+  return found.filter(Boolean);
+}
+
 function pruneRooms() {
   // keep the twenty most recent rooms
   try {

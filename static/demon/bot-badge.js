@@ -4,11 +4,24 @@
 
 import { h } from '../common/dom.js';
 import { t } from '../common/i18n.js';
+import { shownName } from './demon-model.js';
 
 export const BOT_LEVELS = ['easy', 'medium', 'hard'];
 
 export function botLevel(player) {
   return player && BOT_LEVELS.includes(player.bot) ? player.bot : null;
+}
+
+// A bot's name in the page's language. The server names bots "Bot 1", "Bot 2", ... in its
+// own words (app/demon/room/seating.py); a person's name is shown as they typed it.
+export function nameOf(player) {
+  return shownName(player, t);
+}
+
+// What a level means to a person, beside its name on a level picker (docs/bots.md:
+// measured against a scripted beginner and club player).
+export function levelChoiceLabel(level) {
+  return `${t(`bots.level.${level}`)} — ${t(`bots.means.${level}`)}`;
 }
 
 // The badge after a bot's name, or null for a person.

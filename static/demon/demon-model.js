@@ -29,7 +29,8 @@ export function applyEvent(state, event) {
         const voted = event.votes.includes(p.seat);
         return p.voted === voted ? p : { ...p, voted };
       });
-      return { ...base, players, round: base.round ? { ...base.round, votes: event.votes } : base.round };
+      return { ...base, players,
+        round: base.round ? { ...base.round, votes: event.votes, bots_finish: Boolean(event.bots_finish) } : base.round };
     }
     case 'round_ended':
       return { ...base, result: event.result, phase: event.result.match_over ? 'match_over' : 'round_over' };
@@ -69,9 +70,18 @@ export function playerById(state, id) {
     || (state.spectators || []).find((p) => p.id === id) || null;
 }
 
-export function playerName(state, seat) {
+// A player's name as the page shows it. The server names bots "Bot 1", "Bot 2", ... in
+// its own words (app/demon/room/seating.py); with `t` (the page's translate) a bot's name
+// is given in the page's language. A person's name is shown as they typed it.
+export function shownName(player, t = null) {
+  if (!player) return '';
+  const number = t && player.bot ? /^Bot (\d+)$/.exec(player.name || '') : null;
+  return number ? t('bots.name', { n: number[1] }) : player.name;
+}
+
+export function playerName(state, seat, t = null) {
   const player = playerAtSeat(state, seat);
-  return player ? player.name : `#${seat + 1}`;
+  return player ? shownName(player, t) : `#${seat + 1}`;
 }
 
 // The card-back colour of a seat: its player's colour index (0–7, kept for the life of

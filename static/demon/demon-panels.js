@@ -6,13 +6,13 @@
 // what it shows changed, so a play costs the pieces it changed, not the table. No panel
 // sends anything: the buttons call the handlers the table gives them.
 
-import { h, replaceChildren, icon, formatClock, keyedChildren, setText } from '../common/dom.js';
+import { h, replaceChildren, icon, formatClock, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
-import { playerName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
+import { playerName, shownName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
-import { voteMatters, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
+import { voteMatters, voteCount, endChoice, isStuck, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
 import { sameParts } from '../common/keyed.js';
 
 // The letter on a foundation card saying whose it is.
@@ -29,10 +29,11 @@ function connText(p) {
   return p.connected ? t('lobby.online') : t('lobby.offline');
 }
 
-// The status bar: round, time left, phase, the vote button. Built once and updated in
-// place: in a busy room (bots move many times a second) a bar rebuilt on every event
-// replaced the vote button between the press and the release of a click, and the click
-// was lost.
+// The status bar: round, time left, phase, the choice of ending the round. Built once
+// and updated in place: in a busy room (bots move many times a second) a bar rebuilt on
+// every event replaced the vote button between the press and the release of a click,
+// and the click was lost. `onVote(how)`: 'toggle' (vote, or take the vote back), 'end'
+// (alone with bots: end it now), 'bots' (alone with bots: let them finish).
 export function createStatusBar(el, { onVote }) {
   const parts = {
     roundNo: h('span', { class: 'round-no' }),
@@ -41,19 +42,29 @@ export function createStatusBar(el, { onVote }) {
     spectator: h('span', { class: 'tag spectator' }),
     watching: h('span', { class: 'watching' }),
     count: h('span', { class: 'count' }),
-    label: h('span', { class: 'vote-label' }),
+    label: h('span', { class: 'vote-label' }, h('span', { class: 'long' }), h('span', { class: 'short' })),
   };
   parts.vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
-    onclick: onVote }, parts.label, parts.count);
+    onclick: () => onVote(parts.vote.dataset.how || 'toggle') }, parts.label, parts.count);
+  // Alone with bots: the round can also be left to them, played out fast.
+  parts.botsFinish = h('button', { type: 'button', class: 'vote quiet', id: 'bots-finish', 'aria-keyshortcuts': 'B',
+    onclick: () => onVote('bots') }, h('span', { class: 'long' }), h('span', { class: 'short' }));
+  // Each label in two lengths: a phone shows the short one (style.css), so the bar
+  // keeps to one line and the player's own cards keep their room.
+  const label = (node, long, short = long) => {
+    setText(node.querySelector('.long'), long);
+    setText(node.querySelector('.short'), short);
+  };
+  parts.finishing = h('span', { class: 'finishing', role: 'status' });
 
   function update({ state: st, round: r, seat, timeEnd, you }) {
     const opts = st.options || {};
-    const voters = seatedPlayers(st).filter((p) => p.connected && !p.absent).length;
-    const votes = r && r.votes ? r.votes.length : 0;
+    const { votes, voters } = voteCount(st);
     const voted = Boolean(r && r.votes && r.votes.includes(seat));
+    const choice = endChoice(st, seat);
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
     setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
-    parts.timeLeft.hidden = timeEnd === null;
+    setHidden(parts.timeLeft, timeEnd === null);
     setText(parts.phase, phaseText || '');
     // a spectator is told the truth: dealt in at the next round, or watching a full table
     const fate = seat === null ? spectatorFate(st, you) : null;
@@ -66,26 +77,39 @@ export function createStatusBar(el, { onVote }) {
     const canVote = seat !== null && st.phase === 'playing';
     const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
       seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
-      canVote ? parts.vote : null].filter(Boolean);
+      choice === 'finishing' ? parts.finishing : null,
+      canVote ? parts.vote : null, choice === 'alone' ? parts.botsFinish : null].filter(Boolean);
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
     }
-    // Quiet until it matters (this seat stuck, or a vote under way): then it says
-    // "Stuck — end round" with the count; before, a small "End round" (V works always).
+    // Quiet until it matters (this seat stuck, or a vote under way): then it says what
+    // it does, with the count where others decide too. Alone with bots the vote ends the
+    // round at once, so it says so ("End round now"), beside "Let the bots finish";
+    // once they finish, "Take it back". (V and B work always.)
+    const stuck = isStuck(st, seat);
     const loud = voted || voteMatters(st, seat);
+    const how = choice === 'alone' ? 'end' : 'toggle';
+    if (parts.vote.dataset.how !== how) parts.vote.dataset.how = how;
     const voteClass = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
     if (parts.vote.className !== voteClass) parts.vote.className = voteClass;
     if (parts.vote.getAttribute('aria-pressed') !== String(voted)) parts.vote.setAttribute('aria-pressed', String(voted));
-    setText(parts.label, voted ? t('table.unvote') : loud ? t('table.vote') : t('table.voteQuiet'));
-    setText(parts.count, loud ? ` ${votes}/${voters}` : '');
+    if (choice === 'finishing') label(parts.label, t('table.takeBack'));
+    else if (choice === 'alone') label(parts.label, t('table.endNow'), t('table.endNowShort'));
+    else if (voted) label(parts.label, t('table.unvote'));
+    else label(parts.label, stuck ? t('table.vote') : t('table.voteQuiet'));
+    setText(parts.count, choice === 'vote' && (loud || votes > 0) ? ` ${votes}/${voters}` : '');
+    label(parts.botsFinish, t('table.botsFinish'), t('table.botsFinishShort'));
+    const finishClass = `vote${stuck ? '' : ' quiet'}`;
+    if (parts.botsFinish.className !== finishClass) parts.botsFinish.className = finishClass;
+    setText(parts.finishing, t('table.botsFinishing'));
   }
 
   // The round's clock, every 200 ms.
   function tick(msLeft) {
     const node = el.querySelector('#time-left');
     if (!node) return;
-    node.parentElement.hidden = msLeft === null;
+    setHidden(node.parentElement, msLeft === null);
     if (msLeft !== null) {
       const text = t('table.timeLeft', { time: formatClock(msLeft) });
       if (node.textContent !== text) node.textContent = text;
@@ -139,14 +163,18 @@ function opponentPanel(seat) {
     'aria-describedby': `opp-words-${seat}` });
   const cards = h('div', { class: 'opp-cards' });
   const pileBox = h('div', { class: 'opp-piles' });
-  const words = h('p', { class: 'sr-only', id: `opp-words-${seat}` });
+  // The panel's description, in words: `hidden` (a description is read from a hidden
+  // node too), so the sentence written again on every play of this seat is neither laid
+  // out nor painted.
+  const words = h('p', { id: `opp-words-${seat}`, hidden: true });
   const pieces = keyedChildren(el);
   const cardPieces = keyedChildren(cards);
   const piles = keyedChildren(pileBox);
   let wordsOf = null; // [view, home, lang] the words were written for
+  let homeCount = null; // the head's "cards home" count: written in place on every play home
 
   function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
-    const name = playerName(st, seat);
+    const name = playerName(st, seat, t);
     const cls = `opp${p && !p.connected ? ' away' : ''}`;
     if (el.className !== cls) el.className = cls;
     const label = t('table.layoutOf', { name });
@@ -156,11 +184,18 @@ function opponentPanel(seat) {
     pieces.patch([
       // `p` is the player object itself: the reducer makes a new one whenever anything
       // of it changes (name, connection, total, vote), and shares it otherwise
-      { key: 'head', parts: [p, name, stuck, voted, home, colour, lang, muteButton],
-        make: () => opponentHead(p, { name, stuck, voted, home, colour, muteButton }) },
+      // (the count of cards home changes with most plays: it is written into the head,
+      // which is not made again for it)
+      { key: 'head', parts: [p, name, stuck, voted, colour, lang, muteButton, st.round_no],
+        make: () => {
+          const head = opponentHead(p, { name, stuck, voted, colour, muteButton, total: matchPoints(st, p) });
+          homeCount = head.querySelector('.home-count');
+          return head;
+        } },
       { key: 'cards', parts: [], make: () => cards },
       { key: 'words', parts: [], make: () => words },
     ]);
+    setText(homeCount, `${home}/52`);
     const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
     cardPieces.patch([
       { key: 'stock', parts: [view.stock ?? 0, colour], make: () => h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
@@ -186,8 +221,14 @@ function opponentPanel(seat) {
   return { el, draw };
 }
 
-function opponentHead(p, { name, stuck, voted, home, colour, muteButton }) {
+// A player's match points so far, or null where they say nothing: in the first round
+// everyone has 0 ("Σ0" and "total 0" next to the cards home read as a riddle).
+function matchPoints(st, p) {
   const total = p ? p.total : null;
+  return total === null || total === undefined || (st.round_no ?? 1) <= 1 ? null : total;
+}
+
+function opponentHead(p, { name, stuck, voted, colour, muteButton, total }) {
   return h('header', { class: 'opp-head' },
     backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
     h('span', { class: 'opp-name', text: name }),
@@ -195,8 +236,8 @@ function opponentHead(p, { name, stuck, voted, home, colour, muteButton }) {
       title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
     stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
     voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
-    h('span', { class: 'home-count', title: t('table.cardsHome'), text: `${home}/52` }),
-    total !== null && total !== undefined ? h('span', { class: 'total', title: t('table.total'), text: `Σ${total}` }) : null,
+    h('span', { class: 'home-count', title: t('table.cardsHome') }),
+    total !== null ? h('span', { class: 'total', title: t('table.total'), text: t('table.totalShort', { n: total }) }) : null,
     muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
 }
 
@@ -213,7 +254,7 @@ function opponentPile(pile, i, { fan, top, colour }) {
 // only when its top card (or its owner's colour or name) changed.
 export function createFoundations(el) {
   const heading = h('h2', { class: 'sr-only' });
-  const words = h('p', { class: 'sr-only', id: 'fnd-words' });
+  const words = h('p', { id: 'fnd-words', hidden: true }); // read as a description, never drawn (as opp-words)
   const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
@@ -226,7 +267,7 @@ export function createFoundations(el) {
         items.push({ key: i, parts: [null, lang], make: () => h('div', { class: 'fnd', dataset: { fpile: String(i), target: `f:${i}` } }, slotEl()) });
         return;
       }
-      const owner = playerName(st, f.seat);
+      const owner = playerName(st, f.seat, t);
       const colour = colourOfSeat(st, f.seat);
       const tag = ownerTag(st, f.seat);
       items.push({ key: i, parts: [f.top, f.seat, owner, colour, tag, lang],
@@ -241,7 +282,7 @@ export function createFoundations(el) {
     items.push({ key: 'words', parts: [], make: () => words });
     piles.patch(items);
     setText(heading, t('table.foundations'));
-    setText(words, foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat) }));
+    setText(words, foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat, t) }));
   }
 
   return { draw };
@@ -265,10 +306,10 @@ export function createMinePanel(el, { onDraw, extra = null }) {
 
   function draw({ state: st, round: r, seat, legal, canAct }) {
     if (seat === null) {
-      el.hidden = true;
+      setHidden(el, true);
       return pieces.patch([]) > 0;
     }
-    el.hidden = false;
+    setHidden(el, false);
     const lang = t('lang.code');
     const me = r.seats[seat] || null;
     const myColour = colourOfSeat(st, seat);
@@ -283,8 +324,8 @@ export function createMinePanel(el, { onDraw, extra = null }) {
     const hasRecycle = legal.some((a) => a.type === 'recycle');
     const stuck = Boolean(st.phase === 'playing' && r.stuck && r.stuck.includes(seat)); // not on the results
     const home = r.cards_home ? r.cards_home[seat] ?? 0 : 0;
-    const total = mePlayer ? mePlayer.total : null;
-    const name = playerName(st, seat);
+    const total = matchPoints(st, mePlayer);
+    const name = playerName(st, seat, t);
 
     const waste = me.waste;
     const wasteKey = `${waste.join(' ')}|${me.waste_count}|${me.stock}`;
@@ -301,7 +342,7 @@ export function createMinePanel(el, { onDraw, extra = null }) {
           h('span', { class: 'tag you', text: t('lobby.you') }),
           stuck ? h('span', { class: 'tag stuck', text: t('table.youStuck') }) : null,
           h('span', { class: 'home-count', title: t('table.cardsHome'), text: t('table.home', { n: home }) }),
-          total !== null && total !== undefined ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
+          total !== null ? h('span', { class: 'total', text: t('table.totalIs', { n: total }) }) : null,
           extra) }, // emotes.js: say hello (one node, moved into each new head)
       { key: 'top', parts: [], make: () => top },
       { key: 'tableau', parts: [], make: () => tableau },
@@ -376,7 +417,7 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
   const winner = playerById(st, res.winner);
   const demon = res.reason === 'demon';
   const reason = demon
-    ? t('result.demon', { name: winner ? winner.name : '?' })
+    ? t('result.demon', { name: winner ? shownName(winner, t) : '?' })
     : t(`result.${res.reason}`);
   const table = h('table', { class: 'score-table' },
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
@@ -386,13 +427,13 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
       const out = demon && res.winner === p.id; // went out this round
       return h('tr', { class: [won ? 'winner' : '', out ? 'demon' : ''].join(' ').trim() },
         h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
-          h('span', { text: p.name }), botBadge(p) ? ' ' : null, botBadge(p),
+          h('span', { text: shownName(p, t) }), botBadge(p) ? ' ' : null, botBadge(p),
           out ? h('span', { class: 'tag demon-tag', text: t('table.demonCall') }) : null,
           won ? h('span', { class: tie ? 'tag win tie' : 'tag win', text: tie ? t('result.tied') : t('result.winner') }) : null),
         h('td', { text: String(res.scores[p.id] ?? 0) }),
         h('td', { text: String(totalOf(p)) }));
     })));
-  const winnerNames = players.filter(isWinner).map((p) => p.name);
+  const winnerNames = players.filter(isWinner).map((p) => shownName(p, t));
   const winnerText = tie ? t('result.matchTie', { names: winnerNames.join(', ') })
     : t('result.matchWinner', { names: winnerNames.join(', ') });
   replaceChildren(el, h('section', { class: `panel results${demon ? ' demon' : ''}`, id: 'results', 'aria-labelledby': 'results-title' },

@@ -5,7 +5,7 @@
 // `muteButton`), so their own redraws never lose what is shown here. The decisions are
 // in emote-model.js; the server checks the set and the pace (app/rooms/emotes.py).
 
-import { h, toast } from '../common/dom.js';
+import { h, toast, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { viewKind } from './room-model.js';
 import { getMutedEmotes, setMutedEmotes } from '../common/storage.js';
@@ -246,8 +246,8 @@ export function createEmotes(host, { model, send, code }) {
   function update() {
     relabel();
     const seated = model.seat !== null && model.seat !== undefined;
-    lobbyBar.hidden = !seated;
-    tableDock.hidden = !seated;
+    setHidden(lobbyBar, !seated); // after every drawing: written only when it changes
+    setHidden(tableDock, !seated);
     if (!seated && !pop.hidden) open(false);
   }
 

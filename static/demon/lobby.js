@@ -1,13 +1,13 @@
 // The room lobby: the code (large), invite link (copy / share), the seats, and the
 // host's options and start button. Names are always inserted as text.
 
-import { h, replaceChildren, toast, icon } from '../common/dom.js';
+import { h, replaceChildren, toast, icon, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { backEl } from '../cards/cards.js';
 import { seatedPlayers, spectatorCount, playerById } from './demon-model.js';
 import { optionFields, timeLimitLabel } from '../common/ui.js';
 import { play } from '../common/sound.js';
-import { BOT_LEVELS, botBadge } from './bot-badge.js';
+import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './bot-badge.js';
 import { api } from '../common/api.js';
 import { inviteLink, loopbackAdvice } from './invite.js';
 
@@ -35,11 +35,22 @@ export function mount(container, ctx) {
   function showInvite() {
     inviteField.value = link();
     const advice = loopbackAdvice(inviteInfo);
-    inviteAdvice.hidden = !advice;
+    setHidden(inviteAdvice, !advice);
     inviteAdvice.textContent = advice ? t(advice.key, advice.vars) : '';
     if (advice) inviteField.setAttribute('aria-describedby', 'invite-advice');
     else inviteField.removeAttribute('aria-describedby');
   }
+
+  // Made once: the lobby's head is built on the first update and kept, so the field and
+  // its buttons must stay in it (a box made again on each update took the field away
+  // from the page, and the link vanished after the first join).
+  const invite = h('div', { class: 'invite' },
+    inviteField,
+    inviteAdvice,
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
+      typeof navigator.share === 'function'
+        ? h('button', { type: 'button', class: 'secondary', id: 'share-link', onclick: share }, icon('share'), t('lobby.share')) : null));
 
   api.invite().then((answer) => { inviteInfo = answer; showInvite(); }).catch(() => {
     // an older server, or none: the page's own address stays in the link
@@ -77,7 +88,10 @@ export function mount(container, ctx) {
     if (!ctx.isHost() || state.phase !== 'lobby') return null;
     const level = h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
       onchange: (e) => { botLevelChoice = e.target.value; } },
-    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice }, t(`bots.level.${lv}`))));
+    // a short label in a seat's row (the whole lobby fits a laptop's screen); what the
+    // level means on hovering it, as on the home page's picker in full
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice, title: levelChoiceLabel(lv) },
+      t(`bots.level.${lv}`))));
     return h('span', { class: 'add-bot' }, level,
       h('button', { type: 'button', class: 'secondary small add-bot-button',
         onclick: () => ctx.send({ type: 'add_bot', level: level.value }) }, t('bots.add')));
@@ -94,8 +108,8 @@ export function mount(container, ctx) {
     const conn = player.absent ? 'absent' : player.connected ? 'online' : 'offline';
     const badge = botBadge(player);
     return h('li', { class: `seat${me ? ' me' : ''}${badge ? ' bot' : ''}`, dataset: { seat: String(seat) } },
-      backEl(player.colour, { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: player.name }) }),
-      h('span', { class: 'seat-name', text: player.name }),
+      backEl(player.colour, { mini: true, extraClass: 'seat-back', label: t('lobby.backOf', { name: nameOf(player) }) }),
+      h('span', { class: 'seat-name', text: nameOf(player) }),
       h('span', { class: 'seat-tags' },
         player.id === state.host ? h('span', { class: 'tag host', text: t('lobby.host') }) : null,
         me ? h('span', { class: 'tag you', text: t('lobby.you') }) : null,
@@ -104,7 +118,7 @@ export function mount(container, ctx) {
           h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
         badge && ctx.isHost() && state.phase === 'lobby'
           ? h('button', { type: 'button', class: 'secondary small remove-bot',
-            'aria-label': t('bots.removeLabel', { name: player.name }),
+            'aria-label': t('bots.removeLabel', { name: nameOf(player) }),
             onclick: () => ctx.send({ type: 'remove_bot', player: player.id }) }, t('bots.remove')) : null));
   }
 
@@ -129,13 +143,6 @@ export function mount(container, ctx) {
     const counting = state.phase === 'countdown';
 
     showInvite();
-    const invite = h('div', { class: 'invite' },
-      inviteField,
-      inviteAdvice,
-      h('div', { class: 'row' },
-        h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copyLink }, icon('copy'), t('lobby.copyLink')),
-        typeof navigator.share === 'function'
-          ? h('button', { type: 'button', class: 'secondary', id: 'share-link', onclick: share }, icon('share'), t('lobby.share')) : null));
 
     // Options: the host edits them; rebuilding the selects while one is open would
     // close it, so they are rebuilt only when the options change.

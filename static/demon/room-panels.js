@@ -2,12 +2,12 @@
 // the connection banner, the countdown overlay, the "Demon!" call, and the form that
 // joins a room from its link.
 
-import { h, replaceChildren, button, animationsOff } from '../common/dom.js';
+import { h, replaceChildren, button, animationsOff, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { api } from '../common/api.js';
 import { getPref, setPref } from '../common/storage.js';
 import { play } from '../common/sound.js';
-import { botBadge } from './bot-badge.js';
+import { botBadge, nameOf } from './bot-badge.js';
 import { errorText } from '../common/ui.js';
 import { joinProspect } from './round-status.js';
 
@@ -40,7 +40,7 @@ export function createCountdown(overlay) {
     tick(countdownEnd, now) {
       if (countdownEnd !== null && countdownEnd > now - 100) {
         const n = Math.max(1, Math.ceil((countdownEnd - now) / 1000));
-        overlay.hidden = false;
+        setHidden(overlay, false); // every 200 ms: written only when it changes
         if (overlay.dataset.n !== String(n)) {
           overlay.dataset.n = String(n);
           replaceChildren(overlay, h('div', { class: 'countdown-box' },
@@ -49,8 +49,8 @@ export function createCountdown(overlay) {
           if (lastBeep !== n) { lastBeep = n; play('tick'); }
         }
       } else if (!overlay.classList.contains('go')) {
-        overlay.hidden = true;
-        delete overlay.dataset.n;
+        setHidden(overlay, true);
+        if (overlay.dataset.n !== undefined) delete overlay.dataset.n;
       }
     },
     go() {
@@ -78,7 +78,7 @@ export function announce(result, winner, colour = null) {
   play('win');
   const box = h('div', { class: 'demon-call', role: 'alert' },
     h('span', { class: 'demon-word', text: t('table.demonCall') }),
-    h('span', { class: 'demon-name', text: winner ? winner.name : '?' }, botBadge(winner)));
+    h('span', { class: 'demon-name', text: winner ? nameOf(winner) : '?' }, botBadge(winner)));
   const burst = h('div', { class: 'demon-burst', 'aria-hidden': 'true' });
   if (colour) burst.style.setProperty('--seat', colour);
   const bits = animationsOff() ? 0 : 28; // animations off (the setting): the call alone
@@ -115,7 +115,7 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
     const nameInput = h('input', { id: 'link-name', type: 'text', maxlength: '20', required: true,
       autocomplete: 'nickname', value: name, oninput: (e) => { name = e.target.value; } });
     const players = info && info.players ? h('ul', { class: 'join-players' },
-      info.players.map((p) => h('li', null, p.name, botBadge(p) ? ' ' : null, botBadge(p)))) : null;
+      info.players.map((p) => h('li', null, nameOf(p), botBadge(p) ? ' ' : null, botBadge(p)))) : null;
     replaceChildren(stage, h('form', { class: 'panel join-link', onsubmit: submit },
       h('h1', null, t('room.joinTitle'), ' ', h('span', { class: 'code-small', text: code })),
       info === false ? h('p', { class: 'error', role: 'alert', text: t('home.noSuchRoom') }) : null,

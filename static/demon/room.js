@@ -2,10 +2,10 @@
 // WebSocket, holds the state the server sent (room-model.js), and shows the lobby or
 // the table.
 
-import { h, replaceChildren, toast } from '../common/dom.js';
+import { h, replaceChildren, toast, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { RoomSocket } from './socket.js';
-import { playerById, playerName, isHost } from './demon-model.js';
+import { playerById, playerName, isHost, playsOf } from './demon-model.js';
 import { createRoomModel, adoptState, adoptEvent, adoptLegal, syncSeat, viewKind } from './room-model.js';
 import { drawBanner, createCountdown, announce, showJoinForm } from './room-panels.js';
 import { getRoomCreds, setRoomCreds, getRoomCache, setRoomCache, getAnnounce } from '../common/storage.js';
@@ -124,6 +124,24 @@ export function mount(container, { code, navigate }) {
     tell('onStatus', status);
   }
 
+  // Events are taken into the model as they come, and drawn once a frame: at a table of
+  // eight the bots' plays often arrive several to a frame (and, on a slow phone, many
+  // while the page was busy), and each drawn on its own was work no one saw (issue 23).
+  // What the view wants to know per event (where a played card was) is still asked
+  // before the event changes the model; the flights start after the drawing.
+  //
+  // Another seat's play that sent no card to a foundation (a draw, a move inside its own
+  // layout) changes only that seat's small panel, and is drawn within QUIET_MS rather
+  // than in the next frame: at eight seats most plays are such, and each frame the page
+  // draws costs it a few ms whatever changed in it (style, layout, paint, compositing;
+  // a Chromium trace, bench/page.py --trace). Anything else (a card to a foundation,
+  // your own play, the room's events) is drawn in the next frame, with every quiet play
+  // taken in before it.
+  const QUIET_MS = 200;
+  let drawQueued = false;
+  let quietTimer = null;
+  let lastDrawn = -Infinity;
+  let drawn = []; // [event, before] taken in since the last drawing
   function onEvent(event) {
     const before = view && view.api.beforeEvent ? view.api.beforeEvent(event) : null;
     adoptEvent(model, event, performance.now());
@@ -133,10 +151,44 @@ export function mount(container, { code, navigate }) {
       const winner = playerById(model.state, event.result.winner);
       announce(event.result, winner, winner && winner.colour !== null ? seatColour(winner.colour) : null);
     }
-    if (event.kind === 'move') sayMove(event);
-    render();
-    tell('afterEvent', event, before);
+    drawn.push([event, before]);
+    if (quiet(event)) drawSoon();
+    else drawNextFrame();
     save();
+  }
+
+  function quiet(event) {
+    return event.kind === 'move' && event.seat !== model.seat && playsOf(event).length === 0;
+  }
+
+  function drawNextFrame() {
+    if (drawQueued) return;
+    drawQueued = true;
+    requestAnimationFrame(drawEvents);
+  }
+
+  function drawSoon() {
+    if (drawQueued || quietTimer !== null) return;
+    const wait = lastDrawn + QUIET_MS - performance.now();
+    if (wait <= 0) drawNextFrame();
+    else quietTimer = setTimeout(() => { quietTimer = null; drawNextFrame(); }, wait);
+  }
+
+  function drawEvents() {
+    if (!drawQueued) return; // drawn already: a snapshot or a view change drew everything
+    render();
+  }
+
+  // Tells the view which events the drawing just showed (afterEvent starts their flights),
+  // and a screen reader the plays in them (with the drawing: a line added to the log is
+  // a change the page draws too).
+  function afterDrawn() {
+    const done = drawn;
+    drawn = [];
+    for (const [event, before] of done) {
+      if (event.kind === 'move') sayMove(event);
+      tell('afterEvent', event, before);
+    }
   }
 
   function sayMove(event) {
@@ -190,13 +242,18 @@ export function mount(container, { code, navigate }) {
   }
 
   function render() {
+    drawQueued = false;
+    clearTimeout(quietTimer);
+    quietTimer = null;
+    lastDrawn = performance.now();
     if (destroyed) return;
-    heading.hidden = false;
+    setHidden(heading, false);
     const title = t('room.heading', { code });
     if (heading.textContent !== title) heading.textContent = title;
     renderBanner();
     const kind = viewKind(model.state);
     if (!kind) {
+      drawn = [];
       if (!view) replaceChildren(stage, h('p', { class: 'loading', text: t('room.connecting') }));
       return;
     }
@@ -210,6 +267,7 @@ export function mount(container, { code, navigate }) {
     emotes.update();
     const pageTitle = `${code} · ${t('app.title')}`;
     if (document.title !== pageTitle) document.title = pageTitle;
+    afterDrawn();
   }
 
   // ---- joining by link ---------------------------------------------------------------
@@ -249,6 +307,7 @@ export function mount(container, { code, navigate }) {
     keys: () => (view && view.api.keys ? view.api.keys() : []),
     destroy() {
       destroyed = true;
+      clearTimeout(quietTimer);
       flushSave();
       window.removeEventListener('pagehide', flushSave);
       if (view && view.api.destroy) view.api.destroy();

@@ -3,15 +3,46 @@
 // what a spectator can expect, and how a match ended (a tie is not two winners). Pure:
 // plain data in, plain data out (tests/js/round-status.test.mjs).
 
+// Whose votes end the round, as the server counts them (docs/protocol.md, rule 17: bots
+// follow the people): the people still in the round; at a table with no person in it,
+// or once its person let the bots finish, every seat still in it. {votes, voters}.
+export function voteCount(state) {
+  const r = state && state.round;
+  if (!r) return { votes: 0, voters: 0 };
+  const absent = new Set(r.absent || []);
+  const inRound = (state.players || []).filter((p) => p.seat !== null && p.seat !== undefined && !absent.has(p.seat));
+  const people = inRound.filter((p) => !p.bot);
+  const voters = people.length && !r.bots_finish ? people : inRound;
+  const cast = new Set(r.votes || []);
+  return { votes: voters.filter((p) => cast.has(p.seat)).length, voters: voters.length };
+}
+
+// Which choice the table offers this seat about ending the round: 'finishing' (its
+// person let the bots finish), 'alone' (every other seat in the round is a bot: end it
+// now, or let the bots finish), 'vote' (other people decide with it), or null.
+export function endChoice(state, seat) {
+  const r = state && state.round;
+  if (!r || seat === null || seat === undefined || state.phase !== 'playing') return null;
+  if (r.bots_finish) return 'finishing';
+  const absent = new Set(r.absent || []);
+  const others = (state.players || []).filter((p) => p.seat !== null && p.seat !== undefined
+    && p.seat !== seat && !absent.has(p.seat));
+  return others.length && others.every((p) => p.bot) ? 'alone' : 'vote';
+}
+
 // The vote to end the round matters once this seat is known to be stuck (the server
-// says so only after the seat has seen its whole stock) or once somebody has voted
-// (the others' agreement is then what the round waits for). Before that the button
-// stays small and quiet: a race has just begun, nobody is stuck yet.
+// says so only after the seat has seen its whole stock) or once somebody whose vote
+// counts has voted (the others' agreement is then what the round waits for). Before
+// that the button stays small and quiet: a race has just begun, nobody is stuck yet.
 export function voteMatters(state, seat) {
   const r = state && state.round;
   if (!r || seat === null || seat === undefined) return false;
-  const votes = r.votes || [];
-  return votes.length > 0 || (r.stuck || []).includes(seat);
+  return voteCount(state).votes > 0 || isStuck(state, seat);
+}
+
+export function isStuck(state, seat) {
+  const r = state && state.round;
+  return Boolean(r) && (r.stuck || []).includes(seat);
 }
 
 // The spectators still in the room (the server removes those who left).

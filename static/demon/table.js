@@ -2,12 +2,13 @@
 // the shared foundations in the middle. Everything drawn comes from the server's
 // state; the moves offered come from the server's legal list.
 
-import { h, toast, cssEscape, replaceChildren } from '../common/dom.js';
+import { h, toast, cssEscape, replaceChildren, setHidden } from '../common/dom.js';
 import { t, getLang } from '../common/i18n.js';
 import { formatMargin } from '../common/margin.js';
 import { playerName, playsOf } from './demon-model.js';
+import { endChoice } from './round-status.js';
 import { moveWords } from './announce.js';
-import { cardName } from '../cards/cards.js';
+import { cardName, warmFaces } from '../cards/cards.js';
 import { makeGhost, flyFrom, bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { createPendingMoves } from './pending-moves.js';
@@ -35,12 +36,14 @@ export function mount(container, ctx) {
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
   const pending = createPendingMoves({ liftOf });
   const coach = createDemonCoach(el, { model, send: ctx.send }); // practice-round guide (guide.js)
+  const stopWarming = warmFaces(); // every face ready before the race shows it (cards.js)
   const select = selection.select;
   const unbindKeys = bindKeys({
     d: draw, space: draw,
     w: () => pickKey('waste'),
     f: () => { const s = selection.get(); if (s) { select(null); quick(s, {}); } },
     v: () => vote(),
+    b: () => vote('bots'),
     Escape: () => select(null),
     Enter: () => { const a = document.activeElement; if (a && el.contains(a)) selection.activate(a); else return false; return true; },
     ArrowLeft: () => moveFocus(-1),
@@ -144,9 +147,17 @@ export function mount(container, ctx) {
     return true;
   }
 
-  function vote() {
+  // how: 'toggle' (vote, or take it back), 'end' (alone with bots: the vote ends the
+  // round now), 'bots' (alone with bots: let them play it out, fast).
+  function vote(how = 'toggle') {
     const r = round();
     if (!r || model.seat === null || state().phase !== 'playing') return false;
+    const choice = endChoice(state(), model.seat);
+    if (how === 'bots') {
+      if (choice !== 'alone') return false;
+      ctx.send({ type: 'vote', end: true, bots_finish: true });
+      return true;
+    }
     const voted = (r.votes || []).includes(model.seat);
     ctx.send({ type: 'vote', end: !voted });
     return true;
@@ -208,7 +219,7 @@ export function mount(container, ctx) {
     // a lost race names the seat that got there first, and its name when it has one
     let note;
     const winner = msg.by_name ?? (msg.by_seat !== undefined && msg.by_seat !== null
-      ? playerName(state(), msg.by_seat) : null);
+      ? playerName(state(), msg.by_seat, t) : null);
     if (winner !== null && typeof msg.margin_ms === 'number') {
       note = t('table.beatenByMargin', { name: winner, margin: formatMargin(msg.margin_ms, getLang()) });
     } else if (winner !== null) {
@@ -269,12 +280,14 @@ export function mount(container, ctx) {
     }
     if (flights.length && !flightQueued) {
       flightQueued = true;
-      requestAnimationFrame(fly);
+      queueMicrotask(fly);
     }
   }
 
   // The plays of this frame fly together: every position read first (one layout), then
-  // every animation started (transform only, which needs no layout again). Other seats'
+  // every animation started (transform only, which needs no layout again). The room
+  // draws events once a frame and tells them all after the drawing (room.js), so the
+  // flights start in the frame that shows the plays, not in a frame of their own. Other seats'
   // cards fly one at a time: while one is in the air the next lands at once. At eight
   // seats plays come faster than a flight lasts, and each flight costs the page a new
   // compositor layer twice (bench/page.py: about a quarter of its time per play); the
@@ -305,7 +318,7 @@ export function mount(container, ctx) {
   }
 
   function logPlay(event) {
-    const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat) });
+    const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat, t) });
     if (!words) return;
     logList.prepend(h('li', { text: words }));
     while (logList.childElementCount > 12) logList.lastElementChild.remove();
@@ -364,7 +377,7 @@ export function mount(container, ctx) {
     if (!state() || !round()) return;
     const v = view();
     el.classList.toggle('spectator', model.seat === null);
-    playLog.hidden = model.seat !== null;
+    setHidden(playLog, model.seat !== null);
     // (a data attribute written again, even unchanged, makes the browser check its styles)
     if (!logList.firstChild && logList.dataset.empty !== t('table.playLogEmpty')) logList.dataset.empty = t('table.playLogEmpty');
     if (el.dataset.players !== String(v.round.seats.length)) el.dataset.players = String(v.round.seats.length);
@@ -407,9 +420,11 @@ export function mount(container, ctx) {
       ['Enter', t('keys.enter')],
       ['← / →', t('keys.focusMove')],
       ['V', t('keys.vote')],
+      ['B', t('keys.botsFinish')],
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {
+      stopWarming();
       window.removeEventListener('resize', fitMine);
       above.disconnect();
       coach.destroy();

@@ -149,8 +149,12 @@ export function mount(container) {
     }
   }
 
+  function solutionsSeen() { const seen = getPref('gripSolutionsSeen', []); return Array.isArray(seen) ? seen : []; }
+
   function adopt(answer) {
     if (destroyed) return;
+    // A deal whose solution this browser saw is an aided game, however it was started (docs/rules.md).
+    if (!answer.used_hint && solutionsSeen().includes(answer.number)) answer = { ...answer, used_hint: true };
     game = adoptAnswer(game, answer);
     hint = answer.hint || null;
     loadError = '';
@@ -197,6 +201,9 @@ export function mount(container) {
     try {
       const answer = await api.gripSolution(game.id, token);
       busy = false;
+      // Aided from now on (the server marked it so), and so is this deal started again by number.
+      game = { ...game, used_hint: true };
+      setPref('gripSolutionsSeen', [answer.number, ...solutionsSeen().filter((n) => n !== answer.number)].slice(0, 200));
       replayer.start(answer);
       selection.clear();
       render();

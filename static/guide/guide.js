@@ -9,13 +9,15 @@
 // pure part (steps, what to point at, the words) is guide-model.js; this module draws
 // the bubble and the highlights over the page's own marks (data-target, data-pick).
 
-import { h, setText } from '../common/dom.js';
+import { h, setText, setHidden } from '../common/dom.js';
 import { t, onLangChange } from '../common/i18n.js';
 import { cardText, rankLabel } from '../cards/cards.js';
 import { getPref, setPref } from '../common/storage.js';
 import * as G from './guide-model.js';
 
-const PREFS = { grip: 'guideGrip', demon: 'guideDemon' };
+// The Devil's Grip guide shows on a first visit; the Demon coach only where it was
+// asked for (markGuidedRoom), so only Devil's Grip's is remembered as seen.
+const PREFS = { grip: 'guideGrip' };
 const card = (c) => cardText(c);
 const rank = (r) => rankLabel(`${r}S`);
 
@@ -54,6 +56,9 @@ function lazyBubble(root, handlers) {
   };
 }
 
+// What the bubble must never cover: whatever the player may pick up or drop on.
+const KEEP_CLEAR = '[data-target], [data-pick], #stock, #grip-stock, #grip-talon, #vote-end, #bots-finish';
+
 function createBubble(root, { onPrimary, onSkip }) {
   const title = h('strong', { class: 'guide-title' });
   const text = h('p', { class: 'guide-text', 'aria-live': 'polite' });
@@ -62,38 +67,92 @@ function createBubble(root, { onPrimary, onSkip }) {
   const skip = h('button', { type: 'button', class: 'secondary guide-skip', text: t('guide.skip'), onclick: () => onSkip() });
   const el = h('aside', { class: 'guide-bubble', 'aria-label': t('guide.title'), hidden: true },
     title, text, h('div', { class: 'guide-foot' }, step, primary, skip));
-  (document.getElementById('main') || document.body).append(el);
+  // Early in the page's order, just after "Skip to the game": a keyboard reaches "Skip
+  // guide" in two or three Tabs (at the end of the page it took twenty). Fixed, so where
+  // it sits in the page changes nothing on screen.
+  document.body.insertBefore(el, document.getElementById('top') || document.body.firstChild);
   let anchorSel = null;
   let marks = { src: null, dst: null };
 
+  // Painted after every drawing of the table (and the clock's every second): a mark or a
+  // position written again unchanged still has the browser recalculate style, and a
+  // ring taken off and put back starts its pulse again, so only changes are written.
   function paint() {
-    root.querySelectorAll('.guide-src, .guide-dst').forEach((n) => n.classList.remove('guide-src', 'guide-dst'));
-    if (el.hidden) return;
-    const src = marks.src ? root.querySelector(marks.src) : null;
-    const dst = marks.dst ? root.querySelector(marks.dst) : null;
-    if (src) src.classList.add('guide-src');
-    if (dst) dst.classList.add('guide-dst');
-    place(anchorSel ? root.querySelector(anchorSel) : null);
+    const shown = !el.hidden;
+    mark('guide-src', shown && marks.src ? root.querySelector(marks.src) : null);
+    mark('guide-dst', shown && marks.dst ? root.querySelector(marks.dst) : null);
+    if (shown) place(anchorSel ? root.querySelector(anchorSel) : null);
   }
 
-  // Next to the card it points at (below it, or above when there is no room), else
-  // docked at the bottom of the window.
-  function place(anchor) {
-    const r = anchor ? anchor.getBoundingClientRect() : null;
-    const visible = r && r.bottom > 0 && r.top < window.innerHeight && window.innerWidth > 560;
-    el.classList.toggle('docked', !visible);
-    if (!visible) { el.style.top = ''; el.style.left = ''; return; }
-    const b = el.getBoundingClientRect();
-    let top = r.bottom + 14;
-    let below = true;
-    if (top + b.height > window.innerHeight - 8) { top = r.top - b.height - 14; below = false; }
-    if (top < 8) { el.classList.add('docked'); el.style.top = ''; el.style.left = ''; return; }
-    const left = Math.min(Math.max(8, r.left + r.width / 2 - b.width / 2), window.innerWidth - b.width - 8);
-    el.style.top = `${Math.round(top)}px`;
-    el.style.left = `${Math.round(left)}px`;
-    el.style.setProperty('--arrow-x', `${Math.round(r.left + r.width / 2 - left)}px`);
-    el.classList.toggle('above', !below);
+  function mark(cls, node) {
+    root.querySelectorAll(`.${cls}`).forEach((n) => { if (n !== node) n.classList.remove(cls); });
+    if (node && !node.classList.contains(cls)) node.classList.add(cls);
   }
+
+  function setStyle(name, value) {
+    if (el.style.getPropertyValue(name) !== value) el.style.setProperty(name, value);
+  }
+
+  // Where it goes: next to what it points at (below, above, right, left), if it covers
+  // nothing the player may need there; else the free space nearest to it; else, on a
+  // screen with no free space, where it covers least. "Needed" are the page's own marks:
+  // every card or pile one can pick up or drop on, and the stock and vote buttons.
+  function place(anchor) {
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    const { width: w, height: ht } = el.getBoundingClientRect();
+    const clear = [...root.querySelectorAll(KEEP_CLEAR)].map((n) => n.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw);
+    const r = anchor ? anchor.getBoundingClientRect() : null;
+    const onScreen = r && r.bottom > 0 && r.top < vh && r.width > 0;
+    const fit = (x, y) => [Math.min(Math.max(8, x), Math.max(8, vw - w - 8)), Math.min(Math.max(8, y), Math.max(8, vh - ht - 8))];
+    const covered = (x, y) => {
+      let area = 0;
+      for (const c of clear) {
+        const dx = Math.min(x + w, c.right) - Math.max(x, c.left);
+        const dy = Math.min(y + ht, c.bottom) - Math.max(y, c.top);
+        if (dx > 0 && dy > 0) area += dx * dy;
+      }
+      return area;
+    };
+    const cx = onScreen ? r.left + r.width / 2 : vw / 2;
+    const cy = onScreen ? r.top + r.height / 2 : vh;
+    let best = null;
+    const consider = (x, y, side) => {
+      const [fx, fy] = fit(x, y);
+      const area = covered(fx, fy);
+      const dist = Math.hypot(fx + w / 2 - cx, fy + ht / 2 - cy);
+      if (!best || area < best.area || (area === best.area && dist < best.dist)) best = { x: fx, y: fy, side, area, dist };
+    };
+    if (onScreen) {
+      consider(cx - w / 2, r.bottom + 14, 'below');
+      if (best.area === 0) return put(best, r);
+      consider(cx - w / 2, r.top - ht - 14, 'above');
+      consider(r.right + 14, cy - ht / 2, 'side');
+      consider(r.left - w - 14, cy - ht / 2, 'side');
+      if (best.area === 0) return put(best, r);
+    }
+    for (let y = 8; y <= vh - ht - 8 + 23; y += 24) {
+      for (let x = 8; x <= vw - w - 8 + 23; x += 24) consider(x, y, 'free');
+    }
+    return put(best, r);
+  }
+
+  function put(spot, r) {
+    setStyle('top', `${Math.round(spot.y)}px`);
+    setStyle('left', `${Math.round(spot.x)}px`);
+    const pointing = spot.side === 'below' || spot.side === 'above';
+    if (pointing) setStyle('--arrow-x', `${Math.round(r.left + r.width / 2 - spot.x)}px`);
+    el.classList.toggle('above', spot.side === 'above');
+    el.classList.toggle('free', !pointing);
+  }
+
+  // Esc closes the guide (a dialog open above it keeps Esc for itself).
+  const onKey = (e) => {
+    if (e.key !== 'Escape' || el.hidden || document.querySelector('dialog[open]')) return;
+    onSkip();
+  };
+  document.addEventListener('keydown', onKey);
 
   // The page redraws its cards often (replacing the nodes): paint again after each redraw.
   let queued = false;
@@ -109,13 +168,13 @@ function createBubble(root, { onPrimary, onSkip }) {
   return {
     el,
     show({ heading, words, stepText = '', go = null, marks: m = { src: null, dst: null }, anchor = null }) {
-      el.hidden = false;
+      setHidden(el, false);
       if (title.textContent !== heading) title.textContent = heading;
       if (text.textContent !== words) text.textContent = words;
       // shown again after every drawing of the table: only what changed is written (a
       // write, even of the same text, has the browser recalculate style and layout)
       setText(step, stepText);
-      if (primary.hidden !== !go) primary.hidden = !go;
+      setHidden(primary, !go);
       if (go) setText(primary, go);
       setText(skip, t('guide.skip'));
       if (el.getAttribute('aria-label') !== t('guide.title')) el.setAttribute('aria-label', t('guide.title'));
@@ -124,13 +183,14 @@ function createBubble(root, { onPrimary, onSkip }) {
       paint();
     },
     hide() {
-      el.hidden = true;
+      setHidden(el, true);
       marks = { src: null, dst: null };
       paint();
     },
     destroy() {
       observer.disconnect();
       window.removeEventListener('resize', onResize);
+      document.removeEventListener('keydown', onKey);
       el.hidden = true;
       paint();
       el.remove();
@@ -282,10 +342,10 @@ export function createDemonCoach(root, { model, send }) {
     const on = playing() && practice();
     reopener = on ? { run: restart } : null;
     if (!g) {
-      if (!on) return;
-      const asked = getPref('guideRoom', null) === model.code;
-      if (!asked && guideSeen('demon')) return;
-      if (asked) setPref('guideRoom', null);
+      // Only where it was asked for: a room opened with "Practice round with a guide"
+      // (or "Show me again"). An ordinary game against bots gets no coach.
+      if (!on || getPref('guideRoom', null) !== model.code) return;
+      setPref('guideRoom', null);
       g = G.ask(G.newGuide('demon'));
     }
     if (!on) {
@@ -324,10 +384,10 @@ export function createDemonCoach(root, { model, send }) {
 
   function draw() {
     if (!G.isOn(g) || !playing()) { bubble.hide(); return; }
-    markSeen('demon');
     const heading = t('guide.demonTitle');
     const stepText = t('guide.step', { n: Math.min(g.step + 1, G.STEPS.demon), total: G.STEPS.demon });
-    const lead = g.step === 0 ? `${t('guide.demonIntro')} ` : '';
+    const bots = (model.state.players || []).filter((p) => p.bot && p.seat !== null && p.seat !== undefined).length;
+    const lead = g.step === 0 ? `${t(bots > 1 ? 'guide.demonIntroMany' : 'guide.demonIntro')} ` : '';
     if (g.phase === 'ask') {
       bubble.show({ heading, words: `${lead}${t('guide.looking')}`, stepText, anchor: '.mine' });
     } else if (g.phase === 'point') {

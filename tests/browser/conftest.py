@@ -119,7 +119,7 @@ def _aborted_by_navigation(request) -> bool:
 GUIDE_SEEN = """(() => { try {
   const prefs = JSON.parse(localStorage.getItem('dg.prefs') || '{}');
   if (!('guideGrip' in prefs)) {
-    localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideGrip: true, guideDemon: true }));
+    localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideGrip: true }));
   }
 } catch (e) { /* no storage: nothing to remember */ } })();"""
 

@@ -35,11 +35,15 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     ann.click("#practice-start")
     # Seated with the bots, and the countdown runs at once: no lobby, no start button.
     wait_for_table(ann)
-    # Ann only watches: she votes to end at once, so the round ends when the bots are stuck
-    # too. With the table's key for the vote (V), not a click: the bots' moves redraw the
-    # table many times a second, and on a loaded machine a click can wait in vain for a
-    # button that holds still for two frames.
-    ann.keyboard.press("v")
+    # Ann only watches: alone with bots, she lets them finish the round (issue 26), so it
+    # ends when the bots are done, played out fast. With the table's key (B), not a click:
+    # the bots' moves redraw the table many times a second, and on a loaded machine a
+    # click can wait in vain for a button that holds still for two frames.
+    expect(ann.locator("#vote-end")).to_have_text("End the round now", use_inner_text=True)
+    expect(ann.locator("#bots-finish")).to_have_text("Let the bots finish", use_inner_text=True)
+    ann.keyboard.press("b")
+    expect(ann.locator(".table-status .finishing")).to_have_text("The bots are finishing the round…")
+    expect(ann.locator("#vote-end")).to_have_text("Take the round back", use_inner_text=True)
     opponents = ann.locator(".opp")
     expect(opponents).to_have_count(3)
     for i in range(3):
@@ -91,3 +95,35 @@ def test_the_host_adds_a_bot_to_the_lobby_and_removes_it(open_page):
     ann.click("#start-game")
     wait_for_table(bob)
     expect(bob.locator(".opp .tag.bot")).to_have_count(1)
+
+
+def test_alone_with_bots_a_person_ends_the_round_at_once(open_page):
+    """Issue 26: stuck in a practice round, the person waited minutes for the bots. Bots
+    follow the people: the person's own vote ends the round, there and then."""
+    ann = open_page("ann")
+    ann.fill("#practice-name", "Ann")
+    ann.select_option("#create-rounds", "1")
+    ann.select_option("#practice-bots", "7")
+    ann.select_option("#practice-level", "easy")
+    ann.click("#practice-start")
+    wait_for_table(ann)
+    expect(ann.locator("#vote-end")).to_have_text("End the round now", use_inner_text=True)
+    ann.keyboard.press("v")
+    results = ann.locator("#results")
+    expect(results).to_be_visible(timeout=10000)
+    expect(results).to_contain_text("The match is over")
+
+
+def test_the_level_picker_says_what_each_level_means(open_page):
+    ann = open_page("ann")
+    options = ann.locator("#practice-level option")
+    expect(options).to_have_text(["Easy — slower than a beginner", "Medium — about a club player",
+                                  "Hard — beats a club player"])
+
+
+def test_bot_names_are_in_the_pages_language(open_page):
+    """Issue 26: bot names stayed "Bot 1" on a Russian page."""
+    ann = open_page("ann", locale="ru-RU")
+    code = create_room(ann, "Аня")
+    ann.click(".add-bot-button")
+    expect(ann.locator(".seats .seat.bot .seat-name")).to_have_text("Бот 1")

@@ -205,6 +205,15 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-close")
     expect(page.locator("#grip-summary")).to_be_visible()
     assert grid(page) == start
+    # Issue 27: a deal whose solution was shown is an aided game, like a hinted one; so
+    # is the same deal started again by number in this browser.
+    expect(page.locator(".grip-info .tag.hint-tag")).to_be_visible()
+    number = page.evaluate("() => JSON.parse(localStorage.getItem('dg.prefs')).gripSolutionsSeen[0]")
+    page.fill("#grip-number", str(number))
+    page.click("#grip-by-number")
+    expect(page.locator(".grip-info .tag.winnable")).to_have_count(0)  # a new game, by number
+    assert grid(page) == start
+    expect(page.locator(".grip-info .tag.hint-tag")).to_be_visible()
 
 
 def follow_hint_by_keys(page) -> None:

@@ -243,16 +243,91 @@ def test_no_coach_at_a_table_of_two_people(open_page):
 
 
 def test_the_guide_on_a_phone(open_page):
-    """On a phone the bubble docks at the bottom of the window, inside it, and the page
-    still does not scroll sideways."""
+    """On a phone the bubble stays inside the window, and the page still does not scroll
+    sideways."""
     page = open_page("grip-phone", viewport=PHONE, path="/grip", guide=True, touch=True)
     bubble = page.locator(".guide-bubble")
     expect(bubble).to_be_visible()
     bubble.get_by_role("button", name="Show me").tap()
     expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
-    expect(bubble).to_have_class(re.compile(r"\bdocked\b"))
     box = bubble.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     assert box["y"] + box["height"] <= PHONE["height"], box
     assert no_horizontal_scroll(page)
     axe_violations(page, "Devil's Grip with the guide on a phone")
+
+
+# ----------------------------------------------------------------- issue 26: where it shows, what it covers
+
+COVERED = """() => {
+  const bubble = document.querySelector('.guide-bubble');
+  const b = bubble.getBoundingClientRect();
+  const marks = [...document.querySelectorAll(
+    '[data-target], [data-pick], #stock, #grip-stock, #grip-talon, #vote-end, #bots-finish')];
+  return marks.filter((n) => {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    return Math.min(b.right, r.right) - Math.max(b.left, r.left) > 0
+      && Math.min(b.bottom, r.bottom) - Math.max(b.top, r.top) > 0;
+  }).map((n) => n.dataset.target || n.dataset.pick || n.id || n.className);
+}"""
+
+
+def test_no_guide_in_an_ordinary_game_against_bots(open_page):
+    """Issue 26: the coach showed in ordinary bot games (saying "Race the bot" to a
+    person facing three). It shows only where it was asked for."""
+    page = open_page("ann", guide=True)
+    seen = frames(page)
+    page.fill("#practice-name", "Ann")
+    page.select_option("#practice-bots", "3")
+    page.click("#practice-start")
+    wait_for_table(page)
+    page.wait_for_timeout(1200)
+    expect(page.locator(".guide-bubble")).to_have_count(0)
+    assert not [m for w, m in seen if w == "sent" and m["type"] == "coach"]
+    # Asked for from the rules dialog, it speaks of the bots, plural.
+    page.click(".rules-btn")
+    page.click("#guide-again")
+    bubble = page.locator(".guide-bubble")
+    expect(bubble).to_be_visible()
+    expect(bubble.locator(".guide-text")).to_contain_text("Race the bots to the middle!")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 768}, {"width": 1280, "height": 800}])
+def test_the_coach_covers_no_card_closes_with_esc_and_is_near_in_tab_order(open_page, viewport):
+    page = open_page("ann", viewport=viewport, guide=True)
+    page.fill("#practice-name", "Ann")
+    page.click("#guide-practice")
+    wait_for_table(page)
+    bubble = page.locator(".guide-bubble")
+    expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+    page.wait_for_timeout(300)  # placed on the frame after the marks
+    assert page.evaluate(COVERED) == []
+    # From the top of the page, "Skip guide" is at most three Tabs away.
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    page.focus("a.skip")
+    reached = False
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => Boolean(document.activeElement.closest('.guide-bubble'))"):
+            reached = True
+            break
+    assert reached, page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+    page.keyboard.press("Escape")
+    expect(bubble).to_be_hidden()
+    expect(page.locator(".guide-src, .guide-dst")).to_have_count(0)
+
+
+def test_the_grip_guide_covers_no_card_at_1280_by_800(open_page):
+    page = open_page("grip", viewport={"width": 1280, "height": 800}, path="/grip", guide=True)
+    bubble = page.locator(".guide-bubble")
+    expect(bubble).to_be_visible()
+    page.wait_for_timeout(300)
+    assert page.evaluate(COVERED) == []
+    bubble.get_by_role("button", name="Show me").click()
+    for _ in range(3):
+        expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+        page.wait_for_timeout(300)
+        assert page.evaluate(COVERED) == []
+        follow_grip(page, server_game(page)["hint"])
+        page.wait_for_function("() => !document.querySelector('.grip.busy')")

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import join_by_link
+from tests.browser.helpers import join_by_link, wait_for_table
 
 
 def test_language_follows_browser_and_can_be_switched(open_page):
@@ -115,3 +115,50 @@ def test_names_are_text_not_markup(open_page):
     expect(guest.locator(".seat-name").first).to_have_text("<b>Ann</b><i>")
     assert host.locator(".seats img, .seats b, .seats i").count() == 0
     assert guest.locator(".seats img, .seats b, .seats i").count() == 0
+
+
+def _play_one_round_match(host, guest, *, listed: bool) -> str:
+    """`host` creates a one-round room (listed on the home page or not), `guest` joins by
+    its link, both vote the round to its end: the match is over. Returns the room code."""
+    host.fill("#create-name", host.player_name)
+    host.select_option("#create-rounds", "1")
+    if listed:
+        host.check("#create-listed")
+    host.click("#create-room")
+    expect(host.locator("#room-code")).to_be_visible()
+    code = host.inner_text("#room-code")
+    join_by_link(guest, f"/r/{code}", guest.player_name)
+    host.click("#start-game")
+    wait_for_table(host)
+    wait_for_table(guest)
+    host.click("#vote-end")
+    guest.click("#vote-end")
+    for page in (host, guest):
+        expect(page.locator("#results")).to_contain_text("The match is over")
+    return code
+
+
+def test_recent_games_show_a_visitor_their_own_games_and_listed_rooms_only(open_page):
+    """Issue 28: a visitor's home page lists the matches this browser played in (its kept
+    seats) and those of rooms whose host chose to list them; nobody else's."""
+    pages = {}
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        pages[name] = open_page(name.lower(), path="/" if name in ("Ann", "Cy") else None)
+        pages[name].player_name = name
+    _play_one_round_match(pages["Ann"], pages["Bob"], listed=False)
+    _play_one_round_match(pages["Cy"], pages["Dee"], listed=True)
+
+    # a stranger: only the listed room's match
+    stranger = open_page("stranger")
+    expect(stranger.locator(".recent-list li")).to_have_count(1)
+    expect(stranger.locator(".recent-list li")).to_contain_text("Cy")
+    expect(stranger.locator(".recent-list")).not_to_contain_text("Ann")
+    # Ann and Bob: their own match (from their kept seats) and the listed one
+    for name in ("Ann", "Bob"):
+        page = pages[name]
+        page.goto("/")
+        expect(page.locator(".recent-list li")).to_have_count(2)
+        expect(page.locator(".recent-list li", has_text="Ann")).to_contain_text("Bob")
+        expect(page.locator(".recent-list li", has_text="Cy")).to_contain_text("Dee")
+    # the home page's form leaves a room unlisted unless the host ticks the box
+    expect(stranger.locator("#create-listed")).not_to_be_checked()

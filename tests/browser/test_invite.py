@@ -53,3 +53,22 @@ def test_a_server_listening_on_the_network_puts_its_lan_address_in_the_link(brow
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_invite_link_stays_on_the_page_through_joins_and_bots(open_page, server):
+    """Issue 26: every lobby update built a new invite box and moved the field into it,
+    while the page kept the first box: after the first update the link was gone for
+    everyone (only "Copy link" still worked)."""
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    link = f"{server.base}/r/{code}"
+    expect(ann.locator("#invite-link")).to_be_visible()
+    bob = open_page("bob")
+    join_by_link(bob, link, "Bob")
+    expect(ann.locator(".seats .seat-name", has_text="Bob")).to_be_visible()
+    ann.click(".add-bot-button")
+    expect(ann.locator(".seats .seat.bot")).to_have_count(1)
+    for page in (ann, bob):
+        expect(page.locator("#invite-link")).to_be_visible()
+        expect(page.locator("#invite-link")).to_have_value(link)
+        expect(page.locator("#copy-link")).to_be_visible()

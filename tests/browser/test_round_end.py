@@ -28,20 +28,23 @@ def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
     wait_for_table(bob)
 
     # The first second of a race: nobody is stuck, nobody voted. The button is there
-    # (and V works) but small, without "Stuck" and without a count.
+    # (and V works) but small, without "Stuck" and without a count; and it says it is a
+    # vote (issue 26: "End round" read as if it ended the round at once).
     for page in (ann, bob):
         vote = page.locator("#vote-end")
         expect(vote).to_have_class("vote quiet")
-        expect(vote).to_have_text("End round")
+        expect(vote).to_have_text("Vote to end the round", use_inner_text=True)
+        expect(page.locator("#bots-finish")).to_have_count(0)  # another person plays
     quiet = ann.locator("#vote-end").evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
     body = ann.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
     assert quiet < body, (quiet, body)
 
-    # Once someone votes, it matters to everyone: the full words and the count.
+    # Once someone votes, it matters to everyone: the count, but no "Stuck" for Ann, who
+    # is not (issue 26: it read "Stuck — end round 1/2" to a player with plays left).
     bob.keyboard.press("v")
-    expect(ann.locator("#vote-end")).to_have_text("Stuck — end round 1/2")
+    expect(ann.locator("#vote-end")).to_have_text("Vote to end the round 1/2", use_inner_text=True)
     expect(ann.locator("#vote-end")).not_to_have_class("vote quiet")
-    expect(bob.locator("#vote-end")).to_contain_text("Take back my vote")
+    expect(bob.locator("#vote-end")).to_have_text("Take back my vote 1/2", use_inner_text=True)
 
     # Both vote with nothing played: 0 each, the only round, so the match is a tie.
     ann.click("#vote-end")

@@ -54,9 +54,12 @@ def test_a_stuck_seat_is_told_so_and_its_tags_go_with_the_round(open_page):
     # Bob is stuck from the deal (the server says so: his stock is empty): for him the
     # vote matters now; Ann, who has plays, keeps the quiet button.
     expect(bob.locator(".mine-head .tag.stuck")).to_have_text("no play left — vote to end?")
-    expect(bob.locator("#vote-end")).to_have_text("Stuck — end round 0/2")
+    expect(bob.locator("#vote-end")).to_have_text("Stuck — vote to end 0/2", use_inner_text=True)
     expect(ann.locator("#vote-end")).to_have_class("vote quiet")
     expect(ann.locator('.opp[data-seat="1"] .tag.stuck')).to_have_text("stuck")
+    # Round 1 of the match: everyone has 0 match points, so none are shown (issue 26:
+    # "Σ0" and "total 0" beside "0/52 home" read as a riddle).
+    expect(ann.locator(".table .total")).to_have_count(0)
 
     bob.click("#vote-end")
     expect(ann.locator('.opp[data-seat="1"] .tag.voted')).to_be_visible()
@@ -67,6 +70,11 @@ def test_a_stuck_seat_is_told_so_and_its_tags_go_with_the_round(open_page):
         expect(page.locator(".table .tag.stuck")).to_have_count(0)
         expect(page.locator(".table .tag.voted")).to_have_count(0)
         expect(page.locator(".table")).not_to_contain_text("no play left")
+    # Round 2: the match points so far, in words.
+    ann.click("#next-round")
+    wait_for_table(bob)
+    expect(bob.locator(".mine-head .total")).to_have_text("match points: 0")
+    expect(bob.locator('.opp[data-seat="0"] .total')).to_have_text(re.compile(r"^\d+ pts$"))
 
 
 def test_a_demon_win_is_celebrated_and_the_round_lost_is_said_once(open_page, artifacts):

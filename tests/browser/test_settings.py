@@ -359,3 +359,22 @@ def test_four_colours_are_drawn_and_kept(open_page):
     expect(diamond).to_be_visible()
     assert "#0b55c4" in diamond.evaluate("(el) => decodeURIComponent(el.style.backgroundImage)")
     expect(page.locator("html")).to_have_class(re.compile(r"\bfour-colour\b"))
+
+
+def test_a_dark_tab_is_dark_before_any_module_runs(browser, server):
+    """Issue 26: a fresh dark- or light-themed tab flashed the green felt first. With every
+    module of the page held back, <html> already carries the stored theme: the inline
+    boot script set it before the first paint (and the policy let it run)."""
+    context = browser.new_context(base_url=server.base)
+    try:
+        context.add_init_script("localStorage.setItem('dg.prefs', JSON.stringify({theme: 'dark'}))")
+        page = context.new_page()
+        blocked = []
+        violations = []
+        page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+        page.route("**/*.js", lambda route: (blocked.append(route.request.url), route.abort()))
+        page.goto("/", wait_until="domcontentloaded")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert blocked and not violations, (blocked, violations)
+    finally:
+        context.close()

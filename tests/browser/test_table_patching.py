@@ -103,3 +103,64 @@ def test_the_first_round_guide_pulses_a_few_times_then_stops(open_page):
     assert pulse, timing
     assert all(0 < a["iterations"] <= 4 for a in pulse), timing
     assert all(set(a["props"]) <= {"transform", "opacity"} for a in pulse), timing
+
+
+def test_the_panels_words_are_read_as_descriptions_but_never_laid_out(open_page):
+    """Each seat's panel and the foundations are described in words (aria-describedby),
+    written again on every play: the words are a hidden node, which a screen reader still
+    reads as the description, so the browser does not lay out and paint a sentence per
+    play (an `sr-only` node was laid out, shaped and painted each time)."""
+    page = start_practice(open_page, 3)
+    for panel, words in ((page.locator(".opp").first, "#" + page.locator(".opp").first.get_attribute("aria-describedby")),
+                         (page.locator(".foundations"), "#fnd-words")):
+        # Hard bots play on: the words may change between reading them and reading the
+        # description, so both are read again until they meet.
+        for attempt in range(20):
+            text = page.locator(words).text_content()
+            assert text and len(text) > 10, text
+            try:
+                expect(panel).to_have_accessible_description(text, timeout=300)
+                break
+            except AssertionError:
+                if attempt == 19:
+                    raise
+        assert page.locator(words).evaluate("el => el.getClientRects().length") == 0
+
+
+# Attribute writes that changed nothing: Chromium recalculates style for a `hidden` (or a
+# class) written again with the value it has, so each is a frame of work for nothing.
+UNCHANGED_WRITES = """() => {
+  window.__unchanged = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.oldValue === r.target.getAttribute(r.attributeName)) {
+        window.__unchanged.push(`${r.target.tagName}.${r.target.className}@${r.attributeName}`);
+      }
+    }
+  }).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true,
+                              attributeFilter: ['hidden', 'class'] });
+}"""
+
+
+def test_the_clock_and_the_drawing_write_no_attribute_that_does_not_change(open_page):
+    """The 200 ms clock wrote `hidden` on the time and the countdown five times a second,
+    and every drawing wrote it on the play log and the emote dock, unchanged: each such
+    write made Chromium recalculate style on a table where nothing had changed."""
+    page = start_practice(open_page, 1)
+    page.evaluate(UNCHANGED_WRITES)
+    page.wait_for_timeout(1500)  # seven ticks of the clock, and the bot's plays drawn
+    assert page.evaluate("window.__unchanged") == []
+
+
+def test_the_guide_writes_no_mark_that_does_not_change(open_page):
+    """The guide took its ring off the card to play and put it back after every drawing
+    of the table (the clock's text every second, every bot play): a class written for
+    nothing each time, and the ring's pulse started again."""
+    page = open_page("guide-writes", guide=True)
+    page.fill("#practice-name", "Ann")
+    page.click("#guide-practice")
+    wait_for_table(page)
+    expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+    page.evaluate(UNCHANGED_WRITES)
+    page.wait_for_timeout(2500)  # two ticks of the clock's seconds at least
+    assert page.evaluate("window.__unchanged") == []

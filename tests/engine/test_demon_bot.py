@@ -4,9 +4,11 @@ docs/bots.md says (what they prefer, when they recycle, when they vote)."""
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import json
 import random
+
 
 import pytest
 
@@ -199,7 +201,7 @@ def test_think_time_stays_in_the_level_range_and_is_never_zero():
         lo, hi = lv.reaction_s
         assert min(times) >= lo > 0 and max(times) <= hi
         assert max(times) - min(times) > (hi - lo) * 0.6  # a real spread
-    assert LEVELS["easy"].reaction_s[0] >= 1.5 and LEVELS["easy"].reaction_s[1] <= 3.0
+    assert LEVELS["easy"].reaction_s[0] >= 4.0 and LEVELS["easy"].reaction_s[1] <= 8.0  # slower than a beginner
     assert LEVELS["hard"].reaction_s[0] >= 0.4 and LEVELS["hard"].reaction_s[1] <= 0.8
 
 
@@ -236,16 +238,16 @@ def test_easy_sometimes_overlooks_and_hard_almost_never():
     def share(name):
         return sum(isinstance(_decide(v, name, seed).action, Draw) for seed in range(400)) / 400
     easy, hard = share("easy"), share("hard")
-    assert 0.15 < easy < 0.45 and hard < 0.08
+    assert 0.55 < easy < 0.85 and hard < 0.08
 
 
-def test_easy_misses_moving_a_run_more_often_than_a_single_card():
-    single = _view(seat(("2C", "5D"), ("", "6S"), stock="AS 2S 3S"))  # 5D onto 6S turns 2C up
-    run = _view(seat(("2C", "5D 4S"), ("", "6S"), stock="AS 2S 3S"))  # so does 5D 4S
+def test_easy_misses_a_move_between_piles_more_often_than_the_waste():
+    from_pile = _view(seat(("2C", "5D"), ("", "6S"), stock="AS 2S 3S"))  # 5D onto 6S turns 2C up
+    from_waste = _view(seat(("", "KC"), ("", "6S"), stock="AS 2S 3S", waste="5D"))  # 5D onto 6S
     def missed(view, name):
         return sum(isinstance(_decide(view, name, seed).action, Draw) for seed in range(400)) / 400
-    assert missed(run, "easy") > missed(single, "easy") + 0.15
-    assert missed(run, "hard") < 0.08 and missed(single, "hard") < 0.08
+    assert missed(from_pile, "easy") > missed(from_waste, "easy") + 0.15
+    assert missed(from_pile, "hard") < 0.08 and missed(from_waste, "hard") < 0.08
 
 
 def test_pointless_moves_are_never_chosen():
@@ -298,12 +300,25 @@ def test_only_levels_that_remember_recycle_for_a_card_they_saw_go_by():
         assert d == (Decision(Recycle(0), False) if recycles else Decision(None, True)), name
 
 
-def test_easy_is_more_patient_before_voting():
+def test_patience_buys_idle_passes_before_voting():
     r = DemonRound.from_layout([seat(("", "KS"), stock="", waste="4C 5C"), seat(("", "KD"))])
+    patient = dataclasses.replace(LEVELS["hard"], patience=1)
     mem = BotMemory()
-    answers = [decide(seat_view(r, 0), LEVELS["easy"], mem, SplitMix64(i)) for i in range(4)]
+    answers = [decide(seat_view(r, 0), patient, mem, SplitMix64(i)) for i in range(4)]
     assert [d.action for d in answers[:2]] == [Recycle(0), Recycle(0)]
     assert answers[2] == Decision(None, True)
+
+
+def test_only_a_level_that_rechecks_goes_round_again_for_a_play_it_overlooked():
+    # The pass changed nothing, but a play was overlooked in it (memory.missed).
+    r = DemonRound.from_layout([seat(("", "KS"), stock="", waste="4C 5C"), seat(("", "KD"))])
+    v = seat_view(r, 0)
+    for name, again in (("medium", True), ("hard", True), ("easy", False)):
+        mem = BotMemory()
+        decide(v, LEVELS[name], mem, SplitMix64(1))  # the first look starts its pass here
+        mem.missed = True
+        d = decide(v, LEVELS[name], mem, SplitMix64(2))
+        assert d == (Decision(Recycle(0), False) if again else Decision(None, True)), name
 
 
 def test_a_stuck_seat_votes_and_does_nothing():
@@ -315,12 +330,16 @@ def test_a_stuck_seat_votes_and_does_nothing():
     assert _decide(v, "hard") == Decision(None, True)
 
 
-def test_a_missed_play_is_not_a_reason_to_vote():
-    # No stock, no waste; 9D goes home. A bot that overlooks it waits, it does not vote.
+def test_a_missed_play_is_not_a_reason_to_vote_for_a_level_that_rechecks():
+    # No stock, no waste; 9D goes home. Medium, overlooking it, waits and looks again;
+    # Easy, which does not know it may have missed something, gives up (a beginner's way).
     v = _view(seat(("", "9D")), seat(("", "KD")), foundations=[suit_pile("D", 8, 1)])
-    answers = [_decide(v, "easy", seed) for seed in range(100)]
-    assert any(d.action is None for d in answers)  # easy overlooks it now and then
-    assert all(d == Decision(None, False) for d in answers if d.action is None)
+    medium = [_decide(v, "medium", seed) for seed in range(100)]
+    assert any(d.action is None for d in medium)  # medium overlooks it now and then
+    assert all(d == Decision(None, False) for d in medium if d.action is None)
+    easy = [_decide(v, "easy", seed) for seed in range(100)]
+    assert any(d.action is None for d in easy)
+    assert all(d == Decision(None, True) for d in easy if d.action is None)
 
 
 @pytest.mark.parametrize("seed", range(6))

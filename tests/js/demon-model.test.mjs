@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { applyEvent, playsOf, playerById, playerName, colourOfSeat, isHost, seatedPlayers,
+import { applyEvent, playsOf, playerById, playerName, shownName, colourOfSeat, isHost, seatedPlayers,
   seatOf, spectatorCount } from '../../static/demon/demon-model.js';
 
 function freeze(value) {
@@ -168,4 +168,15 @@ test('players: by seat, by id, names, colours, host, seated order and this brows
   assert.equal(seatOf(shuffled, 'd'), null);
   assert.equal(seatOf(shuffled, 'c'), null);
   assert.equal(seatOf(shuffled, 'zz'), null);
+});
+
+test("a bot's name in the page's language; a person's as typed", () => {
+  const t = (key, vars) => (key === 'bots.name' ? `Бот ${vars.n}` : key);
+  assert.equal(shownName({ name: 'Bot 3', bot: 'easy' }, t), 'Бот 3');
+  assert.equal(shownName({ name: 'Bot 3', bot: null }, t), 'Bot 3', 'a person called "Bot 3" keeps the name');
+  assert.equal(shownName({ name: 'Bot 3', bot: 'hard' }), 'Bot 3', 'without a translator: as the server sent it');
+  assert.equal(shownName(null, t), '');
+  const st = { players: [{ seat: 0, name: 'Ann', bot: null }, { seat: 1, name: 'Bot 1', bot: 'medium' }] };
+  assert.equal(playerName(st, 1, t), 'Бот 1');
+  assert.equal(playerName(st, 0, t), 'Ann');
 });

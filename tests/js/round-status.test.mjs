@@ -2,9 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { voteMatters, watchersOf, spectatorFate, joinProspect, matchOutcome } from '../../static/demon/round-status.js';
+import { voteMatters, voteCount, endChoice, watchersOf, spectatorFate, joinProspect, matchOutcome } from '../../static/demon/round-status.js';
 
-const state = (round, spectators = []) => ({ phase: 'playing', round, spectators });
+const state = (round, spectators = [], players = [{ seat: 0 }, { seat: 1 }]) => ({ phase: 'playing', round, spectators, players });
+const bot = (seat) => ({ seat, bot: 'easy' });
 
 test('the vote matters once this seat is stuck or somebody voted, not from the first second', () => {
   assert.equal(voteMatters(state({ stuck: [], votes: [] }), 0), false);
@@ -13,6 +14,29 @@ test('the vote matters once this seat is stuck or somebody voted, not from the f
   assert.equal(voteMatters(state({ stuck: [], votes: [1] }), 0), true, 'someone voted');
   assert.equal(voteMatters(state({ stuck: [0], votes: [] }), null), false, 'a spectator');
   assert.equal(voteMatters({ phase: 'lobby' }, 0), false);
+  const withBot = (votes) => state({ stuck: [], votes }, [], [{ seat: 0 }, { seat: 1 }, bot(2)]);
+  assert.equal(voteMatters(withBot([2]), 0), false, "a bot's vote is not the people's");
+});
+
+test('bots follow the people: only the people are counted, unless the bots were let finish', () => {
+  const players = [{ seat: 0 }, { seat: 1 }, bot(2), bot(3)];
+  assert.deepEqual(voteCount(state({ votes: [0, 2] }, [], players)), { votes: 1, voters: 2 });
+  assert.deepEqual(voteCount(state({ votes: [0, 2], absent: [1] }, [], players)), { votes: 1, voters: 1 });
+  const alone = [{ seat: 0 }, bot(1), bot(2)];
+  assert.deepEqual(voteCount(state({ votes: [0, 1], bots_finish: true }, [], alone)), { votes: 2, voters: 3 });
+  assert.deepEqual(voteCount(state({ votes: [1] }, [], [bot(0), bot(1)])), { votes: 1, voters: 2 }, 'bots alone');
+  assert.deepEqual(voteCount({ phase: 'lobby' }), { votes: 0, voters: 0 });
+});
+
+test('the choice offered: end now or let the bots finish only when every opponent is a bot', () => {
+  const alone = [{ seat: 0 }, bot(1), bot(2)];
+  assert.equal(endChoice(state({ votes: [] }, [], alone), 0), 'alone');
+  assert.equal(endChoice(state({ votes: [0], bots_finish: true }, [], alone), 0), 'finishing');
+  assert.equal(endChoice(state({ votes: [] }, [], [{ seat: 0 }, { seat: 1 }, bot(2)]), 0), 'vote');
+  assert.equal(endChoice(state({ votes: [], absent: [1] }, [], [{ seat: 0 }, { seat: 1 }, bot(2)]), 0), 'alone',
+    'the other person is out of the round');
+  assert.equal(endChoice(state({ votes: [] }, [], alone), null), null, 'a spectator');
+  assert.equal(endChoice({ phase: 'round_over', round: {} }, 0), null);
 });
 
 test('who watches, and what a spectator is told', () => {

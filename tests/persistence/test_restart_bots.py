@@ -54,12 +54,12 @@ def test_a_graceful_restart_keeps_each_bots_level_memory_and_random_state(tmp_pa
         assert {p.id: p.bot.level for p in room2.bots()} == {p: s[2]["level"] for p, s in before.items()}
         assert len(room2.round_actions) == steps_before and room2.v >= v_before
         assert all(p.connected for p in room2.bots()) and room2.host == person.id
-        # They carry on: the person comes back, votes to end, the bots play until stuck.
+        # They carry on: the person comes back and lets the bots finish; they play on.
         person2 = room2.seating.by_id(person.id)
         sock = RecordingSocket()
         pipe2 = Pipe(sock, 8192)
         assert hub2.attach(handle2, person2, pipe2, room2.v, hub2.epoch)
-        hub2.handle_message(handle2, person2, pipe2, m.Vote(type="vote", end=True))
+        hub2.handle_message(handle2, person2, pipe2, m.Vote(type="vote", end=True, bots_finish=True))
         await until(lambda: room2.phase is not Phase.PLAYING)
         await turns()
         after_moves = [e for e in sock.messages() if e["type"] == "event" and e["event"]["kind"] == "move"]

@@ -148,3 +148,52 @@ def test_a_restored_room_knows_which_pile_took_each_card_last_and_which_ids_it_a
     v = back.v
     again = back.act(back.players[0], "a0", as_sent({"type": "draw"}), now()).reply
     assert again["type"] == "ack" and again["duplicate"] is True and back.v == v
+
+
+def test_a_round_handed_to_the_bots_stays_theirs_after_a_restart(tmp_path):
+    """Issue 26: `bots_finish` is part of the saved match, or a restart would give the
+    round back to a person who had left it to the bots (and the bots' votes would no
+    longer end it)."""
+    store = Store.open(tmp_path)
+    room = Room("ROOMBOT", Options(rounds=1), test_seed=288)
+    person = room.join("Ann", hash_token("t"))
+    room.connect(person, now())
+    room.add_bot(person, "easy", now())
+    room.start(person, now())
+    room.begin_round(now())
+    room.vote(person, True, bots_finish=True)
+    store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.bots_finish and back.votes == {0} and back.phase is Phase.PLAYING
+    assert back.round_view()["bots_finish"] is True
+
+
+def test_applied_ids_of_the_previous_round_come_back_after_a_rematch_too(tmp_path):
+    """Issue 27, item 4, without sockets: the ids the room still answers come back as
+    they were, in the next round and between a rematch and its first round, and an id
+    two rounds old is forgotten as it is in memory."""
+    store = Store.open(tmp_path)
+    room, players = room_with_round(rounds=2)
+    room.act(players[0], "r1", as_sent({"type": "draw"}), now())
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    store.save_room(room)
+    room.next_round(players[0], now())
+    room.begin_round(now())
+    room.act(players[0], "r2", as_sent({"type": "draw"}), now())
+    store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert back.answered.of(players[0].id) == room.answered.of(players[0].id)
+    assert {a["id"] for a in back.answered.of(players[0].id)} == {"r1", "r2"}
+    room.vote(players[0], True)
+    room.vote(players[1], True)
+    room.rematch(players[0], now())  # match over: back to round 0, the old round's steps go
+    store.reopen_match(room)
+    store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert {a["id"] for a in back.answered.of(players[0].id)} == {"r1", "r2"}
+    room.begin_round(now())
+    store.save_room(room)
+    back = restored(Store.open(tmp_path), room.code)
+    assert {a["id"] for a in back.answered.of(players[0].id)} == {"r2"} == {
+        a["id"] for a in room.answered.of(players[0].id)}

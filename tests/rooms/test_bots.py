@@ -101,16 +101,70 @@ def test_the_host_is_always_a_person_and_bots_do_not_keep_a_room_alive():
     assert room.host == joiner.id
 
 
-def test_bots_vote_like_seats_a_person_alone_cannot_end_a_round_they_are_in():
-    """Rule 17 with bots: every seat still in the round must agree, bots included."""
+def test_bots_follow_the_people_a_persons_vote_ends_a_round_with_bots():
+    """Rule 17 as decided (docs/rules.md): while a person is in the round, the people's
+    votes alone end it; a bot's vote does not hold a person back, nor count for them."""
     room, (host,) = make_room(1, max_players=3)
     _, bot = room.add_bot(host, "easy", T0)
     room.start(host, T0)
     room.begin_round(T0 + 3)
-    room.vote(host, True)
-    assert room.phase is Phase.PLAYING  # the bot has not agreed
     room.vote(bot, True)
+    assert room.phase is Phase.PLAYING  # a bot's vote alone ends nothing
+    room.vote(host, True)
     assert room.phase is not Phase.PLAYING and room.result["reason"] == "vote"
+
+
+def test_with_two_people_and_a_bot_both_people_must_vote():
+    room, (ann, bob) = make_room(2, max_players=3)
+    room.add_bot(ann, "hard", T0)
+    room.start(ann, T0)
+    room.begin_round(T0 + 3)
+    room.vote(ann, True)
+    assert room.phase is Phase.PLAYING
+    room.vote(bob, True)
+    assert room.phase is not Phase.PLAYING and room.result["reason"] == "vote"
+
+
+def test_a_person_alone_with_bots_may_let_them_finish_and_then_the_bots_decide():
+    room, (host,) = make_room(1, max_players=4)
+    _, b1 = room.add_bot(host, "easy", T0)
+    _, b2 = room.add_bot(host, "hard", T0)
+    room.start(host, T0)
+    room.begin_round(T0 + 3)
+    out = room.vote(host, True, bots_finish=True)
+    assert room.phase is Phase.PLAYING and room.bots_finish
+    assert out.events[-1]["event"] == {"kind": "votes", "votes": [0], "bots_finish": True}
+    assert room.round_view()["bots_finish"] is True
+    room.vote(b1, True)
+    assert room.phase is Phase.PLAYING  # one bot still plays on
+    room.vote(b2, True)
+    assert room.phase is not Phase.PLAYING and room.result["reason"] == "vote"
+
+
+def test_taking_the_vote_back_takes_the_round_back_from_the_bots():
+    room, (host,) = make_room(1, max_players=3)
+    _, bot = room.add_bot(host, "easy", T0)
+    room.start(host, T0)
+    room.begin_round(T0 + 3)
+    room.vote(host, True, bots_finish=True)
+    room.vote(host, False)
+    assert not room.bots_finish and "bots_finish" not in room.round_view()
+    room.vote(bot, True)
+    assert room.phase is Phase.PLAYING  # the person decides again
+
+
+def test_letting_the_bots_finish_is_refused_where_another_person_plays():
+    room, (ann, bob) = make_room(2, max_players=3)
+    room.add_bot(ann, "easy", T0)
+    room.start(ann, T0)
+    room.begin_round(T0 + 3)
+    before = snapshot(room)
+    with pytest.raises(RoomError) as refused:
+        room.vote(ann, True, bots_finish=True)
+    assert refused.value.code == "not_practice"
+    with pytest.raises(RoomError):
+        room.vote(ann, False, bots_finish=True)  # it goes with a vote to end
+    assert snapshot(room) == before and not room.bots_finish
 
 
 # ----------------------------------------------------------------- bots in the hub
@@ -137,9 +191,10 @@ async def until(predicate, timeout: float = 30.0) -> None:
 
 @pytest.mark.parametrize("seed,bots,level", [(288, 3, "hard"), (7, 7, "medium"), (4242, 2, "easy")])
 def test_seeded_bot_rounds_play_to_the_end_through_the_room(tmp_path, seed, bots, level):
-    """A person who votes to end at once, and bots that play until they are stuck: the
-    round ends by the vote (or a bot's Demon), every seat's 52 cards are accounted for
-    after every move, and the person's socket sees every version once, in order."""
+    """A person who lets the bots finish at once, and bots that play until they give up:
+    the round ends by their votes (or a bot's Demon, or all stuck), every seat's 52 cards
+    are accounted for after every move, and the person's socket sees every version once,
+    in order."""
     async def main():
         hub = Hub(fast(tmp_path, test_seed=seed))
         handle, person, _ = hub.create_practice(m.PracticeRoom(name="Ann", bots=bots, level=level, rounds=1))
@@ -148,7 +203,7 @@ def test_seeded_bot_rounds_play_to_the_end_through_the_room(tmp_path, seed, bots
         pipe = Pipe(sock, 4096)
         assert hub.attach(handle, person, pipe, None)
         await until(lambda: room.phase is Phase.PLAYING)
-        hub.handle_message(handle, person, pipe, m.Vote(type="vote", end=True))
+        hub.handle_message(handle, person, pipe, m.Vote(type="vote", end=True, bots_finish=True))
         await until(lambda: room.phase is not Phase.PLAYING)
         await turns()
         messages = sock.messages()
@@ -305,8 +360,7 @@ def test_bots_stay_seated_for_the_next_round_and_the_rematch():
     _, bot = room.add_bot(host, "medium", T0)
     room.start(host, T0)
     room.begin_round(T0 + 3)
-    room.vote(host, True)
-    room.vote(bot, True)
+    room.vote(host, True)  # a person alone with a bot ends the round (bots follow people)
     assert room.phase is Phase.MATCH_OVER
     room.rematch(host, T0 + 10)  # the new match's countdown starts at once
     assert [p.id for p in room.players] == [host.id, bot.id] and room.bots() == [bot]
@@ -358,4 +412,27 @@ def test_people_see_a_move_before_the_bots_think_about_it(tmp_path):
         assert order[:2] == ["frame", "think"]
         assert any(msg.get("id") == "draw" and msg["type"] == "ack" for msg in watched.messages())
         hub.bots.forget(handle)
+    asyncio.run(main())
+
+
+def test_letting_the_bots_finish_plays_the_round_out_fast(tmp_path):
+    """Issue 26: stuck in a practice round, the person waited minutes while Easy bots
+    (4-8 s a decision) played on. Handed the round, they play it out at the fast-forward
+    pace: far within the minute this test allows, where their own pace takes several."""
+    async def main():
+        hub = Hub(fast(tmp_path, test_seed=4242, bot_think_scale=1.0))
+        handle, person, _ = hub.create_practice(m.PracticeRoom(name="Ann", bots=3, level="easy", rounds=1))
+        room = handle.room
+        sock = RecordingSocket()
+        pipe = Pipe(sock, 8192)
+        assert hub.attach(handle, person, pipe, None)
+        await until(lambda: room.phase is Phase.PLAYING)
+        hub.handle_message(handle, person, pipe, m.Vote(type="vote", end=True, bots_finish=True))
+        await until(lambda: room.phase is not Phase.PLAYING, timeout=60)
+        await turns()
+        moves = [msg["event"] for msg in sock.messages() if msg["type"] == "event" and msg["event"]["kind"] == "move"]
+        assert len(moves) > 50 and {mv["seat"] for mv in moves} == {1, 2, 3}
+        assert room.result["reason"] in ("vote", "demon", "stuck")
+        votes = [msg["event"] for msg in sock.messages() if msg["type"] == "event" and msg["event"]["kind"] == "votes"]
+        assert votes[0] == {"kind": "votes", "votes": [0], "bots_finish": True}
     asyncio.run(main())

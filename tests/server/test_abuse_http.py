@@ -208,7 +208,7 @@ def test_wrong_socket_tokens_are_throttled_with_1008(abuse_server):
 
 
 def test_limits_use_the_forwarded_address_only_from_a_trusted_proxy(abuse_server):
-    # 127.0.0.1 is a trusted proxy by default: each forwarded address has its own budget.
+    # 127.0.0.1 is named as a trusted proxy here: each forwarded address has its own budget.
     with client(abuse_server, "127.0.0.1") as http:
         first = [http.post("/api/rooms", json={"name": "A"}, headers={"X-Forwarded-For": "203.0.113.5"}).status_code
                  for _ in range(5)]

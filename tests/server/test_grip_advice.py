@@ -5,6 +5,7 @@ with a clear error that changes nothing."""
 from __future__ import annotations
 
 import concurrent.futures
+import signal
 
 import httpx
 import pytest
@@ -213,6 +214,15 @@ def test_a_winnable_deal_and_its_solution(tmp_path):
         assert all(b <= a for a, b in zip(scores, scores[1:]))  # no card ever leaves the grid
         foreign = http.get(f"/api/grip/{game['id']}/solution", headers={"Authorization": "Bearer nope"})
         assert foreign.status_code == 404
+        # Issue 27: the solution shown makes it an aided game, like a hint, and undoing
+        # back to replay the line does not make it unaided again (nor does a restart).
+        assert game["used_hint"] is False
+        assert http.get(f"/api/grip/{game['id']}", headers=auth).json()["used_hint"] is True
+        undone = http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "undo"})
+        assert undone.status_code == 200 and undone.json()["used_hint"] is True
+        srv.stop(signal.SIGKILL)  # the mark is saved when the solution is shown
+    with srv, httpx.Client(base_url=srv.base, timeout=30) as http:
+        assert http.get(f"/api/grip/{game['id']}", headers=auth).json()["used_hint"] is True
 
 
 def test_the_legal_actions_sent_are_the_engines(http):

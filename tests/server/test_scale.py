@@ -193,11 +193,13 @@ def test_a_draining_process_takes_no_new_rooms_and_keeps_its_own(cluster):
     asyncio.run(drain_scenario(cluster))
 
 
-async def finished_match_on_each(cluster: Cluster) -> dict[str, str]:
-    """A one-round match on each process, ended by everyone's vote: the codes."""
+async def finished_match_on_each(cluster: Cluster) -> tuple[dict[str, str], dict[str, str]]:
+    """A one-round match in a listed room on each process, ended by everyone's vote: the
+    codes, and a token of a seat of each."""
     codes: dict[str, str] = {}
+    tokens: dict[str, str] = {}
     for _ in range(6):
-        players = await seat_players(cluster, 2, rounds=1)
+        players = await seat_players(cluster, 2, rounds=1, listed=True)
         letter = players[0].code[0]
         if letter not in codes:
             await start_round(players)
@@ -206,16 +208,21 @@ async def finished_match_on_each(cluster: Cluster) -> dict[str, str]:
             for p in players:
                 await p.wait_for(lambda p=p: p.state["phase"] == "match_over")
             codes[letter] = players[0].code
+            tokens[letter] = players[0].token
         for p in players:
             await p.close()
         if set(codes) == {"A", "B"}:
-            return codes
+            return codes, tokens
     raise AssertionError(f"new rooms all went to {sorted(codes)}")
 
 
 def test_recent_games_and_logs_cover_every_process(cluster):
-    codes = asyncio.run(finished_match_on_each(cluster))
-    # Each process, asked directly or through the balancer, lists both processes' matches.
+    codes, tokens = asyncio.run(finished_match_on_each(cluster))
+    # A seat's own matches, asked through the balancer: the room's process answers.
+    for letter, code in codes.items():
+        mine = httpx.post(f"{cluster.base}/api/rooms/{code}/history", json={"token": tokens[letter]}).json()
+        assert [g["code"] for g in mine["games"]] == [code]
+    # Each process, asked directly or through the balancer, lists both processes' listed matches.
     for base in [cluster.base] + [cluster.process_base(x) for x in cluster.letters]:
         answer = httpx.get(base + "/api/history").json()
         assert answer["complete"] is True
@@ -237,6 +244,16 @@ def test_the_balancer_sets_the_forwarded_address_itself(cluster):
     time.sleep(0.5)
     log = (cluster.data_dir / "cluster.log").read_text()
     assert "GET /api/rooms/ZZZZZZZ" in log and "203.0.113.77" not in log
+
+
+def test_the_processes_believe_the_balancer_about_the_client_address(cluster):
+    """The server trusts no proxy by default (issue 27); docker/cluster.py names the
+    balancer, so a process sees (and limits, and logs) the player's own address."""
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.87")) as http:
+        assert http.get(cluster.base + "/api/rooms/ZZZZZZY").status_code in (404, 429)
+    time.sleep(0.5)
+    log = (cluster.data_dir / "cluster.log").read_text()
+    assert any("127.0.0.87" in line and "GET /api/rooms/ZZZZZZY" in line for line in log.splitlines())
 
 
 def test_peer_answers_are_kept_a_second(cluster):

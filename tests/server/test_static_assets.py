@@ -180,6 +180,28 @@ def test_the_page_preloads_every_module_its_imports_reach(server, shell):
     assert html.index('rel="modulepreload"') < html.index('<script type="module"')
 
 
+@pytest.mark.parametrize("address, module", [("/r/ABCDEF", "demon/room.js"), ("/grip", "grip/grip.js")])
+def test_a_page_loaded_when_shown_is_preloaded_at_its_own_address_only(server, shell, address, module):
+    """app.js loads the room and Devil's Grip with import() when shown: the home page does
+    not preload them (its buttons work sooner on a first visit), a link to one does, with
+    every module it imports."""
+    loose = re.compile(r"""(?:\bfrom|^\s*import)\s*['"](\.{1,2}/[^'"]+)['"]""", re.MULTILINE)
+    needed, queue = set(), [module]
+    while queue:
+        rel = queue.pop()
+        if rel in needed:
+            continue
+        needed.add(rel)
+        base = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        queue.extend(posixpath.normpath(posixpath.join(base, spec)) for spec in loose.findall((STATIC_DIR / rel).read_text()))
+    prefix = f"/static/{shell.version}/"
+    here = {link[len(prefix):] for link in _preloaded(httpx.get(server.base + address).text)}
+    home = {link[len(prefix):] for link in _preloaded(httpx.get(server.base + "/").text)}
+    assert needed <= here, sorted(needed - here)
+    assert module not in home
+    assert "import(" in (STATIC_DIR / "app.js").read_text() and f"'./{module}'" in (STATIC_DIR / "app.js").read_text()
+
+
 @pytest.mark.parametrize("accept, code", [("de-DE,de;q=0.9,en;q=0.8", "de"), ("fr-FR,fr;q=0.9", "en"),
                                           ("fr;q=1, ru;q=0.5, fi;q=0.7", "fi"), ("", "en")])
 def test_the_first_visits_language_is_hinted_from_accept_language(server, accept, code):

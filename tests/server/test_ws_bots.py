@@ -131,7 +131,8 @@ def test_a_practice_room_plays_a_round_to_its_end_over_a_real_socket(tmp_path):
         assert set(result["scores"]) == {p["id"] for p in ann.state["players"]}
         await ann.close()
         async with httpx.AsyncClient() as http:
-            games = (await http.get(server.base + "/api/history")).json()["games"]
+            games = (await http.post(f"{server.base}/api/rooms/{grant['code']}/history",
+                                     json={"token": grant["token"]})).json()["games"]
         mine = next(g for g in games if g["code"] == grant["code"])
         assert [p.get("bot") for p in mine["players"]] == [None, "hard", "hard", "hard"]
 

@@ -30,7 +30,8 @@ def free_port() -> int:
 # address to the server: the per-address budgets (docs/security.md) are raised out of
 # the way here, unless a test sets them itself (tests/server/test_abuse*.py do).
 GENEROUS_LIMITS = {"room_create_burst": 100_000, "join_burst": 100_000, "grip_create_burst": 100_000,
-                   "miss_burst": 100_000, "max_connections_per_addr": 5000}
+                   "miss_burst": 100_000, "max_connections_per_addr": 5000,
+                   "max_connections_per_prefix": 5000, "bot_create_burst": 100_000}
 
 
 class LiveServer:

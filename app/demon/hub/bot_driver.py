@@ -19,11 +19,20 @@ thinks again about the table as it is then. A bot with nothing to do that has sa
 it wants of the vote waits for the next change; one with nothing to do that is not stuck
 looks again after another think time (everybody else might be sitting still too).
 
-Votes (rule 17): every seat still in the round must agree, bots included. A bot votes
-to end when its decision says so (the engine's `vote_end`: its seat is stuck) and takes
-its vote back when that changes (at the latest just before its next play). A person's
-vote therefore ends the round once every bot is stuck too, and bots alone never end a
-round a person is still playing.
+Bots play only for people who are there: not until a seated person of the room has
+opened a socket since the room was created or restored (`RoomHandle.person_seen`), and
+not once only bots are left. A practice room created and never opened deals its round
+and then sits still until it expires (issue 27: such rooms used to play on their own).
+
+Votes (rule 17 and the decision in docs/rules.md): bots follow the people. While a
+person is in the round, the people's votes alone end it; a bot's vote counts only at a
+table without people, or once its person let the bots finish (`Room.bots_finish`). A
+bot votes to end when its decision says so (the engine's `vote_end`: it gives up) and
+takes its vote back when that changes (at the latest just before its next play).
+
+Letting the bots finish: a person alone with bots who is stuck may hand them the rest
+of the round; from then on every think time is `hurried` (a fiftieth), the timers
+already set are made again at that pace, and the round ends when the bots are done.
 """
 
 from __future__ import annotations
@@ -58,6 +67,19 @@ class BotDoor(Protocol):
 log = logging.getLogger("demon.bots")
 
 
+# Think times while the bots finish a round for a person (`Room.bots_finish`): 50 times
+# quicker, kept between 25 and 100 ms, so even Easy bots (4-8 s a decision) play a round
+# out in seconds, and seven Hard ones do not send the person's page more plays than it
+# can show (at most 40 a second each).
+FAST_FORWARD = 1 / 50
+FAST_MIN_S, FAST_MAX_S = 0.025, 0.1
+
+
+def hurried(think_s: float) -> float:
+    """A think time at the fast-forward pace."""
+    return min(max(think_s * FAST_FORWARD, FAST_MIN_S), FAST_MAX_S)
+
+
 class BotDriver:
     """Schedules and runs every bot of one hub, on the hub's event loop."""
 
@@ -67,15 +89,21 @@ class BotDriver:
         self._ids = itertools.count(1)  # action ids: unique within this run (with the epoch)
         self.actions = 0  # bot messages sent through the door, for the benchmark
         self.stopped = False  # the server is stopping: no bot starts thinking again
+        self._hurried: dict[str, int] = {}  # room code -> the round its bots were hurried in
 
     # ------------------------------------------------------------ scheduling
 
     def poke(self, handle: RoomHandle) -> None:
         """Something in the room changed: every bot that is not thinking starts to."""
         room = handle.room
-        if self.stopped or room.phase is not Phase.PLAYING or room.round is None:
-            return
+        if self.stopped or room.phase is not Phase.PLAYING or room.round is None or not handle.person_seen:
+            return  # (bots wait for a seated person's first socket: a room nobody opened stays still)
         timers = handle.bot_timers
+        if room.bots_finish and self._hurried.get(room.code) != room.round_no:
+            # The person just let the bots finish: what they were about to do at a
+            # person's pace, they decide again at the fast one.
+            self._hurried[room.code] = room.round_no
+            self._cancel_timers(handle)
         absent = room.round.absent
         people = None
         for p in room.players:
@@ -97,13 +125,21 @@ class BotDriver:
             return
         bot = player.bot
         assert bot is not None
-        delay = think_time(LEVELS[bot.level], bot.rng) * self.think_scale
+        delay = think_time(LEVELS[bot.level], bot.rng)
+        if handle.room.bots_finish:
+            delay = hurried(delay)
+        delay *= self.think_scale
         loop = asyncio.get_running_loop()
         handle.bot_timers[player.id] = loop.call_later(
             delay, self._fire, handle, player, message, handle.room.round_no)
 
     def forget(self, handle: RoomHandle) -> None:
         """The room is gone (or the server stops): its bots stop thinking."""
+        self._hurried.pop(handle.room.code, None)
+        self._cancel_timers(handle)
+
+    @staticmethod
+    def _cancel_timers(handle: RoomHandle) -> None:
         for timer in handle.bot_timers.values():
             timer.cancel()
         handle.bot_timers.clear()
@@ -113,7 +149,7 @@ class BotDriver:
     def _can_play(self, handle: RoomHandle, player: Player) -> bool:
         room = handle.room
         if (player.bot is None or player.left or self.hub.rooms.get(room.code) is not handle
-                or room.phase is not Phase.PLAYING or room.round is None):
+                or room.phase is not Phase.PLAYING or room.round is None or not handle.person_seen):
             return False
         seat = player.seat
         return (seat is not None and seat < len(room.players) and room.players[seat] is player

@@ -9,6 +9,7 @@ but `hello` (the socket endpoint's) has a row (tests/rooms/test_protocol_shapes.
 
 from __future__ import annotations
 
+from time import perf_counter
 from typing import Callable, TypeVar
 
 from pydantic import BaseModel
@@ -19,6 +20,7 @@ from app.demon.hub.handle import RoomHandle, RoomStore
 from app.demon.hub import coach
 from app.demon.room.errors import Invalid, RoomError
 from app.demon.room.room import Options, Outcome, Player
+from app.ops import instruments
 from app.protocol import messages as m
 from app.protocol import server as out
 from app.support.logfmt import log_event
@@ -47,6 +49,8 @@ class Dispatcher:
         except RoomError as err:
             outcome = Outcome(reply=out.error(err.code, err.message))
             log_event("request_refused", code=room.code, player=player.id, reason=err.code)
+            if isinstance(msg, m.Action):  # a move refused before the rules saw it (not playing...)
+                instruments.move_refused(err.code)
         self.outbox.publish(handle, outcome)
         self._after_change(handle)
         return outcome
@@ -58,6 +62,7 @@ class Dispatcher:
 
 def _on_action(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Action,
                now: float) -> Outcome:
+    started = perf_counter()
     outcome = handle.room.act(player, msg.id, msg.action, now)
     for pid, note in outcome.direct:  # a race's winner hears its margin (a bot has no socket)
         winner_pipe = handle.pipes.get(pid)
@@ -66,6 +71,10 @@ def _on_action(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | N
     reply = outcome.reply
     if reply is not None and reply["type"] == "rejected" and not reply.get("duplicate"):
         log_event("action_rejected", code=handle.room.code, player=player.id, reason=reply["code"])
+        instruments.move_refused(reply["code"])
+    elif reply is not None and reply["type"] == "ack":
+        instruments.MOVES_APPLIED.inc()
+    instruments.MOVE_SECONDS.observe(perf_counter() - started)
     return outcome
 
 
@@ -86,7 +95,7 @@ def _on_options(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | 
 
 def _on_vote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Vote,
              now: float) -> Outcome:
-    return handle.room.vote(player, msg.end)
+    return handle.room.vote(player, msg.end, msg.bots_finish)
 
 
 def _on_rematch(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Rematch,

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from time import perf_counter
 from typing import Callable, Iterable
 
 from app.demon.hub.connection import Pipe
 from app.demon.hub.handle import SAVE_ALL, SAVE_MOVES, SAVED, RoomHandle, RoomStore
 from app.demon.room.room import Outcome
+from app.ops import instruments
 from app.protocol import server as out
 from app.support.logfmt import log_event
 
@@ -107,6 +109,7 @@ class Outbox:
         two can leave onlookers with events that were never saved; when they come back,
         the server's new `epoch` makes them start again from a snapshot (`Hub.attach`)."""
         self._pending = False
+        started = perf_counter()
         changed, self._changed = self._changed, {}
         stream, self._stream = self._stream, {}
         replies, self._replies = self._replies, {}
@@ -121,8 +124,13 @@ class Outbox:
         onlookers = [p for p in stream if p not in replies]
         onlookers += [p for p in seats if p not in stream and p not in replies]
         self._send_turns(onlookers, stream, seats, replies)
+        sent = perf_counter()
         self.save(list(changed.values()))
+        saved = perf_counter()
         self._send_turns(replies, stream, seats, replies)
+        done = perf_counter()
+        instruments.FANOUT_SECONDS.observe(sent - started + done - saved)
+        instruments.FLUSH_SECONDS.observe(done - started)
         # Only now, after every frame of this turn has left: what comes after (the bots'
         # look at the table) costs work that people must not wait for to see a move.
         for handle in changed.values():
@@ -160,7 +168,9 @@ class Outbox:
             return
         failed: set[str] = set()
         if self.store is not None:
+            started = perf_counter()
             failed = self.store.save_rooms([(h.room, h.unsaved == SAVE_MOVES) for h in todo])
+            instruments.SAVE_SECONDS.observe(perf_counter() - started)
         for h in todo:
             if h.room.code not in failed:
                 h.unsaved = SAVED

@@ -28,6 +28,9 @@ class RoomHandle:
     unsaved: int = SAVED  # SAVED, SAVE_MOVES or SAVE_ALL: what the next flush must write
     bot_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # bot id -> its next look
     emotes: EmoteGate = field(default_factory=EmoteGate)  # per-player cooldowns; never saved
+    # A seated person has opened a socket to the room since it was created (or restored):
+    # only then do its bots play, so a practice room nobody opened costs no CPU (issue 27).
+    person_seen: bool = False
 
 
 class RoomStore(Protocol):
@@ -43,3 +46,7 @@ class RoomStore(Protocol):
     def reopen_match(self, room: Room) -> None: ...
 
     def checkpoint(self) -> None: ...
+
+    def wal_wants_checkpoint(self) -> bool: ...
+
+    def finish_checkpoint(self) -> None: ...

@@ -117,6 +117,7 @@ class Hub:
         if len(self.rooms) >= self.settings.max_rooms:
             raise HubFull("The server is full; try again later.")
         room = self._new_room(Options(body.rounds, body.time_limit_s, body.max_players))
+        room.listed = body.listed
         handle = RoomHandle(room)
         self.rooms[room.code] = handle
         token = new_token()
@@ -186,6 +187,8 @@ class Hub:
         if old is not None:
             old.close(CLOSE_POLICY, "opened in another tab")
         self.outbox.publish(handle, room.connect(player, self.clock()))  # the others see us arrive
+        if player.bot is None and player.seat is not None:
+            handle.person_seen = True  # its bots may play now (bot_driver.BotDriver.poke)
         handle.pipes[player.id] = pipe
         pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
         missed = room.log.since(last_v) if last_v is not None and epoch == self.epoch else None

@@ -4,7 +4,8 @@ A room is synchronous and only ever told the time (`Room.tick(now)`, `begin_roun
 what wakes it is here. One task ticks four times a second for every room of the process
 (the round's time limit, the reconnection grace period, a save that failed and must be
 tried again, a room nobody uses any more), and copies the SQLite WAL into the database
-every `CHECKPOINT_EVERY_TICKS`, in a thread, so no room waits for the disk. A countdown
+every `CHECKPOINT_EVERY_TICKS`, or at the first tick after the WAL passed a quarter of
+its limit, in a thread, so no room waits for the disk. A countdown
 is a task of its room, started whenever the room is found counting down without one
 (after a message, or a restored room on the first tick).
 """
@@ -72,8 +73,11 @@ class Timers:
             ticks += 1
             try:
                 self.tick()
-                if self.store is not None and ticks % CHECKPOINT_EVERY_TICKS == 0:
+                if self.store is not None and (ticks % CHECKPOINT_EVERY_TICKS == 0
+                                               or self.store.wal_wants_checkpoint()):
                     await asyncio.to_thread(self.store.checkpoint)
+                    if self.store.wal_wants_checkpoint():  # writes kept coming: catch up here
+                        self.store.finish_checkpoint()
             except Exception:  # a bug in one room must not stop the clock for all
                 log.exception("tick failed")
 

@@ -13,17 +13,25 @@ last `RECENT_REJECTED` per player are kept, which bounds what a client sending j
 make the room hold.
 
 After a restart, the applied ids of the current round come back from the saved log
-(`RoundRecord.acknowledged`); those of the round before, and rejections, do not.
+(`RoundRecord.acknowledged`), and those of the round before from what the store wrote
+when the round began (`kept`, `restore_kept`); rejections do not.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from app.protocol import server as out
 
 RECENT_REJECTED = 256
+
+
+class KeptId(NamedTuple):
+    player: str
+    action_id: str
+    v: int
+    earlier: bool  # of the round before the current one
 
 
 class ActionIds:
@@ -59,6 +67,18 @@ class ActionIds:
         """The applied actions of the current round, from its saved log."""
         for pid, action_id, v in acknowledged:
             self._applied.setdefault(pid, {})[action_id] = v
+
+    def kept(self, in_log: set[tuple[str, str]]) -> list[KeptId]:
+        """The applied ids the current round's log (`in_log`: (player, action id)) does
+        not hold, for the store: the previous round's (earlier=True), and, between a
+        rematch and its first round, the last round's (earlier=False)."""
+        return ([KeptId(pid, aid, v, True) for pid, ids in self._applied_before.items() for aid, v in ids.items()]
+                + [KeptId(pid, aid, v, False) for pid, ids in self._applied.items() for aid, v in ids.items()
+                   if (pid, aid) not in in_log])
+
+    def restore_kept(self, kept: Iterable[KeptId]) -> None:
+        for pid, action_id, v, earlier in kept:
+            (self._applied_before if earlier else self._applied).setdefault(pid, {})[action_id] = v
 
     def of(self, pid: str) -> list[out.Ack | out.Rejected]:
         """Every answer remembered for `pid`, applied ones first (what the tests look at)."""

@@ -52,6 +52,7 @@ class TooManyBots(RoomError):
 
 
 class NotPractice(RoomError):
-    """Advice (the coach) is given only where no other person plays: a practice round."""
+    """Only where no other person plays (a practice round): the coach's advice, and
+    handing the rest of a round to the bots."""
 
     code = "not_practice"

@@ -11,8 +11,9 @@ the phase and the match (`match_json`).
 from __future__ import annotations
 
 import time
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Iterable, NotRequired, TypedDict
 
+from app.demon.room.action_ids import KeptId
 from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Room
 from app.demon.room.round_record import RoundRecord, Step, StepIds
@@ -25,6 +26,7 @@ class MatchJson(TypedDict):
     round_no: int
     round_seed: int | None
     votes: list[int]
+    bots_finish: NotRequired[bool]  # older files have none: False
     history: list[out.RoundResult]
     result: out.MatchResult | None
     v: int
@@ -37,6 +39,7 @@ class MatchJson(TypedDict):
 class RoomMeta(SeatingJson, MatchJson):
     code: str
     options: out.OptionsJson
+    listed: NotRequired[bool]  # older files have none: not listed
 
 
 def match_json(room: Room, now: float) -> MatchJson:
@@ -46,6 +49,7 @@ def match_json(room: Room, now: float) -> MatchJson:
         round_no=room.round_no,
         round_seed=room.round_seed,
         votes=sorted(room.votes),
+        bots_finish=room.bots_finish,
         history=room.history,
         result=room.result,
         v=room.v,
@@ -57,12 +61,19 @@ def match_json(room: Room, now: float) -> MatchJson:
 
 def room_meta(room: Room, now: float) -> RoomMeta:
     """Everything but the round's cards and action log."""
-    return RoomMeta(code=room.code, options=room.options.to_json(), **room.seating.to_json(),
-                    **match_json(room, now))
+    return RoomMeta(code=room.code, options=room.options.to_json(), listed=room.listed,
+                    **room.seating.to_json(), **match_json(room, now))
 
 
 def room_initial(room: Room) -> dict[str, Any] | None:
     return room.record.initial_json()
+
+
+def kept_action_ids(room: Room) -> list[KeptId]:
+    """The applied action ids the room still answers that its round's log does not hold
+    (the previous round's): the store writes them when a round begins."""
+    in_log = {(pid, aid) for pid, aid, _v in room.record.acknowledged()}
+    return room.answered.kept(in_log)
 
 
 def round_record(room: Room) -> dict[str, Any] | None:
@@ -71,7 +82,8 @@ def round_record(room: Room) -> dict[str, Any] | None:
 
 
 def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Step],
-                 step_ids: list[StepIds | None], *, now: float, times: list[float | None] | None = None,
+                 step_ids: list[StepIds | None], *, now: float, kept: Iterable[KeptId] = (),
+                 times: list[float | None] | None = None,
                  **room_kwargs: Any) -> Room:
     """Rebuild a Room as `room_meta` and the round's record left it. Every person comes
     back disconnected (the grace period restarts); a countdown starts again from its
@@ -83,6 +95,7 @@ def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Ste
     room.round_no = meta["round_no"]
     room.round_seed = meta["round_seed"]
     room.votes = set(meta["votes"])
+    room.bots_finish = meta.get("bots_finish", False)
     room.history = meta["history"]
     room.result = meta["result"]
     # Moves are saved as step rows only (the meta is not rewritten for them), so the
@@ -91,10 +104,12 @@ def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Ste
     # apart; see `Hub.attach`.)
     room.log.resume_at(max([meta["v"]] + [v for _pid, _aid, v in room.record.acknowledged()]))
     room.created_at = meta.get("created_at", time.time())
+    room.listed = meta.get("listed", False)
     room.last_active = now
     phase = Phase(meta["phase"])
     deadline_wall = meta.get("deadline_wall")
     if deadline_wall is not None and phase is Phase.PLAYING:
         room.round_deadline = now + (deadline_wall - time.time())
     room.resume(phase, now)
+    room.answered.restore_kept(kept)  # the previous round's ids (`kept_action_ids`)
     return room

@@ -20,7 +20,7 @@ from app.common.errors import EngineError, RaceLost
 from app.demon.room import views
 from app.demon.room.action_ids import ActionIds
 from app.demon.room.answers import TableAnswers
-from app.demon.room.errors import BadPhase, OutOfRound, RoomError, SpectatorCannotPlay
+from app.demon.room.errors import BadPhase, NotPractice, OutOfRound, RoomError, SpectatorCannotPlay
 from app.demon.room.event_log import EventLog
 from app.demon.room.outcome import Outcome
 from app.demon.room.phases import NO_VOTE, NOT_STARTED, Op, Phase, allows, check_move, require
@@ -46,6 +46,9 @@ class RoundPlay:
         self.round: DemonRound | None = None
         self.round_deadline: float | None = None
         self.votes: set[int] = set()
+        # A person alone with bots handed the rest of the round to them (`vote(...,
+        # bots_finish=True)`): the bots play it out fast, and their votes decide.
+        self.bots_finish = False
         self.clock: Callable[[], float] = time.monotonic  # injectable, so room tests control time
 
     @property
@@ -143,27 +146,57 @@ class RoundPlay:
         self._close_round_if_ended(outcome)
         return out.ack(action_id, move_v)
 
-    def vote(self, player: Player, end: bool) -> Outcome:
+    def vote(self, player: Player, end: bool, bots_finish: bool = False) -> Outcome:
+        """A vote to end the round (rule 17), or its taking back. With `bots_finish`, a
+        person whose every opponent is a bot hands the rest of the round to them: the
+        bots play it out fast (the hub's bot driver) and end it when they are done."""
         self._require(Op.VOTE)
         if player.seat is None or not self.seating.is_seated(player):
             raise BadPhase(NO_VOTE.message)
+        if bots_finish:
+            if not end or player.bot is not None or not self._only_bots_besides(player):
+                raise NotPractice("Only a person whose every opponent is a bot can let the bots finish.")
+            self.bots_finish = True
+        elif player.bot is None:
+            self.bots_finish = False  # ending now, or taking the vote back: the person decides again
         if end:
             self.votes.add(player.seat)
         else:
             self.votes.discard(player.seat)
-        outcome = Outcome(events=[self._emit(out.VotesEvent(kind="votes", votes=sorted(self.votes)))])
+        body = out.VotesEvent(kind="votes", votes=sorted(self.votes))
+        if self.bots_finish:
+            body["bots_finish"] = True
+        outcome = Outcome(events=[self._emit(body)])
         self._check_vote(outcome)
         return outcome
 
+    def _in_round(self) -> list[Player]:
+        assert self.round is not None
+        absent = self.round.absent
+        return [p for p in self.players if not p.left and p.seat is not None and p.seat not in absent]
+
+    def _only_bots_besides(self, player: Player) -> bool:
+        return self.round is not None and all(p.bot is not None for p in self._in_round() if p is not player)
+
+    def _voters(self) -> set[int]:
+        """Whose votes end the round (rule 17, and the decision in docs/rules.md: bots
+        follow the people). The people still in the round; the bots have no say while a
+        person does, so nobody waits on a bot that plays on. A table with no person
+        left in the round, or one whose person let the bots finish, is decided by every
+        seat still in it."""
+        seated = self._in_round()
+        people = {p.seat for p in seated if p.bot is None and p.seat is not None}
+        if people and not self.bots_finish:
+            return people
+        return {p.seat for p in seated if p.seat is not None}
+
     def _check_vote(self, outcome: Outcome) -> None:
-        """End the round once every seat still in it (rule 17) voted to. A player whose
-        connection dropped keeps their seat, and their say, until the grace period ends
-        (then they are absent); so a flaky connection or a server restart never decides a
-        vote."""
+        """End the round once every voter (`_voters`) voted to. A player whose connection
+        dropped keeps their seat, and their say, until the grace period ends (then they
+        are absent); so a flaky connection or a server restart never decides a vote."""
         if not self._allows(Op.END_ROUND) or self.round is None or not self.votes:
             return
-        absent = self.round.absent
-        voters = {p.seat for p in self.players if not p.left and p.seat is not None and p.seat not in absent}
+        voters = self._voters()
         if voters and voters <= self.votes:
             self._finish(Termination.VOTE, outcome)
 
@@ -229,7 +262,7 @@ class RoundPlay:
         return self.answers.stuck(self.round, self.record.cycled)
 
     def round_view(self) -> out.RoundView | None:
-        return None if self.round is None else views.round_view(self.round, self.public_stuck(), self.votes)
+        return None if self.round is None else views.round_view(self.round, self.public_stuck(), self.votes, self.bots_finish)
 
     def _emit(self, body: out.RoomEventBody) -> out.Event:
         return self.log.append(body)

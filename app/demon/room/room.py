@@ -72,6 +72,7 @@ class Room(RoundPlay):
         self.result: out.MatchResult | None = None
         self.created_at = time.time()
         self.last_active = time.monotonic()  # when somebody was last connected
+        self.listed = False  # the host shows its finished matches to every visitor
 
     # The parts' state under the names the hub, the store, the bots and bench/ read.
 
@@ -206,6 +207,7 @@ class Room(RoundPlay):
         self.answered.new_round()
         self.round = dealt.start()
         self.votes = set()
+        self.bots_finish = False
         self._enter(Op.BEGIN_ROUND, Phase.PLAYING)
         limit = self.options.time_limit_s
         self.round_deadline = now + limit if limit else None

@@ -85,8 +85,8 @@ def foundation_entry(index: int, pile: Sequence[tuple[Card, int]]) -> out.Founda
     return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
 
 
-def round_view(rnd: DemonRound, stuck: list[int], votes: set[int]) -> out.RoundView:
-    return out.RoundView(
+def round_view(rnd: DemonRound, stuck: list[int], votes: set[int], bots_finish: bool = False) -> out.RoundView:
+    view = out.RoundView(
         seats=[rnd.seat_view(s) for s in range(len(rnd.seats))],
         foundations=[foundation_entry(i, pile) for i, pile in enumerate(rnd.foundations)],
         stuck=stuck,
@@ -94,6 +94,9 @@ def round_view(rnd: DemonRound, stuck: list[int], votes: set[int]) -> out.RoundV
         votes=sorted(votes),
         cards_home=list(rnd.foundation_counts()),
     )
+    if bots_finish:
+        view["bots_finish"] = True
+    return view
 
 
 def ms_until(deadline: float | None, now: float) -> int | None:

@@ -47,8 +47,8 @@ class BotLevel:
     reaction_s: think time range (seconds) before acting on a new chance; `think_time`
         draws from it with a human-like hump in the middle, never 0.
     overlook: probability that each available play is missed at one decision.
-    run_overlook: a further chance of missing a move of two or more cards (a run), on
-        top of `overlook` (beginners see single cards first).
+    move_overlook: a further chance of missing a move from one pile to another, on top
+        of `overlook` (a beginner sees the cards that go home, and the waste, first).
     noise: random spread added to each candidate's score (0 = always the best one);
         the scores are tens apart, so 40 is close to choosing at random.
     uncover: bonus for a play that turns a face-down card up (plus `per_down` for each
@@ -64,6 +64,10 @@ class BotLevel:
         turns the waste over again when one of them has become playable.
     patience: extra idle passes through the stock (nothing changed, nothing to hope for)
         it makes before it gives up and votes.
+    rechecks: whether it knows it may have missed something: a pass in which it
+        overlooked a play is then reason enough for another, and with the stock done it
+        looks again rather than give up. Without it, what it did not see is not there: a
+        pass that changed nothing ends its round, missed plays and all.
     """
 
     name: str
@@ -74,10 +78,11 @@ class BotLevel:
     per_down: float = 0.0
     race: float = 0.0
     waste: float = 0.0
-    run_overlook: float = 0.0
+    move_overlook: float = 0.0
     lookahead: bool = False
     remembers: bool = False
     patience: int = 0
+    rechecks: bool = True
 
     def __post_init__(self) -> None:
         lo, hi = self.reaction_s
@@ -85,18 +90,18 @@ class BotLevel:
             raise ValueError(f"reaction_s must be 0 < low <= high, not {self.reaction_s!r}")
         if not (0.0 <= self.overlook < 1.0):
             raise ValueError(f"overlook must be in [0, 1), not {self.overlook!r}")
-        if not (0.0 <= self.run_overlook < 1.0):
-            raise ValueError(f"run_overlook must be in [0, 1), not {self.run_overlook!r}")
+        if not (0.0 <= self.move_overlook < 1.0):
+            raise ValueError(f"move_overlook must be in [0, 1), not {self.move_overlook!r}")
         if self.patience < 0 or self.noise < 0:
             raise ValueError("patience and noise must not be negative")
 
 
 LEVELS: dict[str, BotLevel] = {
-    "easy": BotLevel("easy", reaction_s=(1.5, 3.0), overlook=0.40, run_overlook=0.5, noise=40.0,
-                     patience=1),
-    "medium": BotLevel("medium", reaction_s=(0.8, 1.6), overlook=0.12, noise=12.0,
+    "easy": BotLevel("easy", reaction_s=(4.0, 8.0), overlook=0.70, move_overlook=0.8, noise=40.0,
+                     rechecks=False),
+    "medium": BotLevel("medium", reaction_s=(0.8, 1.6), overlook=0.20, noise=12.0,
                        uncover=15.0, per_down=1.0, waste=5.0, remembers=True),
-    "hard": BotLevel("hard", reaction_s=(0.4, 0.8), overlook=0.03, noise=2.0,
+    "hard": BotLevel("hard", reaction_s=(0.4, 0.8), overlook=0.01, noise=1.0,
                      uncover=30.0, per_down=2.0, race=25.0, waste=10.0, lookahead=True,
                      remembers=True),
 }
@@ -285,7 +290,7 @@ def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set[
     """Whether another pass through the stock can bring something (what a person thinks
     before turning the waste over): the last pass changed the layout, a play was missed,
     a card seen go by is now wanted by the foundations or fits a pile, or patience."""
-    if memory.pass_sig != _signature(view) or memory.missed:
+    if memory.pass_sig != _signature(view) or (memory.missed and lv.rechecks):
         return True
     tops = [p.up[-1] if p.up else None for p in view.tableau if p.up or not p.down]
     for text in (memory.seen if lv.remembers else ()):
@@ -331,8 +336,8 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         if s is None:
             continue
         miss = level.overlook
-        if level.run_overlook and isinstance(a, ToTableau) and a.count > 1:
-            miss = 1.0 - (1.0 - miss) * (1.0 - level.run_overlook)
+        if level.move_overlook and isinstance(a, ToTableau) and not isinstance(a.src, str):
+            miss = 1.0 - (1.0 - miss) * (1.0 - level.move_overlook)
         if miss and _rand(rng) < miss:
             memory.missed = overlooked = True
             continue
@@ -349,9 +354,9 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
     if isinstance(fallback, Draw):
         return Decision(fallback, False)
     if isinstance(fallback, Recycle) and (fresh or _recycle_helps(view, memory, level, wanted)):
-        idle = not fresh and memory.pass_sig == _signature(view) and not memory.missed
+        idle = not fresh and memory.pass_sig == _signature(view) and not (memory.missed and level.rechecks)
         _start_pass(view, memory, idle)
         return Decision(fallback, False)
-    if overlooked:  # a play is there, it just did not see it this time: not stuck
+    if overlooked and level.rechecks:  # a play is there, it did not see it this time
         return Decision(None, False)
     return Decision(None, True)

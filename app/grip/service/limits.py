@@ -28,7 +28,7 @@ class KeyedLimiter:
         self.clock = clock
         self._buckets: OrderedDict[str, RateLimiter] = OrderedDict()
 
-    def allow(self, key: str) -> bool:
+    def allow(self, key: str, cost: float = 1.0) -> bool:
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = RateLimiter(self.rate, self.burst, self.clock)
@@ -36,7 +36,7 @@ class KeyedLimiter:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(key)
-        return bucket.allow()
+        return bucket.allow(cost)
 
     def exhausted(self, key: str) -> bool:
         """Whether `key` has no whole token left, without spending one (a key never seen
@@ -47,6 +47,6 @@ class KeyedLimiter:
         tokens: float = min(bucket.burst, bucket.tokens + (self.clock() - bucket.last) * bucket.rate)
         return tokens < 1.0
 
-    def retry_after(self) -> int:
-        """Whole seconds until one more request is allowed, for a Retry-After header."""
-        return max(1, math.ceil(1.0 / self.rate))
+    def retry_after(self, cost: float = 1.0) -> int:
+        """Whole seconds until a request of `cost` is allowed (from empty), for a Retry-After header."""
+        return max(1, math.ceil(cost / self.rate))

@@ -11,7 +11,8 @@ token (hashed here, as for seats).
 
 Hints are searched in a worker process (`advisor`); this module only records their
 answers: a hint used marks the game (`used_hint`, kept apart in statistics like undo,
-rule 12) and is saved with it.
+rule 12) and is saved with it. A certified deal's solution shown marks it the same way
+(`solution_shown`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from app.grip.service.legal import LegalActions
 from app.grip.service.shapes import GripGameAnswer, GripHintInfo
 from app.support.logfmt import log_event
 from app.support.secrets_util import hash_token, new_grip_id, new_token, token_matches
+from app.ops import instruments
 
 
 @dataclass
@@ -105,6 +107,7 @@ class GripSessions:
                               game=GripGame.new(number, passes), winnable=winnable)
         self.games[session.id] = session
         self._save(session)
+        instruments.GRIP_GAMES.inc()
         log_event("grip_started", game=session.id, number=number, passes=passes or "unlimited")
         return session, token
 
@@ -195,6 +198,15 @@ class GripSessions:
             session.used_hint = True
             self._save(session)
         return True
+
+    def solution_shown(self, session: GripSession) -> None:
+        """The deal's winning line was shown for this game: from now on it is an aided
+        game, marked like a hinted one (`used_hint`), even if undone back to any point
+        and replayed (issue 27: end, read the solution, undo, replay was an unaided win)."""
+        if not session.used_hint:
+            session.used_hint = True
+            self._save(session)
+        log_event("grip_solution_shown", game=session.id)
 
     def _save(self, session: GripSession) -> None:
         if self.store is not None:

@@ -1,0 +1,72 @@
+"""`GET /metrics`: Prometheus' view of this process (docs/self-hosting.md, "Watching and backing up").
+
+Off with `DEMON_METRICS=false` (the route then answers 404); on, it answers only the
+addresses of `DEMON_METRICS_ALLOW` (the loopback and private ranges by default) and 404
+to anybody else, so a public server shows strangers nothing. The exposition is the
+library's (`prometheus_client.generate_latest`); what is read at scrape time comes from
+`census`, which looks at the hub, the Devil's Grip games and the hint pools as they are
+between two changes (the handler runs on the event loop, like every change).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+
+import app as app_pkg
+from app.demon.hub.hub import Hub
+from app.grip.service.advisor import GripAdvisor
+from app.grip.service.sessions import GripSessions
+from app.ops import census as ops_census
+from app.ops.access import Network, allowed, parse_networks
+from app.storage.store import Store
+
+router = APIRouter()
+
+
+def census(hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | None) -> ops_census.Census:
+    """Count what the process holds now: one pass over its rooms."""
+    phases: Counter[str] = Counter()
+    people = spectators = bots = sockets = 0
+    for handle in hub.rooms.values():
+        room = handle.room
+        phases[room.phase.value] += 1
+        for player in room.players:
+            if player.bot is not None:
+                bots += 1
+            elif not player.left:
+                people += 1
+        spectators += len(room.spectators)
+        sockets += len(handle.pipes)
+    return ops_census.Census(
+        rooms_by_phase=dict(phases), people=people, spectators=spectators, bots=bots, sockets=sockets,
+        grip_games=len(grips.games), hint_queue=advisor.hints.pending, search_queue=advisor.search.pending,
+        database=store.path if store is not None else None)
+
+
+def build(hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | None, shard: str
+          ) -> CollectorRegistry:
+    """The registry of one app (`create_app` calls it once)."""
+    return ops_census.registry(lambda: census(hub, grips, advisor, store), shard=shard,
+                               version=app_pkg.__version__,
+                               schema=lambda: store.version if store is not None else None)
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    state = request.app.state
+    networks: list[Network] | None = getattr(state, "metrics_networks", None)
+    client = request.client.host if request.client is not None else None
+    if not state.settings.metrics or networks is None or not allowed(client, networks):
+        raise HTTPException(404, "Not Found")
+    return Response(generate_latest(state.metrics_registry), media_type=CONTENT_TYPE_LATEST)
+
+
+def install(app_state: object, hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | None,
+            shard: str, allow: str) -> None:
+    """Put the registry and the allowed networks on the app's state."""
+    setattr(app_state, "metrics_registry", build(hub, grips, advisor, store, shard))
+    setattr(app_state, "metrics_networks", parse_networks(allow))

@@ -1,0 +1,28 @@
+// The home page's recent games: whose are shown (docs/security.md, "Who sees which games").
+// A visitor sees the finished matches they played in (the seats this browser keeps, each
+// asked for with its token) and those of rooms whose host listed them (GET /api/history).
+// Pure functions; home.js does the asking.
+
+export const MAX_SEATS_ASKED = 10; // the most recent seats this browser keeps
+export const MAX_SHOWN = 10;
+
+// Which kept seats to ask about: people's seats (a spectator played no match), newest
+// first, at most MAX_SEATS_ASKED of them. `creds` as storage.js keeps them.
+export function seatsToAsk(creds) {
+  return creds
+    .filter((c) => c && typeof c.code === 'string' && typeof c.token === 'string' && !c.spectator)
+    .sort((a, b) => (b.saved || 0) - (a.saved || 0))
+    .slice(0, MAX_SEATS_ASKED);
+}
+
+// One list, newest first, each match once (a listed match of one's own comes in both
+// answers): `lists` are the answers' `games` arrays; a match is its room code and end time.
+export function mergeRecent(lists) {
+  const byKey = new Map();
+  for (const list of lists) {
+    for (const game of Array.isArray(list) ? list : []) {
+      if (game && typeof game.code === 'string') byKey.set(`${game.code}@${game.finished_at}`, game);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => (b.finished_at || 0) - (a.finished_at || 0)).slice(0, MAX_SHOWN);
+}
