@@ -4,8 +4,9 @@ A room's `steps` hold only its current round (the next round deletes them), so w
 round ends its whole record is copied here once, under the round's replay id (random,
 unguessable, `RoundRecord.round_id`), with who sat at the table: their names, colours and
 scores for the viewer, and their seat tokens' hashes, which decide who may watch it
-(app/server/replays_http.py `may_watch`). A round saved again after a restart is the
-same row (INSERT OR IGNORE on the id).
+(app/server/replays_http.py `may_watch`). A round of a room its host listed (the recent
+games' rule, docs/security.md) is shared from the start; the host may share any other
+later. A round saved again after a restart is the same row (INSERT OR IGNORE on the id).
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ class ReplayStore:
         host = next((p.token_hash.hex() for p in room.players if p.id == room.host), None)
         self.conn.execute(
             "INSERT OR IGNORE INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (round_id, room.code, room.round_no, time.time(), dumps(players),
-             dumps({"players": watchers, "host": host}), dumps(record)))
+             dumps({"players": watchers, "host": host}), int(room.listed), dumps(record)))
         return round_id
 
     def committed(self, round_ids: list[str]) -> None:

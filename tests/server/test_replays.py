@@ -27,9 +27,9 @@ def apply_move(table: dict, frame: dict) -> dict:
     return {**table, "seats": seats, "foundations": foundations, "cards_home": frame["cards_home"]}
 
 
-def played_round(server) -> tuple[list, dict]:
+def played_round(server, **options) -> tuple[list, dict]:
     async def play():
-        players = await seat_players(server, 2)
+        players = await seat_players(server, 2, **options)
         await start_round(players)
         await asyncio.gather(*(bot(p, random.Random(i)) for i, p in enumerate(players)))
         for p in players:
@@ -93,3 +93,13 @@ def test_only_the_players_may_watch_until_the_host_shares_it(server):
                          headers={"Authorization": f"Bearer {host}"}).status_code == 422
         http.post(f"/api/replays/{rid}/share", json={"shared": False}, headers={"Authorization": f"Bearer {host}"})
         assert http.get(f"/api/replays/{rid}").status_code == 404
+
+
+def test_a_round_of_a_listed_room_is_shared_from_the_start(server):
+    """The recent games' rule: the host who listed the room lets anyone see its games."""
+    players, _final = played_round(server, listed=True)
+    code = players[0].grant["code"]
+    with httpx.Client(base_url=server.base) as http:
+        rounds = http.get("/api/replays", params={"code": code}).json()["replays"]
+        assert len(rounds) == 1 and rounds[0]["shared"] is True
+        assert http.get(f"/api/replays/{rounds[0]['id']}").status_code == 200
