@@ -48,6 +48,7 @@ class Settings(BaseSettings):
     persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
     log_level: str = Field("info", description="Log level.")
     max_bots: int = Field(400, ge=0, description="Computer players held at once, in all rooms together.")
+    daily_time_limit_s: int = Field(300, ge=2, le=3600, description="The daily race's round lasts this long (seconds).")
     bot_think_scale: float = Field(
         1.0, gt=0, le=10, description="Testing only: multiplies every bot's think time (0.05 = twenty times faster)."
     )

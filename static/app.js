@@ -3,6 +3,8 @@
 //   /            home
 //   /r/{CODE}    a Demon room (lobby or table)
 //   /grip        Devil's Grip
+//   /replay/{CODE}/{id}  a finished Demon round watched again (replay/replay.js)
+//   /daily       the daily race (daily/daily.js)
 
 import { h, replaceChildren, modal, icon } from './common/dom.js';
 import { t, LANGUAGES, getLang, setLang, onLangChange } from './common/i18n.js';
@@ -19,6 +21,8 @@ import * as home from './home.js';
 const PAGES = {
   room: () => import('./demon/room.js'),
   grip: () => import('./grip/grip.js'),
+  replay: () => import('./replay/replay.js'), // issue 29
+  daily: () => import('./daily/daily.js'),
 };
 
 const header = document.getElementById('top');
@@ -50,6 +54,13 @@ function route() {
   if (roomMatch) {
     document.body.dataset.view = 'room';
     show('room', (room) => room.mount(main, { code: roomMatch[1].toUpperCase(), navigate }));
+  } else if (/^\/replay\/[A-Za-z0-9_-]{1,32}\/[A-Za-z0-9_-]{1,64}\/?$/.test(path)) {
+    const [, , code, id] = path.split('/');
+    document.body.dataset.view = 'replay';
+    show('replay', (replay) => replay.mount(main, { code: code.toUpperCase(), id, navigate }));
+  } else if (/^\/daily\/?$/.test(path)) {
+    document.body.dataset.view = 'daily';
+    show('daily', (daily) => daily.mount(main, { navigate }));
   } else if (/^\/grip\/?$/.test(path)) {
     document.body.dataset.view = 'grip';
     show('grip', (grip) => grip.mount(main, { navigate }));

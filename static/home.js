@@ -5,7 +5,7 @@
 import { h, replaceChildren } from './common/dom.js';
 import { t } from './common/i18n.js';
 import { api } from './common/api.js';
-import { getPref, listRoomCreds, setPref, setRoomCreds } from './common/storage.js';
+import { getPref, getRoomCreds, listRoomCreds, setPref, setRoomCreds } from './common/storage.js';
 import { showRules } from './common/rules.js';
 import { backEl, cardEl } from './cards/cards.js';
 import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './demon/bot-badge.js';
@@ -146,7 +146,9 @@ export function mount(container, { navigate }) {
         h('label', { for: botLevelSelect.id }, h('span', { text: t('bots.level') }), botLevelSelect)),
       error.practice ? h('p', { class: 'error', role: 'alert', text: error.practice }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'practice-start' }, t('bots.practiceButton')),
-      h('button', { type: 'submit', class: 'secondary', disabled: busy, id: 'guide-practice' }, t('guide.practice')));
+      h('button', { type: 'submit', class: 'secondary', disabled: busy, id: 'guide-practice' }, t('guide.practice')),
+      h('a', { href: '/daily', class: 'button secondary', id: 'daily-link', // the daily race (daily/daily.js)
+        onclick: (e) => { e.preventDefault(); navigate('/daily'); } }, t('daily.homeLink')));
 
     const gripPanel = h('section', { class: 'panel grip-promo', 'aria-labelledby': 'grip-title' },
       h('h2', { id: 'grip-title', text: t('home.gripTitle') }),
@@ -198,5 +200,8 @@ function recentItem(game) {
     h('span', { class: 'recent-kind', text: t('home.demonTitle') }),
     Number.isNaN(date.getTime()) ? null : h('time', { datetime: date.toISOString(), text: date.toLocaleString() }),
     h('span', { class: 'recent-rounds', text: t('home.roundsCount', { n: game.rounds.length }) }),
-    h('span', { class: 'recent-players' }, names));
+    h('span', { class: 'recent-players' }, names),
+    // its rounds can be watched again by its players: this browser kept a seat there
+    getRoomCreds(game.code) ? h('a', { class: 'recent-replay', href: `/replay/${game.code}/last`,
+      text: t('replay.watchAgain') }) : null);
 }

@@ -27,6 +27,7 @@ ALLOWED = {
     "app.records": {"app.common", "app.demon.rules", "app.grip.rules"},
     "app.protocol": {"app.common", "app.demon.rules"},
     "app.support": set(),
+    "app.daily": {"app.common"},  # the daily race's deal and rules of entry
     # Operations (metrics, backups, JSON logs): its instruments are fed by the hub and the
     # Devil's Grip service, so it must not import them back; the backup reads the schema.
     "app.ops": {"app.support", "app.config", "app.storage"},

@@ -229,7 +229,19 @@ class Rejected(TypedDict):
     pile: NotRequired[int]  # race_lost only
     by_seat: NotRequired[int]
     by_name: NotRequired[str | None]
+    margin_ms: NotRequired[int]  # race_lost only, when the winning play's time is known
     duplicate: NotRequired[bool]
+
+
+class RaceWon(TypedDict):
+    """To the winner of a race only, not an event (no `v`): whom it beat, on which pile,
+    and by how long on the server's receive clock."""
+
+    type: Literal["race_won"]
+    pile: int
+    over_seat: int
+    over_name: str
+    margin_ms: int
 
 
 class Error(TypedDict):
@@ -270,7 +282,7 @@ class Coach(TypedDict):
     why: CoachWhy
 
 
-ServerMessage = Union[Welcome, Snapshot, Event, Legal, Ack, Rejected, Error, Pong, EmoteShown, Coach]
+ServerMessage = Union[Welcome, Snapshot, Event, Legal, Ack, Rejected, Error, Pong, EmoteShown, Coach, RaceWon]
 Reply = Union[Ack, Rejected, Error, Pong, Coach]
 
 
@@ -298,10 +310,19 @@ def rejected(action_id: str, code: str, reason: str) -> Rejected:
     return Rejected(type="rejected", id=action_id, code=code, reason=reason)
 
 
-def race_lost(action_id: str, code: str, reason: str, pile: int, by_seat: int, by_name: str | None) -> Rejected:
-    """A rejection that names who won the race and where (keys in this order)."""
-    return Rejected(type="rejected", id=action_id, code=code, reason=reason, pile=pile, by_seat=by_seat,
-                    by_name=by_name)
+def race_lost(action_id: str, code: str, reason: str, pile: int, by_seat: int, by_name: str | None,
+              margin_ms: int | None = None) -> Rejected:
+    """A rejection that names who won the race and where, and by how long when known
+    (keys in this order)."""
+    reply = Rejected(type="rejected", id=action_id, code=code, reason=reason, pile=pile, by_seat=by_seat,
+                     by_name=by_name)
+    if margin_ms is not None:
+        reply["margin_ms"] = margin_ms
+    return reply
+
+
+def race_won(pile: int, over_seat: int, over_name: str, margin_ms: int) -> RaceWon:
+    return RaceWon(type="race_won", pile=pile, over_seat=over_seat, over_name=over_name, margin_ms=margin_ms)
 
 
 def duplicate(reply: Ack | Rejected) -> Ack | Rejected:

@@ -19,7 +19,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import app as app_pkg
-from app.server import cluster, grip_http, invite_http, metrics_http, rooms_http, static_assets, ws
+from app.server import (cluster, daily_http, grip_http, invite_http, metrics_http, replays_http, rooms_http,
+                        static_assets, ws)
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.grip.service.advisor import GripAdvisor
@@ -191,6 +192,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_http.router)
     app.include_router(grip_http.router)
     app.include_router(invite_http.router)
+    app.include_router(replays_http.router)  # /api/replays: finished rounds watched again
+    app.include_router(daily_http.router)  # /api/daily: the daily race
     app.include_router(metrics_http.router)  # /metrics, to the allowed addresses only
 
     static_assets.install(app, static_assets.StaticShell(STATIC_DIR))

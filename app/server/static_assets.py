@@ -79,8 +79,9 @@ _SMALLEST_WORTH_COMPRESSING = 512
 # each with the module app.js loads for it with `import()` (app.js PAGES): the home page
 # is in app.js's static imports; the room and Devil's Grip are loaded when shown, so the
 # home page of a first visit does not wait for them, and each page preloads its own.
-PAGES = ("/", "/grip", "/r/{code}")
-PAGE_MODULES = {"/": (), "/grip": ("grip/grip.js",), "/r/{code}": ("demon/room.js",)}
+PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/daily")
+PAGE_MODULES = {"/": (), "/grip": ("grip/grip.js",), "/r/{code}": ("demon/room.js",),
+                "/replay/{code}/{replay_id}": ("replay/replay.js",), "/daily": ("daily/daily.js",)}
 # Addresses whose 404 stays the JSON one: programs, not people, ask for these.
 _NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"

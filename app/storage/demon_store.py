@@ -24,12 +24,15 @@ from app.demon.room.action_ids import KeptId
 from app.demon.room.persist import kept_action_ids, restore_room, room_initial, room_meta
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
+from app.storage.daily_store import DailyStore
+from app.storage.replay_store import ReplayStore
 
 log = logging.getLogger("demon.store")
 
 ROOM_EXPIRY_S = 24 * 3600  # a room untouched this long is not restored
 
-StepRow = tuple[str, int, int, str, str | None, str | None, int | None]  # code, round, seq, step, player, action id, v
+# code, round, seq, step, player, action id, v, at (seconds after the signal)
+StepRow = tuple[str, int, int, str, str | None, str | None, int | None, float | None]
 
 
 class DemonStore:
@@ -39,6 +42,8 @@ class DemonStore:
         self.conn = conn
         self._saved: dict[str, tuple[int, int]] = {}  # code -> (round_no, steps written)
         self._finished: set[str] = set()
+        self.replays = ReplayStore(conn)  # finished rounds, copied here as they end
+        self.daily = DailyStore(conn)  # the daily race's entries
 
     def save_room(self, room: Room, *, moves_only: bool = False) -> None:
         """Write what changed in one room since its last save, in one transaction."""
@@ -73,12 +78,19 @@ class DemonStore:
             step_rows: list[StepRow] = []  # every room's new steps, in one statement
             written = [self._write_room(room, moves_only, step_rows) for room, moves_only in rooms]
             if step_rows:
-                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)", step_rows)
+                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v, at) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", step_rows)
+            kept = []
+            for room, moves_only in rooms:
+                rid = None if moves_only else self.replays.keep_if_ended(room)
+                if rid is not None:
+                    self.daily.finished(room, rid)  # a daily race's entry is complete
+                    kept.append(rid)
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
+        self.replays.committed(kept)
         for (room, _moves_only), saved in zip(rooms, written):
             self._saved[room.code] = saved
         for room, _moves_only in rooms:  # after the counts: a failure here unsaves nothing
@@ -123,8 +135,9 @@ class DemonStore:
         new_steps = room.round_actions[written:]
         if new_steps:
             ids = room.round_step_ids[written:]
-            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)))
-                             for i, step in enumerate(new_steps))
+            times = room.record.times[written:]
+            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)),
+                              times[i]) for i, step in enumerate(new_steps))
         return room.round_no, written + len(new_steps)
 
     @staticmethod
@@ -149,15 +162,15 @@ class DemonStore:
             if finished or now_wall - updated > ROOM_EXPIRY_S:
                 continue
             steps = self.conn.execute(
-                "SELECT step, player, action_id, v FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
+                "SELECT step, player, action_id, v, at FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
                 (code, round_no)).fetchall()
             kept = [KeptId(p, a, v, bool(e)) for p, a, v, e in self.conn.execute(
                 "SELECT player, action_id, v, earlier FROM kept_action_ids WHERE code = ?", (code,))]
             try:
                 room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
                                     [json.loads(s[0]) for s in steps],
-                                    [(p, a, v) if p is not None else None for _, p, a, v in steps],
-                                    now=now, kept=kept, **room_kwargs)
+                                    [(p, a, v) if p is not None else None for _, p, a, v, _at in steps],
+                                    now=now, kept=kept, times=[s[4] for s in steps], **room_kwargs)
             except Exception as err:  # one damaged room must not keep the others from starting
                 log.error("room %s could not be restored and is left in the database: %s", code, err)
                 continue

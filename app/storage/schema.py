@@ -70,4 +70,23 @@ MIGRATIONS.append(
         "ALTER TABLE matches ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
         "CREATE INDEX IF NOT EXISTS matches_code ON matches (code)",
     ])
+MIGRATIONS.append(
+    # 6 -> 7: replays and the daily race (issue 29). Each step keeps when the server received it (seconds
+    # after the round's signal; NULL for steps from before), and every finished Demon
+    # round keeps its whole record (the room's `steps` are rewritten by the next round),
+    # with who played it: the token hashes of its seats decide who may watch it again.
+    [
+        "ALTER TABLE steps ADD COLUMN at REAL",
+        """CREATE TABLE IF NOT EXISTS replays (id TEXT PRIMARY KEY, code TEXT NOT NULL, round_no INTEGER NOT NULL,
+                                              finished_at REAL NOT NULL, players TEXT NOT NULL,
+                                              watchers TEXT NOT NULL, shared INTEGER NOT NULL DEFAULT 0,
+                                              record TEXT NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS replays_code ON replays (code, finished_at)",
+        # the daily race: a browser's one counted attempt a day, and how it went
+        """CREATE TABLE IF NOT EXISTS daily (day TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
+                                            level TEXT NOT NULL, code TEXT NOT NULL, started REAL NOT NULL,
+                                            replay_id TEXT, score INTEGER, home INTEGER, reason TEXT,
+                                            PRIMARY KEY (day, player))""",
+        "CREATE INDEX IF NOT EXISTS daily_code ON daily (code)",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -62,5 +62,11 @@ export const api = {
   gripSync: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/sync`, { token }),
   gripMoves: (id, token, body) => request('POST', `/api/grip/${encodeURIComponent(id)}/moves`, { body, token }),
   gripPar: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/par`, { token }),
+  daily: (browser) => request('GET', `/api/daily?browser=${encodeURIComponent(browser)}`),
+  startDaily: (name, level, browser) => request('POST', '/api/daily', { body: { name, level, browser } }),
+  replays: (code, token) => request('GET', `/api/replays?code=${encodeURIComponent(code)}`, { token }),
+  replay: (id, token) => request('GET', `/api/replays/${encodeURIComponent(id)}`, { token }),
+  shareReplay: (id, token, shared) => request('POST', `/api/replays/${encodeURIComponent(id)}/share`,
+    { body: { shared }, token }),
   gripSolution: (id, token) => request('GET', `/api/grip/${encodeURIComponent(id)}/solution`, { token }),
 };

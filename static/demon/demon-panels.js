@@ -401,7 +401,7 @@ function pileEl(pile, i, { canAct, myColour }) {
 }
 
 // The round's (or the match's) result: the scores, and what comes next.
-export function drawResults(el, { state: st, isHost: host }, { onNext, onRematch, onLeave }) {
+export function drawResults(el, { state: st, isHost: host, seat = null }, { onNext, onRematch, onLeave }) {
   const res = st.result;
   if (!res || (st.phase !== 'round_over' && st.phase !== 'match_over')) {
     replaceChildren(el);
@@ -441,6 +441,9 @@ export function drawResults(el, { state: st, isHost: host }, { onNext, onRematch
     h('p', { class: 'reason', text: reason }),
     matchOver && winnerNames.length ? h('p', { class: `match-winner${tie ? ' tie' : ''}`, text: winnerText }) : null,
     table,
+    // the round's players may watch it again (static/replay/replay.js), in a tab of its own
+    seat !== null && st.code ? h('p', { class: 'replay-link' }, h('a', { href: `/replay/${st.code}/last`, id: 'watch-replay',
+      target: '_blank', rel: 'noopener' }, t('replay.watch'))) : null,
     host && !matchOver ? h('button', { type: 'button', class: 'primary big', id: 'next-round',
       onclick: onNext }, t('result.nextRound')) : null,
     host && matchOver ? h('button', { type: 'button', class: 'primary big', id: 'rematch',

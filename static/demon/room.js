@@ -89,6 +89,7 @@ export function mount(container, { code, navigate }) {
         save();
       },
       ack: (msg) => tell('onAck', msg),
+      raceWon: (msg) => tell('onRaceWon', msg),
       coach: (msg) => tell('onCoach', msg),
       rejected: (msg) => {
         if (!tell('onRejected', msg)) toast(msg.reason || t('table.rejected'), 'warn');

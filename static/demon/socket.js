@@ -163,6 +163,9 @@ export class RoomSocket {
       case 'coach':
         if (h.coach) h.coach(msg);
         break;
+      case 'race_won': // not an event either: only the winner of a race hears it
+        if (h.raceWon) h.raceWon(msg);
+        break;
       case 'emote': // not an event: no v (docs/protocol.md, "Emotes")
         if (h.emote) h.emote(msg);
         break;

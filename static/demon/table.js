@@ -3,7 +3,8 @@
 // state; the moves offered come from the server's legal list.
 
 import { h, toast, cssEscape, replaceChildren, setHidden } from '../common/dom.js';
-import { t } from '../common/i18n.js';
+import { t, getLang } from '../common/i18n.js';
+import { formatMargin } from '../common/margin.js';
 import { playerName, playsOf } from './demon-model.js';
 import { endChoice } from './round-status.js';
 import { moveWords } from './announce.js';
@@ -217,16 +218,27 @@ export function mount(container, ctx) {
     play('bad');
     // a lost race names the seat that got there first, and its name when it has one
     let note;
-    if (msg.by_name !== undefined && msg.by_name !== null) {
-      note = t('table.beatenBy', { name: msg.by_name });
-    } else if (msg.by_seat !== undefined && msg.by_seat !== null) {
-      note = t('table.beatenBy', { name: playerName(state(), msg.by_seat, t) });
+    const winner = msg.by_name ?? (msg.by_seat !== undefined && msg.by_seat !== null
+      ? playerName(state(), msg.by_seat, t) : null);
+    if (winner !== null && typeof msg.margin_ms === 'number') {
+      note = t('table.beatenByMargin', { name: winner, margin: formatMargin(msg.margin_ms, getLang()) });
+    } else if (winner !== null) {
+      note = t('table.beatenBy', { name: winner });
     } else {
       note = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
     }
+    showNote(note);
+  }
+
+  // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a race").
+  function onRaceWon(msg) {
+    showNote(t('table.wonByMargin', { name: msg.over_name, margin: formatMargin(msg.margin_ms, getLang()) }), 'won');
+  }
+
+  function showNote(note, kind = '') {
     live.textContent = note;
     if (raceNote) raceNote.remove(); // a second refusal replaces the first note
-    const mark = h('p', { class: 'race-note', 'aria-hidden': 'true', text: note });
+    const mark = h('p', { class: kind ? `race-note ${kind}` : 'race-note', 'aria-hidden': 'true', text: note });
     raceNote = mark;
     mine.prepend(mark);
     setTimeout(() => { mark.remove(); if (raceNote === mark) raceNote = null; }, 3500);
@@ -385,6 +397,7 @@ export function mount(container, ctx) {
     tick: (msLeft) => statusBar.tick(msLeft),
     onAck,
     onRejected,
+    onRaceWon,
     onError: (msg) => { pending.rejectAll(); coach.onError(msg); },
     onCoach: (msg) => coach.onCoach(msg),
     onSnapshot,

@@ -117,10 +117,13 @@ def test_lost_race_slides_back_with_note(open_page):
 
     # announced once (issue 14): one note over the layout, no toast besides it, and the
     # same words once for a screen reader
-    expect(bob.locator(".race-note")).to_have_text("Beaten by Ann!")
-    expect(bob.locator(".table [aria-live]")).to_have_text("Beaten by Ann!")
+    # (with the margin of the race since issue 29: tests/browser/test_race_margin.py)
+    beaten = re.compile(r"^Ann was first by \d+\.\d+ s$")
+    expect(bob.locator(".race-note")).to_have_text(beaten)
+    expect(bob.locator(".table [aria-live]")).to_have_text(beaten)
     bob.wait_for_timeout(300)
-    assert notes_seen(bob) == [["race-note", "Beaten by Ann!"]], notes_seen(bob)
+    seen = notes_seen(bob)
+    assert len(seen) == 1 and seen[0][0] == "race-note" and beaten.match(seen[0][1]), seen
     # the card slid back: it is in Bob's first pile again, visible, and no copy is flying
     back = bob.locator('.mine [data-src="0"] [data-card="2C"]')
     expect(back).to_be_visible()

@@ -167,7 +167,8 @@ def test_restore_from_a_database_of_the_previous_schema(tmp_path):
     conn.execute("DROP TABLE matches")
     conn.execute("ALTER TABLE rooms DROP COLUMN finished")
     for statement in ("DROP TABLE grip_par", "DROP TABLE grip_solutions",  # what schema 3 added
-                      "ALTER TABLE grips DROP COLUMN used_hint", "ALTER TABLE grips DROP COLUMN winnable"):
+                      "ALTER TABLE grips DROP COLUMN used_hint", "ALTER TABLE grips DROP COLUMN winnable",
+                      "DROP TABLE replays", "DROP TABLE daily", "ALTER TABLE steps DROP COLUMN at"):  # what schema 7 added
         conn.execute(statement)
     conn.execute("PRAGMA user_version = 1")
     conn.commit()

@@ -64,6 +64,10 @@ def _on_action(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | N
                now: float) -> Outcome:
     started = perf_counter()
     outcome = handle.room.act(player, msg.id, msg.action, now)
+    for pid, note in outcome.direct:  # a race's winner hears its margin (a bot has no socket)
+        winner_pipe = handle.pipes.get(pid)
+        if winner_pipe is not None:
+            d.outbox.stream(winner_pipe, [out.encode(note)])
     reply = outcome.reply
     if reply is not None and reply["type"] == "rejected" and not reply.get("duplicate"):
         log_event("action_rejected", code=handle.room.code, player=player.id, reason=reply["code"])

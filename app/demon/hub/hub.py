@@ -139,12 +139,19 @@ class Hub:
         self.outbox.save([handle])  # the new seat is on disk before its token is handed out
         return handle, player, token
 
-    def create_practice(self, body: m.PracticeRoom) -> tuple[RoomHandle, Player, str]:
-        """"Play against bots": one person and `body.bots` bots, the countdown started."""
+    def create_practice(self, body: m.PracticeRoom, *, seed: int | None = None,
+                        time_limit_s: int | None = None) -> tuple[RoomHandle, Player, str]:
+        """"Play against bots": one person and `body.bots` bots, the countdown started.
+        The daily race (app/server/daily_http.py) names the deal (`seed`, which also
+        seeds the bots) and a time limit."""
         self._check_bot_room(body.bots)
         handle, player, token = self.create_room(
             m.CreateRoom(name=body.name, rounds=body.rounds, max_players=body.bots + 1))
         room, now = handle.room, self.clock()
+        if seed is not None:
+            room.test_seed = seed
+        if time_limit_s is not None:  # the server's own setting, not a player's (no 60 s floor)
+            room.options.time_limit_s = time_limit_s
         for _ in range(body.bots):
             room.add_bot(player, body.level, now)
         self.outbox.publish(handle, room.start(player, now))

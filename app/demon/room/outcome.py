@@ -9,7 +9,9 @@ from app.protocol import server as out
 
 @dataclass
 class Outcome:
-    """Public events (already versioned) and a direct reply."""
+    """Public events (already versioned), a direct reply, and messages for one other
+    player's socket only (player id, message): the winner of a race is told its margin."""
 
     events: list[out.Event] = field(default_factory=list)
     reply: out.Reply | None = None
+    direct: list[tuple[str, out.RaceWon]] = field(default_factory=list)

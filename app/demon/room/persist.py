@@ -33,6 +33,7 @@ class MatchJson(TypedDict):
     created_at: NotRequired[float]  # older files have none
     # Wall-clock deadline: the round's clock keeps running while the server is down.
     deadline_wall: NotRequired[float | None]
+    round_id: NotRequired[str | None]  # the current round's replay id; older files have none
 
 
 class RoomMeta(SeatingJson, MatchJson):
@@ -54,6 +55,7 @@ def match_json(room: Room, now: float) -> MatchJson:
         v=room.v,
         created_at=room.created_at,
         deadline_wall=(time.time() + room.round_deadline - now) if room.round_deadline is not None else None,
+        round_id=room.record.round_id,
     )
 
 
@@ -81,12 +83,14 @@ def round_record(room: Room) -> dict[str, Any] | None:
 
 def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Step],
                  step_ids: list[StepIds | None], *, now: float, kept: Iterable[KeptId] = (),
+                 times: list[float | None] | None = None,
                  **room_kwargs: Any) -> Room:
     """Rebuild a Room as `room_meta` and the round's record left it. Every person comes
     back disconnected (the grace period restarts); a countdown starts again from its
     beginning."""
     room = Room(meta["code"], Options.from_json(meta["options"]), **room_kwargs)
-    room.record, room.round = RoundRecord.restore(initial, steps, step_ids)
+    room.record, room.round = RoundRecord.restore(initial, steps, step_ids, times, now)
+    room.record.round_id = meta.get("round_id") or room.record.round_id
     room.seating = Seating.from_json(meta, now)
     room.round_no = meta["round_no"]
     room.round_seed = meta["round_seed"]

@@ -87,21 +87,37 @@ class RoundPlay:
         if first is not None:
             return Outcome(reply=out.duplicate(first))
         outcome = Outcome()
+        reply: out.Ack | out.Rejected
         try:
-            outcome.reply = self._apply(player, action_id, action, outcome)
+            reply = self._apply(player, action_id, action, outcome, now)
         except RaceLost as race:
-            pile, by_seat, reason = race.pile, race.by_seat, str(race)
-            if self.round is not None and player.seat is not None and not isinstance(action, MalformedMove):
-                pile, by_seat, reason = self.record.race_winner(self.round, player.seat, action, race)
-            winner = self.seating.at_seat(by_seat)
-            outcome.reply = out.race_lost(action_id, race.code, reason, pile, by_seat,
-                                          winner.name if winner else None)
+            reply = self._race_lost(player, action_id, action, race, now, outcome)
         except (RoomError, EngineError) as err:
-            outcome.reply = out.rejected(action_id, err.code, str(err))
-        self.answered.remember(player.id, outcome.reply)
+            reply = out.rejected(action_id, err.code, str(err))
+        outcome.reply = reply
+        self.answered.remember(player.id, reply)
         return outcome
 
-    def _apply(self, player: Player, action_id: str, action: PlayerAction, outcome: Outcome) -> out.Ack:
+    def _race_lost(self, player: Player, action_id: str, action: PlayerAction, race: RaceLost, now: float,
+                   outcome: Outcome) -> out.Rejected:
+        """The loser's answer names the winner and, when the winning play's time is known,
+        the margin on the receive clock (docs/protocol.md, "The margin of a race"); the
+        winner is told the same margin directly (not an event: it changes nothing)."""
+        pile, by_seat, reason = race.pile, race.by_seat, str(race)
+        margin: float | None = None
+        if self.round is not None and player.seat is not None and not isinstance(action, MalformedMove):
+            engine_action = bind_seat(action, player.seat)
+            pile, by_seat, reason = self.record.race_winner(self.round, player.seat, engine_action, race)
+            margin = self.record.margin_s(self.round, player.seat, engine_action, pile, now)
+        winner = self.seating.at_seat(by_seat)
+        margin_ms = None if margin is None else int(round(margin * 1000))
+        if margin_ms is not None and winner is not None and player.seat is not None:
+            outcome.direct.append((winner.id, out.race_won(pile, player.seat, player.name, margin_ms)))
+        return out.race_lost(action_id, race.code, reason, pile, by_seat, winner.name if winner else None,
+                             margin_ms)
+
+    def _apply(self, player: Player, action_id: str, action: PlayerAction, outcome: Outcome,
+               now: float) -> out.Ack:
         seat = player.seat
         if seat is None or not self.seating.is_seated(player):
             raise SpectatorCannotPlay("Spectators cannot play.")
@@ -116,7 +132,7 @@ class RoundPlay:
         new_round, engine_events = self.round.apply(engine_action)
         self.round = new_round
         step = action_to_json(engine_action)
-        self.record.log(step, (player.id, action_id, self.v + 1))  # before the stuck flags: a recycle counts
+        self.record.log(step, (player.id, action_id, self.v + 1), now)  # before the stuck flags: a recycle counts
         self.record.note(engine_events)
         outcome.events.append(self._emit(out.MoveEvent(
             kind="move", seat=seat, action=public_action(step),

@@ -203,7 +203,7 @@ class Room(RoundPlay):
         self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
         dealt = (layout_round(self.test_layout, self.round_seed, len(self.players)) if self.test_layout is not None
                  else DemonRound.deal(self.round_seed, len(self.players)))
-        self.record.begin(dealt)
+        self.record.begin(dealt, started_at=now)
         self.answered.new_round()
         self.round = dealt.start()
         self.votes = set()

@@ -8,6 +8,10 @@ restore replays them through the engine, so a restored round is exactly the one 
 was played. The record saves and restores itself; nothing outside touches its lists
 except to read them.
 
+Each step also keeps when the server received it (`times`: seconds after the signal, on
+the hub's receive clock; None for steps saved before times were kept), which the replay
+viewer plays back at their real pace and the race margin is measured on (issue 29).
+
 It also remembers which foundation pile took each card (suit and rank) last, and whose
 it was. A play with `pile: null` that comes too late ("any pile that takes this card")
 lost to whoever took such a card last; the foundations alone cannot tell which pile
@@ -17,9 +21,11 @@ only the foundations, names the lowest one (issue 16, item 7).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Iterable, Iterator
 
 from app.common.errors import RaceLost
+from app.common.cards import Card
 from app.demon.rules.actions import DemonAction, ToFoundation, action_from_json
 from app.demon.rules.events import DemonEvent, Played
 from app.demon.rules.round import DemonRound
@@ -40,30 +46,45 @@ class RoundRecord:
         self.step_ids: list[StepIds | None] = []
         self.cycled: set[int] = set()  # seats that have turned their whole stock over once
         self.taken: dict[tuple[str, int], tuple[int, int]] = {}  # (suit, rank) -> (pile, seat), last
+        self.times: list[float | None] = []  # per step: seconds after the signal it was received
+        self.landed: dict[tuple[int, int], float] = {}  # (pile, rank) -> when that card's play arrived
+        self.started_at = 0.0  # the receive clock's reading at the signal
+        self.round_id: str | None = None  # names the round's replay (its link), unguessable
 
-    def begin(self, initial: DemonRound | None) -> None:
-        """A new round dealt as `initial` (not yet started), or none: the log starts empty."""
+    def begin(self, initial: DemonRound | None, started_at: float = 0.0) -> None:
+        """A new round dealt as `initial` (not yet started), or none: the log starts empty.
+        `started_at`: the receive clock at the signal (step times count from it)."""
         self.initial = initial
+        self.round_id = secrets.token_urlsafe(12) if initial is not None else None
         self.steps = []
         self.step_ids = []
         self.cycled = set()
         self.taken = {}
+        self.times = []
+        self.landed = {}
+        self.started_at = started_at
 
     def clear(self) -> None:
         """No round at all (a rematch): nothing to save or replay."""
         self.begin(None)
 
-    def log(self, step: Step, ids: StepIds | None = None) -> None:
+    def log(self, step: Step, ids: StepIds | None = None, now: float | None = None) -> None:
+        """Append a step received at `now` on the receive clock (None: not known)."""
         self.steps.append(step)
         self.step_ids.append(ids)
+        self.times.append(None if now is None else round(now - self.started_at, 3))
         if step.get("type") == "recycle":
             self.cycled.add(step["seat"])
 
     def note(self, events: Iterable[DemonEvent]) -> None:
-        """The engine's events of the step just logged: remember who took which card."""
+        """The engine's events of the step just logged: remember who took which card,
+        and when (the step's time)."""
+        at = self.times[-1] if self.times else None
         for e in events:
             if isinstance(e, Played):
                 self.taken[(e.card.suit, e.card.rank)] = (e.pile, e.seat)
+                if at is not None:
+                    self.landed[(e.pile, e.card.rank)] = at
 
     def race_winner(self, rnd: DemonRound, seat: int, action: DemonAction, race: RaceLost) -> tuple[int, int, str]:
         """(pile, seat, reason) of the play that beat `seat`'s `action` (rule 14). The
@@ -71,14 +92,29 @@ class RoundRecord:
         is whoever took a card like this one last, which the engine, seeing only the
         foundations, cannot tell from an earlier pile of the same height."""
         if isinstance(action, ToFoundation) and action.pile is None:
-            layout = rnd.seats[seat]
-            src = action.src
-            card = layout.waste[-1] if isinstance(src, str) else layout.tableau[src].up[-1]
+            card = self._card_of(rnd, seat, action)
             taken = self.taken.get((card.suit, card.rank))
             if taken is not None:
                 pile, by_seat = taken
                 return pile, by_seat, f"too late: seat {by_seat} put {card} on foundation pile {pile} first"
         return race.pile, race.by_seat, str(race)
+
+    @staticmethod
+    def _card_of(rnd: DemonRound, seat: int, action: ToFoundation) -> Card:
+        layout = rnd.seats[seat]
+        src = action.src
+        return layout.waste[-1] if isinstance(src, str) else layout.tableau[src].up[-1]
+
+    def margin_s(self, rnd: DemonRound, seat: int, action: DemonAction, pile: int, now: float) -> float | None:
+        """How long before `now` (the losing play's receive time) the winning card of
+        `pile` arrived, in seconds; None when that play's time is not known (it was
+        saved before times were kept, or the card was on the pile from the start)."""
+        if not isinstance(action, ToFoundation):
+            return None
+        at = self.landed.get((pile, self._card_of(rnd, seat, action).rank))
+        if at is None:
+            return None
+        return max(0.0, round(now - self.started_at - at, 3))
 
     def acknowledged(self) -> Iterator[StepIds]:
         """Who sent which applied action, and the version it made."""
@@ -90,23 +126,28 @@ class RoundRecord:
         return self.initial.to_json() if self.initial is not None else None
 
     def record(self) -> dict[str, Any] | None:
-        """The round as an engine record (docs/records.md)."""
+        """The round as an engine record (docs/records.md), with each step's time."""
         if self.initial is None:
             return None
-        return make_demon_record(self.initial, self.steps)
+        return make_demon_record(self.initial, self.steps, times=self.times)
 
     @classmethod
     def restore(cls, initial: dict[str, Any] | None, steps: list[Step],
-                step_ids: list[StepIds | None]) -> tuple["RoundRecord", DemonRound | None]:
-        """The saved record and the round it replays to (None when there is no round)."""
+                step_ids: list[StepIds | None], times: list[float | None] | None = None,
+                now: float = 0.0) -> tuple["RoundRecord", DemonRound | None]:
+        """The saved record and the round it replays to (None when there is no round).
+        `times`: each step's saved time (None: not kept). The round's clock carries on
+        from the last known time at `now`: the time the server was down does not count."""
         record = cls()
         if initial is None:
             return record, None
+        times = times if times is not None else [None] * len(steps)
+        known = [t for t in times if t is not None]
         dealt = DemonRound.from_json(initial)
-        record.begin(dealt)
+        record.begin(dealt, started_at=now - (known[-1] if known else 0.0))
         rnd = dealt.start() if not dealt.started else dealt
         events: list[DemonEvent]
-        for step, ids in zip(steps, step_ids, strict=True):
+        for step, ids, at in zip(steps, step_ids, times, strict=True):
             kind = step.get("type")
             if kind == "finish":
                 rnd, events = rnd.finish(step["reason"])
@@ -115,5 +156,6 @@ class RoundRecord:
             else:
                 rnd, events = rnd.apply(action_from_json(step))
             record.log(step, ids)
+            record.times[-1] = at
             record.note(events)
         return record, rnd

@@ -9,7 +9,7 @@ going `absent`).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from app.common.errors import EngineError, InvalidRecord
 from app.common.records import RECORD_FORMAT, RECORD_VERSION, check_header
@@ -18,7 +18,7 @@ from app.demon.rules.ending import Termination
 from app.demon.rules.layout import MAX_PLAYERS, LayoutError
 from app.demon.rules.round import DemonRound
 
-__all__ = ["make_demon_record", "demon_initial", "replay_demon"]
+__all__ = ["make_demon_record", "demon_initial", "replay_demon", "record_times"]
 
 DEMON_OPTIONS = {"draw": 3}
 
@@ -66,13 +66,15 @@ def _is_fresh_deal(initial: DemonRound) -> bool:
     return DemonRound.deal(initial.seed, len(initial.seats)).seats == initial.seats
 
 
-def make_demon_record(initial: DemonRound, actions: Iterable[Any]) -> dict[str, Any]:
+def make_demon_record(initial: DemonRound, actions: Iterable[Any],
+                      times: Sequence[float | None] | None = None) -> dict[str, Any]:
     """The record of a Demon round played from `initial`.
 
     `actions` holds DemonAction objects or their JSON, in the order the server applied
     them, optionally interleaved with room entries {"type": "finish", "reason": "vote"}
     and {"type": "absent", "seat": 2, "absent": true}. The seed is written only when the
-    initial cards are exactly that seed's deal (replay then checks it).
+    initial cards are exactly that seed's deal (replay then checks it). `times` (one per
+    entry: seconds after the signal, or None when not known) is written when any is known.
     """
     if not isinstance(initial, DemonRound):
         raise TypeError("initial must be a DemonRound")
@@ -86,15 +88,33 @@ def make_demon_record(initial: DemonRound, actions: Iterable[Any]) -> dict[str, 
         "initial": _initial_json(initial),
         "actions": [_entry_to_json(a) for a in actions],
     }
+    if times is not None and any(t is not None for t in times):
+        if len(times) != len(record["actions"]):
+            raise ValueError("times needs one entry per action")
+        record["times"] = list(times)
     if _is_fresh_deal(initial):
         record["seed"] = initial.seed
     return record
 
 
+def record_times(record: Mapping[str, Any]) -> list[float | None]:
+    """The optional `times` of a record: one entry per action, seconds after the signal
+    (null: not known); all None for a record written before times were kept."""
+    actions = record["actions"]
+    times = record.get("times")
+    if times is None:
+        return [None] * len(actions)
+    if not isinstance(times, list) or len(times) != len(actions) or not all(
+            t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e9)
+            for t in times):
+        raise InvalidRecord("'times' must be one number of seconds (or null) per action")
+    return [None if t is None else float(t) for t in times]
+
+
 def demon_initial(record: Mapping[str, Any]) -> DemonRound:
     """The initial position of a Demon record, checked (header, cards, seed)."""
     check_header(record, "demon")
-    known = {"format", "version", "game", "options", "initial", "actions", "seed"}
+    known = {"format", "version", "game", "options", "initial", "actions", "seed", "times"}
     extra = set(record) - known
     if extra:
         raise InvalidRecord(f"unknown key(s) in a Demon record: {', '.join(sorted(extra))}")
@@ -130,6 +150,7 @@ def replay_demon(record: Mapping[str, Any]) -> DemonRound:
     signal is given before the first entry (everything recorded happens after it).
     Raises InvalidRecord(index=i) at the first entry that is malformed or illegal."""
     state = demon_initial(record)
+    record_times(record)
     if not state.started:
         state = state.start()
     for i, entry in enumerate(record["actions"]):

@@ -1,0 +1,44 @@
+"""The daily race's deal and its fixed table (issue 29, item 2).
+
+Each UTC day has one Demon deal, the same for everyone on this server, played by one
+person against `DAILY_BOTS` bots of the level they choose, in one round with a time
+limit: the same seats, the same cards and the same time for all, so the scores of a day
+compare. The seed follows the daily Devil's Grip deal's rule (a hash of the date, so
+tomorrow's deal is not guessable at a glance; every machine computes the same one), under
+a tag of its own so the two games' daily numbers differ.
+
+One counted attempt per person per day is the browser's word: the page sends a random
+id it keeps (localStorage), and the server counts the first race that id starts. A
+person with two browsers, or who clears their storage, can race twice: an honour system,
+not an account (docs/daily.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from app.common.rng import derive_seed
+
+__all__ = ["DAILY_BOTS", "DAILY_PLAYERS", "daily_race_seed", "race_day", "parse_day"]
+
+DAILY_BOTS = 3
+DAILY_PLAYERS = DAILY_BOTS + 1  # the person sits at seat 0
+_DAILY_RACE_TAG = 0x4445_4D44_4149_4C59  # "DEMDAILY"
+
+
+def daily_race_seed(day: dt.date) -> int:
+    """The Demon deal seed of `day`'s race (1 .. 999,999,999, like the Devil's Grip daily)."""
+    return 1 + derive_seed(_DAILY_RACE_TAG, day.toordinal()) % 999_999_999
+
+
+def race_day(now: dt.datetime | None = None) -> dt.date:
+    """Today in UTC: the day everyone on the server shares, wherever they are."""
+    return (now or dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc).date()
+
+
+def parse_day(text: str) -> dt.date | None:
+    """An ISO date (2026-12-03), or None for anything else."""
+    try:
+        return dt.date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        return None

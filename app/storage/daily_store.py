@@ -1,0 +1,65 @@
+"""The daily race's entries (issue 29): who started today's race, and how it went.
+
+A row is written when a browser starts the day's race (the first start counts: the
+primary key (day, player) refuses a second), and completed in the same transaction that
+keeps the round's replay when it ends (`finished`), which also shares that replay with
+anyone: a day's results show every entry's replay. `player` is the hash of the id the
+browser keeps, never the id itself.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import TypedDict
+
+from app.demon.room.room import Room
+
+
+class DailyEntry(TypedDict):
+    name: str
+    level: str
+    code: str
+    started: float
+    replay_id: str | None
+    score: int | None
+    home: int | None
+    reason: str | None
+
+
+class DailyStore:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def has_started(self, day: str, player: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM daily WHERE day = ? AND player = ?", (day, player)).fetchone() is not None
+
+    def start(self, day: str, player: str, name: str, level: str, code: str) -> bool:
+        """The browser's counted attempt of `day`; False when it already has one."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            cur = self.conn.execute("INSERT OR IGNORE INTO daily (day, player, name, level, code, started) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)", (day, player, name, level, code, time.time()))
+        return cur.rowcount == 1
+
+    def finished(self, room: Room, replay_id: str) -> None:
+        """Inside the caller's transaction: the room's round ended and its replay is kept.
+        Nothing happens for a room that is not a daily race (no row has its code)."""
+        if room.result is None or not room.players:
+            return
+        person = room.players[0]  # the daily race seats its person first
+        score = room.result["scores"].get(person.id)
+        home = room.round.foundation_counts()[person.seat] if room.round is not None and person.seat is not None else None
+        cur = self.conn.execute("UPDATE daily SET replay_id = ?, score = ?, home = ?, reason = ? "
+                                "WHERE code = ? AND replay_id IS NULL",
+                                (replay_id, score, home, room.result["reason"], room.code))
+        if cur.rowcount:
+            self.conn.execute("UPDATE replays SET shared = 1 WHERE id = ?", (replay_id,))
+
+    def entries(self, day: str) -> list[DailyEntry]:
+        """The day's entries, finished ones first, best score first."""
+        rows = self.conn.execute(
+            "SELECT name, level, code, started, replay_id, score, home, reason FROM daily WHERE day = ? "
+            "ORDER BY score IS NULL, score DESC, started LIMIT 500", (day,)).fetchall()
+        return [DailyEntry(name=r[0], level=r[1], code=r[2], started=r[3], replay_id=r[4], score=r[5],
+                           home=r[6], reason=r[7]) for r in rows]

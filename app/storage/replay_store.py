@@ -1,0 +1,98 @@
+"""Finished Demon rounds kept for their replays (issue 29).
+
+A room's `steps` hold only its current round (the next round deletes them), so when a
+round ends its whole record is copied here once, under the round's replay id (random,
+unguessable, `RoundRecord.round_id`), with who sat at the table: their names, colours and
+scores for the viewer, and their seat tokens' hashes, which decide who may watch it
+(app/server/replays_http.py `may_watch`). A round of a room its host listed (the recent
+games' rule, docs/security.md) is shared from the start; the host may share any other
+later. A round saved again after a restart is the same row (INSERT OR IGNORE on the id).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Any, TypedDict
+
+from app.demon.room.room import Phase, Room
+from app.protocol.wire import dumps
+
+
+class ReplayPlayer(TypedDict):
+    seat: int
+    id: str
+    name: str
+    colour: int | None
+    bot: str | None
+    score: int
+    total: int
+
+
+class ReplayRow(TypedDict):
+    id: str
+    code: str
+    round_no: int
+    finished_at: float
+    players: list[ReplayPlayer]
+    watchers: list[str]  # seat tokens' hashes (hex) of the people who played it
+    host: str | None  # the host's token hash: the one who may share it with anyone
+    shared: bool
+    record: dict[str, Any]
+
+
+class ReplayStore:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._kept: set[str] = set()  # round ids written by this process
+
+    def keep_if_ended(self, room: Room) -> str | None:
+        """Inside the caller's transaction: copy the room's round once it has ended.
+        Returns the round id written, for `committed` once the transaction is."""
+        round_id = room.record.round_id
+        if room.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER) or round_id is None or round_id in self._kept:
+            return None
+        record = room.record.record()
+        if record is None or room.result is None:
+            return None
+        scores = room.result["scores"]
+        players = [ReplayPlayer(seat=p.seat, id=p.id, name=p.name, colour=p.colour,
+                                bot=p.bot.level if p.bot is not None else None,
+                                score=scores.get(p.id, 0), total=p.total)
+                   for p in room.players if p.seat is not None]
+        watchers = [p.token_hash.hex() for p in room.players if p.bot is None]
+        host = next((p.token_hash.hex() for p in room.players if p.id == room.host), None)
+        self.conn.execute(
+            "INSERT OR IGNORE INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (round_id, room.code, room.round_no, time.time(), dumps(players),
+             dumps({"players": watchers, "host": host}), int(room.listed), dumps(record)))
+        return round_id
+
+    def committed(self, round_ids: list[str]) -> None:
+        self._kept.update(round_ids)
+
+    def load(self, replay_id: str) -> ReplayRow | None:
+        row = self.conn.execute("SELECT id, code, round_no, finished_at, players, watchers, shared, record "
+                                "FROM replays WHERE id = ?", (replay_id,)).fetchone()
+        return None if row is None else self._row(row)
+
+    def of_room(self, code: str, limit: int = 50) -> list[ReplayRow]:
+        """The room's kept rounds, newest first (their records left out: {})."""
+        rows = self.conn.execute("SELECT id, code, round_no, finished_at, players, watchers, shared, '{}' "
+                                 "FROM replays WHERE code = ? ORDER BY finished_at DESC LIMIT ?",
+                                 (code, limit)).fetchall()
+        return [self._row(r) for r in rows]
+
+    def share(self, replay_id: str, shared: bool) -> None:
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.execute("UPDATE replays SET shared = ? WHERE id = ?", (int(shared), replay_id))
+
+    @staticmethod
+    def _row(row: tuple[Any, ...]) -> ReplayRow:
+        rid, code, round_no, at, players, watchers, shared, record = row
+        who = json.loads(watchers)
+        return ReplayRow(id=rid, code=code, round_no=round_no, finished_at=at, players=json.loads(players),
+                         watchers=who["players"], host=who["host"], shared=bool(shared), record=json.loads(record))

@@ -1,0 +1,117 @@
+// The daily race, /daily (issue 29): today's Demon deal, the same for everyone on this
+// server, against bots of the chosen level; and the day's table of everyone who raced
+// it, each entry with its replay. The browser's one counted attempt a day rests on an
+// id it keeps (honour system: another browser is another attempt; docs/daily.md).
+
+import { h, replaceChildren } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+import { api, ApiError } from '../common/api.js';
+import { getPref, setPref, setRoomCreds } from '../common/storage.js';
+import { BOT_LEVELS } from '../demon/bot-badge.js';
+
+// The id this browser races under: random, kept with the preferences, never shown.
+export function browserId() {
+  let id = getPref('browserId', null);
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    setPref('browserId', id);
+  }
+  return id;
+}
+
+export function mount(container, { navigate }) {
+  const el = h('div', { class: 'daily' });
+  container.append(el);
+  const me = browserId();
+  let day = null;
+  let error = '';
+  let busy = false;
+  let destroyed = false;
+  let level = getPref('dailyLevel', 'medium');
+  if (!BOT_LEVELS.includes(level)) level = 'medium';
+  let name = getPref('name', '');
+
+  async function load() {
+    try {
+      day = await api.daily(me);
+    } catch (err) {
+      error = err instanceof ApiError && err.status === 503 ? err.message : t('daily.failed');
+    }
+    if (!destroyed) render();
+  }
+
+  async function start(e) {
+    e.preventDefault();
+    name = name.trim();
+    if (!name) { error = t('home.nameNeeded'); render(); return; }
+    busy = true;
+    error = '';
+    render();
+    try {
+      setPref('name', name);
+      setPref('dailyLevel', level);
+      const grant = await api.startDaily(name, level, me);
+      setRoomCreds(grant.code, { ...grant, name });
+      navigate(`/r/${grant.code}`);
+    } catch (err) {
+      busy = false;
+      error = err instanceof ApiError && typeof err.detail === 'string' && err.status !== 0 ? err.detail : t('daily.failed');
+      if (err instanceof ApiError && err.status === 409 && day) day.played = true;
+      if (!destroyed) render();
+    }
+  }
+
+  function render() {
+    const heading = h('h1', { text: t('daily.title') });
+    if (!day) {
+      replaceChildren(el, h('section', { class: 'panel daily-start' }, heading,
+        error ? h('p', { class: 'error', role: 'alert', text: error }) : h('p', { role: 'status', text: t('replay.loading') })));
+      return;
+    }
+    const minutes = Math.max(1, Math.round(day.time_limit_s / 60));
+    const levelSelect = h('select', { id: 'daily-level', onchange: (e) => { level = e.target.value; } },
+      BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === level }, t(`bots.level.${lv}`))));
+    const nameInput = h('input', { id: 'daily-name', type: 'text', maxlength: '20', autocomplete: 'nickname',
+      required: true, value: name, placeholder: t('home.namePlaceholder'), oninput: (e) => { name = e.target.value; } });
+    const form = h('form', { class: 'panel daily-start', onsubmit: start, 'aria-labelledby': 'daily-title' },
+      h('h1', { id: 'daily-title', text: t('daily.title') }),
+      h('p', { class: 'lead', text: t('daily.lead', { n: day.bots, minutes }) }),
+      h('p', { class: 'note', text: t('daily.honour') }),
+      day.played ? h('p', { class: 'note played', id: 'daily-played', text: t('daily.played') }) : [
+        h('label', { for: 'daily-name' }, h('span', { text: t('home.yourName') }), nameInput),
+        h('label', { for: 'daily-level' }, h('span', { text: t('bots.level') }), levelSelect),
+        h('button', { type: 'submit', class: 'primary', id: 'daily-start', disabled: busy }, t('daily.start'))],
+      error ? h('p', { class: 'error', role: 'alert', text: error }) : null);
+    const rows = day.entries.map((entry, i) => h('tr', null,
+      h('td', { text: entry.score === null ? '' : String(i + 1) }),
+      h('th', { scope: 'row' }, h('span', { text: entry.name }), ' ',
+        h('span', { class: 'tag level', text: t(`bots.level.${entry.level}`) })),
+      h('td', { text: entry.home === null ? '' : `${entry.home}/52` }),
+      h('td', { text: entry.score === null ? t('daily.racing') : String(entry.score) }),
+      h('td', null, entry.replay_id ? h('a', { href: `/replay/${entry.code}/${entry.replay_id}`, class: 'daily-replay',
+        onclick: (ev) => { ev.preventDefault(); navigate(`/replay/${entry.code}/${entry.replay_id}`); } },
+      t('daily.watch', { name: entry.name })) : null)));
+    const results = h('section', { class: 'panel daily-results', 'aria-labelledby': 'daily-results-title' },
+      h('h2', { id: 'daily-results-title', text: t('daily.resultsTitle', { day: formatDay(day.day) }) }),
+      day.entries.length ? h('div', { class: 'daily-table-wrap' }, h('table', { class: 'score-table daily-table' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('result.player') }),
+          h('th', { scope: 'col', text: t('daily.home') }),
+          h('th', { scope: 'col', text: t('daily.score') }), h('th', { scope: 'col', text: t('daily.replay') }))),
+        h('tbody', null, rows))) : h('p', { class: 'note', text: t('daily.nobody') }));
+    replaceChildren(el, form, results);
+  }
+
+  function formatDay(iso) {
+    const [y, m, d] = iso.split('-').map(Number);
+    return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(t('lang.code'), { dateStyle: 'long', timeZone: 'UTC' });
+  }
+
+  load();
+  render();
+  return {
+    title: () => t('daily.title'),
+    rerender: render,
+    destroy() { destroyed = true; el.remove(); },
+  };
+}

@@ -1,0 +1,65 @@
+// A replay as the viewer holds it: every table of the round, from the deal to the end,
+// made by the room's own reducer (demon/demon-model.js applyEvent) from the frames the
+// server made by replaying the round's record through the engine. Pure: no DOM, no
+// clock, no Demon rule (the server decided every table; this only keeps them).
+
+import { applyEvent } from '../demon/demon-model.js';
+
+export const SPEEDS = [0.5, 1, 2, 4, 8];
+
+// A pause in the round longer than this plays as this long (seconds of the round): a
+// player who thought for a minute would otherwise hold the viewer for a minute too.
+export const LONGEST_PAUSE_S = 4;
+
+// The step an entry without a recorded time (a record from before times were kept, or
+// the room's own entries such as an absence) is given after the one before it.
+const UNTIMED_STEP_S = 0.5;
+
+// tables[0] is the table at the signal, tables[i] the table after frame i - 1.
+export function buildTables(replay) {
+  let state = { phase: 'replay', round: replay.initial };
+  const tables = [state.round];
+  for (const frame of replay.frames) {
+    if (frame.kind === 'move' || frame.kind === 'absent') state = applyEvent(state, frame);
+    tables.push(state.round);
+  }
+  return tables;
+}
+
+// Seconds after the signal of each table (tables[0] at 0), never going back.
+export function tableTimes(frames) {
+  const times = [0];
+  for (const frame of frames) {
+    const last = times[times.length - 1];
+    const at = typeof frame.at === 'number' ? frame.at : last + UNTIMED_STEP_S;
+    times.push(Math.max(last, at));
+  }
+  return times;
+}
+
+// How long the viewer waits on table i before showing table i + 1, in milliseconds.
+export function delayMs(times, i, speed) {
+  if (i + 1 >= times.length) return null;
+  const gap = Math.min(LONGEST_PAUSE_S, Math.max(0, times[i + 1] - times[i]));
+  return (gap * 1000) / speed;
+}
+
+// The table index a step of `delta` lands on, inside the round.
+export function stepTo(i, delta, count) {
+  return Math.max(0, Math.min(count - 1, i + delta));
+}
+
+// The foundation plays of frame i - 1 (the ones that make table i), for the flights.
+export function playsInto(replay, i) {
+  const frame = replay.frames[i - 1];
+  if (!frame || frame.kind !== 'move') return [];
+  return frame.foundations.map((f) => ({ pile: f.pile, seat: frame.seat, src: frame.action.src }));
+}
+
+// The players as the table's panels read a room's state (demon-model.js, demon-panels.js).
+export function viewerState(replay, round) {
+  return {
+    phase: 'replay', round, round_no: replay.round_no,
+    players: replay.players.map((p) => ({ ...p, connected: true, left: false, absent: false })),
+  };
+}

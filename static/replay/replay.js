@@ -1,0 +1,269 @@
+// The replay viewer, /replay/{CODE}/{id} (issue 29): a finished Demon round watched again.
+// The server replays the round's record through the engine and sends every frame; this
+// page keeps the tables they make (replay-model.js) and draws them with the Demon
+// table's own panels (demon-panels.js), one seat's layout large and the others small.
+// A scrubber, steps back and forward, a speed, and play at the round's real pace.
+//
+// Who may watch is the server's rule: the browser shows the seat token it keeps for the
+// room (storage.js getRoomCreds), which only the round's players have, unless the host
+// shared the round with anyone holding the link. `/replay/{CODE}/last` opens the room's
+// newest round (the results screen's link) and puts its real id in the address.
+
+import { h, replaceChildren, toast, formatClock, setText } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+import { api, ApiError } from '../common/api.js';
+import { getRoomCreds } from '../common/storage.js';
+import { flyFrom } from '../cards/input.js';
+import { createOpponents, createFoundations, createMinePanel } from '../demon/demon-panels.js';
+import { buildTables, tableTimes, delayMs, stepTo, playsInto, viewerState, SPEEDS } from './replay-model.js';
+
+export function mount(container, { code, id, navigate }) {
+  const creds = getRoomCreds(code);
+  const token = creds ? creds.token : null;
+  const el = h('div', { class: 'replay' }, h('p', { class: 'note', role: 'status', text: t('replay.loading') }));
+  container.append(el);
+  let viewer = null;
+  let destroyed = false;
+  let title = t('replay.titleShort');
+
+  async function load() {
+    try {
+      let replayId = id;
+      if (id === 'last') {
+        const list = await api.replays(code, token);
+        if (!list.replays.length) throw new ApiError(404, 'none');
+        replayId = list.replays[0].id;
+        history.replaceState(null, '', `/replay/${code}/${replayId}`);
+      }
+      const replay = await api.replay(replayId, token);
+      const rounds = token ? (await api.replays(code, token)).replays : [];
+      if (destroyed) return;
+      title = t('replay.title', { code, n: replay.round_no });
+      document.title = title;
+      viewer = showReplay(el, replay, { code, token, rounds, navigate });
+    } catch (err) {
+      if (destroyed) return;
+      replaceChildren(el, h('section', { class: 'panel replay-missing' },
+        h('h1', { text: t('replay.titleShort') }),
+        h('p', { text: err instanceof ApiError && err.status === 404 ? t('replay.none') : t('replay.failed') }),
+        h('a', { href: '/', class: 'button secondary', onclick: (e) => { e.preventDefault(); navigate('/'); } },
+          t('room.backHome'))));
+    }
+  }
+  load();
+
+  return {
+    title: () => title,
+    rerender: () => { if (viewer) viewer.rerender(); },
+    keys: () => [[t('replay.titleShort'), [
+      [t('keys.space'), t('replay.play')], ['← / →', t('replay.stepKeys')], ['Home / End', t('replay.endsKeys')],
+    ]]],
+    destroy() {
+      destroyed = true;
+      if (viewer) viewer.destroy();
+      el.remove();
+    },
+  };
+}
+
+function showReplay(el, replay, { code, token, rounds, navigate }) {
+  const tables = buildTables(replay);
+  const times = tableTimes(replay.frames);
+  const last = tables.length - 1;
+  let at = 0;
+  let speed = 1;
+  let timer = null;
+  let big = (replay.players.find((p) => p.bot === null) || replay.players[0] || { seat: 0 }).seat;
+
+  const heading = h('h1', { class: 'replay-title' });
+  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => (timer ? pause() : play()) });
+  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => step(-1) });
+  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => step(1) });
+  const scrub = h('input', { type: 'range', id: 'replay-scrub', min: '0', max: String(last), step: '1', value: '0',
+    oninput: (e) => { pause(); show(Number(e.target.value), false); } });
+  const scrubLabel = h('label', { for: 'replay-scrub', class: 'sr-only' });
+  const clock = h('span', { class: 'replay-clock', 'aria-hidden': 'true' });
+  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => { speed = Number(e.target.value); if (timer) { pause(); play(); } } });
+  const speedLabel = h('label', { for: 'replay-speed' });
+  const bigSel = h('select', { id: 'replay-large', onchange: (e) => { big = Number(e.target.value); draw(); } });
+  const bigLabel = h('label', { for: 'replay-large' });
+  const roundNav = h('nav', { class: 'replay-rounds' });
+  const shareBox = h('div', { class: 'replay-share' });
+  const status = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  const opponents = h('section', { class: 'opponents' });
+  const foundations = h('section', { class: 'foundations' });
+  const mine = h('section', { class: 'mine' });
+  const ending = h('div', { class: 'replay-ending' });
+  const controls = h('div', { class: 'replay-controls panel' },
+    h('div', { class: 'replay-buttons' }, backBtn, playBtn, fwdBtn, clock),
+    scrubLabel, scrub,
+    h('div', { class: 'replay-options' }, h('span', { class: 'field' }, speedLabel, speedSel),
+      h('span', { class: 'field' }, bigLabel, bigSel)));
+  const table = h('div', { class: 'table replay-table' }, opponents, foundations, mine);
+  replaceChildren(el, h('header', { class: 'replay-head' }, heading, roundNav, shareBox), controls, table, ending, status);
+
+  const opponentPanels = createOpponents(opponents);
+  const foundationPiles = createFoundations(foundations);
+  const minePanel = createMinePanel(mine, { onDraw: () => {} });
+
+  function words() {
+    setText(heading, t('replay.heading', { n: replay.round_no, code }));
+    playBtn.textContent = timer ? t('replay.pause') : t('replay.play');
+    backBtn.textContent = `‹ ${t('replay.back')}`;
+    fwdBtn.textContent = `${t('replay.forward')} ›`;
+    setText(scrubLabel, t('replay.position'));
+    setText(speedLabel, t('replay.speed'));
+    setText(bigLabel, t('replay.large'));
+    opponents.setAttribute('aria-label', t('table.opponents'));
+    foundations.setAttribute('aria-label', t('table.foundations'));
+    replaceChildren(speedSel, SPEEDS.map((s) => h('option', { value: String(s), selected: s === speed, text: `×${s}` })));
+    replaceChildren(bigSel, replay.players.map((p) => h('option', { value: String(p.seat), selected: p.seat === big, text: p.name })));
+    replaceChildren(roundNav, rounds.length > 1 ? [h('span', { text: t('replay.otherRounds') }), ' ',
+      ...rounds.slice().reverse().map((r) => (r.id === replay.id
+        ? h('span', { class: 'current', 'aria-current': 'page', text: t('replay.roundN', { n: r.round_no }) })
+        : h('a', { href: `/replay/${code}/${r.id}`, onclick: (e) => { e.preventDefault(); navigate(`/replay/${code}/${r.id}`); },
+          text: t('replay.roundN', { n: r.round_no }) })))] : []);
+    drawShare();
+  }
+
+  function drawShare() {
+    const link = `${location.origin}/replay/${code}/${replay.id}`;
+    replaceChildren(shareBox,
+      replay.may_share ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'replay-shared', checked: replay.shared,
+        onchange: async (e) => {
+          try {
+            replay.shared = (await api.shareReplay(replay.id, token, e.target.checked)).shared;
+          } catch {
+            e.target.checked = replay.shared;
+            toast(t('replay.failed'), 'warn');
+          }
+        } }), ' ', t('replay.shareAnyone')) : null,
+      h('button', { type: 'button', class: 'secondary', id: 'replay-copy', onclick: async () => {
+        try { await navigator.clipboard.writeText(link); toast(t('replay.copied')); } catch { toast(link); }
+      } }, t('replay.copy')));
+  }
+
+  function draw() {
+    const round = tables[at];
+    const state = viewerState(replay, round);
+    const v = { state, round, seat: big, legal: [], canAct: false };
+    opponentPanels.draw(v);
+    foundationPiles.draw(v);
+    minePanel.draw(v);
+    scrub.value = String(at);
+    const n = String(at);
+    const of = String(last);
+    scrub.setAttribute('aria-valuetext', t('replay.stepOf', { i: n, n: of }));
+    setText(clock, `${formatClock(times[at] * 1000)} / ${formatClock(times[last] * 1000)} · ${t('replay.stepOf', { i: n, n: of })}`);
+    backBtn.disabled = at === 0;
+    fwdBtn.disabled = at === last;
+    el.dataset.at = n;
+    drawEnding();
+  }
+
+  function drawEnding() {
+    if (at !== last || !replay.end) {
+      replaceChildren(ending);
+      return;
+    }
+    const winner = replay.players.find((p) => p.seat === replay.end.winner);
+    const reason = replay.end.reason === 'demon'
+      ? t('result.demon', { name: winner ? winner.name : '?' }) : t(`result.${replay.end.reason}`);
+    const order = replay.players.slice().sort((a, b) => b.score - a.score);
+    replaceChildren(ending, h('section', { class: 'panel results', id: 'replay-results', 'aria-labelledby': 'replay-results-title' },
+      h('h2', { id: 'replay-results-title', text: t('result.roundOver', { n: replay.round_no }) }),
+      h('p', { class: 'reason', text: reason }),
+      h('table', { class: 'score-table' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
+          h('th', { scope: 'col', text: t('result.thisRound') }))),
+        h('tbody', null, order.map((p) => h('tr', null, h('th', { scope: 'row', text: p.name }),
+          h('td', { text: String(p.score) })))))));
+  }
+
+  // Where the card of each play of the next table starts, read before it is drawn.
+  function sourcesOf(i) {
+    return playsInto(replay, i).map((p) => {
+      let node = null;
+      if (p.seat === big) {
+        node = mine.querySelector(p.src === 'waste' ? '[data-pick="w"], .waste .card:last-child'
+          : `[data-src="${p.src}"] .card:last-child`);
+      } else {
+        const panel = opponents.querySelector(`[data-seat="${p.seat}"]`);
+        node = panel ? panel.querySelector(`[data-src="${p.src}"]`) : null;
+      }
+      return { pile: p.pile, from: node ? node.getBoundingClientRect() : null };
+    });
+  }
+
+  function show(i, animate) {
+    const flights = animate ? sourcesOf(i) : [];
+    at = i;
+    draw();
+    for (const f of flights) {
+      const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
+      if (node && f.from) flyFrom(node, f.from, Math.min(400, 300 / speed + 80));
+    }
+  }
+
+  function step(delta) {
+    pause();
+    show(stepTo(at, delta, tables.length), delta === 1);
+    setText(status, t('replay.stepOf', { i: String(at), n: String(last) }));
+  }
+
+  function play() {
+    if (at === last) show(0, false);
+    clearTimeout(timer);
+    const next = () => {
+      const wait = delayMs(times, at, speed);
+      if (wait === null) { pause(); return; }
+      timer = setTimeout(() => {
+        show(at + 1, true);
+        if (at === last) pause(); else next();
+      }, wait);
+    };
+    timer = -1; // playing, before the first wait is set
+    next();
+    playBtn.textContent = t('replay.pause');
+  }
+
+  function pause() {
+    clearTimeout(timer);
+    timer = null;
+    playBtn.textContent = t('replay.play');
+  }
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('.modal-shade')) return;
+    const tag = e.target && e.target.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) && e.key !== 'Home' && e.key !== 'End') return;
+    if (e.key === 'ArrowRight') step(1);
+    else if (e.key === 'ArrowLeft') step(-1);
+    else if (e.key === 'Home') { pause(); show(0, false); }
+    else if (e.key === 'End') { pause(); show(last, false); }
+    else if (e.key === ' ') { if (timer) pause(); else play(); }
+    else return;
+    e.preventDefault();
+  }
+  document.addEventListener('keydown', onKey);
+
+  // Your layout's card size follows the room below it, as at the table (table.js fitMine).
+  function fitMine() {
+    const top = mine.getBoundingClientRect().top + window.scrollY;
+    mine.style.setProperty('--mine-room', `${Math.max(0, Math.floor(window.innerHeight - top - 14))}px`);
+  }
+  window.addEventListener('resize', fitMine);
+
+  words();
+  draw();
+  fitMine();
+
+  return {
+    rerender() { words(); draw(); },
+    destroy() {
+      pause();
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('resize', fitMine);
+    },
+  };
+}

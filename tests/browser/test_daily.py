@@ -1,0 +1,86 @@
+"""The daily race in real Chromium (issue 29, item 2): two people race the day's deal in
+their own browsers, and the day's table shows both results, each with its replay, whose
+first table is the same deal for both; a browser that raced cannot start again; the page
+fits the four screen sizes of the fit test and passes axe with no violation, in every
+language."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import RACE_SEED
+from tests.browser.helpers import my_layout, no_horizontal_scroll
+from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_replay import SIZES
+from tests.support.live_server import LiveServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """This module's own server: a daily race lasts four seconds."""
+    srv = LiveServer(tmp_path_factory.mktemp("browser-daily"), test_seed=RACE_SEED, countdown_s=0.3,
+                     reconnect_grace_s=60, daily_time_limit_s=4, bot_think_scale=0.5)
+    with srv:
+        yield srv
+
+
+def race(page, name: str, level: str) -> None:
+    page.goto("/")
+    page.click("#daily-link")
+    expect(page.locator("#daily-start")).to_be_visible()
+    page.fill("#daily-name", name)
+    page.select_option("#daily-level", level)
+    page.click("#daily-start")
+    expect(page.locator(".mine .tableau [data-pick]").first).to_be_visible(timeout=10000)
+    expect(page.locator("#results")).to_contain_text("Time is up", timeout=15000)
+
+
+def test_two_people_race_the_same_deal_and_the_day_shows_both(open_page):
+    ann = open_page("ann", path=None)
+    bob = open_page("bob", path=None)
+    race(ann, "Ann", "easy")
+    race(bob, "Bob", "hard")
+
+    ann.goto("/daily")
+    rows = ann.locator(".daily-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(ann.locator(".daily-table")).to_contain_text("Ann")
+    expect(ann.locator(".daily-table")).to_contain_text("Bob")
+    expect(ann.locator(".daily-replay")).to_have_count(2)
+    # Ann's browser has raced today: no second start
+    expect(ann.locator("#daily-played")).to_be_visible()
+    expect(ann.locator("#daily-start")).to_have_count(0)
+
+    # each entry's replay opens (for anyone), and both start from the same cards
+    first_tables = []
+    for who in ("Ann", "Bob"):
+        ann.goto("/daily")
+        ann.click(f'.daily-replay:has-text("{who}")')
+        expect(ann.locator("#replay-scrub")).to_be_visible()
+        ann.select_option("#replay-large", label=who)
+        ann.keyboard.press("Home")
+        first_tables.append(my_layout(ann))
+        ann.keyboard.press("End")
+        expect(ann.locator("#replay-results")).to_contain_text("Time is up")
+    assert first_tables[0] == first_tables[1]
+
+
+def test_the_daily_page_fits_every_screen_and_passes_axe_in_every_language(open_page, artifacts):
+    someone = open_page("someone", path=None)
+    race(someone, "Cleo", "medium")
+    for name, size in SIZES.items():
+        page = open_page(f"daily-{name}", viewport=size, path="/daily", touch=name == "phone")
+        expect(page.locator(".daily-table tbody tr").first).to_be_visible()
+        expect(page.locator("#daily-start")).to_be_visible()
+        assert no_horizontal_scroll(page), name
+        for sel in ("#daily-start", "#daily-level", "#daily-name", ".daily-table"):
+            box = page.locator(sel).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
+        assert axe_violations(page, f"daily {name}") == [], name
+        page.screenshot(path=str(artifacts / f"daily-{name}.png"))
+    for locale, title in (("ro-RO", "Cursa zilei"), ("de-DE", "Tagesrennen"), ("fi-FI", "Päivän kisa"),
+                          ("ru-RU", "Гонка дня")):
+        page = open_page(f"daily-{locale}", path="/daily", locale=locale)
+        expect(page.locator("h1")).to_have_text(title)
+        assert axe_violations(page, f"daily {locale}") == [], locale

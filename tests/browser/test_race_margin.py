@@ -1,0 +1,77 @@
+"""The margin of a race, in real browsers (issue 29): the loser's note says who was
+first and by how much, and the winner's page says "by" the same figure.
+
+The deal is RACE_SEED's (conftest.py): Ann (seat 0) and Bob (seat 1) both hold 2♣ face
+up. Bob's page stops hearing the server (a Gate) so he still sees the pile open after
+Ann's 2♣ landed; the server sees his play about half a second after hers, and both pages
+show the margin the server measured.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import Gate, create_room, join_by_link, wait_for_table
+
+
+def test_the_race_margin_is_shown_to_the_loser_and_the_winner(open_page):
+    ann = open_page("ann")
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None)
+    gate = Gate()
+    bob.route_web_socket(re.compile(r".*/ws/.*"), gate.route)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(bob.locator('.foundations [data-fpile="0"] [data-card="AC"]')).to_be_visible()
+
+    gate.closed = True
+    ann.dblclick('.mine [data-card="2C"]')
+    expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
+    bob.wait_for_timeout(500)  # Bob is half a second late, as the server will see it
+    bob.click('.mine [data-card="2C"]')
+    bob.click('[data-fpile="0"]')
+    deadline = time.monotonic() + 5
+    while not any('"race_lost"' in m for m in gate.held) and time.monotonic() < deadline:
+        bob.wait_for_timeout(50)
+    lost = next(m for m in gate.held if '"race_lost"' in m)
+    margin_ms = int(re.search(r'"margin_ms":(\d+)', lost).group(1))
+    assert 500 <= margin_ms < 5000, lost
+    shown = f"{margin_ms / 1000:.2f}"
+    gate.release()
+
+    expect(bob.locator(".race-note")).to_have_text(f"Ann was first by {shown} s")
+    expect(bob.locator(".table [aria-live]")).to_have_text(f"Ann was first by {shown} s")
+    expect(ann.locator(".race-note.won")).to_have_text(f"You were first by {shown} s, ahead of Bob")
+    expect(ann.locator(".table [aria-live]")).to_have_text(f"You were first by {shown} s, ahead of Bob")
+
+
+def test_the_margin_speaks_the_page_language(open_page):
+    """The same race on a German page: its own words and its own decimal mark."""
+    ann = open_page("ann", locale="de-DE")  # the browser's language picks the page's
+    code = create_room(ann, "Ann")
+    bob = open_page("bob", path=None, locale="de-DE")
+    gate = Gate()
+    bob.route_web_socket(re.compile(r".*/ws/.*"), gate.route)
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    wait_for_table(ann)
+    wait_for_table(bob)
+    ann.dblclick('.mine [data-card="AC"]')
+    expect(bob.locator('.foundations [data-fpile="0"] [data-card="AC"]')).to_be_visible()
+    gate.closed = True
+    ann.dblclick('.mine [data-card="2C"]')
+    expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
+    bob.click('.mine [data-card="2C"]')
+    bob.click('[data-fpile="0"]')
+    deadline = time.monotonic() + 5
+    while not any('"race_lost"' in m for m in gate.held) and time.monotonic() < deadline:
+        bob.wait_for_timeout(50)
+    gate.release()
+    expect(bob.locator(".race-note")).to_have_text(re.compile(r"^Ann war \d+,\d+ s schneller$"))
+    expect(ann.locator(".race-note.won")).to_have_text(re.compile(r"^Du warst \d+,\d+ s schneller als Bob$"))
