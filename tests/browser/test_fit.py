@@ -136,6 +136,17 @@ def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
         return {what: el.id || (el.dataset.cell ? `cell ${el.dataset.cell}` : el.textContent), top: r.top, bottom: r.bottom, left: r.left, right: r.right};
     })""")
     assert len(found) >= 26 + 3  # the grid, stock, talon and the new-deal buttons
+    # Issue 26: every column of the statistics shows, "Against par" included, with no
+    # scrolling inside the panel (it was cut off at 1280 px).
+    panel = page.evaluate("""() => {
+        const box = document.querySelector('.grip-stats');
+        const edge = box.getBoundingClientRect().right;
+        return {scroll: box.scrollWidth - box.clientWidth,
+                cut: [...box.querySelectorAll('th, td')].filter((c) => c.getBoundingClientRect().right > edge + 0.5)
+                  .map((c) => c.textContent)};
+    }""")
+    assert panel["scroll"] <= 0 and not panel["cut"], panel
+    expect(page.locator(".grip-stats thead th").last).to_have_text("Against par")
     assert page.evaluate("window.scrollY") == 0
     out = [e for e in found if e["top"] < 0 or e["left"] < 0 or e["bottom"] > 800.5 or e["right"] > 1280.5]
     assert not out, out
