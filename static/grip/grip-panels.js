@@ -111,6 +111,9 @@ export function drawGrid(el, v) {
       const cls = ['cell'];
       if (hintTouches(v.hint, 'src', c)) cls.push('hint', 'hint-src');
       if (hintTouches(v.hint, 'dst', c)) cls.push('hint', 'hint-dst');
+      // a solution shown step by step: where the last step's card went, and came from
+      if (hintTouches(v.moved, 'dst', c)) cls.push('replay-moved');
+      if (hintTouches(v.moved, 'src', c)) cls.push('replay-from');
       const cell = h('div', { class: cls.join(' '), role: 'button', tabindex: '0',
         dataset: { target: `c:${c}`, focus: `cell-${c}`, cell: String(c) },
         'aria-label': `${cellName(c, t)}: ${cards.length ? cards.map(cardText).join(' ') : t('grip.emptyCell')}` });

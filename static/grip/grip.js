@@ -567,10 +567,12 @@ export function mount(container) {
   function render() {
     if (destroyed) return;
     const replay = replayer.current();
-    const v = { game, state: st(), legal: legal(), busy, replay, finished: finished(), hint: game ? game.hint : null,
+    const moved = replay && replay.i ? replay.steps[replay.i - 1].action : null; // marked on the grid
+    const v = { game, state: st(), legal: legal(), busy, replay, moved, finished: finished(), hint: game ? game.hint : null,
       isDaily, parFailed, loadError, hintAsked: Boolean(hintAsked), finishLine: Boolean(finishLine),
       finishing: Boolean(finishing), online: link.online(), verified: verified(), sync };
     el.classList.toggle('finished', v.finished);
+    el.classList.toggle('replaying', Boolean(replay));
     el.classList.toggle('won', Boolean(v.state && v.state.won));
     drawBar(bar, v, on);
     drawSync(syncLine, v, on);

@@ -193,6 +193,18 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-next")
     expect(page.locator("#replay-title")).to_have_text(f"A solution: step 1 of {total}")
     expect(page.locator("#replay-step")).not_to_have_text("The deal as it was dealt.")
+    # Issue 26: the step's card is marked where it went, and at 1280 x 800 the whole grid
+    # stays in view while the solution shows (row 3 went below the fold).
+    step = page.evaluate("() => document.querySelectorAll('.cell.replay-moved').length")
+    kind = page.inner_text("#replay-step")
+    assert step == 1 or kind.startswith(("Deal", "Redeal")), kind
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_timeout(200)
+    low = page.evaluate("""() => Math.max(...[...document.querySelectorAll('.grip-grid .cell')]
+        .map((c) => c.getBoundingClientRect().bottom))""")
+    assert low <= 800 and page.evaluate("window.scrollY") == 0, low
+    expect(page.locator("#replay-next")).to_be_in_viewport()
+    page.set_viewport_size({"width": 1280, "height": 900})
     for _ in range(total - 1):
         page.click("#replay-next")
     expect(page.locator("#replay-title")).to_have_text(f"A solution: step {total} of {total}")
