@@ -68,11 +68,12 @@ log = logging.getLogger("demon.bots")
 
 
 # Think times while the bots finish a round for a person (`Room.bots_finish`): 50 times
-# quicker, kept between 25 and 100 ms, so even Easy bots (4-8 s a decision) play a round
-# out in seconds, and seven Hard ones do not send the person's page more plays than it
-# can show (at most 40 a second each).
+# quicker, kept between 20 and 50 ms, so even seven Easy bots (4-8 s a decision) play a
+# round out in seconds (about 18 s at 100 ms, tried at 1366 x 768 on a loaded machine),
+# and seven Hard ones do not send the person's page more plays than it can show (at most
+# 50 a second each).
 FAST_FORWARD = 1 / 50
-FAST_MIN_S, FAST_MAX_S = 0.025, 0.1
+FAST_MIN_S, FAST_MAX_S = 0.02, 0.05
 
 
 def hurried(think_s: float) -> float:
