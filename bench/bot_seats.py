@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import app.demon.hub.bot_driver as driver_module  # noqa: E402
-from app.server.app import GC_GEN0_THRESHOLD  # noqa: E402
+from app.server.collector import Collector  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
@@ -90,9 +90,8 @@ async def loop_load(args: argparse.Namespace) -> int:
     await hub.start()
     tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=20))
               for _ in range(args.rooms)]
-    gc.collect()  # the collector as the server sets it (app/server/app.py)
-    gc.freeze()
-    gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+    collector = Collector()  # the collector as the server sets it (app/server/collector.py)
+    collector.start()
     full: list[float] = []
     started = [0.0]
 
@@ -110,6 +109,7 @@ async def loop_load(args: argparse.Namespace) -> int:
             if handle.room.phase is Phase.ROUND_OVER:
                 hub.bot_message(handle, person, m.NextRound(type="next_round"))
     gc.callbacks.remove(on_gc)
+    collector.stop()
     await hub.stop()
     store.close()
     print(f"full collections: {len(full)}, longest {max(full, default=0) * 1e3:.0f} ms")
