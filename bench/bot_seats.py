@@ -95,12 +95,15 @@ async def loop_load(args: argparse.Namespace) -> int:
     full: list[float] = []
     started = [0.0]
 
+    pauses: list[tuple[int, float]] = []
+
     def on_gc(phase: str, info: dict) -> None:
-        if info["generation"] == 2:
-            if phase == "start":
-                started[0] = time.perf_counter()
-            else:
-                full.append(time.perf_counter() - started[0])
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - started[0]))
+            if info["generation"] == 2:
+                full.append(pauses[-1][1])
     gc.callbacks.append(on_gc)
     t0 = time.monotonic()
     while time.monotonic() - t0 < args.loop:
@@ -110,6 +113,10 @@ async def loop_load(args: argparse.Namespace) -> int:
                 hub.bot_message(handle, person, m.NextRound(type="next_round"))
     gc.callbacks.remove(on_gc)
     collector.stop()
+    young = [d for g, d in pauses if g < 2]
+    print(f"young collections: {len(young)}, longest {max(young, default=0) * 1e3:.1f} ms; "
+          f"collector: {collector.ticks} ticks, {collector.full_collections} full collections (start-up's "
+          f"included); frozen objects at the end {gc.get_freeze_count()}")
     await hub.stop()
     store.close()
     print(f"full collections: {len(full)}, longest {max(full, default=0) * 1e3:.0f} ms")

@@ -86,3 +86,31 @@ def test_moves_races_and_bot_turns_leave_no_cyclic_garbage(tmp_path):
     sent, bot_actions, found = asyncio.run(main())
     assert sent >= 600 and bot_actions >= 50  # the play really happened
     assert found == 0, f"{found} objects in reference cycles after {sent} plays and {bot_actions} bot actions"
+
+
+def test_the_collector_collects_in_full_only_once_the_frozen_heap_has_grown():
+    """Frozen objects are freed by reference counting, cycles only by a full collection:
+    it runs once the frozen heap has grown by the policy's factor, and not before."""
+    from app.server.collector import Collector
+
+    collector = Collector(check_every=1, growth=1.05, floor=0)
+    gc.disable()
+    try:
+        collector.full_collection()
+        first = collector.full_collections
+        collector.tick()  # nothing new: no full collection
+        assert collector.full_collections == first
+        kept = [[i] for i in range(int(collector.baseline * 0.1) + 1000)]  # 10 % more tracked objects
+        for i in range(0, len(kept), 2):  # and cycles among them, garbage once `kept` goes
+            kept[i].append(kept[i + 1] if i + 1 < len(kept) else kept[i])
+            if i + 1 < len(kept):
+                kept[i + 1].append(kept[i])
+        collector.tick()  # frozen now, and past the limit: a full collection
+        assert collector.full_collections == first + 1
+        grown = collector.baseline
+        del kept
+        assert gc.get_freeze_count() >= grown - 100  # the cycles are still there, frozen ...
+        collector.full_collection()
+        assert collector.baseline < grown - 1000  # ... until a full collection frees them
+    finally:
+        gc.enable()
