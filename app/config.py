@@ -55,9 +55,11 @@ class Settings(BaseSettings):
     hint_workers: int = Field(1, ge=1, le=16, description="Worker processes answering Devil's Grip hints.")
     search_workers: int = Field(1, ge=1, le=16, description="Worker processes computing par and certifying winnable deals.")
     hint_queue: int = Field(8, ge=1, le=1000, description="Hints pending at once; more are refused (503) at once.")
-    hint_budget_s: float = Field(0.25, gt=0, le=10, description="Search time for one hint.")
+    hint_budget_s: float = Field(
+        0.25, gt=0, le=10, description="Search work for one hint, as the time it takes with a core to itself (a fixed amount of work: the same view gets the same hint on a busy machine)."
+    )
     hint_deadline_s: float = Field(
-        0.25, gt=0, le=30, description="A hint is answered this long after it arrives; time spent queued is taken off its search."
+        1.0, gt=0, le=30, description="Safety stop: a hint not answered this long after it arrives is refused (503)."
     )
     par_budget_s: float = Field(0.25, gt=0, le=10, description="Search time per hint when computing a deal's par.")
     solve_budget_s: float = Field(10.0, gt=0, le=600, description="Solver time per deal tried for 'only deals that can be won'.")

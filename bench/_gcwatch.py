@@ -1,11 +1,12 @@
-"""Run a Python program and log every full (generation 2) garbage collection it does.
+"""Run a Python program and log every garbage collection it does, of every generation.
 
     python bench/_gcwatch.py LOG -m app
     python bench/_gcwatch.py LOG bench/bare_server.py --port 8765
 
-Each line of LOG is `<start, time.monotonic()> <duration in seconds> <objects collected>`.
-A full collection stops the event loop, so bench/server.py (`--gc-log`) sets these
-pauses against its measurement windows. The program runs exactly as with
+Each line of LOG is `<start, time.monotonic()> <duration in seconds> <objects collected>
+<generation>`. Every collection stops the event loop (a young one of a large heap of
+young objects can take tens of milliseconds: docs/performance.md, issue 25), so
+bench/server.py (`--gc-log`) sets these pauses against its measurement windows. The program runs exactly as with
 `python -m ...` / `python script.py` (same `sys.argv`, `__main__`); the callback costs
 nothing between collections.
 """
@@ -26,12 +27,11 @@ def main() -> None:
     started: list[float] = [0.0]
 
     def watch(phase: str, info: dict) -> None:
-        if info["generation"] != 2:
-            return
         if phase == "start":
             started[0] = time.monotonic()
         else:
-            log.write(f"{started[0]:.6f} {time.monotonic() - started[0]:.6f} {info['collected']}\n")
+            log.write(f"{started[0]:.6f} {time.monotonic() - started[0]:.6f} {info['collected']} "
+                      f"{info['generation']}\n")
 
     gc.callbacks.append(watch)
     if sys.argv[2] == "-m":

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import app.demon.hub.bot_driver as driver_module  # noqa: E402
-from app.server.app import GC_GEN0_THRESHOLD  # noqa: E402
+from app.server.collector import Collector  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
@@ -94,18 +94,20 @@ async def loop_load(args: argparse.Namespace) -> int:
               for _ in range(args.rooms)]
     for handle, _, _ in tables:
         handle.person_seen = True  # the person is at the table (their socket's `Hub.attach` would say so)
-    gc.collect()  # the collector as the server sets it (app/server/app.py)
-    gc.freeze()
-    gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+    collector = Collector()  # the collector as the server sets it (app/server/collector.py)
+    collector.start()
     full: list[float] = []
     started = [0.0]
 
+    pauses: list[tuple[int, float]] = []
+
     def on_gc(phase: str, info: dict) -> None:
-        if info["generation"] == 2:
-            if phase == "start":
-                started[0] = time.perf_counter()
-            else:
-                full.append(time.perf_counter() - started[0])
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - started[0]))
+            if info["generation"] == 2:
+                full.append(pauses[-1][1])
     gc.callbacks.append(on_gc)
     t0 = time.monotonic()
     while time.monotonic() - t0 < args.loop:
@@ -114,6 +116,11 @@ async def loop_load(args: argparse.Namespace) -> int:
             if handle.room.phase is Phase.ROUND_OVER:
                 hub.bot_message(handle, person, m.NextRound(type="next_round"))
     gc.callbacks.remove(on_gc)
+    collector.stop()
+    young = [d for g, d in pauses if g < 2]
+    print(f"young collections: {len(young)}, longest {max(young, default=0) * 1e3:.1f} ms; "
+          f"collector: {collector.ticks} ticks, {collector.full_collections} full collections (start-up's "
+          f"included); frozen objects at the end {gc.get_freeze_count()}")
     await hub.stop()
     store.close()
     print(f"full collections: {len(full)}, longest {max(full, default=0) * 1e3:.0f} ms")

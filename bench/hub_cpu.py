@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from app.server.app import GC_GEN0_THRESHOLD  # noqa: E402
+from app.server.collector import GEN0_THRESHOLD  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.connection import Pipe  # noqa: E402
@@ -115,7 +115,7 @@ async def run(args: argparse.Namespace) -> None:
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+    gc.set_threshold(GEN0_THRESHOLD, 20, 20)
     for _ in range(args.warm):
         play()
         await asyncio.sleep(0)  # the flush

@@ -26,7 +26,7 @@ The client is a separate process from the server (the servers are subprocesses) 
 kept cheap: a bare asyncio protocol (bench/_wsclient.py) and prefix checks so that only
 the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stops by
 itself. `--repeat N` runs every server N times in rotation and reports medians (the
-machine may be shared); `--gc-log` reports the servers' full garbage collections;
+machine may be shared); `--gc-log` reports the servers' garbage collections (full and young);
 `--profile DIR` records py-spy profiles of each server's saturated phase. `--capacity`
 and `--processes N` are in bench/scale.py. What the figures mean, and the figures
 measured: docs/performance.md.
@@ -746,14 +746,29 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
         gc.unfreeze()
         await asyncio.sleep(0.2)
     if args.gc_log:
-        pauses = []
-        if gc_log.exists():
-            pauses = [tuple(map(float, line.split()[:2])) for line in gc_log.read_text().splitlines() if line]
         for key in ("open", "sat"):
-            t0, t1 = result[key]["window"]
-            inside = [d for start, d in pauses if t0 <= start <= t1]
-            result[key]["gc"] = (len(inside), sum(inside), max(inside, default=0.0))
+            pauses = gc_pauses(gc_log, *result[key]["window"])
+            result[key]["gc"], result[key]["gc_young"] = pauses["full"], pauses["young"]
     return result
+
+
+def gc_pauses(gc_log: Path, t0: float, t1: float) -> dict[str, tuple[int, float, float]]:
+    """The server's collections that started inside [t0, t1], from bench/_gcwatch.py's
+    log: `full` (generation 2) and `young` (generations 0 and 1), each (count, total
+    seconds, longest). A line without a generation is a full one (the old log format)."""
+    found: dict[str, list[float]] = {"full": [], "young": []}
+    lines = gc_log.read_text().splitlines() if gc_log.exists() else []
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 2 or not t0 <= float(fields[0]) <= t1:
+            continue
+        generation = int(fields[3]) if len(fields) > 3 else 2
+        found["full" if generation == 2 else "young"].append(float(fields[1]))
+    return {k: (len(v), sum(v), max(v, default=0.0)) for k, v in found.items()}
+
+
+def gc_cell(gc: tuple[int, float, float]) -> str:
+    return "{:.0f} / {:.0f} / {:.1f} ms".format(gc[0], gc[1] * 1e3, gc[2] * 1e3)
 
 
 # ====================================================================== report
@@ -784,7 +799,7 @@ def merge_runs(runs: list[dict]) -> dict:
             values = [r[phase][key] for r in runs]
             if isinstance(value, dict):
                 merged[key] = dict(sum((Counter(v) for v in values), Counter()))
-            elif key == "gc":  # (count, total, longest): over all runs
+            elif key in ("gc", "gc_young"):  # (count, total, longest): over all runs
                 merged[key] = (sum(v[0] for v in values), sum(v[1] for v in values), max(v[2] for v in values))
             elif isinstance(value, tuple):
                 merged[key] = tuple(_median(list(column)) for column in zip(*values))
@@ -834,9 +849,10 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
             rows.append(("fan-out p99, lowest - highest (ms)", [
                 "{} - {}".format(*map(ms, r[key]["range"]["p99"])) for r in results]))
         if args.gc_log:
-            rows.append(("server full GCs: n / sum / max" + (" (all runs)" if args.repeat > 1 else ""), [
-                "{:.0f} / {:.0f} / {:.0f} ms".format(r[key]["gc"][0], r[key]["gc"][1] * 1e3, r[key]["gc"][2] * 1e3)
-                for r in results]))
+            every = " (all runs)" if args.repeat > 1 else ""
+            rows.append(("server full GCs: n / sum / max" + every, [gc_cell(r[key]["gc"]) for r in results]))
+            rows.append(("server young GCs: n / sum / max" + every,
+                         [gc_cell(r[key]["gc_young"]) for r in results]))
     w = max(20, *(len(c) + 2 for c in cols), *(len(c) + 2 for _, cells in rows for c in cells))
     print()
     if args.repeat > 1:
@@ -1013,10 +1029,8 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
         result.update(label=label, sockets=len(everyone), errors=dict(driver.errors),
                       closed_early=driver.closed_sockets)
         if args.gc_log:
-            t0, t1 = result["window"]
-            lines = gc_log.read_text().splitlines() if gc_log.exists() else []
-            inside = [float(line.split()[1]) for line in lines if line and t0 <= float(line.split()[0]) <= t1]
-            result["gc"] = (len(inside), sum(inside), max(inside, default=0.0))
+            pauses = gc_pauses(gc_log, *result["window"])
+            result["gc"], result["gc_young"] = pauses["full"], pauses["young"]
         print(f"  open loop: p99 {result['p99'] * 1e3:.1f} ms over {result['lat_n']} samples; "
               f"{result['all_moves_s']:.0f} moves/s in all; server CPU {result['server_cpu'] * 100:.0f}%",
               flush=True)
@@ -1054,10 +1068,11 @@ def run_bots_mode(args: argparse.Namespace) -> None:
             ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
     for title, cell in rows:
         print(f"{title:34}{cell(med['sockets']):>22}{cell(med['bots']):>26}")
-    if args.gc_log:
-        cells = {k: "{} / {:.0f} / {:.0f} ms".format(sum(r["gc"][0] for r in v), sum(r["gc"][1] for r in v) * 1e3,
-                                                    max(r["gc"][2] for r in v) * 1e3) for k, v in runs.items()}
-        print(f"{'server full GCs: n / sum / max':34}{cells['sockets']:>22}{cells['bots']:>26}")
+    if args.gc_log:  # over all runs
+        for title, key in (("server full GCs: n / sum / max", "gc"), ("server young GCs: n / sum / max", "gc_young")):
+            cells = {k: gc_cell((sum(r[key][0] for r in v), sum(r[key][1] for r in v), max(r[key][2] for r in v)))
+                     for k, v in runs.items()}
+            print(f"{title:34}{cells['sockets']:>22}{cells['bots']:>26}")
     for kind, rs in runs.items():
         errors = sum((Counter(r["errors"]) for r in rs), Counter())
         closed = sum(r["closed_early"] for r in rs)
@@ -1202,7 +1217,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="run every server N times, in rotation, and report medians (default 1)")
     ap.add_argument("--profile", metavar="DIR", help="py-spy profiles of each server's saturated phase into DIR")
     ap.add_argument("--gc-log", action="store_true",
-                    help="run the servers under bench/_gcwatch.py and report their full garbage collections")
+                    help="run the servers under bench/_gcwatch.py and report their garbage collections")
     ap.add_argument("--keep", action="store_true", help="keep the temporary data directory and logs")
     ap.add_argument("--bots", action="store_true",
                     help="instead: rooms of 1 person + 7 Hard bots against rooms of 8 scripted sockets")

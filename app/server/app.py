@@ -7,7 +7,6 @@ runs it with `--factory` or through `python -m app`.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import time
 from contextlib import asynccontextmanager
@@ -21,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import app as app_pkg
 from app.server import (cluster, daily_http, grip_http, invite_http, metrics_http, replays_http, rooms_http,
                         static_assets, ws)
+from app.server.collector import Collector
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.grip.service.advisor import GripAdvisor
@@ -34,8 +34,6 @@ from app.storage.store import Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
 STATIC_DIR = PROJECT_ROOT / "static"
-
-GC_GEN0_THRESHOLD = 20_000
 
 # No inline script or style anywhere in static/, so the policy can be this strict; the
 # pages' one inline script (the theme before the first paint) is allowed by its hash.
@@ -139,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     grip_advisor = GripAdvisor.from_settings(settings)
     grip_par = ParBook(grip_advisor, store, settings.par_budget_s)
     grip_winnable = WinnableDeals(grip_advisor, store, settings.winnable_ready)
+    collector = Collector()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -149,15 +148,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         grip_advisor.start()
         grip_par.precompute(grips.daily_number())
         grip_winnable.start()
-        # A full garbage collection stops every room at once. Move what start-up built
-        # (modules, restored rooms) out of the collector's view, and collect the young
-        # generation less often: a move allocates many short-lived objects.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
+        # Every collection stops every room at once: what start-up built (modules,
+        # restored rooms) leaves the collector's view, and so, a tenth of a second
+        # later, does whatever survives (app/server/collector.py says why).
+        collector.start()
         maintenance = asyncio.create_task(maintain())
         yield
         maintenance.cancel()
+        collector.stop()
         await grip_winnable.stop()
         grip_advisor.stop()
         await hub.stop()
@@ -172,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.grip_advisor = grip_advisor
     app.state.grip_par = grip_par
     app.state.grip_winnable = grip_winnable
+    app.state.collector = collector
     app.state.grip_limits = {"game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
                              "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst)}
     app.state.budgets = budgets

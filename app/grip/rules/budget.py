@@ -10,18 +10,26 @@ only ask it questions:
   stops there: the same answer on every machine), or only an estimate that divides the
   work while `exhausted()` has the last word;
 * `exhausted()`: whether the budget is spent (asked between pieces of work and every
-  few dozen nodes);
+  few dozen nodes, whether `counted` or not). A counted budget answers False (its nodes
+  are the limit) or raises `SearchStopped`: its owner's safety stop, which ends the
+  search with no answer rather than with a weaker one;
 * `left()`: how much is left, in the budget's own unit, for pacing: the beam narrows
   when what is left buys fewer expansions at the rate seen so far.
 
 `NodeBudget` here is the deterministic one (tests, benchmarks, par tables that must not
-depend on the machine). The server's is a clock budget, made where a clock may be read:
-`app.grip.service.clock.ClockBudget`, in the advisor's worker processes.
+depend on the machine). The server's hints use a counted budget too, sized to the time
+budget (`app.grip.service.clock.WorkBudget`): a hint's quality must not depend on how
+busy the machine is (issue 25), so only the safety stop reads a clock. Par and the
+solver keep a clock budget (`ClockBudget`), made where a clock may be read.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
+
+
+class SearchStopped(Exception):
+    """A counted budget's owner stopped the search (its safety stop): no answer."""
 
 
 class Budget(Protocol):

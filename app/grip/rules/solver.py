@@ -344,7 +344,8 @@ def _rank_moves(st: Pos, i: int, out: list[Ranked]) -> None:
                 out.append((used, p, k, len(out), i, (q, red, 1, b)))
 
 
-def beam(pos: Pos, max_expansions: int, remaining: Callable[[], float] | None = None) -> SearchResult:
+def beam(pos: Pos, max_expansions: int, remaining: Callable[[], float] | None = None, *,
+         stop: Callable[[], bool] | None = None) -> SearchResult:
     """Beam search for a pass limit: level by level (every macro move brings one card
     in, so a level's positions all have the same score), keep the positions that have
     spent the least of the cycle (fewest passes used, then the talon pointer furthest
@@ -360,7 +361,8 @@ def beam(pos: Pos, max_expansions: int, remaining: Callable[[], float] | None = 
     deterministic budget), or, when `remaining` (a callable giving the seconds left) is
     given, what is left allows at the rate measured so far (any unit: a clock budget's
     is seconds). When the budget is
-    spent the beam narrows to one: a greedy finish, never no answer."""
+    spent the beam narrows to one: a greedy finish, never no answer. `stop`, asked once
+    a level, is a counted budget's `exhausted` (its owner's safety stop, which raises)."""
     level: list[tuple[Pos, Link]] = [(pos, None)]
     expansions = 0
     best_left = len(pos.seq)
@@ -368,6 +370,8 @@ def beam(pos: Pos, max_expansions: int, remaining: Callable[[], float] | None = 
     start_left = remaining() if remaining is not None else 0.0
     width = BEAM_MAX
     while level:
+        if stop is not None and stop():
+            break
         # A child's rank follows from the move alone (passes used, talon pointer), so
         # rank every move first and play only until `width` distinct children are found.
         ranked: list[Ranked] = []

@@ -8,14 +8,15 @@ server takes the GIL from it.
 
 Two pools, so that a long job never queues in front of a hint:
 
-* ``hints``: `hint_workers` processes (DEMON_HINT_WORKERS). A hint has a wall-clock
-  deadline counted from the request's arrival (`hint_deadline_s`): the worker is given
-  whatever is left of it as its search budget, so a hint that waited in the queue
-  searches less instead of answering late (degrades gracefully); one that finds no free
-  worker before its deadline, or whose worker has not answered shortly after it (a
-  worker starved of CPU on a busy machine), is refused (`Busy`, 503) rather than
-  answered late. At most `hint_queue` hints are pending at once; past that a request is
-  refused at once.
+* ``hints``: `hint_workers` processes (DEMON_HINT_WORKERS). A hint's search does a
+  fixed amount of work, `hint_budget_s` at the engine's usual speed
+  (`clock.WorkBudget`), so the same view always gets the same hint, on a quiet machine
+  or a busy one (issue 25). The wall clock is only the safety stop, counted from the
+  request's arrival (`hint_deadline_s`): a hint that finds no free worker in time, whose
+  search passes the stop (`SearchStopped`), or whose worker has not answered shortly
+  after it (a worker starved of CPU on a busy machine) is refused (`Busy`, 503) rather
+  than answered late or worse. At most `hint_queue` hints are pending at once; past
+  that a request is refused at once.
 * ``search``: `search_workers` processes (DEMON_SEARCH_WORKERS) for par (seconds) and the
   solver that certifies winnable deals (up to `solve_budget_s`). A par a player waits
   for goes before the server's own background work (the daily deal's par, certifying
@@ -38,7 +39,7 @@ hint (`GripView`, no stock order), a deal number for par, and a full state only 
 solver, which is allowed to see everything.
 
 The engine reads no clock and keeps nothing between calls; both are this side's job. A
-job turns the time it was given into a `ClockBudget` (`app.grip.service.clock`), and the
+job turns the time it was given into a budget (`app.grip.service.clock`), and the
 worker process owns the hint engine's `PlanMemo` (`WorkerMemory`): following one's own
 hints then costs nothing, as long as the same worker answers (one hint worker by
 default).
@@ -62,6 +63,7 @@ from typing import Any, Callable, TypeVar
 
 from app.config import Settings
 from app.grip.rules.actions import grip_action_to_json
+from app.grip.rules.budget import SearchStopped
 from app.grip.rules.shapes import ActionJson
 from app.grip.rules.search import PlanMemo
 from app.grip.rules.search import hint as search_hint
@@ -69,7 +71,7 @@ from app.grip.rules.search import par as search_par
 from app.grip.rules.search import solve as search_solve
 from app.grip.rules.state import GripState
 from app.grip.rules.view import GripView
-from app.grip.service.clock import ClockBudget
+from app.grip.service.clock import ClockBudget, WorkBudget
 
 log = logging.getLogger("demon.grip_advisor")
 
@@ -158,12 +160,11 @@ def _warm() -> bool:
 @_uses_memory
 def _hint_job(memory: WorkerMemory, view: GripView, deadline: float, budget_s: float,
               seed: int) -> tuple[ActionJson | None, float, bool, float]:
+    # The work is fixed (the same view, the same hint); the deadline is the safety stop.
     # CLOCK_MONOTONIC is one clock for every process of the machine.
-    left = deadline - time.monotonic() - HINT_MARGIN_S
-    budget = max(MIN_HINT_BUDGET_S, min(budget_s, left))
-    answer = search_hint(view, ClockBudget.for_hint(budget), memory.memo, seed=seed)
+    answer = search_hint(view, WorkBudget.for_hint(budget_s, deadline - HINT_MARGIN_S), memory.memo, seed=seed)
     action = grip_action_to_json(answer.action) if answer.action is not None else None
-    return action, float(answer.expected_score), bool(answer.complete), budget
+    return action, float(answer.expected_score), bool(answer.complete), budget_s
 
 
 def _par_job(number: int, passes: int | None, budget_s: float) -> int:
@@ -392,12 +393,15 @@ class GripAdvisor:
         self.search.stop()
 
     async def hint(self, view: GripView, *, arrived: float | None = None, seed: int = 0) -> HintAnswer:
-        """A hint for the fair view `view`, answered by `arrived + hint_deadline_s`
-        (monotonic clock) as best the engine can in the time left."""
+        """A hint for the fair view `view` (the same for the same view and memo), or
+        `Busy` when it cannot be had by `arrived + hint_deadline_s` (monotonic clock)."""
         deadline = (arrived if arrived is not None else time.monotonic()) + self.hint_deadline_s
-        action, expected, complete, budget = await self.hints.run(
-            _hint_job, view, deadline, self.hint_budget_s, seed,
-            expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S, give_up=deadline + HINT_GRACE_S)
+        try:
+            action, expected, complete, budget = await self.hints.run(
+                _hint_job, view, deadline, self.hint_budget_s, seed,
+                expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S, give_up=deadline + HINT_GRACE_S)
+        except SearchStopped:
+            raise Busy("the hint search passed its safety stop") from None
         return HintAnswer(action, expected, complete, budget)
 
     async def par(self, number: int, passes: int | None, *, background: bool = False) -> int:
