@@ -64,7 +64,8 @@ def test_history_lists_only_listed_rooms_and_a_seat_sees_its_own(tmp_path):
 
 def test_matches_recorded_before_the_rule_are_listed_for_nobody(tmp_path):
     """A schema-4 database upgraded to the newest (5: kept action ids, 6: who sees which
-    match): its old matches are neither public nor anyone's."""
+    match, then later steps): its old matches are neither public nor anyone's."""
+    from app.storage.schema import SCHEMA_VERSION
     from app.storage.store import Store
     old = Store.open(tmp_path, target_version=4)
     old.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) "
@@ -72,7 +73,7 @@ def test_matches_recorded_before_the_rule_are_listed_for_nobody(tmp_path):
     old.close()
     store = Store.open(tmp_path)
     try:
-        assert store.version == 6
+        assert store.version == SCHEMA_VERSION
         assert store.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 1
         assert store.recent_matches() == []
         assert store.matches_seen_by("KXWPRTM", b"\0" * 32) == []
