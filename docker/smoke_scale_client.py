@@ -98,9 +98,14 @@ class ComposeCluster:
 
 
 async def history_scenario(cluster: ComposeCluster) -> None:
-    codes = await finished_match_on_each(cluster)
+    # A listed room's match on each process: in the public list through the balancer; and
+    # each seat's own matches, asked with its token, from the room's process (issue 28).
+    codes, tokens = await finished_match_on_each(cluster)
     answer = httpx.get(cluster.base + "/api/history", timeout=5).json()
     assert answer["complete"] is True and set(codes.values()) <= {g["code"] for g in answer["games"]}
+    for letter, code in codes.items():
+        mine = httpx.post(f"{cluster.base}/api/rooms/{code}/history", json={"token": tokens[letter]}, timeout=5).json()
+        assert [g["code"] for g in mine["games"]] == [code], mine
 
 
 def main() -> None:
