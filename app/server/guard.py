@@ -55,33 +55,33 @@ LOG_INTERVAL_S = 10.0
 FD_RESERVE = 64  # descriptors kept for SQLite, the worker pools, logs and the listener
 
 
-def address_key(host: str | None) -> str:
-    """The key a client address is limited under: the address itself, or for IPv6 its
-    /64 (one home or one server is given a whole /64, so single addresses cost nothing)."""
-    if not host:
-        return "?"
+def _client_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """`host` as an address (an IPv4-mapped IPv6 address as its IPv4), or None when it is
+    not one (a Unix socket's name, a test client's)."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
-        return host
-    if ip.version == 6:
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def address_key(host: str | None) -> str:
+    """The key a client address is limited under: the address itself, or for IPv6 its
+    /64 (one home or one server is given a whole /64, so single addresses cost nothing)."""
+    ip = _client_ip(host) if host else None
+    if ip is None:
+        return host or "?"
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
 
 
 def prefix_key(host: str | None) -> str:
     """The wider network a client address shares a connection cap with: its IPv4 /24, or
     its IPv6 /48 (a home's /56 holds 256 /64s, a site's /48 65,536)."""
-    if not host:
-        return "?"
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip = _client_ip(host) if host else None
+    if ip is None:
+        return host or "?"
     return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 48}", strict=False))
 
 

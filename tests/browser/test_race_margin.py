@@ -17,10 +17,13 @@ from playwright.sync_api import expect
 from tests.browser.helpers import Gate, create_room, join_by_link, wait_for_table
 
 
-def test_the_race_margin_is_shown_to_the_loser_and_the_winner(open_page):
-    ann = open_page("ann")
+def lost_race(open_page, locale: str = "en-GB", late_ms: int = 0):
+    """Ann and Bob at a table; Bob's screen stops hearing from the server, Ann's 2♣ lands
+    on the ace, and Bob, `late_ms` later, plays his own 2♣ there. Returns both pages, the
+    gate holding Bob's frames and his `race_lost` answer (still held)."""
+    ann = open_page("ann", locale=locale)  # the browser's language picks the page's
     code = create_room(ann, "Ann")
-    bob = open_page("bob", path=None)
+    bob = open_page("bob", path=None, locale=locale)
     gate = Gate()
     bob.route_web_socket(re.compile(r".*/ws/.*"), gate.route)
     join_by_link(bob, f"/r/{code}", "Bob")
@@ -29,17 +32,21 @@ def test_the_race_margin_is_shown_to_the_loser_and_the_winner(open_page):
     wait_for_table(bob)
     ann.dblclick('.mine [data-card="AC"]')
     expect(bob.locator('.foundations [data-fpile="0"] [data-card="AC"]')).to_be_visible()
-
     gate.closed = True
     ann.dblclick('.mine [data-card="2C"]')
     expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
-    bob.wait_for_timeout(500)  # Bob is half a second late, as the server will see it
+    if late_ms:
+        bob.wait_for_timeout(late_ms)
     bob.click('.mine [data-card="2C"]')
     bob.click('[data-fpile="0"]')
     deadline = time.monotonic() + 5
     while not any('"race_lost"' in m for m in gate.held) and time.monotonic() < deadline:
         bob.wait_for_timeout(50)
-    lost = next(m for m in gate.held if '"race_lost"' in m)
+    return ann, bob, gate, next(m for m in gate.held if '"race_lost"' in m)
+
+
+def test_the_race_margin_is_shown_to_the_loser_and_the_winner(open_page):
+    ann, bob, gate, lost = lost_race(open_page, late_ms=500)  # half a second late, as the server sees it
     margin_ms = int(re.search(r'"margin_ms":(\d+)', lost).group(1))
     assert 500 <= margin_ms < 5000, lost
     shown = f"{margin_ms / 1000:.2f}"
@@ -53,25 +60,7 @@ def test_the_race_margin_is_shown_to_the_loser_and_the_winner(open_page):
 
 def test_the_margin_speaks_the_page_language(open_page):
     """The same race on a German page: its own words and its own decimal mark."""
-    ann = open_page("ann", locale="de-DE")  # the browser's language picks the page's
-    code = create_room(ann, "Ann")
-    bob = open_page("bob", path=None, locale="de-DE")
-    gate = Gate()
-    bob.route_web_socket(re.compile(r".*/ws/.*"), gate.route)
-    join_by_link(bob, f"/r/{code}", "Bob")
-    ann.click("#start-game")
-    wait_for_table(ann)
-    wait_for_table(bob)
-    ann.dblclick('.mine [data-card="AC"]')
-    expect(bob.locator('.foundations [data-fpile="0"] [data-card="AC"]')).to_be_visible()
-    gate.closed = True
-    ann.dblclick('.mine [data-card="2C"]')
-    expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
-    bob.click('.mine [data-card="2C"]')
-    bob.click('[data-fpile="0"]')
-    deadline = time.monotonic() + 5
-    while not any('"race_lost"' in m for m in gate.held) and time.monotonic() < deadline:
-        bob.wait_for_timeout(50)
+    ann, bob, gate, lost = lost_race(open_page, locale="de-DE")
     gate.release()
     expect(bob.locator(".race-note")).to_have_text(re.compile(r"^Ann war \d+,\d+ s schneller$"))
     expect(ann.locator(".race-note.won")).to_have_text(re.compile(r"^Du warst \d+,\d+ s schneller als Bob$"))
