@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     par_budget_s: float = Field(0.25, gt=0, le=10, description="Search time per hint when computing a deal's par.")
     solve_budget_s: float = Field(10.0, gt=0, le=600, description="Solver time per deal tried for 'only deals that can be won'.")
     winnable_ready: int = Field(3, ge=0, le=100, description="Certified winnable deals kept ready (0: none are searched for ahead).")
+    grip_worker: bool = Field(
+        True, description="Answer Devil's Grip's HTTP API in a worker process of its own, so its requests take no "
+        "time from the loop that relays Demon's plays (false: in the server's process, e.g. on a one-core machine).")
+    grip_worker_timeout_s: float = Field(
+        30.0, gt=0, le=600, description="A Devil's Grip request the worker has not answered within this gets 503.")
     grip_search_rate_per_s: float = Field(4.0, gt=0, description="Hint, par and solution requests per second per game.")
     grip_search_burst: int = Field(8, ge=1, description="Such requests a game may make at once.")
     grip_addr_rate_per_s: float = Field(20.0, gt=0, description="Hint, par and solution requests per second per client address.")

@@ -59,13 +59,19 @@ def _with_shard(families: Iterable[Metric], shard: str) -> Iterable[Metric]:
 
 
 class _Instruments(Collector):
-    """The process-wide instruments (`instruments.REGISTRY`), with the shard label."""
+    """The process-wide instruments (`instruments.REGISTRY`), with the shard label; with a
+    Devil's Grip worker (app/server/gripproc), the Devil's Grip ones are the worker's
+    (`worker`, read at the scrape), this process's own being zeros it never counts."""
 
-    def __init__(self, shard: str) -> None:
+    def __init__(self, shard: str, worker: Callable[[], Iterable[Metric]] | None = None) -> None:
         self.shard = shard
+        self.worker = worker
 
     def collect(self) -> Iterable[Metric]:
-        return _with_shard(instruments.REGISTRY.collect(), self.shard)
+        if self.worker is None:
+            return _with_shard(instruments.REGISTRY.collect(), self.shard)
+        own = [f for f in instruments.REGISTRY.collect() if not f.name.startswith("devils_grip")]
+        return _with_shard([*own, *self.worker()], self.shard)
 
 
 class _State(Collector):
@@ -105,10 +111,12 @@ class _State(Collector):
 
 
 def registry(read: Callable[[], Census], *, shard: str, version: str,
-             schema: Callable[[], int | None]) -> CollectorRegistry:
+             schema: Callable[[], int | None],
+             worker: Callable[[], Iterable[Metric]] | None = None) -> CollectorRegistry:
     """A registry for one app: the process's instruments and this app's state. (One per
-    app, not the global one, so that tests can build several apps in one process.)"""
+    app, not the global one, so that tests can build several apps in one process.)
+    `worker`: the Devil's Grip worker's instruments, when it has one."""
     reg = CollectorRegistry(auto_describe=False)
-    reg.register(_Instruments(shard))
+    reg.register(_Instruments(shard, worker))
     reg.register(_State(read, shard, version, schema))
     return reg

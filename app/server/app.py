@@ -23,11 +23,8 @@ from app.server import (cluster, daily_http, grip_http, invite_http, metrics_htt
 from app.server.collector import Collector
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
-from app.grip.service.advisor import GripAdvisor
-from app.grip.service.limits import KeyedLimiter
-from app.grip.service.par import ParBook
-from app.grip.service.sessions import GripSessions
-from app.grip.service.winnable import WinnableDeals
+from app.server.gripproc.parts import GripParts
+from app.server.gripproc.relay import GripRelay, RelayGrip
 from app.ops import jsonlog
 from app.demon.hub.hub import Hub
 from app.storage.store import Store
@@ -106,48 +103,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
              if settings.persist else None)
     hub = Hub(settings, store)
-    grips = GripSessions(settings.max_rooms, store, shard=settings.shard)
     budgets = Budgets(settings)
     room_watch = RoomWatch(settings.unused_room_ttl_s)
-
-    def prune_grips() -> None:
-        """Forget Devil's Grip games past their time, in memory and on disk."""
-        grips.forget_unplayed(settings.grip_unplayed_ttl_s)
-        if store is not None:
-            while store.expire_grips(settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s,
-                                     settings.grip_max_stored) >= 2000:
-                pass
+    # Devil's Grip's API: in a worker process of its own (the default; app/server/gripproc),
+    # or here, on the rooms' loop, with DEMON_GRIP_WORKER=false.
+    grip: GripRelay | GripParts = GripRelay(settings) if settings.grip_worker else GripParts.build(settings, store)
 
     async def maintain() -> None:
         """Once a second, rooms nobody opened go to the hub's sweep; now and then, old
-        Devil's Grip games are pruned (a few milliseconds, on the loop, in batches)."""
-        every = max(1.0, min(60.0, settings.grip_unplayed_ttl_s / 2))
+        Devil's Grip games are pruned when they are kept here (a few milliseconds, on the
+        loop, in batches)."""
         last_prune = time.monotonic()
         while True:
             await asyncio.sleep(1.0)
             try:
                 room_watch.sweep(hub)
-                if time.monotonic() - last_prune >= every:
+                if isinstance(grip, GripParts) and time.monotonic() - last_prune >= grip.prune_every_s:
                     last_prune = time.monotonic()
-                    prune_grips()
+                    grip.prune()
             except Exception:  # a failed sweep must not end the sweeping
                 logging.getLogger("demon.app").exception("maintenance failed")
 
-    prune_grips()
-    grip_advisor = GripAdvisor.from_settings(settings)
-    grip_par = ParBook(grip_advisor, store, settings.par_budget_s)
-    grip_winnable = WinnableDeals(grip_advisor, store, settings.winnable_ready)
     collector = Collector()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         app.state.drain.install_signals()
-        # Devil's Grip searches: workers start in the background; the daily deal's par
-        # and a reserve of certified-winnable deals are computed in their pool.
-        grip_advisor.start()
-        grip_par.precompute(grips.daily_number())
-        grip_winnable.start()
+        await grip.start()  # a worker is ready (or answers 503 until it is) before the server serves
         # Every collection stops every room at once: what start-up built (modules,
         # restored rooms) leaves the collector's view, and so, a tenth of a second
         # later, does whatever survives (app/server/collector.py says why).
@@ -156,8 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         maintenance.cancel()
         collector.stop()
-        await grip_winnable.stop()
-        grip_advisor.stop()
+        await grip.stop()
         await hub.stop()
         if store is not None:
             store.close()
@@ -166,30 +148,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = hub
     app.state.store = store  # None without persistence
-    app.state.grips = grips
-    app.state.grip_advisor = grip_advisor
-    app.state.grip_par = grip_par
-    app.state.grip_winnable = grip_winnable
+    app.state.grip_relay = grip if isinstance(grip, GripRelay) else None
+    if isinstance(grip, GripParts):
+        grip.install(app.state)
     app.state.collector = collector
-    app.state.grip_limits = {"game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
-                             "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst)}
     app.state.budgets = budgets
     app.state.room_watch = room_watch
     app.state.socket_gate = SocketGate(settings, budgets, room_watch)
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
     app.state.peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
-    metrics_http.install(app.state, hub, grips, grip_advisor, store, settings.shard, settings.metrics_allow)
+    metrics_http.install(app.state, hub, grip, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
     # RequestValidationError, so that is all it is ever given.
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
+    if isinstance(grip, GripRelay):  # innermost: behind the body checks and the headers, like the routes
+        app.add_middleware(RelayGrip, relay=grip)
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
 
     app.include_router(cluster.router)  # /health, /health/accepting, /health/all, /api/history
     app.include_router(rooms_http.router)
-    app.include_router(grip_http.router)
+    app.include_router(grip_http.router)  # answered by the worker (RelayGrip) when there is one; /docs either way
     app.include_router(invite_http.router)
     app.include_router(replays_http.router)  # /api/replays: finished rounds watched again
     app.include_router(daily_http.router)  # /api/daily: the daily race

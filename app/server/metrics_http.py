@@ -18,17 +18,18 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 
 import app as app_pkg
 from app.demon.hub.hub import Hub
-from app.grip.service.advisor import GripAdvisor
-from app.grip.service.sessions import GripSessions
 from app.ops import census as ops_census
 from app.ops.access import Network, allowed, parse_networks
+from app.server.gripproc.parts import GripFigures, GripParts
+from app.server.gripproc.relay import GripRelay
 from app.storage.store import Store
 
 router = APIRouter()
 
 
-def census(hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | None) -> ops_census.Census:
-    """Count what the process holds now: one pass over its rooms."""
+def census(hub: Hub, grip: GripFigures | None, store: Store | None) -> ops_census.Census:
+    """Count what the process holds now: one pass over its rooms (and what the Devil's
+    Grip service holds: zeros while its worker is down)."""
     phases: Counter[str] = Counter()
     people = spectators = bots = sockets = 0
     for handle in hub.rooms.values():
@@ -43,16 +44,18 @@ def census(hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | N
         sockets += len(handle.pipes)
     return ops_census.Census(
         rooms_by_phase=dict(phases), people=people, spectators=spectators, bots=bots, sockets=sockets,
-        grip_games=len(grips.games), hint_queue=advisor.hints.pending, search_queue=advisor.search.pending,
-        database=store.path if store is not None else None)
+        grip_games=grip.games if grip else 0, hint_queue=grip.hint_queue if grip else 0,
+        search_queue=grip.search_queue if grip else 0, database=store.path if store is not None else None)
 
 
-def build(hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | None, shard: str
-          ) -> CollectorRegistry:
-    """The registry of one app (`create_app` calls it once)."""
-    return ops_census.registry(lambda: census(hub, grips, advisor, store), shard=shard,
+def build(hub: Hub, grip: GripParts | GripRelay, store: Store | None, shard: str) -> CollectorRegistry:
+    """The registry of one app (`create_app` calls it once). `grip`: the Devil's Grip
+    service in this process, or the relay to its worker (whose figures `metrics` has
+    fetched just before the registry is read)."""
+    return ops_census.registry(lambda: census(hub, grip.figures(), store), shard=shard,
                                version=app_pkg.__version__,
-                               schema=lambda: store.version if store is not None else None)
+                               schema=lambda: store.version if store is not None else None,
+                               worker=grip.metric_families if isinstance(grip, GripRelay) else None)
 
 
 @router.get("/metrics", include_in_schema=False)
@@ -62,11 +65,14 @@ async def metrics(request: Request) -> Response:
     client = request.client.host if request.client is not None else None
     if not state.settings.metrics or networks is None or not allowed(client, networks):
         raise HTTPException(404, "Not Found")
+    relay: GripRelay | None = getattr(state, "grip_relay", None)
+    if relay is not None:
+        await relay.refresh_metrics()
     return Response(generate_latest(state.metrics_registry), media_type=CONTENT_TYPE_LATEST)
 
 
-def install(app_state: object, hub: Hub, grips: GripSessions, advisor: GripAdvisor, store: Store | None,
+def install(app_state: object, hub: Hub, grip: GripParts | GripRelay, store: Store | None,
             shard: str, allow: str) -> None:
     """Put the registry and the allowed networks on the app's state."""
-    setattr(app_state, "metrics_registry", build(hub, grips, advisor, store, shard))
+    setattr(app_state, "metrics_registry", build(hub, grip, store, shard))
     setattr(app_state, "metrics_networks", parse_networks(allow))
