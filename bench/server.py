@@ -112,6 +112,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _is_grip_worker(pid: int | None) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"gripproc.worker" in f.read()
+    except OSError:
+        return False
+
+
 class ServerProcess:
     """A server subprocess, its log file, and its memory and CPU from /proc."""
 
@@ -153,6 +161,33 @@ class ServerProcess:
         with open(f"/proc/{self.pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+
+    def family_cpu_s(self) -> tuple[float, float]:
+        """CPU time of the server's descendants now alive: (its Devil's Grip worker, the
+        rest: the search pools). Read from /proc, like `cpu_s`."""
+        parent: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parent[int(entry)] = int(fields[1])
+            times[int(entry)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+        worker = rest = 0.0
+        for pid in times:
+            ancestor = parent.get(pid)
+            while ancestor not in (None, 0, 1, self.pid):
+                ancestor = parent.get(ancestor)
+            if ancestor == self.pid:
+                if _is_grip_worker(pid):
+                    worker += times[pid]
+                else:
+                    rest += times[pid]
+        return worker, rest
 
     def log_tail(self, lines: int = 40) -> str:
         try:
@@ -590,6 +625,7 @@ async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms
                      server: ServerProcess, drain: float) -> dict:
     all0 = machine_cpu_s()
     cpu0, ru0, t0 = server.cpu_s(), resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    family0 = server.family_cpu_s()
     phase = Phase(name, t0, seconds)
     driver.phase = phase
     driver.mode = mode
@@ -603,6 +639,7 @@ async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms
     await asyncio.sleep(seconds)
     driver.mode = IDLE
     cpu1, ru1 = server.cpu_s(), resource.getrusage(resource.RUSAGE_SELF)
+    family1 = server.family_cpu_s()
     elapsed = time.monotonic() - t0
     all1 = machine_cpu_s()
     await asyncio.sleep(drain)  # answers still in flight
@@ -618,6 +655,7 @@ async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms
         "max": lat[-1] if lat else float("nan"),
         "ack_p50": percentile(rtts, 50), "ack_p99": percentile(rtts, 99),
         "server_cpu": (cpu1 - cpu0) / elapsed, "client_cpu": client_cpu / elapsed,
+        "worker_cpu": (family1[0] - family0[0]) / elapsed, "pool_cpu": max(0.0, family1[1] - family0[1]) / elapsed,
         "other_cpu": max(0.0, (all1 - all0) - (cpu1 - cpu0) - client_cpu) / elapsed,
         "cpu_us_per_move": (cpu1 - cpu0) / max(1, phase.applied) * 1e6,
         "window": (t0, t0 + elapsed),
@@ -1144,7 +1182,8 @@ async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> 
         out, _ = await asyncio.get_running_loop().run_in_executor(None, hinters.communicate)
         with_h.update(json.loads(out.strip().splitlines()[-1]))
         print(f"  with {args.grip_hinters} hinters: p99 {with_h['p99'] * 1e3:.1f} ms over {with_h['lat_n']} samples; "
-              f"server CPU {with_h['server_cpu'] * 100:.0f}%; hints {with_h['hints_s']:.1f}/s, "
+              f"server CPU {with_h['server_cpu'] * 100:.0f}% (Devil's Grip worker {with_h['worker_cpu'] * 100:.0f}%, "
+              f"search pools {with_h['pool_cpu'] * 100:.0f}%); hints {with_h['hints_s']:.1f}/s, "
               f"p50 {with_h['hint_p50'] * 1e3:.0f} ms, p99 {with_h['hint_p99'] * 1e3:.0f} ms, "
               f"answers {with_h['hint_status']}", flush=True)
         return {"without": without, "with": with_h, "errors": dict(driver.errors),
@@ -1176,14 +1215,17 @@ def run_grip_mode(args: argparse.Namespace) -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True) if not args.keep else print(f"kept {work}")
     med = {k: {key: _median([r[k][key] for r in runs]) for key in ("p50", "p99", "max", "lat_n", "moves_s",
-                                                                  "server_cpu", "ack_p99")}
+                                                                  "server_cpu", "worker_cpu", "pool_cpu",
+                                                                  "ack_p99")}
            for k in ("without", "with")}
     hint = {key: _median([r["with"][key] for r in runs]) for key in ("hints_s", "hint_p50", "hint_p99")}
     print(f"\n{'':34}{'without hinters':>18}{f'with {args.grip_hinters} hinters':>20}")
     rows = [("fan-out p50 (ms)", lambda r: ms(r["p50"])), ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
             ("fan-out max (ms)", lambda r: ms(r["max"])), ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
             ("moves/s applied", lambda r: f"{r['moves_s']:.0f}"), ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
-            ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
+            ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}"),
+            ("Devil's Grip worker CPU (%)", lambda r: f"{r['worker_cpu'] * 100:.0f}"),
+            ("search pools' CPU (%)", lambda r: f"{r['pool_cpu'] * 100:.0f}")]
     for title, cell in rows:
         print(f"{title:34}{cell(med['without']):>18}{cell(med['with']):>20}")
     status = sum((Counter(r["with"]["hint_status"]) for r in runs), Counter())

@@ -11,8 +11,10 @@ body's size and JSON checks, the security headers): the worker runs what used to
 the rooms' loop behind them (routing, validation, the game, the hint's wait, encoding).
 
 It ends when the server closes its end of the socket (a stop, or the server dying),
-so a killed server leaves no worker behind. It runs at a slightly lower priority
-(`NICE`): on a machine short of cores, Demon's plays come first.
+so a killed server leaves no worker behind. It runs at the server's priority: at nice 5
+the first hint after start-up (the search pool's cold start) missed its deadline on a
+loaded test machine; the searches themselves run at the lowest priority, as before
+(app/grip/service/advisor.py).
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from app.server.limits import Budgets, validation_error
 from app.storage.store import Store
 
 log = logging.getLogger("demon.grip_worker")
-NICE = 5
 _ERROR = (500, [(b"content-type", b"application/json")], b'{"detail":"Internal Server Error"}')
 
 
@@ -161,10 +162,6 @@ async def serve(sock: socket.socket) -> None:
 def main() -> None:
     # Ctrl-C reaches the whole process group: the server stops the worker itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        os.nice(NICE)
-    except OSError:
-        pass
     sock = socket.socket(fileno=int(sys.argv[1]))
     asyncio.run(serve(sock))
 
