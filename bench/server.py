@@ -115,7 +115,7 @@ def free_port() -> int:
 def _is_grip_worker(pid: int | None) -> bool:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"gripproc.worker" in f.read()
+            return b"-m\x00app.server.gripproc\x00" in f.read()
     except OSError:
         return False
 

@@ -128,14 +128,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await grip.start()  # a worker process starts while the rooms are restored
         await hub.start()
         app.state.drain.install_signals()
-        await grip.start()  # a worker is ready (or answers 503 until it is) before the server serves
         # Every collection stops every room at once: what start-up built (modules,
         # restored rooms) leaves the collector's view, and so, a tenth of a second
         # later, does whatever survives (app/server/collector.py says why).
         collector.start()
         maintenance = asyncio.create_task(maintain())
+        await grip.ready()  # a worker answers (or has been given up on: 503s) before the server serves
         yield
         maintenance.cancel()
         collector.stop()

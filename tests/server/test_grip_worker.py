@@ -35,7 +35,7 @@ def grip_workers(server_pid: int) -> list[int]:
                 cmdline = f.read()
         except OSError:
             continue
-        if int(fields[1]) == server_pid and fields[0] != "Z" and b"gripproc.worker" in cmdline:
+        if int(fields[1]) == server_pid and fields[0] != "Z" and b"-m\x00app.server.gripproc\x00" in cmdline:
             found.append(int(entry))
     return found
 

@@ -201,8 +201,11 @@ def _worker_main(sock: socket.socket, server_pid: int) -> None:
             data = pickle.dumps(out)
         except Exception as exc:  # noqa: BLE001 - an exception that does not pickle
             data = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
-        stream.write(len(data).to_bytes(4, "big") + data)
-        stream.flush()
+        try:
+            stream.write(len(data).to_bytes(4, "big") + data)
+            stream.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the server went away (killed) while this job ran: nobody to answer
 
 
 class _Worker:

@@ -10,7 +10,7 @@ The rooms' process hands each `/api/grip...` request over a socketpair as one fr
 * `frames.py`: the frame format both sides read and write;
 * `parts.py`: the Devil's Grip service objects, built once per process that serves the
   API (the worker, or the server itself with `DEMON_GRIP_WORKER=false`);
-* `worker.py`: the child process (`python -m app.server.gripproc.worker FD`);
+* `worker.py`: the child process (`python -m app.server.gripproc FD`, `__main__.py`);
 * `relay.py`: the server's side: starts, watches and restarts the worker, relays the
   requests (503 with Retry-After while the worker is down), reads its metrics.
 """

@@ -79,6 +79,9 @@ class GripParts:
         self.par.precompute(self.grips.daily_number())
         self.winnable.start()
 
+    async def ready(self) -> None:
+        """Nothing to wait for (a worker process does: relay.py)."""
+
     async def stop(self) -> None:
         await self.winnable.stop()
         self.advisor.stop()

@@ -6,9 +6,9 @@ connection guard, the middleware in front of every route (security headers, the 
 size and JSON checks), then one frame written to the worker and one read back. Routing,
 validation, the game, the hint's wait and the answer's encoding happen in the worker.
 
-* **Start and stop** with the server's lifespan: the server waits (up to
-  `START_TIMEOUT_S`) for the worker's "ready" before it starts serving, so a request
-  right after start-up finds it; at shutdown the socket is closed, the worker stops its
+* **Start and stop** with the server's lifespan: the worker is started first, and the
+  server waits (up to `START_TIMEOUT_S`) for its "ready" before it starts serving, so a
+  request right after start-up finds it; at shutdown the socket is closed, the worker stops its
   search pools and closes its database, and is killed if it has not within `STOP_S`.
 * **Restarts.** A worker that dies (killed, out of memory, a crash) is started again
   after `RESTART_S`, doubling up to `MAX_RESTART_S` while it keeps dying young. Its
@@ -89,7 +89,11 @@ class GripRelay:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        """Start the worker in the background: the server's own start-up (its rooms, the
+        collector) runs meanwhile, and `ready` waits for the worker at its end."""
         self._supervisor = asyncio.create_task(self._supervise())
+
+    async def ready(self) -> None:
         try:
             await asyncio.wait_for(self._up.wait(), START_TIMEOUT_S)
         except asyncio.TimeoutError:
@@ -134,7 +138,7 @@ class GripRelay:
         ours, theirs = socket.socketpair()
         try:
             self._process = process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "app.server.gripproc.worker", str(theirs.fileno()), pass_fds=(theirs.fileno(),))
+                sys.executable, "-m", "app.server.gripproc", str(theirs.fileno()), pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
         self.starts += 1

@@ -1,4 +1,4 @@
-"""The Devil's Grip worker: `python -m app.server.gripproc.worker FD`, started by the
+"""The Devil's Grip worker: `python -m app.server.gripproc FD` (`__main__.py`), started by the
 server (`relay.py`) with one end of a socketpair as file descriptor FD.
 
 It reads the server's settings from the first frame, opens its own connection to the
