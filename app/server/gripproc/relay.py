@@ -83,7 +83,7 @@ class GripRelay:
         self.snapshot: dict[str, Any] | None = None  # the worker's metrics at the last scrape
 
     @property
-    def ready(self) -> bool:
+    def is_up(self) -> bool:
         return self._writer is not None
 
     # ------------------------------------------------------------------ lifecycle
