@@ -82,10 +82,6 @@ class GripRelay:
         self._supervisor: asyncio.Task[None] | None = None
         self.snapshot: dict[str, Any] | None = None  # the worker's metrics at the last scrape
 
-    @property
-    def is_up(self) -> bool:
-        return self._writer is not None
-
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
