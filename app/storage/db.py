@@ -44,9 +44,11 @@ class Database:
 
     @classmethod
     def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION,
-             wal_limit_bytes: int = 64 * 1024 * 1024) -> "Database":
+             wal_limit_bytes: int = 64 * 1024 * 1024, check: bool = True) -> "Database":
         """Open (or create) the file in `data_dir` and bring its schema to
-        `target_version`; `StoreError` when it cannot be used."""
+        `target_version`; `StoreError` when it cannot be used. `check=False` skips the
+        integrity check (a scan of the whole file), for a second process opening a file
+        the server has just checked (the Devil's Grip worker, app/server/gripproc)."""
         path = data_dir / DB_NAME
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
@@ -58,7 +60,7 @@ class Database:
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            if check and conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
         except sqlite3.DatabaseError as err:
             raise StoreError(f"The database {path} is unreadable ({err}). It was left as it is: "

@@ -45,9 +45,10 @@ class Store:
 
     @classmethod
     def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION,
-             wal_limit_bytes: int = 64 * 1024 * 1024) -> "Store":
+             wal_limit_bytes: int = 64 * 1024 * 1024, check: bool = True) -> "Store":
         """Open (or create) `data_dir`/demon.sqlite3 at `target_version` (`Database.open`)."""
-        return cls(Database.open(data_dir, target_version=target_version, wal_limit_bytes=wal_limit_bytes))
+        return cls(Database.open(data_dir, target_version=target_version, wal_limit_bytes=wal_limit_bytes,
+                                 check=check))
 
     # ------------------------------------------------------------ the file
 

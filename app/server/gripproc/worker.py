@@ -122,7 +122,8 @@ async def serve(sock: socket.socket) -> None:
     _, meta, _ = await frames.read(reader)
     settings = Settings.model_validate(meta["settings"])
     jsonlog.configure(settings.log_level, settings.shard, as_json=settings.log_format == "json")
-    store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
+    # The server checked the file's integrity a moment ago (a scan of the whole file).
+    store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024), check=False)
              if settings.persist else None)
     parts = GripParts.build(settings, store)
     app = grip_app(settings, parts)
