@@ -5,7 +5,9 @@ addresses of `DEMON_METRICS_ALLOW` (the loopback and private ranges by default) 
 to anybody else, so a public server shows strangers nothing. The exposition is the
 library's (`prometheus_client.generate_latest`); what is read at scrape time comes from
 `census`, which looks at the hub, the Devil's Grip games and the hint pools as they are
-between two changes (the handler runs on the event loop, like every change).
+between two changes (the handler runs on the event loop, like every change). With the
+Devil's Grip worker (the default), its games, pools and `devils_grip_*` counters are
+asked of it first (`GripRelay.refresh_metrics`, one frame each way).
 """
 
 from __future__ import annotations
