@@ -9,8 +9,8 @@ routers (`app/server/grip_http.py`), which find these objects on the app's state
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from app.config import Settings
@@ -21,7 +21,6 @@ from app.grip.service.sessions import GripSessions
 from app.grip.service.winnable import WinnableDeals
 from app.storage.store import Store
 
-log = logging.getLogger("demon.grip")
 
 
 class GripFigures(NamedTuple):
@@ -41,6 +40,7 @@ class GripParts:
     par: ParBook
     winnable: WinnableDeals
     limits: dict[str, KeyedLimiter]
+    _warming: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
     def build(cls, settings: Settings, store: Store | None) -> "GripParts":
@@ -75,12 +75,20 @@ class GripParts:
     async def start(self) -> None:
         """The search workers start in the background; the daily deal's par and a reserve
         of certified-winnable deals are computed in their pool."""
-        self.advisor.start()
+        self._warming = self.advisor.start()
         self.par.precompute(self.grips.daily_number())
         self.winnable.start()
 
+    async def warmed(self, timeout_s: float) -> None:
+        """Until the search pools' first workers run (the engine imported), at most
+        `timeout_s`: the worker says "ready" only then, so the first hint after a start
+        does not pay the pools' cold start against its deadline (at load 30 it did)."""
+        if self._warming:
+            await asyncio.wait(self._warming, timeout=timeout_s)
+
     async def ready(self) -> None:
-        """Nothing to wait for (a worker process does: relay.py)."""
+        """Nothing to wait for here (in-process, the pools warm up in the background, as
+        they always did); a worker process is waited for (relay.py)."""
 
     async def stop(self) -> None:
         await self.winnable.stop()

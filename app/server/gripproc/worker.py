@@ -40,6 +40,7 @@ from app.server.limits import Budgets, validation_error
 from app.storage.store import Store
 
 log = logging.getLogger("demon.grip_worker")
+WARM_TIMEOUT_S = 30.0  # the search pools' start, before "ready" (parts.py)
 _ERROR = (500, [(b"content-type", b"application/json")], b'{"detail":"Internal Server Error"}')
 
 
@@ -128,6 +129,7 @@ async def serve(sock: socket.socket) -> None:
     parts = GripParts.build(settings, store)
     app = grip_app(settings, parts)
     await parts.start()
+    await parts.warmed(WARM_TIMEOUT_S)
     pruning = asyncio.create_task(_prune(parts))
     writer.write(frames.pack(0, {"kind": "ready", "pid": os.getpid()}))
     requests: set[asyncio.Task[None]] = set()
