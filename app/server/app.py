@@ -128,7 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await grip.start()  # a worker process starts while the rooms are restored
+        await grip.start()  # a worker process starts in the background (its first requests wait for it)
         await hub.start()
         app.state.drain.install_signals()
         # Every collection stops every room at once: what start-up built (modules,
@@ -136,7 +136,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # later, does whatever survives (app/server/collector.py says why).
         collector.start()
         maintenance = asyncio.create_task(maintain())
-        await grip.ready()  # a worker answers (or has been given up on: 503s) before the server serves
         yield
         maintenance.cancel()
         collector.stop()

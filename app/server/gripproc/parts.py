@@ -86,10 +86,6 @@ class GripParts:
         if self._warming:
             await asyncio.wait(self._warming, timeout=timeout_s)
 
-    async def ready(self) -> None:
-        """Nothing to wait for here (in-process, the pools warm up in the background, as
-        they always did); a worker process is waited for (relay.py)."""
-
     async def stop(self) -> None:
         await self.winnable.stop()
         self.advisor.stop()

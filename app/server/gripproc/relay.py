@@ -6,9 +6,11 @@ connection guard, the middleware in front of every route (security headers, the 
 size and JSON checks), then one frame written to the worker and one read back. Routing,
 validation, the game, the hint's wait and the answer's encoding happen in the worker.
 
-* **Start and stop** with the server's lifespan: the worker is started first, and the
-  server waits (up to `START_TIMEOUT_S`) for its "ready" before it starts serving, so a
-  request right after start-up finds it; at shutdown the socket is closed, the worker stops its
+* **Start and stop** with the server's lifespan: the worker is started first, in the
+  background; the server does not wait for it (Demon is served as soon as the rooms
+  are restored: at load 40 a second interpreter's imports took 10 s more), and a
+  Devil's Grip request that arrives before the worker's first "ready" waits for it (at
+  most `DEMON_GRIP_WORKER_TIMEOUT_S`) instead of being refused; at shutdown the socket is closed, the worker stops its
   search pools and closes its database, and is killed if it has not within `STOP_S`.
 * **Restarts.** A worker that dies (killed, out of memory, a crash) is started again
   after `RESTART_S`, doubling up to `MAX_RESTART_S` while it keeps dying young. Its
@@ -85,16 +87,9 @@ class GripRelay:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Start the worker in the background: the server's own start-up (its rooms, the
-        collector) runs meanwhile, and `ready` waits for the worker at its end."""
+        """Start the worker in the background: the server serves Demon at once, and the
+        first Devil's Grip requests wait for the worker's first "ready" (`__call__`)."""
         self._supervisor = asyncio.create_task(self._supervise())
-
-    async def ready(self) -> None:
-        try:
-            await asyncio.wait_for(self._up.wait(), START_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            log.warning("the Devil's Grip worker is not ready after %.0f s: its requests get 503 until it is",
-                        START_TIMEOUT_S)
 
     async def stop(self) -> None:
         self._stopping = True
@@ -188,6 +183,11 @@ class GripRelay:
         body = await _read_body(receive)
         if body is None:
             return  # the client went away
+        if self._writer is None and not self._up.is_set():  # the first start: wait for it, not a restart
+            try:
+                await asyncio.wait_for(self._up.wait(), self.timeout_s)
+            except asyncio.TimeoutError:
+                pass
         writer = self._writer
         if writer is None:
             await self._unavailable(send, "Devil's Grip is restarting: try again in a moment.")
