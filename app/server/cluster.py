@@ -7,7 +7,7 @@ balancer reads the letter from the path. What no single process knows on its own
 asked of the others, listed in `DEMON_PEERS`:
 
     GET /health            this process: status, version, database schema version, uptime, rooms,
-                           bots, shard, accepting
+                           bots, shard, accepting, grip (its Devil's Grip worker's state)
     GET /health/accepting  200 while it takes new rooms, 503 while draining: the check the
                            balancer's new-room backend runs
     GET /health/all        every process's /health and the totals (503 if one is down)
@@ -69,7 +69,10 @@ def own_health(request: Request) -> dict[str, Any]:
     return {"status": "ok", "version": app_pkg.__version__,
             "schema": store.version if store is not None else None,
             "uptime_s": round(time.monotonic() - state.started, 3), "rooms": len(state.hub.rooms),
-            "bots": state.hub.bot_count(), "shard": state.settings.shard, "accepting": state.drain.accepting}
+            "bots": state.hub.bot_count(), "shard": state.settings.shard, "accepting": state.drain.accepting,
+            # the Devil's Grip worker (app/server/gripproc): "ready", "starting" (its
+            # requests wait), "restarting" (503); "in-process" without one
+            "grip": state.grip_relay.state if state.grip_relay is not None else "in-process"}
 
 
 def own_history(request: Request) -> list[dict[str, Any]]:

@@ -72,7 +72,10 @@ class LiveServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{self.log()}")
             try:
-                if httpx.get(self.base + "/health", timeout=0.5).status_code == 200:
+                health = httpx.get(self.base + "/health", timeout=0.5)
+                # Demon is served at once; Devil's Grip once its worker is up (a test may
+                # start with either, so both are waited for).
+                if health.status_code == 200 and health.json().get("grip") in ("ready", "in-process", None):
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)

@@ -84,6 +84,13 @@ class GripRelay:
         self._supervisor: asyncio.Task[None] | None = None
         self.snapshot: dict[str, Any] | None = None  # the worker's metrics at the last scrape
 
+    @property
+    def state(self) -> str:
+        """For /health: "ready", "starting" (requests wait for it) or "restarting" (503)."""
+        if self._writer is not None:
+            return "ready"
+        return "restarting" if self._up.is_set() else "starting"
+
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
