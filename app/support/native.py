@@ -19,6 +19,8 @@ microseconds per move"), minus what mypyc cannot take as it is:
 * `app/demon/rules/ending.py` stays Python: a `RoundEnd`'s reason is a `Termination`,
   a `str` enum, and callers (tests among them) build one from the reason's text, which
   a compiled class would refuse; it is not on the hot path;
+* `app/demon/room/errors.py` stays Python: compiled, an exception subclass loses the
+  `code` its class body sets, and the room answers refusals with `err.code`;
 * the hub (`app/demon/hub`) stays Python: it lives with asyncio callbacks, and
   `bench/hub_cpu.py --parts` times its methods by wrapping them, which a compiled
   class refuses.
@@ -65,7 +67,6 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.room.action_ids",
     "app.demon.room.answers",
     "app.demon.room.bot_seat",
-    "app.demon.room.errors",
     "app.demon.room.event_log",
     "app.demon.room.outcome",
     "app.demon.room.persist",
