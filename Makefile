@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # the app itself needs no JavaScript packages. Without npm those tests are skipped.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run run-scaled test typecheck bench clean
+.PHONY: run run-scaled test typecheck bench compile clean-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,5 +43,17 @@ test: $(STAMP) $(NODE_STAMP) typecheck
 bench: $(STAMP)
 	$(PY) bench/engine.py
 
+# Demon's rules and the room's move path as C extensions built by mypyc (in place, next
+# to their sources; Python prefers them). Needs a C compiler and mypy (the test extras);
+# without them it says so and the app stays pure Python. app/support/native.py says
+# which modules and why; `python -m app.support.native status` which variant runs.
+compile: $(STAMP)
+	$(PY) -m app.support.native build
+
+# Back to pure Python: delete the compiled modules only.
+clean-compiled:
+	$(PY) -m app.support.native clean
+
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build
+	find app -name '*.so' -delete

@@ -86,6 +86,7 @@ def serve() -> None:
     from app.server.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
     from app.server.invite import lan_addresses, startup_lines
     from app.storage.store import StoreError
+    from app.support.native import status
 
     settings = _settings()
     try:
@@ -101,8 +102,9 @@ def serve() -> None:
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
     lan = lan_addresses() if settings.share_lan_address else []
     as_json = settings.log_format == "json"
-    for line in startup_lines(public_url=settings.public_url, listen_host=settings.host,
-                              port=settings.port, lan=lan):
+    # The last line says whether Demon's hot path runs compiled (mypyc) or as Python.
+    for line in [*startup_lines(public_url=settings.public_url, listen_host=settings.host,
+                                port=settings.port, lan=lan), status()]:
         if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
             logging.getLogger("demon.start").info(line)
         else:

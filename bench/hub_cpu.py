@@ -43,7 +43,7 @@ from app.demon.hub.connection import Pipe  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
 from app.demon.room.phases import Phase  # noqa: E402
 from app.storage.store import Store  # noqa: E402
-from server import SEATS, choose  # noqa: E402  (bench/server.py: a seat's choice of move)
+from server import SEATS, choose, hot_path  # noqa: E402  (bench/server.py: a seat's choice of move)
 
 
 class Recorder:
@@ -135,6 +135,7 @@ async def run(args: argparse.Namespace) -> None:
     if profile:
         profile.disable()
     cpu = time.process_time() - t0
+    print(hot_path())
     print(f"{args.rooms} rooms x {SEATS}: {applied} moves applied of {args.moves} plays; "
           f"{cpu / max(1, applied) * 1e6:.0f} us of CPU per applied move")
     names = {"dispatch": "dispatch (Room.act and around it)", "_send_turns": "frames (legal actions included)",

@@ -85,9 +85,21 @@ def code_version() -> str:
                               text=True, timeout=5).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "app"], cwd=ROOT, capture_output=True,
                                text=True, timeout=5).stdout.strip()
-        return (head or "?") + (" + uncommitted changes in app/" if dirty else "")
+        return (head or "?") + (" + uncommitted changes in app/" if dirty else "") + "; " + hot_path()
     except (OSError, subprocess.SubprocessError):
         return "?"
+
+
+def hot_path() -> str:
+    """Whether the servers run Demon's hot path compiled (mypyc, `make compile`) or as
+    pure Python: asked of the tree they run from (a tree from before the compiled
+    variant existed is pure Python)."""
+    try:
+        answer = subprocess.run([sys.executable, "-m", "app.support.native", "status"], cwd=ROOT,
+                                capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return "hot path: ?"
+    return answer.stdout.strip() if answer.returncode == 0 else "hot path: pure Python (no app.support.native)"
 
 
 def loadavg() -> str:

@@ -15,6 +15,7 @@ import pytest
 
 from app.config import Settings
 from app.protocol import messages as m
+from app.demon.hub import flush
 from app.demon.hub.connection import Pipe, take_frame
 from app.demon.hub.hub import Hub
 from app.storage.store import DB_NAME, Store
@@ -324,15 +325,17 @@ def test_a_joined_seat_is_on_disk_before_its_token_is_handed_out(tmp_path):
     asyncio.run(main())
 
 
-def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path):
+def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path, monkeypatch):
     """A draw changes only the drawer's layout; the other seats' legal actions rest on the
-    foundations, which did not move, so the flush does not even ask for them."""
+    foundations, which did not move, so the flush does not even ask for them. (Watched at
+    the flush's own question, `flush._legal_message`: the room may be compiled by mypyc,
+    app/support/native.py, and a compiled room's methods cannot be replaced.)"""
     async def main():
         hub = Hub(settings(tmp_path, persist=False))
         handle, players, pipes, _sockets = await seated_room(hub, 3)
         asked = []
-        real = handle.room.legal_news
-        handle.room.legal_news = lambda player: asked.append(player.id) or real(player)
+        real = flush._legal_message
+        monkeypatch.setattr(flush, "_legal_message", lambda h, pid: asked.append(pid) or real(h, pid))
         for kind in ("draw", "foundation"):
             action = play(handle, players[0], kind)
             asked.clear()

@@ -52,6 +52,16 @@ def _check_src(src: Any) -> None:
     _check_pile_index(src, 'src (or "waste")')
 
 
+def _check_count(count: Any) -> None:
+    if not is_int(count) or count < 1:
+        raise MalformedAction(f"count must be a positive integer, not {count!r}")
+
+
+def _check_pile(pile: Any) -> None:
+    if pile is not None and (not is_int(pile) or pile < 0):
+        raise MalformedAction(f"pile must be a non-negative integer or null, not {pile!r}")
+
+
 
 @dataclass(frozen=True, slots=True)
 class Draw:
@@ -87,8 +97,7 @@ class ToTableau:
         _check_seat(self.seat)
         _check_src(self.src)
         _check_pile_index(self.dst, "dst")
-        if not is_int(self.count) or self.count < 1:
-            raise MalformedAction(f"count must be a positive integer, not {self.count!r}")
+        _check_count(self.count)
         if self.src == WASTE and self.count != 1:
             raise MalformedAction("only one card at a time moves from the waste")
         if self.src == self.dst:
@@ -107,8 +116,7 @@ class ToFoundation:
     def __post_init__(self) -> None:
         _check_seat(self.seat)
         _check_src(self.src)
-        if self.pile is not None and (not is_int(self.pile) or self.pile < 0):
-            raise MalformedAction(f"pile must be a non-negative integer or null, not {self.pile!r}")
+        _check_pile(self.pile)
 
 
 DemonAction = Union[Draw, Recycle, ToTableau, ToFoundation]
@@ -155,16 +163,27 @@ def action_from_json(data: Any) -> DemonAction:
         raise MalformedAction(f"unexpected key(s) {names} in a {kind!r} action")
     if "seat" not in data:
         raise MalformedAction(f"a {kind!r} action needs a seat")
+    # The values are checked here before an action is built, not only by the classes:
+    # compiled by mypyc (app/support/native.py), a class turns a bool into an int and
+    # refuses a value of the wrong type with a TypeError before its own check can run.
     seat = data["seat"]
+    _check_seat(seat)
     if kind == "draw":
         return Draw(seat)
     if kind == "recycle":
         return Recycle(seat)
     if "src" not in data:
         raise MalformedAction(f"a {kind!r} action needs src")
+    src = data["src"]
+    _check_src(src)
     if kind == "tableau":
         if "dst" not in data:
             raise MalformedAction("a 'tableau' action needs dst")
-        return ToTableau(seat, data["src"], data["dst"], data.get("count", 1))
-    return ToFoundation(seat, data["src"], data.get("pile"))
+        dst, count = data["dst"], data.get("count", 1)
+        _check_pile_index(dst, "dst")
+        _check_count(count)
+        return ToTableau(seat, src, dst, count)
+    pile = data.get("pile")
+    _check_pile(pile)
+    return ToFoundation(seat, src, pile)
 

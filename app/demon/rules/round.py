@@ -59,14 +59,16 @@ from typing import Any
 from app.common.checks import is_int
 from app.common.errors import GameOver, IllegalAction, NotStarted
 from app.demon.rules import actions, events, layout, play, position
-from app.demon.rules.actions import *  # noqa: F403  (re-exported: see __all__)
-from app.demon.rules.actions import ACTION_TYPES, DemonAction, Draw, MalformedAction, Recycle, ToFoundation
+# Named one by one, not `import *`: a module compiled by mypyc (app/support/native.py)
+# binds only the names its source spells out.
+from app.demon.rules.actions import (ACTION_TYPES, WASTE, DemonAction, Draw, MalformedAction, Recycle,  # noqa: F401
+                                     ToFoundation, ToTableau, action_from_json, action_to_json)
 from app.demon.rules.analysis import RoundAnalysis
 from app.demon.rules.ending import OUT_SCORE, WIN_BONUS, RoundEnd, Termination, round_scores
-from app.demon.rules.events import *  # noqa: F403
-from app.demon.rules.events import AbsenceChanged, DemonEvent, RoundEnded, Started
-from app.demon.rules.layout import *  # noqa: F403
-from app.demon.rules.layout import MAX_PLAYERS, MIN_PLAYERS, Foundations, LayoutError, SeatState, deal_seat
+from app.demon.rules.events import (AbsenceChanged, DemonEvent, Drew, Moved, Played, Recycled,  # noqa: F401
+                                    RoundEnded, Started, TurnedUp)
+from app.demon.rules.layout import (MAX_PLAYERS, MIN_PLAYERS, PILES, FoundationPile, Foundations,  # noqa: F401
+                                    LayoutError, Pile, PileView, SeatState, deal_seat, is_run)
 
 # The round's own names, and every public name of the value modules (re-exported, so that
 # `from app.demon.rules.round import X` serves for all of them).
@@ -138,6 +140,9 @@ class DemonRound:
         return self.end is not None
 
     def _seat_index(self, seat: object) -> int:
+        # The public methods that take a seat declare it `object` and check it here: a
+        # compiled round (app/support/native.py) would otherwise take True as seat 1
+        # and refuse "0" with a TypeError, not an IllegalAction.
         if type(seat) is not int or not (0 <= seat < len(self.seats)):  # bool is not a seat
             raise IllegalAction(f"there is no seat {seat!r} (seats 0..{len(self.seats) - 1})")
         return seat
@@ -159,12 +164,12 @@ class DemonRound:
 
     # ------------------------------------------------------------------ stuck (rule 16)
 
-    def is_stuck(self, seat: int) -> bool:
+    def is_stuck(self, seat: object) -> bool:
         """Rule 16, exact: no sequence of this seat's own draws, recycles and tableau moves
         reaches a foundation play, a waste-to-tableau move, or a turn-up, with the
         foundations as they are. Looks only at the layout (not at started/ended/absent)."""
-        seat = self._seat_index(seat)
-        return self.analysis.is_stuck(seat, self.seats[seat], self.foundation_wants())
+        index = self._seat_index(seat)
+        return self.analysis.is_stuck(index, self.seats[index], self.foundation_wants())
 
     def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:
         """The stuck seats (rule 16), of all seats or of those `among` (seat numbers)."""
@@ -222,14 +227,14 @@ class DemonRound:
         events: list[DemonEvent] = []
         return self._ended(why, None, events), events
 
-    def with_absent(self, seat: int, absent: bool = True) -> tuple[DemonRound, list[DemonEvent]]:
+    def with_absent(self, seat: object, absent: bool = True) -> tuple[DemonRound, list[DemonEvent]]:
         """Mark a seat out of (or back in) the round. May end the round: when the seats
         still present are all stuck, or nobody is left."""
-        seat = self._seat_index(seat)
-        now = self.absent | {seat} if absent else self.absent - {seat}
+        index = self._seat_index(seat)
+        now = self.absent | {index} if absent else self.absent - {index}
         if now == self.absent:
             return self, []
-        events: list[DemonEvent] = [AbsenceChanged(seat, bool(absent))]
+        events: list[DemonEvent] = [AbsenceChanged(index, bool(absent))]
         r = replace(self, absent=now)._maybe_end(None, events)
         return r, events
 
@@ -238,7 +243,7 @@ class DemonRound:
     def _in_play(self, seat: int) -> bool:
         return self.started and self.end is None and seat not in self.absent
 
-    def legal_actions(self, seat: int) -> tuple[DemonAction, ...]:
+    def legal_actions(self, seat: object) -> tuple[DemonAction, ...]:
         """Every legal action of the seat, foundation plays with an explicit pile index
         (an ace: len(foundations), a new pile). Empty before the start, after the end, and
         for an absent seat. The same tuple while the answer is the same (the analysis
@@ -246,21 +251,24 @@ class DemonRound:
 
         Order: draw or recycle; then for the waste and each pile in turn, its foundation
         plays and its tableau moves (`legal.legal_answer`)."""
-        seat = self._seat_index(seat)
-        if not self._in_play(seat):
+        index = self._seat_index(seat)
+        if not self._in_play(index):
             return ()
-        return self.analysis.legal_actions(seat, self.seats[seat], self.foundations)
+        return self.analysis.legal_actions(index, self.seats[index], self.foundations)
 
-    def foundation_plays(self, seat: int) -> tuple[tuple[int | str, int], ...]:
+    def foundation_plays(self, seat: object) -> tuple[tuple[int | str, int], ...]:
         """The (source, pile) pairs of the seat's legal foundation plays: the part of
         `legal_actions` that another seat's move can change."""
-        seat = self._seat_index(seat)
-        if not self._in_play(seat):
+        index = self._seat_index(seat)
+        if not self._in_play(index):
             return ()
-        return self.analysis.foundation_plays(seat, self.seats[seat], self.foundations)
+        return self.analysis.foundation_plays(index, self.seats[index], self.foundations)
 
-    def apply(self, action: DemonAction) -> tuple[DemonRound, list[DemonEvent]]:
-        """Validate and play one action; return the new round and what happened."""
+    def apply(self, action: object) -> tuple[DemonRound, list[DemonEvent]]:
+        """Validate and play one action; return the new round and what happened.
+        Takes any object and refuses what is not an action (MalformedAction): compiled
+        by mypyc (app/support/native.py), a narrower type here would be a TypeError at
+        the call instead."""
         if not isinstance(action, ACTION_TYPES):
             raise MalformedAction(f"not a Demon action: {action!r}")
         if self.end is not None:
@@ -289,18 +297,18 @@ class DemonRound:
 
     # ------------------------------------------------------------------ views and JSON
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
+    def seat_view(self, seat: object) -> dict[str, Any]:
         """One seat's layout as everyone may see it: no face-down card, no stock order."""
-        seat = self._seat_index(seat)
-        st = self.seats[seat]
+        index = self._seat_index(seat)
+        st = self.seats[index]
         return {
-            "seat": seat,
-            "tableau": self.analysis.tableau_view(seat, st.tableau),
+            "seat": index,
+            "tableau": self.analysis.tableau_view(index, st.tableau),
             "stock": len(st.stock),
             "waste": [str(c) for c in st.waste[-3:]],
             "waste_count": len(st.waste),
-            "on_foundations": self.cards_on_foundations(seat),
-            "absent": seat in self.absent,
+            "on_foundations": self.cards_on_foundations(index),
+            "absent": index in self.absent,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -314,7 +322,12 @@ class DemonRound:
         if not isinstance(data, Mapping):
             raise LayoutError("a Demon state must be a JSON object")
         try:
-            return cls.from_layout(**position.parse_state(data))
+            # Keyword by keyword, not `**`: mypyc (app/support/native.py) mismatches a
+            # dict spread into a compiled classmethod's arguments.
+            state = position.parse_state(data)
+            return cls.from_layout(seats=state["seats"], foundations=state["foundations"],
+                                   started=state["started"], absent=state["absent"], end=state["end"],
+                                   seed=state["seed"])
         except LayoutError:
             raise
         except (KeyError, TypeError, ValueError) as exc:

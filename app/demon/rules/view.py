@@ -71,7 +71,7 @@ class SeatView:
     ended: bool = False
 
 
-def seat_view(round_: DemonRound, seat: int, *, stuck: bool = False) -> SeatView:
+def seat_view(round_: DemonRound, seat: object, *, stuck: bool = False) -> SeatView:
     """The view of `seat` in `round_`. `stuck` is the room's public stuck flag for the seat
     (the room shows it only once the seat has been through its stock; the engine's exact
     answer would leak the stock order before that, so the room passes it in)."""
