@@ -1,0 +1,224 @@
+// A finished Devil's Grip game watched again, /grip/replay/{id} (issue 29): the grid,
+// the stock and the talon as the Grip page draws them (grip-panels.js), every move in
+// order at a steady pace (Devil's Grip records keep no times: grip-replay-model.js), a
+// scrubber, steps back and forward, a speed.
+//
+// Only the browser that played the game may watch it, by the server's rule for every
+// Grip request: the game's token (storage.js keeps the token of each game played here,
+// listGripPlayed) sent to GET /api/grip/{id}/sync, which answers 404 to anyone else.
+// The positions are made here from the record that answer carries, with the page's own
+// rules (docs/architecture.md, "Replays", says why not by the server).
+
+import { h, replaceChildren, setText, toast } from '../common/dom.js';
+import { t } from '../common/i18n.js';
+import { api, ApiError } from '../common/api.js';
+import { getGripGame, listGripPlayed } from '../common/storage.js';
+import { createTop, drawGrid } from '../grip/grip-panels.js';
+import { stepText, ratingText } from '../grip/grip-model.js';
+import { gripPositions, gripDelayMs, endsAsServer, outcomeOf } from './grip-replay-model.js';
+import { SPEEDS, stepTo } from './replay-steps.js';
+
+// The token this browser keeps for game `id`: a game it played, or the one in progress.
+function tokenFor(id) {
+  const kept = listGripPlayed().find((g) => g.id === id);
+  if (kept) return { token: kept.token, daily: Boolean(kept.daily) };
+  const current = getGripGame();
+  return current && current.id === id && current.token ? { token: current.token, daily: Boolean(current.daily) } : null;
+}
+
+export function mount(container, { id, navigate }) {
+  const own = tokenFor(id);
+  const el = h('div', { class: 'grip replaying grip-watch' }, h('p', { class: 'note', role: 'status', text: t('replay.loading') }));
+  container.append(el);
+  let viewer = null;
+  let destroyed = false;
+  let title = t('replay.titleShort');
+
+  const toGrip = () => h('a', { href: '/grip', class: 'button secondary', id: 'grip-watch-back',
+    onclick: (e) => { e.preventDefault(); navigate('/grip'); } }, t('gripReplay.toGrip'));
+
+  async function load() {
+    try {
+      const answer = await api.gripSync(id, own ? own.token : null);
+      if (destroyed) return;
+      const positions = gripPositions(answer);
+      title = t('gripReplay.title', { n: answer.number });
+      document.title = title;
+      viewer = showGame(el, answer, positions, { daily: Boolean(own && own.daily), toGrip });
+    } catch (err) {
+      if (destroyed) return;
+      replaceChildren(el, h('section', { class: 'panel replay-missing grip-watch-missing' },
+        h('h1', { text: t('replay.titleShort') }),
+        h('p', { text: err instanceof ApiError && err.status === 404 ? t('gripReplay.none') : t('replay.failed') }),
+        toGrip()));
+    }
+  }
+  load();
+
+  return {
+    title: () => title,
+    rerender: () => { if (viewer) viewer.rerender(); },
+    keys: () => [[t('replay.titleShort'), [
+      [t('keys.space'), t('replay.play')], ['← / →', t('gripReplay.stepKeys')], ['Home / End', t('gripReplay.endsKeys')],
+    ]]],
+    destroy() {
+      destroyed = true;
+      if (viewer) viewer.destroy();
+      el.remove();
+    },
+  };
+}
+
+function showGame(el, answer, positions, { daily, toGrip }) {
+  const { views, actions } = positions;
+  const last = views.length - 1;
+  const agrees = endsAsServer(positions, answer.state);
+  let at = 0;
+  let speed = 1;
+  let timer = null;
+
+  const heading = h('h1', { class: 'replay-title' });
+  const outcome = h('p', { class: 'grip-watch-outcome', id: 'grip-watch-outcome' });
+  const info = h('div', { class: 'grip-info' });
+  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => (timer ? pause() : play()) });
+  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => step(-1) });
+  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => step(1) });
+  const scrub = h('input', { type: 'range', id: 'replay-scrub', min: '0', max: String(last), step: '1', value: '0',
+    oninput: (e) => { pause(); show(Number(e.target.value)); } });
+  const scrubLabel = h('label', { for: 'replay-scrub', class: 'sr-only' });
+  const clock = h('span', { class: 'replay-clock', 'aria-hidden': 'true' });
+  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => { speed = Number(e.target.value); if (timer) { pause(); play(); } } });
+  const speedLabel = h('label', { for: 'replay-speed' });
+  const copyBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-copy', onclick: async () => {
+    const link = `${location.origin}/grip/replay/${answer.id}`;
+    try { await navigator.clipboard.writeText(link); toast(t('replay.copied')); } catch { toast(link); }
+  } });
+  const moveLine = h('p', { class: 'note grip-watch-move', id: 'grip-watch-move' });
+  const status = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  const differs = agrees ? null : h('p', { class: 'grip-sync refused', id: 'grip-watch-differs', role: 'status' });
+  const top = h('div', { class: 'grip-top' });
+  const grid = h('div', { class: 'grip-grid', role: 'group' });
+  const controls = h('section', { class: 'panel replay-controls grip-watch-controls', 'aria-labelledby': 'grip-watch-controls-title' },
+    h('h2', { class: 'sr-only', id: 'grip-watch-controls-title' }),
+    h('div', { class: 'replay-buttons' }, backBtn, playBtn, fwdBtn, clock),
+    scrubLabel, scrub,
+    h('div', { class: 'replay-options' }, h('span', { class: 'field' }, speedLabel, speedSel), copyBtn),
+    moveLine);
+  replaceChildren(el,
+    h('header', { class: 'grip-bar grip-watch-head' }, h('div', null, heading, outcome), info, toGrip()),
+    h('div', { class: 'grip-summary-area' }, differs, controls),
+    top, h('div', { class: 'grip-board' }, grid), status);
+  const drawTop = createTop(top, { onDeal: () => {} });
+  const game = { number: answer.number }; // what the panels need to know there is a game
+
+  function words() {
+    setText(heading, t(daily ? 'gripReplay.headingDaily' : 'gripReplay.heading', { n: answer.number }));
+    const end = views[last];
+    setText(outcome, t(`gripReplay.outcome.${outcomeOf(end)}`, { n: end.score }));
+    playBtn.textContent = timer ? t('replay.pause') : t('replay.play');
+    backBtn.textContent = `‹ ${t('replay.back')}`;
+    fwdBtn.textContent = `${t('replay.forward')} ›`;
+    copyBtn.textContent = t('replay.copy');
+    setText(scrubLabel, t('gripReplay.position'));
+    setText(speedLabel, t('replay.speed'));
+    setText(controls.querySelector('h2'), t('gripReplay.controls'));
+    grid.setAttribute('aria-label', t('grip.grid'));
+    if (differs) setText(differs, t('gripReplay.differs'));
+    replaceChildren(speedSel, SPEEDS.map((s) => h('option', { value: String(s), selected: s === speed, text: `×${s}` })));
+  }
+
+  function drawInfo(s) {
+    const passText = s.passes_allowed === null || s.passes_allowed === undefined
+      ? t('grip.passesUnlimited', { used: s.passes_used }) : t('grip.passes', { used: s.passes_used, allowed: s.passes_allowed });
+    const rating = ratingText(s, t);
+    replaceChildren(info,
+      h('span', { class: 'score', id: 'grip-score' }, t('grip.score'), ' ', h('strong', { text: String(s.score) }),
+        rating ? h('span', { class: `rating rating-${String(s.rating).toLowerCase()}`, text: rating }) : null),
+      h('span', { class: 'passes', text: passText }),
+      answer.used_undo ? h('span', { class: 'tag', title: t('grip.undoNote'), text: t('grip.undoUsed') }) : null,
+      answer.used_hint ? h('span', { class: 'tag hint-tag', title: t('grip.hintNote'), text: t('grip.hintUsed') }) : null);
+  }
+
+  function moveWords(i) {
+    if (i === 0) return t('gripReplay.start');
+    const action = actions[i - 1];
+    return action.type === 'end' ? t('gripReplay.stepEnd') : stepText(action, t);
+  }
+
+  function draw() {
+    const state = views[at];
+    const moved = at ? actions[at - 1] : null;
+    const v = { game, state, legal: [], busy: false, hint: null, moved, finished: true };
+    drawTop(v);
+    drawGrid(grid, v);
+    drawInfo(state);
+    scrub.value = String(at);
+    const of = { i: String(at), n: String(last) };
+    scrub.setAttribute('aria-valuetext', t('gripReplay.stepOf', of));
+    setText(clock, t('gripReplay.stepOf', of));
+    setText(moveLine, moveWords(at));
+    backBtn.disabled = at === 0;
+    fwdBtn.disabled = at === last;
+    el.dataset.at = String(at);
+  }
+
+  function show(i) {
+    at = i;
+    draw();
+    const landed = grid.querySelector('.cell.replay-moved .card:last-of-type');
+    if (landed) landed.classList.add('landed'); // the Grip page's short settle (transform only)
+  }
+
+  function step(delta) {
+    pause();
+    show(stepTo(at, delta, views.length));
+    setText(status, `${t('gripReplay.stepOf', { i: String(at), n: String(last) })}. ${moveWords(at)}`);
+  }
+
+  function play() {
+    if (at === last) show(0);
+    clearTimeout(timer);
+    const next = () => {
+      const wait = gripDelayMs(at, views.length, speed);
+      if (wait === null) { pause(); return; }
+      timer = setTimeout(() => {
+        show(at + 1);
+        if (at === last) pause(); else next();
+      }, wait);
+    };
+    timer = -1; // playing, before the first wait is set
+    next();
+    playBtn.textContent = t('replay.pause');
+  }
+
+  function pause() {
+    clearTimeout(timer);
+    timer = null;
+    playBtn.textContent = t('replay.play');
+  }
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('.modal-shade')) return;
+    const tag = e.target && e.target.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) && e.key !== 'Home' && e.key !== 'End') return;
+    if (e.key === 'ArrowRight') step(1);
+    else if (e.key === 'ArrowLeft') step(-1);
+    else if (e.key === 'Home') { pause(); show(0); }
+    else if (e.key === 'End') { pause(); show(last); }
+    else if (e.key === ' ') { if (timer) pause(); else play(); }
+    else return;
+    e.preventDefault();
+  }
+  document.addEventListener('keydown', onKey);
+
+  words();
+  draw();
+
+  return {
+    rerender() { words(); draw(); },
+    destroy() {
+      pause();
+      document.removeEventListener('keydown', onKey);
+    },
+  };
+}
