@@ -24,8 +24,8 @@ export function drawRecent(el, games, navigate) {
   replaceChildren(el, shown.length ? [
     h('h2', { id: 'grip-recent-title', text: t('gripReplay.recentTitle') }),
     h('ul', { class: 'grip-recent-list', id: 'grip-recent' }, shown.map((g) => h('li', { dataset: { game: g.id } },
-      h('span', { text: recentText(g, t) }), ' ',
-      h('a', { href: `/grip/replay/${g.id}`, class: 'grip-recent-watch', 'aria-label': t('gripReplay.watchLabel', { n: g.number }),
+      h('span', { id: `grip-recent-${g.id}`, text: recentText(g, t) }), ' ',
+      h('a', { href: `/grip/replay/${g.id}`, class: 'grip-recent-watch', 'aria-describedby': `grip-recent-${g.id}`,
         onclick: (e) => { if (navigate) { e.preventDefault(); navigate(`/grip/replay/${g.id}`); } } }, t('gripReplay.watch'))))),
   ] : []);
 }

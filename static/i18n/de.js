@@ -453,5 +453,4 @@ export default {
   'gripReplay.recentOver': 'Blatt #{n}: {score} Punkte',
   'gripReplay.recentLeft': 'Blatt #{n}: unfertig verlassen',
   'gripReplay.watch': 'Noch einmal ansehen',
-  'gripReplay.watchLabel': 'Blatt #{n} noch einmal ansehen',
 };

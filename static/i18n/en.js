@@ -466,5 +466,4 @@ export default {
   'gripReplay.recentOver': 'Deal #{n}: score {score}',
   'gripReplay.recentLeft': 'Deal #{n}: left unfinished',
   'gripReplay.watch': 'Watch again',
-  'gripReplay.watchLabel': 'Watch deal #{n} again',
 };

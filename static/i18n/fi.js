@@ -453,5 +453,4 @@ export default {
   'gripReplay.recentOver': 'Jako #{n}: pisteet {score}',
   'gripReplay.recentLeft': 'Jako #{n}: jäi kesken',
   'gripReplay.watch': 'Katso uudelleen',
-  'gripReplay.watchLabel': 'Katso jako #{n} uudelleen',
 };

@@ -455,5 +455,4 @@ export default {
   'gripReplay.recentOver': 'Împărțirea #{n}: scor {score}',
   'gripReplay.recentLeft': 'Împărțirea #{n}: lăsată neterminată',
   'gripReplay.watch': 'Revezi',
-  'gripReplay.watchLabel': 'Revezi împărțirea #{n}',
 };

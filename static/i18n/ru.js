@@ -454,5 +454,4 @@ export default {
   'gripReplay.recentOver': 'Раздача №{n}: счёт {score}',
   'gripReplay.recentLeft': 'Раздача №{n}: не закончена',
   'gripReplay.watch': 'Посмотреть ещё раз',
-  'gripReplay.watchLabel': 'Посмотреть раздачу №{n} ещё раз',
 };
