@@ -30,7 +30,7 @@ from app.grip.service.sessions import GripSessions
 from app.grip.service.winnable import WinnableDeals
 from app.ops import jsonlog
 from app.demon.hub.hub import Hub
-from app.storage.store import Store
+from app.storage.store import PRUNE_BATCH, Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
 STATIC_DIR = PROJECT_ROOT / "static"
@@ -111,16 +111,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     room_watch = RoomWatch(settings.unused_room_ttl_s)
 
     def prune_grips() -> None:
-        """Forget Devil's Grip games past their time, in memory and on disk."""
+        """Forget Devil's Grip games past their time, in memory and on disk; and the
+        replays and daily race's entries past theirs."""
         grips.forget_unplayed(settings.grip_unplayed_ttl_s)
         if store is not None:
             while store.expire_grips(settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s,
-                                     settings.grip_max_stored) >= 2000:
+                                     settings.grip_max_stored) >= PRUNE_BATCH:
+                pass
+            while store.demon.expire_replays(settings.replay_expiry_days * 86400,
+                                             settings.replay_max_stored) >= PRUNE_BATCH:
                 pass
 
     async def maintain() -> None:
         """Once a second, rooms nobody opened go to the hub's sweep; now and then, old
-        Devil's Grip games are pruned (a few milliseconds, on the loop, in batches)."""
+        Devil's Grip games, replays and daily entries are pruned (a few milliseconds, on
+        the loop, in batches)."""
         every = max(1.0, min(60.0, settings.grip_unplayed_ttl_s / 2))
         last_prune = time.monotonic()
         while True:
