@@ -13,6 +13,7 @@ import { h, replaceChildren, setText, toast } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { api, ApiError } from '../common/api.js';
 import { getGripGame, listGripPlayed } from '../common/storage.js';
+import { flyFrom } from '../cards/input.js';
 import { createTop, drawGrid } from '../grip/grip-panels.js';
 import { stepText, ratingText } from '../grip/grip-model.js';
 import { gripPositions, gripDelayMs, endsAsServer, outcomeOf } from './grip-replay-model.js';
@@ -162,11 +163,40 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     el.dataset.at = String(at);
   }
 
+  const cardsIn = (c) => [...grid.querySelectorAll(`[data-cell="${c}"] [data-card]`)];
+  const rects = (nodes) => nodes.map((n) => n.getBoundingClientRect());
+
+  // Where the cards of the move into position `i` start, read before it is drawn, and
+  // a function that flies them there once it is (Web Animations of transform: they stop).
+  function flightOf(i) {
+    const a = i === at + 1 ? actions[at] : null;
+    if (!a) return () => {};
+    let from = [];
+    let to = () => [];
+    if (a.type === 'move') {
+      from = rects(cardsIn(a.src).slice(-a.count));
+      to = () => cardsIn(a.dst).slice(-a.count);
+    } else if (a.type === 'talon') {
+      from = rects([...top.querySelectorAll('#grip-talon [data-card]')].slice(-1));
+      to = () => cardsIn(a.dst).slice(-1);
+    } else if (a.type === 'swap') {
+      const [pa, pb] = [cardsIn(a.a), cardsIn(a.b)];
+      from = [...rects(pa), ...rects(pb)];
+      to = () => [...cardsIn(a.b), ...cardsIn(a.a)];
+    } else if (a.type === 'deal') {
+      const stock = top.querySelector('#grip-stock');
+      from = stock ? [stock.getBoundingClientRect()] : [];
+      to = () => [...top.querySelectorAll('#grip-talon [data-card]')].slice(-1);
+    }
+    const ms = Math.min(320, 260 / speed + 60);
+    return () => to().forEach((node, k) => flyFrom(node, from[k], ms));
+  }
+
   function show(i) {
+    const fly = flightOf(i);
     at = i;
     draw();
-    const landed = grid.querySelector('.cell.replay-moved .card:last-of-type');
-    if (landed) landed.classList.add('landed'); // the Grip page's short settle (transform only)
+    fly();
   }
 
   function step(delta) {
