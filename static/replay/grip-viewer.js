@@ -17,7 +17,8 @@ import { flyFrom } from '../cards/input.js';
 import { createTop, drawGrid } from '../grip/grip-panels.js';
 import { stepText, ratingText } from '../grip/grip-model.js';
 import { gripPositions, gripDelayMs, endsAsServer, outcomeOf } from './grip-replay-model.js';
-import { SPEEDS, stepTo } from './replay-steps.js';
+import { SPEEDS } from './replay-steps.js';
+import { createPlayer } from './replay-player.js';
 
 // The token this browser keeps for game `id`: a game it played, or the one in progress.
 function tokenFor(id) {
@@ -74,21 +75,20 @@ function showGame(el, answer, positions, { daily, toGrip }) {
   const { views, actions } = positions;
   const last = views.length - 1;
   const agrees = endsAsServer(positions, answer.state);
-  let at = 0;
-  let speed = 1;
-  let timer = null;
+  let at = 0; // the position drawn
+  let player = null;
 
   const heading = h('h1', { class: 'replay-title' });
   const outcome = h('p', { class: 'grip-watch-outcome', id: 'grip-watch-outcome' });
   const info = h('div', { class: 'grip-info' });
-  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => (timer ? pause() : play()) });
-  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => step(-1) });
-  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => step(1) });
+  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => player.toggle() });
+  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => player.step(-1) });
+  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => player.step(1) });
   const scrub = h('input', { type: 'range', id: 'replay-scrub', min: '0', max: String(last), step: '1', value: '0',
-    oninput: (e) => { pause(); show(Number(e.target.value)); } });
+    oninput: (e) => player.seek(Number(e.target.value)) });
   const scrubLabel = h('label', { for: 'replay-scrub', class: 'sr-only' });
   const clock = h('span', { class: 'replay-clock', 'aria-hidden': 'true' });
-  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => { speed = Number(e.target.value); if (timer) { pause(); play(); } } });
+  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => player.setSpeed(Number(e.target.value)) });
   const speedLabel = h('label', { for: 'replay-speed' });
   const copyBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-copy', onclick: async () => {
     const link = `${location.origin}/grip/replay/${answer.id}`;
@@ -116,7 +116,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     setText(heading, t(daily ? 'gripReplay.headingDaily' : 'gripReplay.heading', { n: answer.number }));
     const end = views[last];
     setText(outcome, t(`gripReplay.outcome.${outcomeOf(end)}`, { n: end.score }));
-    playBtn.textContent = timer ? t('replay.pause') : t('replay.play');
+    playBtn.textContent = player.playing() ? t('replay.pause') : t('replay.play');
     backBtn.textContent = `‹ ${t('replay.back')}`;
     fwdBtn.textContent = `${t('replay.forward')} ›`;
     copyBtn.textContent = t('replay.copy');
@@ -125,6 +125,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     setText(controls.querySelector('h2'), t('gripReplay.controls'));
     grid.setAttribute('aria-label', t('grip.grid'));
     if (differs) setText(differs, t('gripReplay.differs'));
+    const speed = player.speed();
     replaceChildren(speedSel, SPEEDS.map((s) => h('option', { value: String(s), selected: s === speed, text: `×${s}` })));
   }
 
@@ -169,8 +170,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
   // Where the cards of the move into position `i` start, read before it is drawn, and
   // a function that flies them there once it is (Web Animations of transform: they stop).
   function flightOf(i) {
-    const a = i === at + 1 ? actions[at] : null;
-    if (!a) return () => {};
+    const a = actions[i - 1];
     let from = [];
     let to = () => [];
     if (a.type === 'move') {
@@ -188,67 +188,28 @@ function showGame(el, answer, positions, { daily, toGrip }) {
       from = stock ? [stock.getBoundingClientRect()] : [];
       to = () => [...top.querySelectorAll('#grip-talon [data-card]')].slice(-1);
     }
-    const ms = Math.min(320, 260 / speed + 60);
+    const ms = Math.min(320, 260 / player.speed() + 60);
     return () => to().forEach((node, k) => flyFrom(node, from[k], ms));
   }
 
-  function show(i) {
-    const fly = flightOf(i);
-    at = i;
-    draw();
-    fly();
-  }
-
-  function step(delta) {
-    pause();
-    show(stepTo(at, delta, views.length));
-    setText(status, `${t('gripReplay.stepOf', { i: String(at), n: String(last) })}. ${moveWords(at)}`);
-  }
-
-  function play() {
-    if (at === last) show(0);
-    clearTimeout(timer);
-    const next = () => {
-      const wait = gripDelayMs(at, views.length, speed);
-      if (wait === null) { pause(); return; }
-      timer = setTimeout(() => {
-        show(at + 1);
-        if (at === last) pause(); else next();
-      }, wait);
-    };
-    timer = -1; // playing, before the first wait is set
-    next();
-    playBtn.textContent = t('replay.pause');
-  }
-
-  function pause() {
-    clearTimeout(timer);
-    timer = null;
-    playBtn.textContent = t('replay.play');
-  }
-
-  function onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('.modal-shade')) return;
-    const tag = e.target && e.target.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) && e.key !== 'Home' && e.key !== 'End') return;
-    if (e.key === 'ArrowRight') step(1);
-    else if (e.key === 'ArrowLeft') step(-1);
-    else if (e.key === 'Home') { pause(); show(0); }
-    else if (e.key === 'End') { pause(); show(last); }
-    else if (e.key === ' ') { if (timer) pause(); else play(); }
-    else return;
-    e.preventDefault();
-  }
-  document.addEventListener('keydown', onKey);
+  player = createPlayer({
+    count: views.length,
+    waitMs: (i, speed) => gripDelayMs(i, views.length, speed),
+    show(i, animate) {
+      const fly = animate && i > 0 ? flightOf(i) : () => {};
+      at = i;
+      draw();
+      fly();
+    },
+    onPlaying: (playing) => { playBtn.textContent = playing ? t('replay.pause') : t('replay.play'); },
+    onStep: (i) => setText(status, `${t('gripReplay.stepOf', { i: String(i), n: String(last) })}. ${moveWords(i)}`),
+  });
 
   words();
   draw();
 
   return {
     rerender() { words(); draw(); },
-    destroy() {
-      pause();
-      document.removeEventListener('keydown', onKey);
-    },
+    destroy: () => player.destroy(),
   };
 }
