@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_horizontal_scroll
+from tests.browser.helpers import follow_hint, no_horizontal_scroll
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -56,29 +56,14 @@ def deal_by_number(page, number: int) -> None:
     expect(page.locator(".deal-no")).to_have_text(f"Deal #{number}")
 
 
-def a_grid_move(page) -> None:
-    """One hinted move into the grid (or the stock, when that is the hint), by clicking."""
-    page.click("#grip-hint")
-    page.wait_for_function("() => document.querySelector('.hint')")
-    if page.locator("#grip-stock.hint").count():
-        page.click("#grip-stock")
-    else:
-        if page.locator("#grip-talon.hint").count():
-            page.click("#grip-talon [data-pick]")
-        else:
-            page.locator(".cell.hint-src [data-card]").first.click(position={"x": 8, "y": 6})
-        page.click(".cell.hint-dst")
-    page.wait_for_function("() => !document.querySelector('.hint')")
-
-
 def play_and_end(page, number: int) -> dict:
     """Deal `number`, play a few moves and end the deal; returns the board it ended on,
     once the game is listed with its replay."""
     deal_by_number(page, number)
     for _ in range(2):
         page.click("#grip-stock")
-    a_grid_move(page)
-    a_grid_move(page)
+    follow_hint(page)
+    follow_hint(page)
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#grip-end")
     expect(page.locator("#grip-summary")).to_be_visible()
@@ -149,7 +134,7 @@ def test_a_game_left_for_another_deal_is_listed_and_replays_to_where_it_was_left
     page = open_page("leaver", path="/grip")
     deal_by_number(page, 21)
     page.click("#grip-stock")
-    a_grid_move(page)
+    follow_hint(page)
     page.wait_for_function("() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));"
                            " return g.id && !g.pending.length; }")  # the server has its moves
     left = page.evaluate(BOARD)
