@@ -153,6 +153,12 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     const v = { game, state, legal: [], busy: false, hint: null, moved, finished: true };
     drawTop(v);
     drawGrid(grid, v);
+    // the panels draw piles to play on; here they are only shown: pictures, not buttons
+    for (const pile of el.querySelectorAll('.grip-grid .cell, #grip-talon')) {
+      pile.setAttribute('role', 'img');
+      pile.removeAttribute('tabindex');
+      pile.removeAttribute('aria-keyshortcuts');
+    }
     drawInfo(state);
     scrub.value = String(at);
     const of = { i: String(at), n: String(last) };
