@@ -104,14 +104,25 @@ export function getGripGame() {
 
 // A game the server holds that this page leaves for another (a new deal) is kept in the
 // list of played games as left unfinished, when the server has at least one of its moves.
+// The game is saved after every move: what the check needs of the one saved before is
+// remembered here (`gripBefore`), not read back and parsed each time.
+let gripBefore; // undefined until the first save reads it
+
+function gripSummary(game) {
+  if (!game || !game.id || !game.token) return null;
+  const moved = Boolean(game.acked && Array.isArray(game.acked.actions) && game.acked.actions.length);
+  return { id: game.id, token: game.token, number: game.number, passes: game.passes ?? null,
+    daily: Boolean(game.daily), moved };
+}
+
 export function setGripGame(game) {
-  const before = read(local, 'dg.grip.current');
-  if (before && before.id && before.token && (!game || game.id !== before.id)
-      && before.acked && Array.isArray(before.acked.actions) && before.acked.actions.length) {
-    keepPlayed({ id: before.id, token: before.token, number: before.number, passes: before.passes ?? null,
-      daily: Boolean(before.daily), over: false, score: null, won: false }, false);
+  const before = gripBefore === undefined ? gripSummary(read(local, 'dg.grip.current')) : gripBefore;
+  if (before && before.moved && (!game || game.id !== before.id)) {
+    const { moved, ...kept } = before;
+    keepPlayed({ ...kept, over: false, score: null, won: false }, false);
   }
   write(local, 'dg.grip.current', game);
+  gripBefore = gripSummary(game);
 }
 
 // Devil's Grip games this browser played, newest first (at most MAX_PLAYED_KEPT), each
