@@ -7,7 +7,7 @@
 // Grip request: the game's token (storage.js keeps the token of each game played here,
 // listGripPlayed) sent to GET /api/grip/{id}/sync, which answers 404 to anyone else.
 // The positions are made here from the record that answer carries, with the page's own
-// rules (docs/architecture.md, "Replays", says why not by the server).
+// rules (docs/architecture.md, "Replays of Devil's Grip games", says why not by the server).
 
 import { h, replaceChildren, setText, toast } from '../common/dom.js';
 import { t } from '../common/i18n.js';
@@ -34,7 +34,7 @@ export function mount(container, { id, navigate }) {
   container.append(el);
   let viewer = null;
   let destroyed = false;
-  let title = t('replay.titleShort');
+  let number = null; // the game's deal number, once loaded (the page's title)
 
   const toGrip = () => h('a', { href: '/grip', class: 'button secondary', id: 'grip-watch-back',
     onclick: (e) => { e.preventDefault(); navigate('/grip'); } }, t('gripReplay.toGrip'));
@@ -44,8 +44,8 @@ export function mount(container, { id, navigate }) {
       const answer = await api.gripSync(id, own ? own.token : null);
       if (destroyed) return;
       const positions = gripPositions(answer);
-      title = t('gripReplay.title', { n: answer.number });
-      document.title = title;
+      number = answer.number;
+      document.title = t('gripReplay.title', { n: number });
       viewer = showGame(el, answer, positions, { daily: Boolean(own && own.daily), toGrip });
     } catch (err) {
       if (destroyed) return;
@@ -58,7 +58,7 @@ export function mount(container, { id, navigate }) {
   load();
 
   return {
-    title: () => title,
+    title: () => (number === null ? t('replay.titleShort') : t('gripReplay.title', { n: number })),
     rerender: () => { if (viewer) viewer.rerender(); },
     keys: () => [[t('replay.titleShort'), [
       [t('keys.space'), t('replay.play')], ['← / →', t('gripReplay.stepKeys')], ['Home / End', t('gripReplay.endsKeys')],
