@@ -68,7 +68,8 @@ def play_and_end(page, number: int) -> dict:
     page.click("#grip-end")
     expect(page.locator("#grip-summary")).to_be_visible()
     final = page.evaluate(BOARD)
-    expect(page.locator(f'#grip-recent li:has-text("Deal #{number}")')).to_be_visible(timeout=30_000)
+    # listed once it counts, which waits for its par (a search: slow on a loaded machine)
+    expect(page.locator(f'#grip-recent li:has-text("Deal #{number}")')).to_be_visible(timeout=60_000)
     return final
 
 
