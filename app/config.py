@@ -120,6 +120,11 @@ class Settings(BaseSettings):
     grip_max_stored: int = Field(
         100_000, ge=100, description="Devil's Grip games kept in the database at most; past it the least recently "
         "used go first.")
+    replay_expiry_days: float = Field(
+        30.0, gt=0, description="A finished Demon round's replay, and a daily race's entries, are deleted this long "
+        "after the round (the day).")
+    replay_max_stored: int = Field(
+        50_000, ge=100, description="Demon replays kept in the database at most; past it the oldest go first.")
     wal_limit_mb: float = Field(
         64.0, gt=0, description="Bound on the SQLite write-ahead log: checkpointed as soon as it passes a quarter "
         "of this (and every 5 s), and truncated to an eighth after a checkpoint.")

@@ -4,6 +4,7 @@
 //   /r/{CODE}    a Demon room (lobby or table)
 //   /grip        Devil's Grip
 //   /replay/{CODE}/{id}  a finished Demon round watched again (replay/replay.js)
+//   /grip/replay/{id}    a Devil's Grip game of one's own watched again (replay/grip-viewer.js)
 //   /daily       the daily race (daily/daily.js)
 
 import { h, replaceChildren, modal, icon } from './common/dom.js';
@@ -25,6 +26,7 @@ const PAGES = {
   room: () => import('./demon/room.js'),
   grip: () => import('./grip/grip.js'),
   replay: () => import('./replay/replay.js'), // issue 29
+  gripReplay: () => import('./replay/grip-viewer.js'),
   daily: () => import('./daily/daily.js'),
 };
 
@@ -61,6 +63,10 @@ function route() {
     const [, , code, id] = path.split('/');
     document.body.dataset.view = 'replay';
     show('replay', (replay) => replay.mount(main, { code: code.toUpperCase(), id, navigate }));
+  } else if (/^\/grip\/replay\/[A-Za-z0-9_-]{1,64}\/?$/.test(path)) {
+    const id = path.split('/')[3];
+    document.body.dataset.view = 'grip-replay';
+    show('gripReplay', (viewer) => viewer.mount(main, { id, navigate }));
   } else if (/^\/daily\/?$/.test(path)) {
     document.body.dataset.view = 'daily';
     show('daily', (daily) => daily.mount(main, { navigate }));

@@ -27,7 +27,7 @@ from app.server.gripproc.parts import GripParts
 from app.server.gripproc.relay import GripRelay, RelayGrip
 from app.ops import jsonlog
 from app.demon.hub.hub import Hub
-from app.storage.store import Store
+from app.storage.store import PRUNE_BATCH, Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
 STATIC_DIR = PROJECT_ROOT / "static"
@@ -109,18 +109,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # or here, on the rooms' loop, with DEMON_GRIP_WORKER=false.
     grip: GripRelay | GripParts = GripRelay(settings) if settings.grip_worker else GripParts.build(settings, store)
 
+    def prune_replays() -> None:
+        """Forget finished rounds' replays and the daily race's entries past their time
+        (Devil's Grip games are pruned by whoever holds them: `GripParts.prune`)."""
+        if store is not None:
+            while store.demon.expire_replays(settings.replay_expiry_days * 86400,
+                                             settings.replay_max_stored) >= PRUNE_BATCH:
+                pass
+
     async def maintain() -> None:
-        """Once a second, rooms nobody opened go to the hub's sweep; now and then, old
-        Devil's Grip games are pruned when they are kept here (a few milliseconds, on the
-        loop, in batches)."""
+        """Once a second, rooms nobody opened go to the hub's sweep; now and then, replays,
+        daily entries and (when they are kept here) old Devil's Grip games are pruned (a few
+        milliseconds, on the loop, in batches)."""
+        every = max(1.0, min(60.0, settings.grip_unplayed_ttl_s / 2))
         last_prune = time.monotonic()
         while True:
             await asyncio.sleep(1.0)
             try:
                 room_watch.sweep(hub)
-                if isinstance(grip, GripParts) and time.monotonic() - last_prune >= grip.prune_every_s:
+                if time.monotonic() - last_prune >= every:
                     last_prune = time.monotonic()
-                    grip.prune()
+                    prune_replays()
+                    if isinstance(grip, GripParts):
+                        grip.prune()
             except Exception:  # a failed sweep must not end the sweeping
                 logging.getLogger("demon.app").exception("maintenance failed")
 

@@ -8,7 +8,7 @@ into one version, and the shell is served as
                               whenever any file changes, so a browser never asks again
     /static/<path>            the same bytes, revalidated every time (ETag): for old links,
                               tools, and pages from before an upgrade
-    /, /grip, /r/<code>       index.html, its /static/ links rewritten to the versioned
+    /, /grip, /r/<code>, …    index.html (every address of PAGES), its /static/ links rewritten to the versioned
                               tree, revalidated on every visit so an upgrade is seen at once
     /offline                  the page the service worker shows when the server is gone
     any other address         a "no such page" page in the app's style, status 404, when a
@@ -79,9 +79,10 @@ _SMALLEST_WORTH_COMPRESSING = 512
 # each with the module app.js loads for it with `import()` (app.js PAGES): the home page
 # is in app.js's static imports; the room and Devil's Grip are loaded when shown, so the
 # home page of a first visit does not wait for them, and each page preloads its own.
-PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/daily")
+PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/grip/replay/{game_id}", "/daily")
 PAGE_MODULES = {"/": (), "/grip": ("grip/grip.js",), "/r/{code}": ("demon/room.js",),
-                "/replay/{code}/{replay_id}": ("replay/replay.js",), "/daily": ("daily/daily.js",)}
+                "/replay/{code}/{replay_id}": ("replay/replay.js",), "/grip/replay/{game_id}": ("replay/grip-viewer.js",),
+                "/daily": ("daily/daily.js",)}
 # Addresses whose 404 stays the JSON one: programs, not people, ask for these.
 _NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"

@@ -5,6 +5,9 @@ primary key (day, player) refuses a second), and completed in the same transacti
 keeps the round's replay when it ends (`finished`), which also shares that replay with
 anyone: a day's results show every entry's replay. `player` is the hash of the id the
 browser keeps, never the id itself.
+
+A day's entries are forgotten with the day's replays (`expire`, called with the replays'
+age limit: an entry whose replay is gone would link to nothing).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import time
 from typing import TypedDict
 
 from app.demon.room.room import Room
+from app.storage.replay_store import PRUNE_BATCH
 
 
 class DailyEntry(TypedDict):
@@ -55,6 +59,16 @@ class DailyStore:
                                 (replay_id, score, home, room.result["reason"], room.code))
         if cur.rowcount:
             self.conn.execute("UPDATE replays SET shared = 1 WHERE id = ?", (replay_id,))
+
+    def expire(self, before_day: str) -> int:
+        """Forget the entries of the days before `before_day` (YYYY-MM-DD); at most
+        PRUNE_BATCH rows a call. Returns how many were deleted."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            deleted: int = self.conn.execute(
+                "DELETE FROM daily WHERE rowid IN (SELECT rowid FROM daily WHERE day < ? LIMIT ?)",
+                (before_day, PRUNE_BATCH)).rowcount
+        return deleted
 
     def entries(self, day: str) -> list[DailyEntry]:
         """The day's entries, finished ones first, best score first."""

@@ -14,6 +14,7 @@ Why this shape:
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import sqlite3
@@ -25,7 +26,7 @@ from app.demon.room.persist import kept_action_ids, restore_room, room_initial, 
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
 from app.storage.daily_store import DailyStore
-from app.storage.replay_store import ReplayStore
+from app.storage.replay_store import REPLAY_EXPIRY_S, ReplayStore
 
 log = logging.getLogger("demon.store")
 
@@ -44,6 +45,15 @@ class DemonStore:
         self._finished: set[str] = set()
         self.replays = ReplayStore(conn)  # finished rounds, copied here as they end
         self.daily = DailyStore(conn)  # the daily race's entries
+
+    def expire_replays(self, expiry_s: float = REPLAY_EXPIRY_S, max_stored: int | None = None,
+                       now: float | None = None) -> int:
+        """Forget the replays past their age or count (`ReplayStore.expire`) and the daily
+        race's entries of the days that age left behind (their replays are gone with
+        them). At most a batch of each per call; returns how many rows were deleted."""
+        now = time.time() if now is None else now
+        before_day = dt.datetime.fromtimestamp(now - expiry_s, dt.timezone.utc).date().isoformat()
+        return self.replays.expire(expiry_s, max_stored, now) + self.daily.expire(before_day)
 
     def save_room(self, room: Room, *, moves_only: bool = False) -> None:
         """Write what changed in one room since its last save, in one transaction."""

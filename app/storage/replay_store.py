@@ -7,6 +7,10 @@ scores for the viewer, and their seat tokens' hashes, which decide who may watch
 (app/server/replays_http.py `may_watch`). A round of a room its host listed (the recent
 games' rule, docs/security.md) is shared from the start; the host may share any other
 later. A round saved again after a restart is the same row (INSERT OR IGNORE on the id).
+
+Replays are pruned as Devil's Grip games are (`expire`): past an age, and past a count
+the oldest first, at most `PRUNE_BATCH` rows a call, since pruning runs on the event
+loop while the server plays.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from typing import Any, TypedDict
 
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
+
+REPLAY_EXPIRY_S = 30 * 24 * 3600
+PRUNE_BATCH = 2000  # rows deleted per statement (the same bound as Devil's Grip games')
 
 
 class ReplayPlayer(TypedDict):
@@ -89,6 +96,31 @@ class ReplayStore:
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute("UPDATE replays SET shared = ? WHERE id = ?", (int(shared), replay_id))
+
+    def expire(self, expiry_s: float = REPLAY_EXPIRY_S, max_stored: int | None = None,
+               now: float | None = None) -> int:
+        """Forget the rounds that finished more than `expiry_s` ago and, past `max_stored`
+        rounds, the oldest ones; at most PRUNE_BATCH rows per rule and call (the caller
+        calls again while there is more). Returns how many were deleted."""
+        now = time.time() if now is None else now
+        c = self.conn
+        with c:
+            c.execute("BEGIN")
+            deleted: int = c.execute("DELETE FROM replays WHERE id IN "
+                                     "(SELECT id FROM replays WHERE finished_at < ? LIMIT ?)",
+                                     (now - expiry_s, PRUNE_BATCH)).rowcount
+            if max_stored is not None:
+                excess = self.count() - max_stored
+                if excess > 0:
+                    deleted += c.execute("DELETE FROM replays WHERE id IN "
+                                         "(SELECT id FROM replays ORDER BY finished_at LIMIT ?)",
+                                         (min(excess, PRUNE_BATCH),)).rowcount
+        return deleted
+
+    def count(self) -> int:
+        value = self.conn.execute("SELECT COUNT(*) FROM replays").fetchone()[0]
+        assert isinstance(value, int)
+        return value
 
     @staticmethod
     def _row(row: tuple[Any, ...]) -> ReplayRow:

@@ -89,4 +89,11 @@ MIGRATIONS.append(
                                             PRIMARY KEY (day, player))""",
         "CREATE INDEX IF NOT EXISTS daily_code ON daily (code)",
     ])
+MIGRATIONS.append(
+    # 7 -> 8: replays and the daily race's entries are pruned like Devil's Grip games
+    # (after DEMON_REPLAY_EXPIRY_DAYS, and the oldest replays past DEMON_REPLAY_MAX_STORED):
+    # replays are found by age through an index, as pruning runs while the server plays.
+    [
+        "CREATE INDEX IF NOT EXISTS replays_finished ON replays (finished_at)",
+    ])
 SCHEMA_VERSION = len(MIGRATIONS)

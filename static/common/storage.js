@@ -97,13 +97,53 @@ export function setRoomCache(code, cache) {
   write(session, `dg.cache.${code}`, cache);
 }
 
-// The Devil's Grip game in progress: {id, token}.
+// The Devil's Grip game in progress: {id, token, ...} (grip-link.js says what else).
 export function getGripGame() {
   return read(local, 'dg.grip.current');
 }
 
+// A game the server holds that this page leaves for another (a new deal) is kept in the
+// list of played games as left unfinished, when the server has at least one of its moves.
+// The game is saved after every move: what the check needs of the one saved before is
+// remembered here (`gripBefore`), not read back and parsed each time.
+let gripBefore; // undefined until the first save reads it
+
+function gripSummary(game) {
+  if (!game || !game.id || !game.token) return null;
+  const moved = Boolean(game.acked && Array.isArray(game.acked.actions) && game.acked.actions.length);
+  return { id: game.id, token: game.token, number: game.number, passes: game.passes ?? null,
+    daily: Boolean(game.daily), moved };
+}
+
 export function setGripGame(game) {
+  const before = gripBefore === undefined ? gripSummary(read(local, 'dg.grip.current')) : gripBefore;
+  if (before && before.moved && (!game || game.id !== before.id)) {
+    const { moved, ...kept } = before;
+    keepPlayed({ ...kept, over: false, score: null, won: false }, false);
+  }
   write(local, 'dg.grip.current', game);
+  gripBefore = gripSummary(game);
+}
+
+// Devil's Grip games this browser played, newest first (at most MAX_PLAYED_KEPT), each
+// with the token that proves it is this browser's: the only way back to a game once the
+// page has moved on, and what its replay (/grip/replay/{id}) is asked for with.
+// {id, token, number, passes, daily, over, score, won, at}
+const MAX_PLAYED_KEPT = 30;
+
+export function listGripPlayed() {
+  const list = read(local, 'dg.grip.played');
+  return Array.isArray(list) ? list.filter((g) => g && typeof g.id === 'string' && typeof g.token === 'string') : [];
+}
+
+// `replace`: a finished game's entry replaces what was kept (a later finish, after an
+// undo, has the last word); a game left unfinished never replaces a finished entry.
+function keepPlayed(entry, replace) {
+  const list = listGripPlayed();
+  const old = list.find((g) => g.id === entry.id);
+  if (old && (!replace || (old.over === entry.over && old.score === entry.score))) return;
+  const kept = { ...entry, at: Date.now() };
+  write(local, 'dg.grip.played', [kept, ...list.filter((g) => g.id !== entry.id)].slice(0, MAX_PLAYED_KEPT));
 }
 
 // Devil's Grip statistics, per pass limit, with deals played with undo or hints kept
@@ -116,6 +156,11 @@ export function getGripStats() {
 export function recordGripResult(result) {
   const stats = addResult(getGripStats(), result);
   write(local, 'dg.grip.stats2', stats);
+  const game = getGripGame(); // the game that counted is the one in progress: its token is there
+  if (game && game.id === result.id && game.token) {
+    keepPlayed({ id: game.id, token: game.token, number: game.number, passes: result.passes,
+      daily: Boolean(game.daily), over: true, score: result.score, won: Boolean(result.won) }, true);
+  }
   return stats;
 }
 

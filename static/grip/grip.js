@@ -17,7 +17,7 @@ import { api } from '../common/api.js';
 import { makeGhost, bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { gripTargets, actionFor, stockAction, nextRun } from '../cards/targets.js';
-import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref } from '../common/storage.js';
+import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref, listGripPlayed } from '../common/storage.js';
 import { COLS, CELLS, shownState, isFinished, resultOf, hintText } from './grip-model.js';
 import { newGame, fromRecord, play as playOp, recordOf, sameRecord, viewOf, current, answerOf,
   todaysDailyNumber, randomDealNumber } from './grip-local.js';
@@ -25,6 +25,7 @@ import { createLink } from './grip-link.js';
 import { winningLine } from './grip-finish.js';
 import { createReplay } from './grip-replay.js';
 import { drawBar, createTop, drawGrid, drawStats, drawControls, drawReplay, drawSummary, drawSync } from './grip-panels.js';
+import { drawRecent } from './grip-recent.js';
 import { play } from '../common/sound.js';
 import { errorText } from '../common/ui.js';
 import { createGripGuide } from '../guide/guide.js';
@@ -33,7 +34,7 @@ const FINISH_CHECK_MS = 350; // the proof runs once the player pauses this long
 const FINISH_MAX_SCORE = 24; // and only near the end, where it is quick and likely
 const FINISH_STEP_MS = 220; // auto-finish: one move shown every this long
 
-export function mount(container) {
+export function mount(container, { navigate } = {}) {
   let local = null; // the game as played on this page (grip-local.js)
   let meta = {}; // what only the server knows: par, hint, used_hint, winnable, explain
   let game = null; // answerOf(local, meta): what the panels draw
@@ -53,6 +54,7 @@ export function mount(container) {
   let finishTimer = null;
   let finishing = null; // the auto-finish's timer while it plays
   let statsDrawn = null; // the language the statistics panel was last drawn in
+  let recentFor; // the game followed when the recent games were last drawn
   const replayer = createReplay(() => render()); // a certified deal's solution being shown
 
   const bar = h('div', { class: 'grip-bar' });
@@ -62,10 +64,11 @@ export function mount(container) {
   const summarySlot = h('div', { class: 'grip-summary-slot' });
   const controls = h('section', { class: 'panel grip-new', 'aria-labelledby': 'grip-new-title' });
   const stats = h('section', { class: 'panel grip-stats', 'aria-labelledby': 'grip-stats-title' });
+  const recent = h('section', { class: 'panel grip-recent', 'aria-labelledby': 'grip-recent-title', hidden: true }); // issue 29
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const board = h('div', { class: 'grip-board' }, grid);
   const summaryArea = h('div', { class: 'grip-summary-area' }, syncLine, summarySlot);
-  const el = h('div', { class: 'grip' }, h('h1', { class: 'sr-only', text: t('home.gripTitle') }), bar, summaryArea, top, board, h('div', { class: 'grip-side' }, controls, stats), live);
+  const el = h('div', { class: 'grip' }, h('h1', { class: 'sr-only', text: t('home.gripTitle') }), bar, summaryArea, top, board, h('div', { class: 'grip-side' }, controls, stats, recent), live);
   container.append(el);
 
   const link = createLink({ save: (saved) => setGripGame(saved), on: {
@@ -596,6 +599,11 @@ export function mount(container) {
     if (statsDrawn !== t('lang.code')) { // not on every move: they change only when a deal counts
       statsDrawn = t('lang.code');
       drawStats(stats, getGripStats());
+      recentFor = undefined;
+    }
+    if (recentFor !== saved()) { // a result counted, or another game followed: the games to watch again
+      recentFor = saved();
+      drawRecent(recent, listGripPlayed(), navigate);
     }
     selection.repaint();
   }

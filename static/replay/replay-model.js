@@ -5,7 +5,7 @@
 
 import { applyEvent } from '../demon/demon-model.js';
 
-export const SPEEDS = [0.5, 1, 2, 4, 8];
+export { SPEEDS, stepTo } from './replay-steps.js';
 
 // A pause in the round longer than this plays as this long (seconds of the round): a
 // player who thought for a minute would otherwise hold the viewer for a minute too.
@@ -42,11 +42,6 @@ export function delayMs(times, i, speed) {
   if (i + 1 >= times.length) return null;
   const gap = Math.min(LONGEST_PAUSE_S, Math.max(0, times[i + 1] - times[i]));
   return (gap * 1000) / speed;
-}
-
-// The table index a step of `delta` lands on, inside the round.
-export function stepTo(i, delta, count) {
-  return Math.max(0, Math.min(count - 1, i + delta));
 }
 
 // The foundation plays of frame i - 1 (the ones that make table i), for the flights.

@@ -15,7 +15,8 @@ import { api, ApiError } from '../common/api.js';
 import { getRoomCreds } from '../common/storage.js';
 import { flyFrom } from '../cards/input.js';
 import { createOpponents, createFoundations, createMinePanel } from '../demon/demon-panels.js';
-import { buildTables, tableTimes, delayMs, stepTo, playsInto, viewerState, SPEEDS } from './replay-model.js';
+import { buildTables, tableTimes, delayMs, playsInto, viewerState, SPEEDS } from './replay-model.js';
+import { createPlayer } from './replay-player.js';
 
 export function mount(container, { code, id, navigate }) {
   const creds = getRoomCreds(code);
@@ -70,20 +71,19 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   const tables = buildTables(replay);
   const times = tableTimes(replay.frames);
   const last = tables.length - 1;
-  let at = 0;
-  let speed = 1;
-  let timer = null;
+  let at = 0; // the table drawn
+  let player = null;
   let big = (replay.players.find((p) => p.bot === null) || replay.players[0] || { seat: 0 }).seat;
 
   const heading = h('h1', { class: 'replay-title' });
-  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => (timer ? pause() : play()) });
-  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => step(-1) });
-  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => step(1) });
+  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => player.toggle() });
+  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => player.step(-1) });
+  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => player.step(1) });
   const scrub = h('input', { type: 'range', id: 'replay-scrub', min: '0', max: String(last), step: '1', value: '0',
-    oninput: (e) => { pause(); show(Number(e.target.value), false); } });
+    oninput: (e) => player.seek(Number(e.target.value)) });
   const scrubLabel = h('label', { for: 'replay-scrub', class: 'sr-only' });
   const clock = h('span', { class: 'replay-clock', 'aria-hidden': 'true' });
-  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => { speed = Number(e.target.value); if (timer) { pause(); play(); } } });
+  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => player.setSpeed(Number(e.target.value)) });
   const speedLabel = h('label', { for: 'replay-speed' });
   const bigSel = h('select', { id: 'replay-large', onchange: (e) => { big = Number(e.target.value); draw(); } });
   const bigLabel = h('label', { for: 'replay-large' });
@@ -108,7 +108,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
 
   function words() {
     setText(heading, t('replay.heading', { n: replay.round_no, code }));
-    playBtn.textContent = timer ? t('replay.pause') : t('replay.play');
+    playBtn.textContent = player.playing() ? t('replay.pause') : t('replay.play');
     backBtn.textContent = `‹ ${t('replay.back')}`;
     fwdBtn.textContent = `${t('replay.forward')} ›`;
     setText(scrubLabel, t('replay.position'));
@@ -116,6 +116,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     setText(bigLabel, t('replay.large'));
     opponents.setAttribute('aria-label', t('table.opponents'));
     foundations.setAttribute('aria-label', t('table.foundations'));
+    const speed = player.speed();
     replaceChildren(speedSel, SPEEDS.map((s) => h('option', { value: String(s), selected: s === speed, text: `×${s}` })));
     replaceChildren(bigSel, replay.players.map((p) => h('option', { value: String(p.seat), selected: p.seat === big, text: p.name })));
     replaceChildren(roundNav, rounds.length > 1 ? [h('span', { text: t('replay.otherRounds') }), ' ',
@@ -195,57 +196,21 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     });
   }
 
-  function show(i, animate) {
-    const flights = animate ? sourcesOf(i) : [];
-    at = i;
-    draw();
-    for (const f of flights) {
-      const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
-      if (node && f.from) flyFrom(node, f.from, Math.min(400, 300 / speed + 80));
-    }
-  }
-
-  function step(delta) {
-    pause();
-    show(stepTo(at, delta, tables.length), delta === 1);
-    setText(status, t('replay.stepOf', { i: String(at), n: String(last) }));
-  }
-
-  function play() {
-    if (at === last) show(0, false);
-    clearTimeout(timer);
-    const next = () => {
-      const wait = delayMs(times, at, speed);
-      if (wait === null) { pause(); return; }
-      timer = setTimeout(() => {
-        show(at + 1, true);
-        if (at === last) pause(); else next();
-      }, wait);
-    };
-    timer = -1; // playing, before the first wait is set
-    next();
-    playBtn.textContent = t('replay.pause');
-  }
-
-  function pause() {
-    clearTimeout(timer);
-    timer = null;
-    playBtn.textContent = t('replay.play');
-  }
-
-  function onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('.modal-shade')) return;
-    const tag = e.target && e.target.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) && e.key !== 'Home' && e.key !== 'End') return;
-    if (e.key === 'ArrowRight') step(1);
-    else if (e.key === 'ArrowLeft') step(-1);
-    else if (e.key === 'Home') { pause(); show(0, false); }
-    else if (e.key === 'End') { pause(); show(last, false); }
-    else if (e.key === ' ') { if (timer) pause(); else play(); }
-    else return;
-    e.preventDefault();
-  }
-  document.addEventListener('keydown', onKey);
+  player = createPlayer({
+    count: tables.length,
+    waitMs: (i, speed) => delayMs(times, i, speed),
+    show(i, animate) {
+      const flights = animate ? sourcesOf(i) : [];
+      at = i;
+      draw();
+      for (const f of flights) {
+        const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
+        if (node && f.from) flyFrom(node, f.from, Math.min(400, 300 / player.speed() + 80));
+      }
+    },
+    onPlaying: (playing) => { playBtn.textContent = playing ? t('replay.pause') : t('replay.play'); },
+    onStep: (i) => setText(status, t('replay.stepOf', { i: String(i), n: String(last) })),
+  });
 
   // Your layout's card size follows the room below it, as at the table (table.js fitMine).
   function fitMine() {
@@ -261,8 +226,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   return {
     rerender() { words(); draw(); },
     destroy() {
-      pause();
-      document.removeEventListener('keydown', onKey);
+      player.destroy();
       window.removeEventListener('resize', fitMine);
     },
   };

@@ -134,3 +134,23 @@ def server_game(page: Page) -> dict:
         const r = await fetch(`/api/grip/${g.id}`, {headers: {Authorization: `Bearer ${g.token}`}});
         return r.json();
     }""")
+
+
+def follow_hint(page) -> None:
+    """Ask for a hint and play it with clicks: the stock, or a card then its target."""
+    page.click("#grip-hint")
+    page.wait_for_function("() => document.querySelector('.hint') || document.querySelector('#grip-summary')")
+    if page.locator("#grip-summary").count():
+        return
+    if page.locator("#grip-stock.hint").count():
+        page.click("#grip-stock")
+    else:
+        if page.locator("#grip-talon.hint").count():
+            page.click("#grip-talon [data-pick]")
+        else:
+            # the whole pile: its bottom card, on the strip left showing above the others
+            page.locator(".cell.hint-src [data-card]").first.click(position={"x": 8, "y": 6})
+        expect(page.locator(".cell.hint-dst.legal-target")).to_be_visible()
+        page.click(".cell.hint-dst")
+    # the answer re-draws the board without the hint
+    page.wait_for_function("() => !document.querySelector('.hint') && !document.querySelector('.grip.busy')")

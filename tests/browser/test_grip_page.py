@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 import pytest
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import no_horizontal_scroll, server_game
+from tests.browser.helpers import follow_hint, no_horizontal_scroll, server_game
 from tests.support.live_server import LiveServer
 
 
@@ -46,26 +46,6 @@ def expected_why(why: dict) -> str:
     if why["showable"] == 1:
         return "No pile can move on whole, and the one card the talon can still show does not fit."
     return f"No pile can move on whole, and none of the {why['showable']} cards the talon can still show fits."
-
-
-def follow_hint(page) -> None:
-    """Ask for a hint and play it with clicks: the stock, or a card then its target."""
-    page.click("#grip-hint")
-    page.wait_for_function("() => document.querySelector('.hint') || document.querySelector('#grip-summary')")
-    if page.locator("#grip-summary").count():
-        return
-    if page.locator("#grip-stock.hint").count():
-        page.click("#grip-stock")
-    else:
-        if page.locator("#grip-talon.hint").count():
-            page.click("#grip-talon [data-pick]")
-        else:
-            # the whole pile: its bottom card, on the strip left showing above the others
-            page.locator(".cell.hint-src [data-card]").first.click(position={"x": 8, "y": 6})
-        expect(page.locator(".cell.hint-dst.legal-target")).to_be_visible()
-        page.click(".cell.hint-dst")
-    # the answer re-draws the board without the hint
-    page.wait_for_function("() => !document.querySelector('.hint') && !document.querySelector('.grip.busy')")
 
 
 def test_whole_deal_by_clicking_with_undo(open_page, artifacts):

@@ -19,7 +19,7 @@ from app.grip.service.limits import KeyedLimiter
 from app.grip.service.par import ParBook
 from app.grip.service.sessions import GripSessions
 from app.grip.service.winnable import WinnableDeals
-from app.storage.store import Store
+from app.storage.store import PRUNE_BATCH, Store
 
 
 
@@ -69,7 +69,7 @@ class GripParts:
         self.grips.forget_unplayed(settings.grip_unplayed_ttl_s)
         if self.store is not None:
             while self.store.expire_grips(settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s,
-                                          settings.grip_max_stored) >= 2000:
+                                          settings.grip_max_stored) >= PRUNE_BATCH:
                 pass
 
     async def start(self) -> None:
