@@ -20,7 +20,10 @@ engine, which replays the same moves to know what the page must show. Two figure
                      input as soon as the previous move shows (the old page refuses input
                      until the server answers). From the first input to the last move shown,
                      in frames of 16.7 ms; and, for the page that sends moves in batches,
-                     until the server has acknowledged every one.
+                     until the server has acknowledged every one; and the CPU time the
+                     page's renderer main thread ran meanwhile (Linux schedstat: unlike
+                     wall time, it does not grow when a neighbour takes the core away),
+                     the page's own cost per move, with the harness's dispatching.
 
 `--profile FILE` also records the burst: a Chromium trace (FILE, opened by DevTools'
 Performance panel or https://ui.perfetto.dev) summarised as the main thread's time by
@@ -52,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.page import TRACE_CATEGORIES, trace_summary  # noqa: E402
+from bench.page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 
 from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
 from app.grip.service.legal import legal_json  # noqa: E402
@@ -260,6 +263,24 @@ def js_self_time(profile: dict, top: int = 15) -> str:
     lines = [f"{'JavaScript function (self)':<60} {'ms':>8}"]
     for key, ms in sorted(by_fn.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"{key[:60]:<60} {ms:8.1f}")
+    # and with what they called (a function counted once per sample however deep it recurs)
+    parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
+    total: dict[str, float] = {}
+    for node_id, n in hits.items():
+        seen = set()
+        at: int | None = node_id
+        while at is not None:
+            frame = nodes[at]["callFrame"]
+            url = frame["url"].rsplit("/", 1)[-1]
+            if url.endswith(".js"):
+                key = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+                if key not in seen:
+                    seen.add(key)
+                    total[key] = total.get(key, 0.0) + n * per_sample_ms
+            at = parent.get(at)
+    lines.append(f"{'JavaScript function of the page (total)':<60} {'ms':>8}")
+    for key, ms in sorted(total.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{key[:60]:<60} {ms:8.1f}")
     return "\n".join(lines)
 
 
@@ -289,7 +310,11 @@ def bench(browser, base: str, deal: int, latency: float, moves: int, profile: Pa
         cdp.send("Profiler.start")
         browser.start_tracing(page=page, path=str(profile), screenshots=False, categories=TRACE_CATEGORIES)
     wall = time.monotonic()
+    cpu0 = renderer_main_cpu(browser)
     burst = page.evaluate(BURST, moves_js)
+    cpu1 = renderer_main_cpu(browser)
+    # the page's renderer is the one that worked (the others are idle or closing)
+    cpu_ms = max((cpu1[pid] - cpu0[pid] for pid in cpu1 if pid in cpu0), default=float("nan")) * 1000
     if profile:
         browser.stop_tracing()
         print(trace_summary(profile, top=15))
@@ -306,7 +331,7 @@ def bench(browser, base: str, deal: int, latency: float, moves: int, profile: Pa
             "shown_dom_median": statistics.median(dom), "shown_frame_median": statistics.median(frame),
             "shown_frame_p90": sorted(frame)[int(0.9 * (len(frame) - 1))], "shown_frame_max": max(frame),
             "burst_shown_ms": shown_ms, "burst_frames": shown_ms / FRAME_MS,
-            "burst_acked_ms": acked_ms}
+            "burst_acked_ms": acked_ms, "burst_cpu_ms": cpu_ms}
 
 
 def main() -> None:
@@ -337,7 +362,8 @@ def main() -> None:
                       f"p90 {r['shown_frame_p90']:.1f}, max {r['shown_frame_max']:.1f}")
                 print(f"  {r['moves']} moves as fast as accepted: last shown after {r['burst_shown_ms']:.0f} ms "
                       f"({r['burst_frames']:.1f} frames), "
-                      f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms")
+                      f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms; the page's main thread "
+                      f"ran {r['burst_cpu_ms']:.0f} ms of CPU ({r['burst_cpu_ms'] / r['moves']:.1f} ms a move)")
         finally:
             browser.close()
             server.stop()

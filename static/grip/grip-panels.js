@@ -137,15 +137,17 @@ export function createTop(el, { onDeal }) {
 // the focus.
 export function createGrid(el) {
   let cells = null;
+  let shown = null; // per cell, the cards its nodes show and whether they can be picked
   let letters = null;
   return function draw(v, changed) {
     if (!v.game) { replaceChildren(el); cells = null; return; }
     if (!cells || letters !== getLetters()) {
       letters = getLetters();
       cells = build(el);
+      shown = cells.map(() => null);
       changed = cells.map((_, c) => c);
     }
-    for (const c of changed) drawCell(cells[c], c, v);
+    for (const c of changed) shown[c] = drawCell(cells[c], c, v, shown[c]);
   };
 }
 
@@ -168,23 +170,39 @@ function build(el) {
   return cells;
 }
 
-function drawCell(cell, c, v) {
+const startsWith = (longer, shorter) => shorter.length <= longer.length && shorter.every((card, j) => longer[j] === card);
+
+// One cell. Its card nodes change as little as the move did: a card built onto the pile
+// is appended, a run moved away is removed from the end; only a pile replaced (a refill,
+// a swap) is drawn afresh. Returns what the cell now shows, for the next draw.
+function drawCell(cell, c, v, before) {
   const cards = v.state.grid[c] || [];
+  const pickable = !v.finished;
   const cls = ['cell'];
   if (hintTouches(v.hint, 'src', c)) cls.push('hint', 'hint-src');
   if (hintTouches(v.hint, 'dst', c)) cls.push('hint', 'hint-dst');
   // a solution shown step by step: where the last step's card went, and came from
   if (hintTouches(v.moved, 'dst', c)) cls.push('replay-moved');
   if (hintTouches(v.moved, 'src', c)) cls.push('replay-from');
-  cell.className = cls.join(' ');
+  const className = cls.join(' ');
+  if (cell.className !== className) cell.className = className;
   cell.setAttribute('aria-label', `${cellName(c, t)}: ${cards.length ? cards.map(cardText).join(' ') : t('grip.emptyCell')}`);
   cell.style.setProperty('--n', Math.max(0, cards.length - 1));
-  replaceChildren(cell, cards.length ? cards.map((card, j) => {
-    const node = cardEl(card);
-    node.style.setProperty('--j', j);
-    if (!v.finished) node.dataset.pick = `c:${c}:${j}`;
-    return node;
-  }) : slotEl());
+  const node = (card, j) => {
+    const n = cardEl(card);
+    n.style.setProperty('--j', j);
+    if (pickable) n.dataset.pick = `c:${c}:${j}`;
+    return n;
+  };
+  const old = before && before.pickable === pickable ? before.cards : null;
+  if (old && old.length && cards.length && startsWith(cards, old)) {
+    for (let j = old.length; j < cards.length; j++) cell.append(node(cards[j], j));
+  } else if (old && cards.length && startsWith(old, cards)) {
+    for (let j = cards.length; j < old.length; j++) cell.lastElementChild.remove();
+  } else {
+    replaceChildren(cell, cards.length ? cards.map(node) : slotEl());
+  }
+  return { cards: [...cards], pickable };
 }
 
 // One table per kind of deal (clean, or with undo or hints); a row per pass limit played.
