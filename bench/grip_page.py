@@ -1,6 +1,7 @@
 """How fast a Devil's Grip move shows on the page, with the server far away (issue 24).
 
     .venv/bin/python bench/grip_page.py [--latency 150] [--moves 30] [--root /tmp/before-grip]
+                                        [--profile FILE]
 
 Starts the real server (`python -m app`, from this checkout or from `--root`, e.g. a
 worktree of the commit before issue 24: `git worktree add /tmp/before-grip cf446f0`) and a
@@ -19,7 +20,16 @@ engine, which replays the same moves to know what the page must show. Two figure
                      input as soon as the previous move shows (the old page refuses input
                      until the server answers). From the first input to the last move shown,
                      in frames of 16.7 ms; and, for the page that sends moves in batches,
-                     until the server has acknowledged every one.
+                     until the server has acknowledged every one; and the CPU time the
+                     page's renderer main thread ran meanwhile (Linux schedstat: unlike
+                     wall time, it does not grow when a neighbour takes the core away),
+                     the page's own cost per move, with the harness's dispatching.
+
+`--profile FILE` also records the burst: a Chromium trace (FILE, opened by DevTools'
+Performance panel or https://ui.perfetto.dev) summarised as the main thread's time by
+event, the layouts it ran and how many of them JavaScript forced (a `Layout` inside a
+script's task before the frame's own), and the JavaScript functions that took the most
+self time (CDP `Profiler`, sampled every 100 µs).
 
 Both include Playwright's own time to deliver the clicks (a few ms a click over CDP),
 which a person's hand does not have. The machine is shared: note `uptime`, and run
@@ -44,6 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 
 from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
 from app.grip.service.legal import legal_json  # noqa: E402
@@ -212,12 +224,72 @@ def clicks_of(before: GripGame, action: dict) -> list[tuple[str, int, int]]:
     return [first, (f'.cell[data-target="c:{action["dst"]}"]', 6, 6)]
 
 
+def layout_summary(path: Path) -> str:
+    """How many layouts the renderer's main thread ran, and how many a script forced
+    (a `Layout` or style recalculation inside a `FunctionCall`/`EventDispatch`/
+    `TimerFire`, i.e. read before the frame would have laid out anyway)."""
+    events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    spans = [e for e in events if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main]
+    scripts = [(e["ts"], e["ts"] + e["dur"]) for e in spans
+               if e["name"] in ("FunctionCall", "EventDispatch", "TimerFire", "v8.callFunction")]
+    forced = {"Layout": 0, "UpdateLayoutTree": 0}
+    total = {"Layout": 0, "UpdateLayoutTree": 0}
+    for e in spans:
+        if e["name"] in total:
+            total[e["name"]] += 1
+            if any(a <= e["ts"] < b for a, b in scripts):
+                forced[e["name"]] += 1
+    return (f"layouts: {total['Layout']} ({forced['Layout']} forced by script); style recalculations: "
+            f"{total['UpdateLayoutTree']} ({forced['UpdateLayoutTree']} forced)")
+
+
+def js_self_time(profile: dict, top: int = 15) -> str:
+    """The JavaScript functions with the most self time in a CDP CPU profile."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    hits: dict[int, int] = {}
+    for sample in profile.get("samples", []):
+        hits[sample] = hits.get(sample, 0) + 1
+    deltas = profile.get("timeDeltas", [])
+    per_sample_ms = (sum(deltas) / len(deltas) / 1000) if deltas else 0.1
+    by_fn: dict[str, float] = {}
+    for node_id, n in hits.items():
+        frame = nodes[node_id]["callFrame"]
+        url = frame["url"].rsplit("/", 1)[-1]
+        key = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}" if url else frame["functionName"]
+        by_fn[key] = by_fn.get(key, 0.0) + n * per_sample_ms
+    lines = [f"{'JavaScript function (self)':<60} {'ms':>8}"]
+    for key, ms in sorted(by_fn.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{key[:60]:<60} {ms:8.1f}")
+    # and with what they called (a function counted once per sample however deep it recurs)
+    parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
+    total: dict[str, float] = {}
+    for node_id, n in hits.items():
+        seen = set()
+        at: int | None = node_id
+        while at is not None:
+            frame = nodes[at]["callFrame"]
+            url = frame["url"].rsplit("/", 1)[-1]
+            if url.endswith(".js"):
+                key = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+                if key not in seen:
+                    seen.add(key)
+                    total[key] = total.get(key, 0.0) + n * per_sample_ms
+            at = parent.get(at)
+    lines.append(f"{'JavaScript function of the page (total)':<60} {'ms':>8}")
+    for key, ms in sorted(total.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{key[:60]:<60} {ms:8.1f}")
+    return "\n".join(lines)
+
+
 def all_acknowledged(page) -> bool:
     return bool(page.evaluate("""() => { const g = JSON.parse(localStorage.getItem('dg.grip.current') || 'null');
         return !g || !('pending' in g) || (g.id && g.pending.length === 0); }"""))
 
 
-def bench(browser, base: str, deal: int, latency: float, moves: int) -> dict:
+def bench(browser, base: str, deal: int, latency: float, moves: int, profile: Path | None = None) -> dict:
     context, page = open_deal(browser, base, deal, latency)
     game = GripGame.new(deal)
     one = [play_one(page, game) for _ in range(moves)]
@@ -231,8 +303,23 @@ def bench(browser, base: str, deal: int, latency: float, moves: int) -> dict:
         before = GripGame.from_json(game.to_json())
         game.apply(grip_action_from_json(action))
         moves_js.append({"clicks": clicks_of(before, action), "target": target(game, action)})
+    if profile:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+        cdp.send("Profiler.start")
+        browser.start_tracing(page=page, path=str(profile), screenshots=False, categories=TRACE_CATEGORIES)
     wall = time.monotonic()
+    cpu0 = renderer_main_cpu(browser)
     burst = page.evaluate(BURST, moves_js)
+    cpu1 = renderer_main_cpu(browser)
+    # the page's renderer is the one that worked (the others are idle or closing)
+    cpu_ms = max((cpu1[pid] - cpu0[pid] for pid in cpu1 if pid in cpu0), default=float("nan")) * 1000
+    if profile:
+        browser.stop_tracing()
+        print(trace_summary(profile, top=15))
+        print(layout_summary(profile))
+        print(js_self_time(cdp.send("Profiler.stop")["profile"]))
     shown_ms = burst["last"] - burst["first"]
     while not all_acknowledged(page):
         time.sleep(0.005)
@@ -244,7 +331,7 @@ def bench(browser, base: str, deal: int, latency: float, moves: int) -> dict:
             "shown_dom_median": statistics.median(dom), "shown_frame_median": statistics.median(frame),
             "shown_frame_p90": sorted(frame)[int(0.9 * (len(frame) - 1))], "shown_frame_max": max(frame),
             "burst_shown_ms": shown_ms, "burst_frames": shown_ms / FRAME_MS,
-            "burst_acked_ms": acked_ms}
+            "burst_acked_ms": acked_ms, "burst_cpu_ms": cpu_ms}
 
 
 def main() -> None:
@@ -255,6 +342,8 @@ def main() -> None:
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose server and page to run")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--profile", type=Path, metavar="FILE",
+                    help="also trace and profile the burst (the trace written to FILE; summaries printed)")
     args = ap.parse_args()
     print(f"uptime: {os.popen('uptime').read().strip()}")
     print(f"server and page from {args.root}")
@@ -266,14 +355,15 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             for _ in range(args.repeat):
-                r = bench(browser, server.base, args.deal, args.latency, args.moves)
+                r = bench(browser, server.base, args.deal, args.latency, args.moves, args.profile)
                 results.append(r)
                 print(f"latency +{r['latency_ms']:.0f} ms, {r['moves']} moves one by one: input -> shown "
                       f"median {r['shown_frame_median']:.1f} ms (DOM {r['shown_dom_median']:.1f}), "
                       f"p90 {r['shown_frame_p90']:.1f}, max {r['shown_frame_max']:.1f}")
                 print(f"  {r['moves']} moves as fast as accepted: last shown after {r['burst_shown_ms']:.0f} ms "
                       f"({r['burst_frames']:.1f} frames), "
-                      f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms")
+                      f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms; the page's main thread "
+                      f"ran {r['burst_cpu_ms']:.0f} ms of CPU ({r['burst_cpu_ms'] / r['moves']:.1f} ms a move)")
         finally:
             browser.close()
             server.stop()

@@ -17,8 +17,20 @@ const VERSION = '__VERSION__';
 const SHELL = ['__SHELL__'];
 const CACHE = `shell-${VERSION}`;
 
+const APP_PAGE = '/grip'; // the cache's key for the last copy of the app's page (index.html)
+const PLAYS_OFFLINE = new Set(['/grip']);
+
+// The app's page is fetched at install too: the page that installs the worker was loaded
+// before it, and a person who then goes to Devil's Grip inside the app (the client routes
+// on the path, no page load) would otherwise find no copy of it once the server is gone.
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(SHELL);
+    const page = await fetch('/').catch(() => null);
+    if (page && page.ok) await cache.put(APP_PAGE, page);
+    await self.skipWaiting();
+  })());
 });
 
 self.addEventListener('activate', (event) => {
@@ -29,9 +41,6 @@ self.addEventListener('activate', (event) => {
     await self.clients.claim();
   })());
 });
-
-const APP_PAGE = '/grip'; // the cache's key for the last copy of the app's page (index.html)
-const PLAYS_OFFLINE = new Set(['/grip']);
 
 async function pageOrOffline(request) {
   const cache = await caches.open(CACHE);

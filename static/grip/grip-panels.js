@@ -47,6 +47,15 @@ export function drawBar(el, v, on) {
         'aria-keyshortcuts': 'E', onclick: on.endDeal }, t('grip.end'))));
 }
 
+// Only the score and its rating, in place: most moves change nothing else in the bar.
+export function drawScore(el, v) {
+  const scoreEl = el.querySelector('#grip-score');
+  if (!scoreEl || !v.state) return;
+  const rating = ratingText(v.state, t);
+  replaceChildren(scoreEl, t('grip.score'), ' ', h('strong', { text: String(v.state.score) }),
+    rating ? h('span', { class: `rating rating-${String(v.state.rating).toLowerCase()}`, text: rating }) : null);
+}
+
 // The line under the bar about the server: offline (moves kept, hints and par wait),
 // a refusal (the board went back to the server's game, and why), a game the server no
 // longer has, or a finished deal not yet checked by the server.
@@ -67,69 +76,133 @@ export function drawSync(el, v, on) {
     kind === 'offline' ? h('button', { type: 'button', class: 'secondary', id: 'grip-retry', onclick: on.retry }, t('grip.retry')) : null));
 }
 
-// The stock and the talon. Remembers the talon's size, so newly dealt cards fan in.
+// The stock and the talon, drawn in place (the stock button stays the same element, so
+// it keeps the keyboard focus across deals). Remembers the talon's size, so newly dealt
+// cards fan in.
 export function createTop(el, { onDeal }) {
   let lastTalonCount = null;
+  let parts = null; // {stock, face, count, talon, talonCount}, built on the first draw of a game
+  let faceKey = null;
+  let talonKey = null;
   return function draw(v) {
-    if (!v.game) { replaceChildren(el); return; }
+    if (!v.game) { replaceChildren(el); parts = null; return; }
     const s = v.state;
     const canDeal = v.legal.some((a) => a.type === 'deal');
     const canRedeal = v.legal.some((a) => a.type === 'redeal');
-    const stock = h('button', { type: 'button', class: `stock${hintTouches(v.hint, 'stock') ? ' hint' : ''}`, id: 'grip-stock',
-      disabled: (!canDeal && !canRedeal) || v.busy, 'aria-keyshortcuts': 'D Space',
-      'aria-label': canRedeal ? t('grip.redeal', { n: s.stock }) : t('grip.dealLabel', { n: s.stock }), onclick: onDeal },
-    s.stock ? backEl(0, { label: t('table.stockCount', { n: s.stock }) }) : slotEl(canRedeal ? '↺' : '', 'recycle'),
-    h('span', { class: 'stock-count', text: String(s.stock) }));
+    if (!parts) {
+      parts = { stock: h('button', { type: 'button', id: 'grip-stock', 'aria-keyshortcuts': 'D Space', onclick: onDeal }),
+        count: h('span', { class: 'stock-count' }),
+        talon: h('div', { id: 'grip-talon', role: 'button', tabindex: '0', 'aria-keyshortcuts': 'T' }),
+        talonCount: h('span', { class: 'talon-count' }) };
+      faceKey = null;
+      talonKey = null;
+      replaceChildren(el, h('div', { class: 'grip-piles' }, parts.stock, parts.talon, parts.talonCount));
+    }
+    const { stock, talon: talonBox } = parts;
+    stock.className = `stock${hintTouches(v.hint, 'stock') ? ' hint' : ''}`;
+    stock.disabled = (!canDeal && !canRedeal) || v.busy;
+    stock.setAttribute('aria-label', canRedeal ? t('grip.redeal', { n: s.stock }) : t('grip.dealLabel', { n: s.stock }));
+    const face = `${s.stock > 0} ${canRedeal} ${t('lang.code')}`;
+    if (face !== faceKey) {
+      faceKey = face;
+      replaceChildren(stock, s.stock ? backEl(0, { label: t('table.stockCount', { n: s.stock }) }) : slotEl(canRedeal ? '↺' : '', 'recycle'),
+        parts.count);
+    } else if (s.stock) {
+      stock.firstChild.setAttribute('aria-label', t('table.stockCount', { n: s.stock }));
+    }
+    parts.count.textContent = String(s.stock);
     const talon = s.talon || [];
+    const count = s.talon_count ?? talon.length;
     const dealt = lastTalonCount !== null && (s.talon_count ?? 0) > lastTalonCount;
     lastTalonCount = s.talon_count ?? 0;
-    const talonBox = h('div', { class: `talon fan-${talon.length}${hintTouches(v.hint, 'talon') ? ' hint' : ''}`, id: 'grip-talon',
-      role: 'button', tabindex: '0', 'aria-keyshortcuts': 'T',
-      'aria-label': talon.length ? t('grip.talonTop', { card: cardText(talon[talon.length - 1]), n: s.talon_count ?? talon.length }) : t('grip.talonEmpty') },
-    talon.length ? talon.map((c, i) => {
-      const node = cardEl(c, { extraClass: dealt ? 'dealt' : '' });
-      node.style.setProperty('--i', i);
-      if (i === talon.length - 1 && !v.finished) node.dataset.pick = 'talon';
-      return node;
-    }) : slotEl());
-    replaceChildren(el, h('div', { class: 'grip-piles' }, stock, talonBox,
-      h('span', { class: 'talon-count', text: t('grip.talonCount', { n: s.talon_count ?? talon.length }) })));
+    talonBox.className = `talon fan-${talon.length}${hintTouches(v.hint, 'talon') ? ' hint' : ''}`;
+    talonBox.setAttribute('aria-label', talon.length ? t('grip.talonTop', { card: cardText(talon[talon.length - 1]), n: count }) : t('grip.talonEmpty'));
+    const cards = JSON.stringify([talon, count, Boolean(v.finished), getLetters()]);
+    if (cards !== talonKey) {
+      talonKey = cards;
+      replaceChildren(talonBox, talon.length ? talon.map((c, i) => {
+        const node = cardEl(c, { extraClass: dealt ? 'dealt' : '' });
+        node.style.setProperty('--i', i);
+        if (i === talon.length - 1 && !v.finished) node.dataset.pick = 'talon';
+        return node;
+      }) : slotEl());
+    }
+    parts.talonCount.textContent = t('grip.talonCount', { n: count });
   };
 }
 
-// The 3 × 8 grid, a row per building sequence.
-export function drawGrid(el, v) {
-  if (!v.game) { replaceChildren(el); return; }
-  const s = v.state;
+// The 3 × 8 grid, a row per building sequence. The rows and the 24 cells are built once;
+// a draw then changes only the cells it is given (grip-diff.js says which), in place, so
+// a move restyles one or two cells instead of the whole grid, and a focused cell keeps
+// the focus.
+export function createGrid(el) {
+  let cells = null;
+  let shown = null; // per cell, the cards its nodes show and whether they can be picked
+  let letters = null;
+  return function draw(v, changed) {
+    if (!v.game) { replaceChildren(el); cells = null; return; }
+    if (!cells || letters !== getLetters()) {
+      letters = getLetters();
+      cells = build(el);
+      shown = cells.map(() => null);
+      changed = cells.map((_, c) => c);
+    }
+    for (const c of changed) shown[c] = drawCell(cells[c], c, v, shown[c]);
+  };
+}
+
+function build(el) {
+  const cells = [];
   const rows = [];
   const goals = rowGoals(getLetters()); // "2 → J", in the card letters chosen
   for (let r = 0; r < 3; r++) {
-    const cells = [];
+    const row = [];
     for (let col = 0; col < COLS; col++) {
       const c = r * COLS + col;
-      const cards = s.grid[c] || [];
-      const cls = ['cell'];
-      if (hintTouches(v.hint, 'src', c)) cls.push('hint', 'hint-src');
-      if (hintTouches(v.hint, 'dst', c)) cls.push('hint', 'hint-dst');
-      // a solution shown step by step: where the last step's card went, and came from
-      if (hintTouches(v.moved, 'dst', c)) cls.push('replay-moved');
-      if (hintTouches(v.moved, 'src', c)) cls.push('replay-from');
-      const cell = h('div', { class: cls.join(' '), role: 'button', tabindex: '0',
-        dataset: { target: `c:${c}`, focus: `cell-${c}`, cell: String(c) },
-        'aria-label': `${cellName(c, t)}: ${cards.length ? cards.map(cardText).join(' ') : t('grip.emptyCell')}` });
-      cell.style.setProperty('--n', Math.max(0, cards.length - 1));
-      cards.forEach((card, j) => {
-        const node = cardEl(card);
-        node.style.setProperty('--j', j);
-        if (!v.finished) node.dataset.pick = `c:${c}:${j}`;
-        cell.append(node);
-      });
-      if (!cards.length) cell.append(slotEl());
+      const cell = h('div', { class: 'cell', role: 'button', tabindex: '0',
+        dataset: { target: `c:${c}`, focus: `cell-${c}`, cell: String(c) } });
+      row.push(cell);
       cells.push(cell);
     }
-    rows.push(h('div', { class: 'grip-row' }, h('span', { class: 'row-goal', 'aria-hidden': 'true', text: goals[r] }), cells));
+    rows.push(h('div', { class: 'grip-row' }, h('span', { class: 'row-goal', 'aria-hidden': 'true', text: goals[r] }), row));
   }
   replaceChildren(el, rows);
+  return cells;
+}
+
+const startsWith = (longer, shorter) => shorter.length <= longer.length && shorter.every((card, j) => longer[j] === card);
+
+// One cell. Its card nodes change as little as the move did: a card built onto the pile
+// is appended, a run moved away is removed from the end; only a pile replaced (a refill,
+// a swap) is drawn afresh. Returns what the cell now shows, for the next draw.
+function drawCell(cell, c, v, before) {
+  const cards = v.state.grid[c] || [];
+  const pickable = !v.finished;
+  const cls = ['cell'];
+  if (hintTouches(v.hint, 'src', c)) cls.push('hint', 'hint-src');
+  if (hintTouches(v.hint, 'dst', c)) cls.push('hint', 'hint-dst');
+  // a solution shown step by step: where the last step's card went, and came from
+  if (hintTouches(v.moved, 'dst', c)) cls.push('replay-moved');
+  if (hintTouches(v.moved, 'src', c)) cls.push('replay-from');
+  const className = cls.join(' ');
+  if (cell.className !== className) cell.className = className;
+  cell.setAttribute('aria-label', `${cellName(c, t)}: ${cards.length ? cards.map(cardText).join(' ') : t('grip.emptyCell')}`);
+  cell.style.setProperty('--n', Math.max(0, cards.length - 1));
+  const node = (card, j) => {
+    const n = cardEl(card);
+    n.style.setProperty('--j', j);
+    if (pickable) n.dataset.pick = `c:${c}:${j}`;
+    return n;
+  };
+  const old = before && before.pickable === pickable ? before.cards : null;
+  if (old && old.length && cards.length && startsWith(cards, old)) {
+    for (let j = old.length; j < cards.length; j++) cell.append(node(cards[j], j));
+  } else if (old && cards.length && startsWith(old, cards)) {
+    for (let j = cards.length; j < old.length; j++) cell.lastElementChild.remove();
+  } else {
+    replaceChildren(cell, cards.length ? cards.map(node) : slotEl());
+  }
+  return { cards: [...cards], pickable };
 }
 
 // One table per kind of deal (clean, or with undo or hints); a row per pass limit played.

@@ -14,7 +14,7 @@
 import { h, toast, cssEscape } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { api } from '../common/api.js';
-import { makeGhost, bindKeys } from '../cards/input.js';
+import { bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { gripTargets, actionFor, stockAction, nextRun } from '../cards/targets.js';
 import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref, listGripPlayed } from '../common/storage.js';
@@ -24,7 +24,8 @@ import { newGame, fromRecord, play as playOp, recordOf, sameRecord, viewOf, curr
 import { createLink } from './grip-link.js';
 import { winningLine } from './grip-finish.js';
 import { createReplay } from './grip-replay.js';
-import { drawBar, createTop, drawGrid, drawStats, drawControls, drawReplay, drawSummary, drawSync } from './grip-panels.js';
+import { drawBar, drawScore, createTop, createGrid, drawStats, drawControls, drawReplay, drawSummary, drawSync } from './grip-panels.js';
+import { drawKeys, changes } from './grip-diff.js';
 import { drawRecent } from './grip-recent.js';
 import { play } from '../common/sound.js';
 import { errorText } from '../common/ui.js';
@@ -487,16 +488,14 @@ export function mount(container, { navigate } = {}) {
     return ok;
   }
 
+  // A drag brings its ghost (removed as the move lands); a click or a key makes none:
+  // the move shows in the same frame, and measuring the cards for a ghost would only
+  // make the browser lay the page out in the middle of the input.
   function commit(s, key, how = {}) {
     const action = actionFor(targetMap(s).get(key), how);
     if (!action) return false;
     const node = grid.querySelector(`[data-target="${cssEscape(key)}"]`);
-    let ghost = how.ghost;
-    if (!ghost) {
-      const lift = liftOf(s);
-      if (lift.length) ghost = makeGhost(lift);
-    }
-    act(action, ghost, node);
+    act(action, how.ghost, node);
     return true;
   }
 
@@ -549,6 +548,8 @@ export function mount(container, { navigate } = {}) {
 
   // ---- drawing ---------------------------------------------------------------------
   const drawTop = createTop(top, { onDeal: deal });
+  const drawGrid = createGrid(grid);
+  let drawn = null; // the keys of what is on the page (grip-diff.js); null: draw everything
   const on = {
     op: (name) => (name === 'hint' ? askHint() : op({ op: name })),
     finish: autoFinish,
@@ -577,20 +578,25 @@ export function mount(container, { navigate } = {}) {
     el.classList.toggle('finished', v.finished);
     el.classList.toggle('replaying', Boolean(replay));
     el.classList.toggle('won', Boolean(v.state && v.state.won));
-    drawBar(bar, v, on);
-    drawSync(syncLine, v, on);
-    drawTop(v);
-    drawGrid(grid, v);
-    if (replay) {
+    // Only the parts whose drawing would differ are drawn again (grip-diff.js).
+    const keys = drawKeys(v, t('lang.code'));
+    const { parts, cells } = changes(drawn, keys);
+    drawn = keys;
+    if (parts.has('bar')) drawBar(bar, v, on);
+    else if (parts.has('score')) drawScore(bar, v);
+    if (parts.has('sync')) drawSync(syncLine, v, on);
+    if (parts.has('top')) drawTop(v);
+    drawGrid(v, cells);
+    if (parts.has('summary') && replay) {
       drawReplay(summarySlot, replay, replayOn);
-    } else {
+    } else if (parts.has('summary')) {
       const said = drawSummary(summarySlot, v, on);
       if (said && summaryShownFor !== saved()) {
         summaryShownFor = saved();
         live.textContent = said;
       }
     }
-    summaryArea.hidden = !syncLine.firstChild && !summarySlot.firstChild;
+    if (parts.has('sync') || parts.has('summary')) summaryArea.hidden = !syncLine.firstChild && !summarySlot.firstChild;
     if (!controls.firstChild || controls.dataset.busy !== String(busy) || controls.dataset.lang !== t('lang.code')) {
       controls.dataset.busy = String(busy);
       controls.dataset.lang = t('lang.code');
@@ -612,7 +618,7 @@ export function mount(container, { navigate } = {}) {
   load();
 
   return {
-    rerender: () => { controls.dataset.lang = ''; render(); },
+    rerender: () => { controls.dataset.lang = ''; drawn = null; render(); },
     title: () => `${t('home.gripTitle')} · ${t('app.title')}`,
     keys: () => [[t('keys.grip'), [
       [`D / ${t('keys.space')}`, t('keys.gripDeal')],

@@ -14,10 +14,12 @@ import { t } from '../common/i18n.js';
 import { api, ApiError } from '../common/api.js';
 import { getGripGame, listGripPlayed } from '../common/storage.js';
 import { flyFrom } from '../cards/input.js';
-import { createTop, drawGrid } from '../grip/grip-panels.js';
-import { stepText, ratingText } from '../grip/grip-model.js';
+import { createTop, createGrid } from '../grip/grip-panels.js';
+import { CELLS, stepText, ratingText } from '../grip/grip-model.js';
 import { gripPositions, gripDelayMs, endsAsServer, outcomeOf } from './grip-replay-model.js';
 import { SPEEDS } from './replay-steps.js';
+
+const EVERY_CELL = Array.from({ length: CELLS }, (_, c) => c); // a step may change any cell: each is compared with what it shows
 import { createPlayer } from './replay-player.js';
 
 // The token this browser keeps for game `id`: a game it played, or the one in progress.
@@ -110,6 +112,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     h('div', { class: 'grip-summary-area' }, differs, controls),
     top, h('div', { class: 'grip-board' }, grid), status);
   const drawTop = createTop(top, { onDeal: () => {} });
+  const drawGrid = createGrid(grid);
   const game = { number: answer.number }; // what the panels need to know there is a game
 
   function words() {
@@ -152,7 +155,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     const moved = at ? actions[at - 1] : null;
     const v = { game, state, legal: [], busy: false, hint: null, moved, finished: true };
     drawTop(v);
-    drawGrid(grid, v);
+    drawGrid(v, EVERY_CELL);
     // the panels draw piles to play on; here they are only shown: pictures, not buttons
     for (const pile of el.querySelectorAll('.grip-grid .cell, #grip-talon')) {
       pile.setAttribute('role', 'img');

@@ -127,6 +127,27 @@ def test_a_deal_played_offline_is_verified_when_the_network_is_back(context_for,
     assert not problems.items, problems.items
 
 
+def test_grip_opens_without_the_server_after_a_first_visit_that_went_there_inside_the_app(context_for, server):
+    """A new person opens the home page once, goes to Devil's Grip from it (the app
+    routes on the path: no page load), and loses the server. Reloading must give the
+    game, not "you are offline": the worker keeps the app's page from its install on
+    (before, it kept only a page it had served itself, and this person had none)."""
+    context, page, problems = context_for()
+    page.goto("/")
+    wait_until(page, "() => navigator.serviceWorker.controller !== null")
+    wait_until(page, "() => caches.keys().then(k => k.length > 0)")
+    page.locator('a[href="/grip"]').first.click()
+    expect(page.locator("#grip-stock")).to_be_visible()
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#grip-stock")).to_be_visible()
+    deal_by_number(page, 4242)
+    page.click("#grip-stock")
+    expect(page.locator(".talon-count")).to_have_text("talon 3")
+    assert not problems.items, problems.items
+
+
 def test_a_game_changed_elsewhere_puts_the_page_back_on_the_servers(context_for, server):
     context, page, problems = context_for()
     page.goto("/grip")

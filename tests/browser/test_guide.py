@@ -95,7 +95,9 @@ def test_devils_grip_guide_on_a_first_visit(open_page):
             assert game["used_hint"] is True  # a guided deal is a deal played with hints
         before = game["state"]
         follow_grip(page, hint)
-        page.wait_for_function("() => !document.querySelector('.grip.busy')")
+        # the page shows the move at once and sends it after: ask the server once it has it
+        page.wait_for_function("""() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));
+            return g && g.id && g.pending.length === 0; }""")
         after = server_game(page)
         assert after["state"] != before, "the server took the move the guide pointed at"
     # Skip: the bubble and its marks are gone, and a reload does not bring them back.

@@ -16,10 +16,14 @@ import * as rules from '../../static/grip/grip-rules.js';
 const PASSES = [1, 3, null];
 const DEAL_TAG = 0x4752495044n; // "GRIPD": odd games deal from big 64-bit numbers
 const CHOOSER_TAG = 0x4752495043n; // "GRIPC": the chooser's seed
-// Most games build and stop after 25 plays; every sixth triple mostly deals and may go
-// on to 120, so that the stock runs out and the later passes are played.
-const BUILDER = { cap: 25, buildSlots: 10 };
-const DEALER = { cap: 120, buildSlots: 2 };
+const LAYOUT_TAG = 0x475249504Cn; // "GRIPL": an end-game layout's seed
+// Three kinds of game, by (g // 3) % 30 (the Python file says why): END_GAME 23 in 30,
+// BUILDER 6 in 30, DEALER 1 in 30.
+const END_GAME = { kind: 'layout', cap: 20, buildSlots: 6 };
+const BUILDER = { kind: 'deal', cap: 12, buildSlots: 10 };
+const DEALER = { kind: 'deal', cap: 120, buildSlots: 2 };
+const RANKS = 'A23456789TJQK';
+const SUITS = 'SHDC';
 
 /** Canonical JSON: keys sorted, no spaces (Python: orjson with OPT_SORT_KEYS). */
 export function canon(value) {
@@ -70,12 +74,56 @@ function actionOf(text) {
   return action;
 }
 
-/** Game `g`: its deal number (small for even games, 64-bit for odd), pass limit, step
- *  cap and how often it builds. */
+/** Game `g`: its kind and start (a deal number, or an end-game layout), pass limit,
+ *  step cap and how often it builds. */
 export function gamePlan(g) {
-  const number = g % 2 === 0 ? BigInt(g) : rules.deriveSeed(DEAL_TAG, g);
-  const style = Math.floor(g / 3) % 6 === 0 ? DEALER : BUILDER;
-  return { number, passes: PASSES[g % 3], ...style };
+  const slot = Math.floor(g / 3) % 30;
+  const style = slot === 0 ? DEALER : slot <= 6 ? BUILDER : END_GAME;
+  const passes = PASSES[g % 3];
+  const plan = { passes, ...style };
+  if (style === END_GAME) plan.layout = endGameLayout(g, passes);
+  else plan.number = g % 2 === 0 ? BigInt(g) : rules.deriveSeed(DEAL_TAG, g);
+  return plan;
+}
+
+/** A position near the end of a deal (the Python `end_game_layout`, draw for draw). */
+export function endGameLayout(g, passes) {
+  const rng = new rules.SplitMix64(rules.deriveSeed(LAYOUT_TAG, g));
+  const piles = [];
+  for (let deck = 0; deck < 2; deck += 1) {
+    for (const suit of SUITS) {
+      for (const base of [2, 3, 4]) piles.push([base, base + 3, base + 6, base + 9].map((r) => RANKS[r - 1] + suit));
+    }
+  }
+  rng.shuffle(piles);
+  const outside = [];
+  const removals = 1 + rng.below(12);
+  for (let k = 0; k < removals; k += 1) {
+    const pile = piles[rng.below(24)];
+    if (pile.length) outside.push(rng.below(3) ? pile.pop() : pile.shift());
+  }
+  for (let cell = 0; cell < 24; cell += 1) {
+    if (!piles[cell].length && rng.below(2)) {
+      const tall = [];
+      for (let i = 0; i < 24; i += 1) if (piles[i].length >= 2) tall.push(i);
+      if (tall.length) {
+        const src = piles[tall[rng.below(tall.length)]];
+        const cut = 1 + rng.below(src.length - 1);
+        piles[cell] = src.splice(cut);
+      }
+    }
+  }
+  rng.shuffle(outside);
+  const split = rng.below(outside.length + 1);
+  const passesUsed = 1 + rng.below(passes !== null ? passes : 4);
+  return { grid: piles, stock: outside.slice(split), talon: outside.slice(0, split), passesUsed };
+}
+
+/** Where a game starts: its deal, or its end-game layout. */
+function startState(plan) {
+  const lay = plan.layout;
+  if (lay) return rules.fromLayout(lay.grid, lay.stock, lay.talon, plan.passes, lay.passesUsed);
+  return rules.deal(plan.number, plan.passes);
 }
 
 // Every well-formed action but the end, sorted by canonical JSON: the probes are drawn
@@ -124,7 +172,7 @@ function probe(state, action) {
 export function play(g, onStep) {
   const plan = gamePlan(g);
   const rng = new rules.SplitMix64(rules.deriveSeed(CHOOSER_TAG, g));
-  let state = rules.deal(plan.number, plan.passes);
+  let state = startState(plan);
   for (let step = 0; ; step += 1) {
     const legal = rules.legalActions(state).map(actionText).sort(); // code unit order, as Python's
     const over = rules.isOver(state);

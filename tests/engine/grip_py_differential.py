@@ -31,12 +31,22 @@ from app.grip.rules import GripState, grip_action_from_json, rating  # noqa: E40
 PASSES = (1, 3, None)
 DEAL_TAG = 0x4752495044  # "GRIPD": odd games deal from big 64-bit numbers
 CHOOSER_TAG = 0x4752495043  # "GRIPC": the chooser's seed
-# Most games build (half their plays are talon plays and moves) and stop after 25 plays;
-# every sixth triple of games mostly deals and may go on to 120 plays, so that the stock
-# runs out, the talon refills cells, the 3-pass deals reach their last pass and rule 10
-# ends deals. (The lengths are what keeps the whole test near two minutes.)
-BUILDER = {"cap": 25, "build_slots": 10}
-DEALER = {"cap": 120, "build_slots": 2}
+LAYOUT_TAG = 0x475249504C  # "GRIPL": an end-game layout's seed
+# Three kinds of game, by `(g // 3) % 30` (so each kind has all three pass limits):
+# * END_GAME (23 in 30): a made-up position near the end of a deal (`end_game_layout`:
+#   the 24 complete piles with a few cards taken off their tops and bottoms into the
+#   stock and talon, in a random pass), played mostly by dealing, so that the stock runs
+#   out, the passes are used up and rule 10 decides often, with few cards left outside,
+#   where which card the talon can still show is what ends the deal;
+# * BUILDER (6 in 30): a real deal, half its plays talon plays and moves, 12 plays;
+# * DEALER (1 in 30): a real deal, mostly dealt, up to 120 plays: the stock runs out,
+#   the talon refills cells, the later passes are played and rule 10 ends real deals.
+# (The mix is what keeps the whole test under a minute on two cores.)
+END_GAME = {"kind": "layout", "cap": 20, "build_slots": 6}
+BUILDER = {"kind": "deal", "cap": 12, "build_slots": 10}
+DEALER = {"kind": "deal", "cap": 120, "build_slots": 2}
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
 
 
 def canon(value: object) -> bytes:
@@ -45,10 +55,55 @@ def canon(value: object) -> bytes:
 
 
 def game_plan(g: int) -> dict[str, Any]:
-    """Game `g`: its deal number, pass limit, step cap and how often it builds."""
-    number = g if g % 2 == 0 else derive_seed(DEAL_TAG, g)
-    style = DEALER if (g // 3) % 6 == 0 else BUILDER
-    return {"number": number, "passes": PASSES[g % 3], **style}
+    """Game `g`: its kind and start (a deal number, or an end-game layout), pass limit,
+    step cap and how often it builds."""
+    slot = (g // 3) % 30
+    style = DEALER if slot == 0 else BUILDER if slot <= 6 else END_GAME
+    passes = PASSES[g % 3]
+    plan: dict[str, Any] = {"passes": passes, **style}
+    if style is END_GAME:
+        plan["layout"] = end_game_layout(g, passes)
+    else:
+        plan["number"] = g if g % 2 == 0 else derive_seed(DEAL_TAG, g)
+    return plan
+
+
+def end_game_layout(g: int, passes: int | None) -> dict[str, Any]:
+    """A position near the end of a deal, drawn from game `g`'s own generator (the JS
+    side's `endGameLayout`, draw for draw): the 24 complete piles (two decks, each suit's
+    2-5-8-J, 3-6-9-Q, 4-7-10-K) in shuffled cells; 1 to 12 times a card is taken off a
+    random pile's top (two in three) or bottom into the cards outside, so that
+    whole-pile moves and emptied cells happen too; then into each emptied cell, half of
+    the time, the top part of a random pile of two or more cards; the cards outside
+    shuffled and split at random into talon and stock; and a random pass of the limit."""
+    rng = SplitMix64(derive_seed(LAYOUT_TAG, g))
+    piles = [[RANKS[r - 1] + suit for r in (base, base + 3, base + 6, base + 9)]
+             for _deck in range(2) for suit in SUITS for base in (2, 3, 4)]
+    rng.shuffle(piles)
+    outside: list[str] = []
+    for _ in range(1 + rng.below(12)):
+        pile = piles[rng.below(24)]
+        if pile:
+            outside.append(pile.pop() if rng.below(3) else pile.pop(0))
+    for cell in range(24):
+        if not piles[cell] and rng.below(2):
+            tall = [i for i in range(24) if len(piles[i]) >= 2]
+            if tall:
+                src = piles[tall[rng.below(len(tall))]]
+                cut = 1 + rng.below(len(src) - 1)
+                piles[cell], src[:] = src[cut:], src[:cut]
+    rng.shuffle(outside)
+    split = rng.below(len(outside) + 1)
+    passes_used = 1 + rng.below(passes if passes is not None else 4)
+    return {"grid": piles, "stock": outside[split:], "talon": outside[:split], "passes_used": passes_used}
+
+
+def start_state(plan: dict[str, Any]) -> GripState:
+    """Where game `plan` starts: its deal, or its end-game layout."""
+    if "layout" in plan:
+        lay = plan["layout"]
+        return GripState.from_layout(lay["grid"], lay["stock"], lay["talon"], plan["passes"], lay["passes_used"])
+    return GripState.deal(plan["number"], plan["passes"])
 
 
 def _universe() -> list[dict]:
@@ -142,7 +197,7 @@ def play(g: int, on_step: Callable[[dict], None]) -> dict:
     texts); return the final {steps, score, rating}."""
     plan = game_plan(g)
     rng = SplitMix64(derive_seed(CHOOSER_TAG, g))
-    state = GripState.deal(plan["number"], plan["passes"])
+    state = start_state(plan)
     step = 0
     while True:
         legal, actions = sorted_legal(state)

@@ -1,9 +1,8 @@
 """Devil's Grip's rules exist twice: the Python engine (the authority, `app.grip.rules`)
 and the browser's `static/grip/grip-rules.js`. This test holds the second to the first.
 
-Both engines play the same 10,002 seeded games (3,334 per pass limit: 1, 3, unlimited;
-even games deal small numbers like the ones players see, odd games 64-bit ones) and at
-every step compare:
+Both engines play the same 10,002 seeded games (3,334 per pass limit: 1, 3, unlimited)
+and at every step compare:
 
 * the state (canonical JSON: keys sorted, no spaces);
 * the legal set (every action's canonical JSON, sorted);
@@ -12,10 +11,17 @@ every step compare:
   applied or rejected by each engine, so `apply`'s own checks are compared, not just the
   legal list.
 
-Moves are chosen the same way on both sides (`choose` in grip_py_differential.py and in
-grip_js_differential.mjs): a SplitMix64 seeded from the game index picks from the legal
-list sorted by canonical JSON; a game ends by rule 10, by the chooser's rare "end", or at
-its step cap (see `game_plan`).
+The games (`game_plan` in grip_py_differential.py says which is which): 23 in 30 start
+from a made-up position near the end of a deal (`end_game_layout`: complete piles with a
+few cards taken off into the stock and talon, in a random pass of the limit) and are
+played mostly by dealing, so that they reach the end of a pass, the last pass and rule
+10's end within a few plays, with few cards left outside, where rule 10's exact reasoning
+(which cards the talon can still show) decides; 6 in 30 are real deals (even games deal
+small numbers like the ones players see, odd games 64-bit ones) played 12 plays, half of
+them talon plays and moves; 1 in 30 real deals mostly dealt, up to 120 plays. Moves are
+chosen the same way on both sides (`choose` in both halves): a SplitMix64 seeded from the
+game index picks from the legal list sorted by canonical JSON; a game ends by rule 10, by
+the chooser's rare "end", or at its step cap.
 
 To stay fast each side writes one digest per game (SHA-256 over all its steps), in
 worker processes: two Python ones and one `node`. Only a game whose digests differ is
@@ -24,19 +30,23 @@ the moves up to the first differing step and what each engine said there.
 
 ``GRIP_DIFF_GAMES=300`` runs fewer games for a quick local check.
 
-What a failure looks like: with an off-by-one planted in the JS pass limit
-(``passes_used <= passes_allowed`` in `mayRedealLater`) 994 of the 10,002 games differed,
-and the report began::
+What it catches (docs/architecture.md has the table): each of nine one-line changes
+planted in rule 10 of the JS module (`stuck`, `talonShowable`, `everyThird`) made from 6
+to 436 of the first 1,000 games differ; before the end-game layouts, four of them went
+through 1,000 games unseen. With ``if (seq.length % DRAW) into.push(...)`` deleted from
+`everyThird` (a pass no longer shows its last card when the stock does not divide by
+three), 139 of the first 1,000 games differed and the report began::
 
-    game 1: deal number 11290612369196799808, passes 3
-      GripState.deal(11290612369196799808, 3), then these 84 actions:
-        [{"type":"deal"}, {"type":"deal"}, ...]
-      differ at step 84:
-        state (Python): {"ended":false,"grid":[...],"passes_allowed":3,"passes_used":3,"stock":[],...}
-        chosen: Python '{"count":1,"dst":23,"src":6,"type":"move"}'
-                    JS '{"type":"redeal"}'
-        legal only in Python: []
-        legal only in JS:     ['{"type":"redeal"}']
+    game 23: an end-game layout, passes unlimited
+      GripState.from_layout([['3H', '6H', '9H', 'QH'], ...], ['KH', 'JC', 'KS'], [], None, 4), then these 9 actions:
+        [{"count":1,"dst":13,"src":20,"type":"move"}, {"type":"deal"}, {"type":"redeal"}, ...]
+      differ at step 9:
+        state (Python): {"ended":false,"grid":[...],"passes_allowed":null,"passes_used":7,"stock":["JC","KS"],"talon":[]}
+        chosen: Python '{"type":"deal"}'
+                    JS None
+        ...
+        over: Python False
+                  JS True
 """
 
 from __future__ import annotations
@@ -111,10 +121,18 @@ def first_difference(g: int, py: list[dict], js: list[dict]) -> str:
 
 def _report(g: int, moves: list[str], i: int, p: dict, j: dict) -> str:
     plan = game_plan(g)
-    number, passes = plan["number"], plan["passes"]
+    passes = plan["passes"]
+    if "layout" in plan:
+        lay = plan["layout"]
+        start = (f"GripState.from_layout({lay['grid']}, {lay['stock']}, {lay['talon']}, {passes}, "
+                 f"{lay['passes_used']})")
+        what = f"an end-game layout, passes {passes if passes is not None else 'unlimited'}"
+    else:
+        start = f"GripState.deal({plan['number']}, {passes})"
+        what = f"deal number {plan['number']}, passes {passes if passes is not None else 'unlimited'}"
     lines = [
-        f"game {g}: deal number {number}, passes {passes if passes is not None else 'unlimited'}",
-        f"  GripState.deal({number}, {passes}), then these {len(moves)} actions:",
+        f"game {g}: {what}",
+        f"  {start}, then these {len(moves)} actions:",
         "    [" + ", ".join(moves) + "]",
         f"  differ at step {i}:",
     ]
