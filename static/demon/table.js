@@ -425,6 +425,7 @@ export function mount(container, ctx) {
     ]]],
     destroy() {
       stopWarming();
+      foundationPiles.destroy();
       window.removeEventListener('resize', fitMine);
       above.disconnect();
       coach.destroy();
