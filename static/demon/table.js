@@ -292,6 +292,10 @@ export function mount(container, ctx) {
   // seats plays come faster than a flight lasts, and each flight costs the page a new
   // compositor layer twice (bench/page.py: about a quarter of its time per play); the
   // flight says "someone played there", and one in the air says it as well as five.
+  // And not one after the other either: each flight's start and end are frames of their
+  // own for the browser (a new layer, then the card painted back in place), so another
+  // seat's card flies at most once in OTHERS_EVERY_MS; the plays between land at once.
+  const OTHERS_EVERY_MS = 1000;
   const flights = [];
   let flightQueued = false;
   let othersFlyingUntil = 0;
@@ -301,7 +305,7 @@ export function mount(container, ctx) {
     const wanted = flights.splice(0).filter((f) => {
       if (f.mine) return true;
       if (now < othersFlyingUntil) return false;
-      othersFlyingUntil = now + f.ms;
+      othersFlyingUntil = now + Math.max(f.ms, OTHERS_EVERY_MS);
       return true;
     });
     const found = wanted.map((f) => {
