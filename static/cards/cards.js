@@ -162,17 +162,18 @@ function patternBody(kind, fg) {
 // slow phone); at a Demon table of eight those first showings fell in the middle of the
 // race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, issue 23). The
 // cards then drawn with the same address find the image made, while an <img> of it is
-// held here (the page's life: 104 faces per look of the deck at most). Returns a
+// held here (the page's life: 156 faces per look of the deck at most). Returns a
 // function that stops the warming.
 const warmed = new Map(); // address -> <img>
 
-export function warmFaces({ mini = true, full = true, perSlice = 4 } = {}) {
+export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 4 } = {}) {
   if (typeof Image !== 'function') return () => {};
   const urls = [];
   for (const s of SUITS) {
     for (const r of RANKS) {
       if (mini) urls.push(faceUrl(r + s, true));
       if (full) urls.push(faceUrl(r + s, false));
+      if (tabs) urls.push(faceUrl(r + s, 'tab'));
     }
   }
   let handle = null;
