@@ -102,31 +102,57 @@ TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"
 
 def trace_summary(path: Path, top: int = 25) -> str:
     """The renderer main thread's time by trace event name (self time, nested events
-    subtracted), so a trace says at once where the page's time goes."""
+    subtracted), so a trace says at once where the page's time goes: wall ms, and the
+    thread's CPU ms (the events' `tdur`), which a neighbour taking the core does not
+    inflate, so two traces taken on a loaded machine compare by it."""
     events = json.loads(path.read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
     main = {(e["pid"], e["tid"]) for e in events
             if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
-    spans = sorted(((e["ts"], e["ts"] + e["dur"], e["name"]) for e in events
+    spans = sorted(((e["ts"], e["ts"] + e["dur"], e["name"], e.get("tdur", 0)) for e in events
                     if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main),
                    key=lambda s: (s[0], -s[1]))
     own: dict[str, float] = {}
+    own_cpu: dict[str, float] = {}
     count: dict[str, int] = {}
-    stack: list[list] = []  # [end, name, child time]
+    stack: list[list] = []  # [end, name, child wall, start, cpu, child cpu]
     def close(upto: float) -> None:
         while stack and stack[-1][0] <= upto:
-            end, name, child, start = stack.pop()
+            end, name, child, start, cpu, child_cpu = stack.pop()
             own[name] = own.get(name, 0.0) + (end - start) - child
+            own_cpu[name] = own_cpu.get(name, 0.0) + cpu - child_cpu
             if stack:
                 stack[-1][2] += end - start
-    for start, end, name in spans:
+                stack[-1][5] += cpu
+    for start, end, name, cpu in spans:
         close(start)
-        stack.append([end, name, 0.0, start])
+        stack.append([end, name, 0.0, start, cpu, 0.0])
         count[name] = count.get(name, 0) + 1
     close(float("inf"))
-    lines = [f"{'event':<40} {'self ms':>9} {'count':>7}"]
+    lines = [f"{'event':<40} {'self ms':>9} {'cpu ms':>8} {'count':>7}"]
     for name, us in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
-        lines.append(f"{name:<40} {us / 1000:9.1f} {count[name]:7d}")
+        lines.append(f"{name:<40} {us / 1000:9.1f} {own_cpu[name] / 1000:8.1f} {count[name]:7d}")
+    lines.append(f"{'(all)':<40} {sum(own.values()) / 1000:9.1f} {sum(own_cpu.values()) / 1000:8.1f}")
+    return "\n".join(lines)
+
+
+def profile_summary(profile: dict, top: int = 20) -> str:
+    """A CDP `Profiler` sampling profile's self time by function (url:line), the
+    JavaScript side of where the page's time goes ((program) and (garbage collector)
+    included, as V8 names them)."""
+    nodes = profile["nodes"]
+    gaps = profile.get("timeDeltas") or []
+    per_sample = (profile["endTime"] - profile["startTime"]) / max(1, len(gaps))  # us
+    own: dict[str, float] = {}
+    for node in nodes:
+        frame = node["callFrame"]
+        where = frame["url"].rsplit("/", 1)[-1]
+        name = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" if where \
+            else frame["functionName"] or "(anonymous)"
+        own[name] = own.get(name, 0.0) + node.get("hitCount", 0) * per_sample
+    lines = [f"{'function (self)':<60} {'ms':>8}"]
+    for name, us in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{name[:60]:<60} {us / 1000:8.1f}")
     return "\n".join(lines)
 
 
@@ -156,10 +182,16 @@ def metrics(cdp) -> dict:
     return {k: got.get(k, 0.0) for k in METRICS}
 
 
+# `--reduced-motion`: the browser asks for less motion, so the page starts with its
+# animations off (settings.js): what the card flights and the like cost, by difference.
+REDUCED_MOTION = False
+
+
 def open_table(browser, base: str, seats: int, *, guided: bool = False):
     """A new browser (own storage) seated in a fresh practice room: one person and
     `seats - 1` Hard bots (or the guided room: one Easy bot and the coach)."""
-    context = browser.new_context(viewport=VIEWPORT, locale="en-GB", base_url=base)
+    context = browser.new_context(viewport=VIEWPORT, locale="en-GB", base_url=base,
+                                  reduced_motion="reduce" if REDUCED_MOTION else "no-preference")
     context.add_init_script(HOOKS)
     if not guided:
         context.add_init_script(GUIDE_SEEN)
@@ -186,15 +218,21 @@ def open_table(browser, base: str, seats: int, *, guided: bool = False):
     return context, page
 
 
-def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> dict:
+def watch(page, seconds: float, throttle: float, trace: Path | None = None,
+          profile: Path | None = None) -> dict:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
+    if profile:
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 500})
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.wait_for_timeout(1000)  # the first drawing and the deal's animations are not the race
     page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; }")
     if trace:
         page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False,
                                            categories=TRACE_CATEGORIES)
+    if profile:
+        cdp.send("Profiler.start")
     c0 = renderer_main_cpu(page.context.browser)
     m0 = metrics(cdp)
     t0 = time.perf_counter()
@@ -206,6 +244,8 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None) -> d
     cpu = max((c1[pid] - c0[pid] for pid in c1 if pid in c0), default=None)
     if trace:
         page.context.browser.stop_tracing()
+    if profile:
+        profile.write_text(json.dumps(cdp.send("Profiler.stop")["profile"]))
     got = page.evaluate("() => ({ ...window.__bench, phase: document.querySelector('#results') ? 'over' : 'playing' })")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     cdp.detach()
@@ -239,7 +279,7 @@ HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max
 
 
 def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], throttles: list[float],
-                 guide: bool, trace: Path | None = None) -> list[dict]:
+                 guide: bool, trace: Path | None = None, profile: Path | None = None) -> list[dict]:
     out = []
     print(HEAD, flush=True)
     cases = [(f"{n} seats", n, False) for n in seat_counts] + ([("idle+guide", 2, True)] if guide else [])
@@ -249,12 +289,15 @@ def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], thr
             context, page = open_table(browser, base, seats, guided=guided)
             try:
                 path = trace.with_name(f"{trace.stem}-{seats}-{throttle:g}x{trace.suffix}") if trace else None
-                r = watch(page, seconds, throttle, path)
+                prof = profile.with_name(f"{profile.stem}-{seats}-{throttle:g}x{profile.suffix}") if profile else None
+                r = watch(page, seconds, throttle, path, prof)
             finally:
                 context.close()
             print(row(name, throttle, r), flush=True)
             if path:
                 print(trace_summary(path), flush=True)
+            if prof:
+                print(profile_summary(json.loads(prof.read_text())), flush=True)
             out.append({"table": name, "throttle": throttle, **r})
     return out
 
@@ -358,7 +401,14 @@ def main() -> None:
     ap.add_argument("--trace", type=Path, metavar="FILE",
                     help="also record a Chromium trace of each table watched (FILE-<seats>-<cpu>x.json; "
                          "opens in DevTools' Performance panel) and print its main-thread time by event")
+    ap.add_argument("--profile", type=Path, metavar="FILE",
+                    help="also record a CDP Profiler sampling profile of each table watched "
+                         "(FILE-<seats>-<cpu>x.cpuprofile; opens in DevTools) and print its self time by function")
+    ap.add_argument("--reduced-motion", action="store_true",
+                    help="the browser asks for less motion: the tables with their animations off")
     args = ap.parse_args()
+    global REDUCED_MOTION
+    REDUCED_MOTION = args.reduced_motion
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -369,7 +419,7 @@ def main() -> None:
                 result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
             else:
                 result = bench_tables(browser, server.base, args.seconds, args.seats, args.throttle,
-                                      not args.no_guide, args.trace)
+                                      not args.no_guide, args.trace, args.profile)
         finally:
             browser.close()
     if args.json:

@@ -117,12 +117,28 @@ function miniBody(card, colours) {
   ].join('');
 }
 
-export function faceUrl(card, mini = false) {
-  const key = `${mini ? 'm' : 'f'}${fourColour ? 4 : 2}${letters.id}${card}`;
+// A tab: the top of a card only, rank and suit side by side, for a foundation pile on a
+// phone when the piles are many (issue 23: three rows of whole cards left your own layout
+// too little height). Its height is 44/60 of its width (style.css `.card.tab`).
+function tabBody(card, colours) {
+  const suit = card[1];
+  const colour = colours[suit];
+  return [
+    '<rect x="1.5" y="1.5" width="57" height="41" rx="6" fill="#fffdf8" stroke="#3a3a44" stroke-width="2.5"/>',
+    rankText(rankLabel(card), 17, 33, 30, colour, 'middle'),
+    suitShape(suit, 33, 9, 24, colour),
+  ].join('');
+}
+
+// `kind`: false (a whole face), true (the compact face of a small card) or 'tab'.
+export function faceUrl(card, kind = false) {
+  const tag = kind === 'tab' ? 't' : kind ? 'm' : 'f';
+  const key = `${tag}${fourColour ? 4 : 2}${letters.id}${card}`;
   if (!cache.has(key)) {
     const colours = fourColour ? FOUR_COLOUR : TWO_COLOUR;
-    cache.set(key, mini ? svgUrl(miniBody(card, colours), 60, 84)
-      : svgUrl(faceBody(card, colours), 100, 140));
+    cache.set(key, tag === 't' ? svgUrl(tabBody(card, colours), 60, 44)
+      : tag === 'm' ? svgUrl(miniBody(card, colours), 60, 84)
+        : svgUrl(faceBody(card, colours), 100, 140));
   }
   return cache.get(key);
 }
@@ -146,17 +162,18 @@ function patternBody(kind, fg) {
 // slow phone); at a Demon table of eight those first showings fell in the middle of the
 // race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, issue 23). The
 // cards then drawn with the same address find the image made, while an <img> of it is
-// held here (the page's life: 104 faces per look of the deck at most). Returns a
+// held here (the page's life: 156 faces per look of the deck at most). Returns a
 // function that stops the warming.
 const warmed = new Map(); // address -> <img>
 
-export function warmFaces({ mini = true, full = true, perSlice = 4 } = {}) {
+export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 4 } = {}) {
   if (typeof Image !== 'function') return () => {};
   const urls = [];
   for (const s of SUITS) {
     for (const r of RANKS) {
       if (mini) urls.push(faceUrl(r + s, true));
       if (full) urls.push(faceUrl(r + s, false));
+      if (tabs) urls.push(faceUrl(r + s, 'tab'));
     }
   }
   let handle = null;
@@ -193,9 +210,11 @@ export function backUrl(seat) {
   return cache.get(key);
 }
 
-// A face-up card element. `owner` tints it (foundations show whose card it is).
+// A face-up card element. `owner` tints it (foundations show whose card it is); `mini`
+// is false, true (a small card's compact face) or 'tab' (faceUrl).
 export function cardEl(card, { mini = false, owner = null, ownerLabel = null, extraClass = '' } = {}) {
-  const el = h('div', { class: `card face${mini ? ' mini' : ''}${extraClass ? ` ${extraClass}` : ''}`,
+  const size = mini === 'tab' ? ' tab' : mini ? ' mini' : '';
+  const el = h('div', { class: `card face${size}${extraClass ? ` ${extraClass}` : ''}`,
     role: 'img', 'aria-label': cardName(card), dataset: { card } });
   el.style.backgroundImage = faceUrl(card, mini);
   if (owner !== null && owner !== undefined) {

@@ -172,9 +172,16 @@ function opponentPanel(seat) {
   const piles = keyedChildren(pileBox);
   let wordsOf = null; // [view, home, lang] the words were written for
   let homeCount = null; // the head's "cards home" count: written in place on every play home
+  let drawnFrom = null; // what the panel was last drawn from: the same again draws nothing
 
   function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
     const name = playerName(st, seat, t);
+    // Most drawings at a table of eight carry another seat's play: this seat's panel is
+    // then drawn from the very same objects, and patching it would only compare them all
+    // again (a JavaScript profile: the panels' draw was a third of the page's script).
+    const from = [view, p, name, lang, spectating, muteButton, stuck, voted, home, colour, st.round_no];
+    if (drawnFrom && sameParts(drawnFrom, from)) return;
+    drawnFrom = from;
     const cls = `opp${p && !p.connected ? ' away' : ''}`;
     if (el.className !== cls) el.className = cls;
     const label = t('table.layoutOf', { name });
@@ -250,17 +257,30 @@ function opponentPile(pile, i, { fan, top, colour }) {
     pile.down ? h('span', { class: 'down-count', 'aria-label': t('table.faceDown', { n: pile.down }), text: `+${pile.down}` }) : null);
 }
 
+// On a phone, this many foundation piles and more wrap to a second row of whole cards,
+// which leaves your own layout less than 40 px a card at a table of eight (issue 23): the
+// piles are then drawn as tabs, the top of a card only (cards.js, style.css).
+const TABS_FROM = 8;
+const narrowQuery = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(max-width: 600px)') : null;
+
 // The shared foundations, and the place for a new one: one node per pile, made again
-// only when its top card (or its owner's colour or name) changed.
+// only when its top card (or its owner's colour or name, or the tabs) changed.
 export function createFoundations(el) {
   const heading = h('h2', { class: 'sr-only' });
   const words = h('p', { id: 'fnd-words', hidden: true }); // read as a description, never drawn (as opp-words)
   const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
+  let last = null; // the view drawn last: drawn again when the window crosses the phone's width
+  const redraw = () => { if (last) draw(last); };
+  if (narrowQuery) narrowQuery.addEventListener('change', redraw);
 
-  function draw({ state: st, round: r }) {
+  function draw(v) {
+    last = v;
+    const { state: st, round: r } = v;
     const lang = t('lang.code');
+    const next = r.foundations.length;
+    const tabs = Boolean(narrowQuery && narrowQuery.matches && next >= TABS_FROM);
     const items = [{ key: 'heading', parts: [], make: () => heading }];
     r.foundations.forEach((f, i) => {
       if (!f) {
@@ -270,13 +290,13 @@ export function createFoundations(el) {
       const owner = playerName(st, f.seat, t);
       const colour = colourOfSeat(st, f.seat);
       const tag = ownerTag(st, f.seat);
-      items.push({ key: i, parts: [f.top, f.seat, owner, colour, tag, lang],
+      items.push({ key: i, parts: [f.top, f.seat, owner, colour, tag, lang, tabs],
         make: () => h('div', { class: 'fnd', role: 'button', dataset: { fpile: String(i), target: `f:${i}` },
           'aria-label': t('table.foundationPile', { n: i + 1, card: cardText(f.top), name: owner }) },
-        cardEl(f.top, { owner: colour, ownerLabel: tag })) });
+        cardEl(f.top, { owner: colour, ownerLabel: tag, mini: tabs ? 'tab' : false })) });
     });
-    const next = r.foundations.length;
     el.classList.toggle('many', next >= 12); // smaller cards: the row stays short (style.css)
+    el.classList.toggle('tabs', tabs);
     items.push({ key: 'new', parts: [next, lang], make: () => h('div', { class: 'fnd fnd-new', role: 'button',
       dataset: { target: `f:${next}` }, 'aria-label': t('table.newPile') }, slotEl(t('table.newPileShort'))) });
     items.push({ key: 'words', parts: [], make: () => words });
@@ -285,7 +305,12 @@ export function createFoundations(el) {
     setText(words, foundationsWords(r.foundations, { t, cardText, nameOf: (seat) => playerName(st, seat, t) }));
   }
 
-  return { draw };
+  function destroy() {
+    if (narrowQuery) narrowQuery.removeEventListener('change', redraw);
+    last = null;
+  }
+
+  return { draw, destroy };
 }
 
 // Your own layout, large. Drawn in pieces (the head, the stock, the waste, each pile),

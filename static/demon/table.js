@@ -36,7 +36,9 @@ export function mount(container, ctx) {
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });
   const pending = createPendingMoves({ liftOf });
   const coach = createDemonCoach(el, { model, send: ctx.send }); // practice-round guide (guide.js)
-  const stopWarming = warmFaces(); // every face ready before the race shows it (cards.js)
+  // every face ready before the race shows it (cards.js); the tabs too where the
+  // foundations may be drawn as tabs (a phone: demon-panels.js)
+  const stopWarming = warmFaces({ tabs: Boolean(window.matchMedia && window.matchMedia('(max-width: 600px)').matches) });
   const select = selection.select;
   const unbindKeys = bindKeys({
     d: draw, space: draw,
@@ -292,16 +294,30 @@ export function mount(container, ctx) {
   // seats plays come faster than a flight lasts, and each flight costs the page a new
   // compositor layer twice (bench/page.py: about a quarter of its time per play); the
   // flight says "someone played there", and one in the air says it as well as five.
+  // And not one after the other either: each flight's start and end are frames of their
+  // own for the browser (a new layer, then the card painted back in place), so another
+  // seat's card flies at most once in OTHERS_EVERY_MS; the plays between land at once.
+  // A page that is behind (a task of over 50 ms in the last BEHIND_MS: a slow phone,
+  // a laptop busy with something else) lets them all land at once: your own still fly.
+  const OTHERS_EVERY_MS = 1000;
+  const BEHIND_MS = 3000;
   const flights = [];
   let flightQueued = false;
   let othersFlyingUntil = 0;
+  let behindUntil = 0;
+  const longTasks = typeof PerformanceObserver === 'function'
+    && (PerformanceObserver.supportedEntryTypes || []).includes('longtask')
+    ? new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) behindUntil = Math.max(behindUntil, task.startTime + task.duration + BEHIND_MS);
+    }) : null;
+  if (longTasks) longTasks.observe({ type: 'longtask' });
   function fly() {
     flightQueued = false;
     const now = performance.now();
     const wanted = flights.splice(0).filter((f) => {
       if (f.mine) return true;
-      if (now < othersFlyingUntil) return false;
-      othersFlyingUntil = now + f.ms;
+      if (now < othersFlyingUntil || now < behindUntil) return false;
+      othersFlyingUntil = now + Math.max(f.ms, OTHERS_EVERY_MS);
       return true;
     });
     const found = wanted.map((f) => {
@@ -425,6 +441,8 @@ export function mount(container, ctx) {
     ]]],
     destroy() {
       stopWarming();
+      if (longTasks) longTasks.disconnect();
+      foundationPiles.destroy();
       window.removeEventListener('resize', fitMine);
       above.disconnect();
       coach.destroy();
