@@ -58,8 +58,9 @@ def test_a_killed_worker_answers_503_with_retry_after_then_comes_back_with_the_g
 
         async def hint_while_killed() -> httpx.Response:
             async with httpx.AsyncClient(base_url=srv.base, timeout=60) as client:
+                os.kill(worker, signal.SIGSTOP)  # the hint cannot be answered before the kill
                 hint = asyncio.create_task(client.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}))
-                await asyncio.sleep(0.3)  # in flight in the worker, or not yet there: 503 either way
+                await asyncio.sleep(0.5)  # sent to the worker, or still on its way: 503 either way
                 os.kill(worker, signal.SIGKILL)
                 return await hint
 

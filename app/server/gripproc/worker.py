@@ -40,6 +40,7 @@ from app.server.limits import Budgets, validation_error
 from app.storage.store import Store
 
 log = logging.getLogger("demon.grip_worker")
+WAL_CHECK_S = 0.1  # how often the WAL's size is looked at (one stat)
 WARM_TIMEOUT_S = 30.0  # the search pools' start, before "ready" (parts.py)
 _ERROR = (500, [(b"content-type", b"application/json")], b'{"detail":"Internal Server Error"}')
 
@@ -118,6 +119,26 @@ async def _prune(parts: GripParts) -> None:
             log.exception("pruning Devil's Grip games failed")
 
 
+async def _keep_wal(store: Store) -> None:
+    """The WAL's bound with two writing processes. The server's hub checkpoints the file
+    every few seconds and as soon as the WAL passes a quarter of its limit, and catches
+    up on its own connection, where "nothing is written meanwhile" held while it was the
+    only writer; a flood of Devil's Grip writes from here kept its checkpoints from ever
+    catching up (tests/persistence/test_wal_limit.py: the WAL passed its limit). So this
+    process does the same for its own writes: past a quarter of the limit, a checkpoint
+    in a thread, then the rest on its writing connection, its loop (not the rooms')
+    waiting meanwhile."""
+    while True:
+        await asyncio.sleep(WAL_CHECK_S)
+        try:
+            if store.wal_wants_checkpoint():
+                await asyncio.to_thread(store.checkpoint)
+                if store.wal_wants_checkpoint():
+                    store.finish_checkpoint()
+        except Exception:  # a failed checkpoint is tried again at the next look
+            log.exception("checkpoint failed")
+
+
 async def serve(sock: socket.socket) -> None:
     reader, writer = await asyncio.open_unix_connection(sock=sock)
     _, meta, _ = await frames.read(reader)
@@ -131,6 +152,7 @@ async def serve(sock: socket.socket) -> None:
     await parts.start()
     await parts.warmed(WARM_TIMEOUT_S)
     pruning = asyncio.create_task(_prune(parts))
+    checkpoints = asyncio.create_task(_keep_wal(store)) if store is not None else None
     writer.write(frames.pack(0, {"kind": "ready", "pid": os.getpid()}))
     requests: set[asyncio.Task[None]] = set()
 
@@ -154,6 +176,8 @@ async def serve(sock: socket.socket) -> None:
             task.add_done_callback(requests.discard)
     finally:
         pruning.cancel()
+        if checkpoints is not None:
+            checkpoints.cancel()
         for task in list(requests):
             task.cancel()
         await parts.stop()
