@@ -21,6 +21,9 @@ microseconds per move"), minus what mypyc cannot take as it is:
   a compiled class would refuse; it is not on the hot path;
 * `app/demon/room/errors.py` stays Python: compiled, an exception subclass loses the
   `code` its class body sets, and the room answers refusals with `err.code`;
+* `app/common/cards.py` stays Python: Devil's Grip sends its cards to the hint search
+  in another process by pickling, which a compiled `Card` breaks (every hint was
+  refused as busy);
 * the hub (`app/demon/hub`) stays Python: it lives with asyncio callbacks, and
   `bench/hub_cpu.py --parts` times its methods by wrapping them, which a compiled
   class refuses.
@@ -49,7 +52,6 @@ __all__ = ["NATIVE_MODULES", "compiled_modules", "stale_modules", "status", "bui
 ROOT = Path(__file__).resolve().parents[2]
 
 NATIVE_MODULES: tuple[str, ...] = (
-    "app.common.cards",
     "app.common.checks",
     "app.common.rng",
     "app.demon.rules.actions",
