@@ -135,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:  # a failed sweep must not end the sweeping
                 logging.getLogger("demon.app").exception("maintenance failed")
 
+    prune_replays()  # at creation too: a server restarted after weeks away starts clean
     collector = Collector()
 
     @asynccontextmanager

@@ -31,6 +31,9 @@ import { play } from '../common/sound.js';
 import { errorText } from '../common/ui.js';
 import { createGripGuide } from '../guide/guide.js';
 
+// The server's default hint budget per game is 4 a second (DEMON_GRIP_SEARCH_RATE_PER_S).
+const HINT_SPACING_MS = 250;
+
 const FINISH_CHECK_MS = 350; // the proof runs once the player pauses this long
 const FINISH_MAX_SCORE = 24; // and only near the end, where it is quick and likely
 const FINISH_STEP_MS = 220; // auto-finish: one move shown every this long
@@ -41,6 +44,7 @@ export function mount(container, { navigate } = {}) {
   let game = null; // answerOf(local, meta): what the panels draw
   let busy = false; // waiting for a winnable deal or a solution (never for a move)
   let hintAsked = null; // the local game a hint was asked for
+  let lastHintAt = -Infinity; // when the last hint request left (performance.now())
   let destroyed = false;
   let loadError = '';
   let summaryShownFor = null;
@@ -391,6 +395,15 @@ export function mount(container, { navigate } = {}) {
     const sent = await link.idle(); // the server must have the position first
     if (local !== asked || destroyed) return false; // the player moved on: no hint for an old position
     if (!sent) { hintAsked = null; render(); toast(t('grip.waitsForConnection')); return false; }
+    // Hints are paced to the server's default budget per game (4 a second): a player who
+    // holds H, or plays hint after hint now that moves no longer wait for the server, is
+    // not answered 429 "slow down"; the wait shows as the hint being asked.
+    const wait = lastHintAt + HINT_SPACING_MS - performance.now();
+    if (wait > 0) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (local !== asked || destroyed) return false;
+    }
+    lastHintAt = performance.now();
     const s = saved();
     try {
       const answer = await api.gripOp(s.id, s.token, { op: 'hint' });

@@ -86,7 +86,8 @@ def test_a_killed_worker_answers_503_with_retry_after_then_comes_back_with_the_g
         [restarted] = grip_workers(srv.proc.pid)
         assert restarted != worker
         assert "event=grip_worker_restart" in srv.log()
-    assert "Traceback" not in srv.log()
+    log = srv.log()
+    assert "Traceback" not in log, log
 
 
 def test_a_stopped_worker_holds_up_no_demon_play_and_its_request_gets_503(tmp_path):

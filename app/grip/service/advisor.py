@@ -189,10 +189,14 @@ def _worker_main(sock: socket.socket, server_pid: int) -> None:
     memory = WorkerMemory()
     stream = sock.makefile("rwb")
     while True:
-        header = stream.read(4)
-        if len(header) < 4:
+        try:
+            header = stream.read(4)
+            job = stream.read(int.from_bytes(header, "big")) if len(header) == 4 else b""
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the server was killed with a job unread: nobody to answer
+        if not job:
             return
-        fn, args = pickle.loads(stream.read(int.from_bytes(header, "big")))
+        fn, args = pickle.loads(job)
         try:
             out = (True, fn(memory, *args) if getattr(fn, "uses_memory", False) else fn(*args))
         except Exception as exc:  # noqa: BLE001 - sent back to the server, which decides
