@@ -21,6 +21,7 @@ import { SPEEDS } from './replay-steps.js';
 
 const EVERY_CELL = Array.from({ length: CELLS }, (_, c) => c); // a step may change any cell: each is compared with what it shows
 import { createPlayer } from './replay-player.js';
+import { createControls } from './replay-controls.js';
 
 // The token this browser keeps for game `id`: a game it played, or the one in progress.
 function tokenFor(id) {
@@ -83,15 +84,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
   const heading = h('h1', { class: 'replay-title' });
   const outcome = h('p', { class: 'grip-watch-outcome', id: 'grip-watch-outcome' });
   const info = h('div', { class: 'grip-info' });
-  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => player.toggle() });
-  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => player.step(-1) });
-  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => player.step(1) });
-  const scrub = h('input', { type: 'range', id: 'replay-scrub', min: '0', max: String(last), step: '1', value: '0',
-    oninput: (e) => player.seek(Number(e.target.value)) });
-  const scrubLabel = h('label', { for: 'replay-scrub', class: 'sr-only' });
-  const clock = h('span', { class: 'replay-clock', 'aria-hidden': 'true' });
-  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => player.setSpeed(Number(e.target.value)) });
-  const speedLabel = h('label', { for: 'replay-speed' });
+  const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, () => player);
   const copyBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-copy', onclick: async () => {
     const link = `${location.origin}/grip/replay/${answer.id}`;
     try { await navigator.clipboard.writeText(link); toast(t('replay.copied')); } catch { toast(link); }

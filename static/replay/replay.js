@@ -17,6 +17,7 @@ import { flyFrom } from '../cards/input.js';
 import { createOpponents, createFoundations, createMinePanel } from '../demon/demon-panels.js';
 import { buildTables, tableTimes, delayMs, playsInto, viewerState, SPEEDS } from './replay-model.js';
 import { createPlayer } from './replay-player.js';
+import { createControls } from './replay-controls.js';
 
 export function mount(container, { code, id, navigate }) {
   const creds = getRoomCreds(code);
@@ -76,15 +77,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   let big = (replay.players.find((p) => p.bot === null) || replay.players[0] || { seat: 0 }).seat;
 
   const heading = h('h1', { class: 'replay-title' });
-  const playBtn = h('button', { type: 'button', class: 'primary', id: 'replay-play', onclick: () => player.toggle() });
-  const backBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-back', onclick: () => player.step(-1) });
-  const fwdBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-forward', onclick: () => player.step(1) });
-  const scrub = h('input', { type: 'range', id: 'replay-scrub', min: '0', max: String(last), step: '1', value: '0',
-    oninput: (e) => player.seek(Number(e.target.value)) });
-  const scrubLabel = h('label', { for: 'replay-scrub', class: 'sr-only' });
-  const clock = h('span', { class: 'replay-clock', 'aria-hidden': 'true' });
-  const speedSel = h('select', { id: 'replay-speed', onchange: (e) => player.setSpeed(Number(e.target.value)) });
-  const speedLabel = h('label', { for: 'replay-speed' });
+  const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, () => player);
   const bigSel = h('select', { id: 'replay-large', onchange: (e) => { big = Number(e.target.value); draw(); } });
   const bigLabel = h('label', { for: 'replay-large' });
   const roundNav = h('nav', { class: 'replay-rounds' });
