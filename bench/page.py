@@ -100,18 +100,63 @@ TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"
                     "disabled-by-default-v8.cpu_profiler", "toplevel"]
 
 
+def main_thread_spans(path: Path) -> list[tuple[float, float, str, float]]:
+    """The renderer main thread's complete events in a trace: (start us, end us, name,
+    thread CPU us), parents before their children."""
+    events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    return sorted(((e["ts"], e["ts"] + e["dur"], e["name"], e.get("tdur", 0)) for e in events
+                   if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main),
+                  key=lambda s: (s[0], -s[1]))
+
+
+def long_tasks_summary(path: Path, over_ms: float = 50.0, top: int = 6) -> str:
+    """Each main-thread task longer than `over_ms` in a trace, with the events that
+    took its time (self time by name), so a long task says what it was: a frame, a
+    socket message, a collection."""
+    spans = main_thread_spans(path)
+    lines = []
+    origin = spans[0][0] if spans else 0.0
+    i = 0
+    while i < len(spans):
+        start, end, name, _ = spans[i]
+        j = i + 1
+        while j < len(spans) and spans[j][0] < end:  # everything inside this task
+            j += 1
+        if (end - start) / 1000 > over_ms:
+            inside = spans[i:j]
+            own: dict[str, float] = {}
+            for k, (s0, e0, n0, _c) in enumerate(inside):
+                children = sum(e1 - s1 for s1, e1, _n, _c1 in direct_children(inside, k))
+                own[n0] = own.get(n0, 0.0) + (e0 - s0) - children
+            parts = ", ".join(f"{n} {us / 1000:.1f}" for n, us in sorted(own.items(), key=lambda kv: -kv[1])[:top])
+            lines.append(f"  long task at {(start - origin) / 1e6:.2f} s: {(end - start) / 1000:.1f} ms ({name}): {parts}")
+        i = j
+    return "\n".join(lines) if lines else f"  no task over {over_ms:.0f} ms in the trace"
+
+
+def direct_children(spans: list[tuple[float, float, str, float]], k: int) -> list[tuple[float, float, str, float]]:
+    """The events directly inside spans[k] (spans sorted parents first)."""
+    start, end = spans[k][0], spans[k][1]
+    out = []
+    reach = start
+    for s in spans[k + 1:]:
+        if s[0] >= end:
+            break
+        if s[0] >= reach:  # not inside an earlier child
+            out.append(s)
+            reach = s[1]
+    return out
+
+
 def trace_summary(path: Path, top: int = 25) -> str:
     """The renderer main thread's time by trace event name (self time, nested events
     subtracted), so a trace says at once where the page's time goes: wall ms, and the
     thread's CPU ms (the events' `tdur`), which a neighbour taking the core does not
     inflate, so two traces taken on a loaded machine compare by it."""
-    events = json.loads(path.read_text())
-    events = events["traceEvents"] if isinstance(events, dict) else events
-    main = {(e["pid"], e["tid"]) for e in events
-            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
-    spans = sorted(((e["ts"], e["ts"] + e["dur"], e["name"], e.get("tdur", 0)) for e in events
-                    if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main),
-                   key=lambda s: (s[0], -s[1]))
+    spans = main_thread_spans(path)
     own: dict[str, float] = {}
     own_cpu: dict[str, float] = {}
     count: dict[str, int] = {}
@@ -296,6 +341,7 @@ def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], thr
             print(row(name, throttle, r), flush=True)
             if path:
                 print(trace_summary(path), flush=True)
+                print(long_tasks_summary(path), flush=True)
             if prof:
                 print(profile_summary(json.loads(prof.read_text())), flush=True)
             out.append({"table": name, "throttle": throttle, **r})

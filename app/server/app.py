@@ -136,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 logging.getLogger("demon.app").exception("maintenance failed")
 
     prune_replays()  # at creation too: a server restarted after weeks away starts clean
-    collector = Collector()
+    collector = Collector(busy=hub.racing)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -345,3 +345,23 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path, monkey
                 assert asked == [players[0].id]
         assert sorted(asked) == sorted(p.id for p in players)  # the foundations moved: all
     asyncio.run(main())
+
+
+def test_the_hub_is_racing_only_while_someone_is_connected_to_a_round_in_play(tmp_path):
+    """`Hub.racing` tells the collector when a pause would be felt (app/server/collector.py)."""
+    async def main() -> None:
+        hub = Hub(settings(tmp_path))
+        assert not hub.racing()  # no room
+        handle, host, _ = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
+        pipe = Pipe(RecordingSocket(), 256)
+        assert hub.attach(handle, host, pipe, None)
+        assert not hub.racing()  # a lobby
+        handle, players, pipes, _ = await seated_room(hub)
+        assert hub.racing()  # a round in play, with its sockets
+        for player, p in zip(players, pipes):
+            hub.detach(handle, player, p)
+        await turns()
+        assert not hub.racing()  # the round is still in play, but nobody is connected to it
+        await hub.stop()
+
+    asyncio.run(main())

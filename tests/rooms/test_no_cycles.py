@@ -94,7 +94,7 @@ def test_the_collector_collects_in_full_only_once_the_frozen_heap_has_grown():
     it runs once the frozen heap has grown by the policy's factor, and not before."""
     from app.server.collector import Collector
 
-    collector = Collector(check_every=1, growth=1.05, floor=0)
+    collector = Collector(check_every=1, quiet_growth=1.05, floor=0)
     gc.disable()
     try:
         collector.full_collection()
@@ -113,5 +113,31 @@ def test_the_collector_collects_in_full_only_once_the_frozen_heap_has_grown():
         assert gc.get_freeze_count() >= grown - 100  # the cycles are still there, frozen ...
         collector.full_collection()
         assert collector.baseline < grown - 1000  # ... until a full collection frees them
+    finally:
+        gc.enable()
+
+
+def test_the_collector_waits_for_nobody_racing_before_a_full_collection():
+    """A full collection stops every table (160 ms at 50 rooms of 8): while someone races
+    it waits, up to the leak's safety net, and runs once nobody does."""
+    from app.server.collector import Collector
+
+    racing = True
+    collector = Collector(lambda: racing, check_every=1, quiet_growth=1.05, busy_growth=1.5, floor=0)
+    gc.disable()
+    try:
+        collector.full_collection()
+        first = collector.full_collections
+        kept = [[i] for i in range(int(collector.baseline * 0.2) + 1000)]  # 20 % more
+        collector.tick()
+        assert collector.full_collections == first  # grown past the quiet limit, but people race
+        racing = False
+        collector.tick()
+        assert collector.full_collections == first + 1  # nobody races: now
+        racing = True
+        more = [[i] for i in range(int(collector.baseline * 0.6) + 1000)]  # past the busy limit
+        collector.tick()
+        assert collector.full_collections == first + 2  # the safety net, even while racing
+        del kept, more
     finally:
         gc.enable()

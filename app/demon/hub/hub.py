@@ -34,6 +34,7 @@ from app.demon.hub.flush import Outbox
 from app.demon.hub.handle import SAVE_ALL, RoomHandle, RoomStore
 from app.demon.hub.timers import Timers
 from app.demon.room.errors import TooManyBots
+from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Outcome, Player, Room
 from app.demon.room.test_layout import load_test_layout
 from app.protocol import messages as m
@@ -236,6 +237,12 @@ class Hub:
     def reply(self, pipe: Pipe, message: out.Reply) -> None:
         """A message for one socket only, with the next flush (`Outbox.reply`)."""
         self.outbox.reply(pipe, message)
+
+    def racing(self) -> bool:
+        """Whether someone is connected to a round in play somewhere in this process:
+        then a pause of the whole process would be felt in a race (the collector waits
+        for a moment when it is not: app/server/collector.py)."""
+        return any(handle.pipes and handle.room.phase is Phase.PLAYING for handle in self.rooms.values())
 
     def tick(self) -> None:
         """Every room's deadlines, now (`Timers.tick`; the ticker calls it 4 times a second)."""
