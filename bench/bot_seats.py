@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import app.demon.hub.bot_driver as driver_module  # noqa: E402
-from app.server.collector import Collector  # noqa: E402
+from app.server.loop.collector import Collector  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
@@ -94,7 +94,7 @@ async def loop_load(args: argparse.Namespace) -> int:
               for _ in range(args.rooms)]
     for handle, _, _ in tables:
         handle.person_seen = True  # the person is at the table (their socket's `Hub.attach` would say so)
-    collector = Collector()  # the collector as the server sets it (app/server/collector.py)
+    collector = Collector(busy=lambda: True)  # as the server sets it while people race (app/server/loop/collector.py)
     collector.start()
     full: list[float] = []
     started = [0.0]

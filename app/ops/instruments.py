@@ -38,6 +38,20 @@ FLUSH_SECONDS = Histogram("demon_flush_seconds", "Time of one whole flush (frame
 SAVE_SECONDS = Histogram("demon_save_seconds", "Time of one group commit of the rooms a flush changed.",
                          buckets=_FAST, registry=REGISTRY)
 
+# The rooms' event loop: how late a timer due every 0.1 s fires (app/server/loop/watch.py),
+# and the process's full garbage collections (app/server/loop/collector.py).
+_LAG = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+LOOP_LAG_SECONDS = Histogram("demon_loop_lag_seconds", "How late the event loop runs a timer due "
+                             "every 0.1 s: what every table of the process waited at that moment.",
+                             buckets=_LAG, registry=REGISTRY)
+LOOP_STALLS = Counter("demon_loop_stalls_total", "Times the event loop ran a timer 0.1 s late or more "
+                      "(every table of the process stopped for that long).", registry=REGISTRY)
+_full_collections = Histogram("demon_gc_full_collection_seconds", "Full garbage collections and their "
+                              "pause, by whether people were racing (racing) or not (quiet).",
+                              ["when"], buckets=_LAG, registry=REGISTRY)
+GC_FULL_QUIET = _full_collections.labels("quiet")
+GC_FULL_RACING = _full_collections.labels("racing")
+
 GRIP_GAMES = Counter("devils_grip_games_started_total", "Devil's Grip games dealt.", registry=REGISTRY)
 GRIP_HINTS = Counter("devils_grip_hints_total", "Devil's Grip hints asked for.", registry=REGISTRY)
 GRIP_HINT_SECONDS = Histogram("devils_grip_hint_seconds", "Time from a hint's arrival to its answer "

@@ -20,7 +20,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import app as app_pkg
 from app.server import (cluster, daily_http, grip_http, invite_http, metrics_http, replays_http, rooms_http,
                         static_assets, ws)
-from app.server.collector import Collector
+from app.server.loop.collector import Collector
+from app.server.loop.watch import LoopWatch
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
 from app.server.gripproc.parts import GripParts
@@ -137,6 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     prune_replays()  # at creation too: a server restarted after weeks away starts clean
     collector = Collector(busy=hub.racing)
+    loop_watch = LoopWatch()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -145,11 +147,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.drain.install_signals()
         # Every collection stops every room at once: what start-up built (modules,
         # restored rooms) leaves the collector's view, and so, a tenth of a second
-        # later, does whatever survives (app/server/collector.py says why).
+        # later, does whatever survives (app/server/loop/collector.py says why).
         collector.start()
+        loop_watch.start()
         maintenance = asyncio.create_task(maintain())
         yield
         maintenance.cancel()
+        loop_watch.stop()
         collector.stop()
         await grip.stop()
         await hub.stop()
@@ -164,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if isinstance(grip, GripParts):
         grip.install(app.state)
     app.state.collector = collector
+    app.state.loop_watch = loop_watch
     app.state.budgets = budgets
     app.state.room_watch = room_watch
     app.state.socket_gate = SocketGate(settings, budgets, room_watch)

@@ -72,7 +72,10 @@ def own_health(request: Request) -> dict[str, Any]:
             "bots": state.hub.bot_count(), "shard": state.settings.shard, "accepting": state.drain.accepting,
             # the Devil's Grip worker (app/server/gripproc): "ready", "starting" (its
             # requests wait), "restarting" (503); "in-process" without one
-            "grip": state.grip_relay.state if state.grip_relay is not None else "in-process"}
+            "grip": state.grip_relay.state if state.grip_relay is not None else "in-process",
+            # the rooms' event loop (app/server/loop/watch.py): stalls of 0.1 s or more
+            # since start, and the longest wait
+            "loop": {"stalls": state.loop_watch.stalls, "worst_ms": round(state.loop_watch.worst_s * 1e3, 1)}}
 
 
 def own_history(request: Request) -> list[dict[str, Any]]:

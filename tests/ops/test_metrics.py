@@ -96,6 +96,27 @@ def test_health_counts_bots_and_names_version_and_schema(tmp_path):
         assert httpx.get(srv.base + "/health").json()["schema"] is None
 
 
+def test_a_stalled_event_loop_is_counted_logged_and_told_by_health(tmp_path):
+    """The rooms' process is stopped for 0.4 s (SIGSTOP, as a long collection or a slow
+    query would hold its loop): its loop watch sees the wake-up that came late."""
+    import os
+    import signal
+    import time
+
+    with LiveServer(tmp_path / "a") as srv:
+        before = samples(httpx.get(srv.base + "/metrics").text)
+        os.kill(srv.proc.pid, signal.SIGSTOP)
+        time.sleep(0.4)
+        os.kill(srv.proc.pid, signal.SIGCONT)
+        srv.wait_for_log(lambda text: "the event loop stalled" in text)  # logged as it woke, late
+        after = samples(httpx.get(srv.base + "/metrics").text)
+        health = httpx.get(srv.base + "/health").json()
+    assert value(after, "demon_loop_stalls_total") >= value(before, "demon_loop_stalls_total") + 1
+    assert value(after, "demon_loop_lag_seconds_count") > value(before, "demon_loop_lag_seconds_count")
+    assert value(after, "demon_loop_lag_seconds_bucket", le="0.1") < value(after, "demon_loop_lag_seconds_count")
+    assert health["loop"]["stalls"] >= 1 and health["loop"]["worst_ms"] >= 300
+
+
 def test_devils_grip_games_hints_and_refusals_by_reason_are_counted(tmp_path):
     """Each refusal counted under its reason, as many as the answers said: rate limit
     (429), busy (503: one hint pending at most), guessing (an unknown game)."""

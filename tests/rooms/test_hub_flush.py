@@ -348,7 +348,7 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path, monkey
 
 
 def test_the_hub_is_racing_only_while_someone_is_connected_to_a_round_in_play(tmp_path):
-    """`Hub.racing` tells the collector when a pause would be felt (app/server/collector.py)."""
+    """`Hub.racing` tells the collector when a pause would be felt (app/server/loop/collector.py)."""
     async def main() -> None:
         hub = Hub(settings(tmp_path))
         assert not hub.racing()  # no room

@@ -1,6 +1,6 @@
 """Moves make no reference cycles: the server's collector policy depends on it.
 
-The server freezes what survives every tenth of a second (app/server/collector.py), so
+The server freezes what survives every tenth of a second (app/server/loop/collector.py), so
 cyclic garbage is freed only by the rare full collection; a cycle made per move (a lost
 race once kept its exception on its own traceback) would pile up between them. Here the
 real hub, rooms, engine, bot driver and SQLite store play with the collector off, and
@@ -92,7 +92,7 @@ def test_moves_races_and_bot_turns_leave_no_cyclic_garbage(tmp_path):
 def test_the_collector_collects_in_full_only_once_the_frozen_heap_has_grown():
     """Frozen objects are freed by reference counting, cycles only by a full collection:
     it runs once the frozen heap has grown by the policy's factor, and not before."""
-    from app.server.collector import Collector
+    from app.server.loop.collector import Collector
 
     collector = Collector(check_every=1, quiet_growth=1.05, floor=0)
     gc.disable()
@@ -120,7 +120,7 @@ def test_the_collector_collects_in_full_only_once_the_frozen_heap_has_grown():
 def test_the_collector_waits_for_nobody_racing_before_a_full_collection():
     """A full collection stops every table (160 ms at 50 rooms of 8): while someone races
     it waits, up to the leak's safety net, and runs once nobody does."""
-    from app.server.collector import Collector
+    from app.server.loop.collector import Collector
 
     racing = True
     collector = Collector(lambda: racing, check_every=1, quiet_growth=1.05, busy_growth=1.5, floor=0)

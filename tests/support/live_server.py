@@ -79,6 +79,7 @@ class LiveServer:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
+        self.stop(signal.SIGKILL)  # not left running behind the failed test
         raise RuntimeError(f"server did not become healthy:\n{self.log()}")
 
     def log(self) -> str:

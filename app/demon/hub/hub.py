@@ -241,7 +241,7 @@ class Hub:
     def racing(self) -> bool:
         """Whether someone is connected to a round in play somewhere in this process:
         then a pause of the whole process would be felt in a race (the collector waits
-        for a moment when it is not: app/server/collector.py)."""
+        for a moment when it is not: app/server/loop/collector.py)."""
         return any(handle.pipes and handle.room.phase is Phase.PLAYING for handle in self.rooms.values())
 
     def tick(self) -> None:

@@ -45,6 +45,8 @@ import logging
 import time
 from typing import Callable
 
+from app.ops import instruments
+
 log = logging.getLogger("demon.collector")
 
 TICK_S = 0.1  # how often survivors are frozen: the longest young list the collector can meet
@@ -93,6 +95,7 @@ class Collector:
         took = time.perf_counter() - t0
         self.baseline = gc.get_freeze_count()
         self.full_collections += 1
+        (instruments.GC_FULL_RACING if busy else instruments.GC_FULL_QUIET).observe(took)
         log.log(logging.WARNING if busy else logging.INFO,
                 "full collection%s: %d unreachable, %d objects kept, %.1f ms",
                 " while people raced" if busy else "", found, self.baseline, took * 1e3)
