@@ -139,13 +139,14 @@ async def capacity_of(name: str, args: argparse.Namespace, work: Path) -> dict:
             r = await S.run_phase(driver, f"open-{n_rooms}", S.OPEN, args.seconds, rooms, seats, server)
             step = {"players": len(seats), "moves_s": r["moves_s"], "p50": r["p50"], "p99": r["p99"],
                     "server_cpu": r["server_cpu"], "client_cpu": r["client_cpu"], "other_cpu": r["other_cpu"],
-                    "cpu_us_per_move": r["cpu_us_per_move"]}
+                    "cpu_us_per_move": r["cpu_us_per_move"], "loop_stalls": r["loop_stalls"]}
             steps.append(step)
             print(f"  {step['players']:5d} players: {r['moves_s']:6.0f} moves/s, fan-out p50 {r['p50'] * 1e3:6.1f} ms, "
                   f"p99 {r['p99'] * 1e3:7.1f} ms; server {r['server_cpu'] * 100:3.0f}% of a core "
                   f"({r['cpu_us_per_move']:.0f} us/move), client "
                   f"{r['client_cpu'] * 100:3.0f}%, other processes {r['other_cpu'] * 100:3.0f}% "
-                  f"(load {S.loadavg()})", flush=True)
+                  + (f", server loop stalls {r['loop_stalls']} " if r["loop_stalls"] is not None else "")
+                  + f"(load {S.loadavg()})", flush=True)
             if r["p99"] * 1e3 > args.capacity_p99_ms:
                 break
     finally:

@@ -153,6 +153,20 @@ class ServerProcess:
                 time.sleep(0.1)
         raise RuntimeError(f"server did not start listening:\n{self.log_tail()}")
 
+    def loop_stalls(self) -> int | None:
+        """How often our server's event loop has been 0.1 s late or more since it started
+        (`demon_loop_stalls_total`, app/server/loop/watch.py); None for the bare relay.
+        Read between phases: a stall the server counted is the server's, while a p99
+        the client measured may be the machine's or the client's own."""
+        try:
+            text = httpx.get(f"http://{HOST}:{self.port}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            return None
+        for line in text.splitlines():
+            if line.startswith("demon_loop_stalls_total"):
+                return int(float(line.rsplit(" ", 1)[1]))
+        return None
+
     def check(self) -> None:
         if self.proc is not None and self.proc.poll() is not None:
             raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log_tail()}")
@@ -635,6 +649,7 @@ async def run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms:
 
 async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms: list[Room], seats: list,
                      server: ServerProcess, drain: float) -> dict:
+    stalls0 = server.loop_stalls()
     all0 = machine_cpu_s()
     cpu0, ru0, t0 = server.cpu_s(), resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
     family0 = server.family_cpu_s()
@@ -656,10 +671,12 @@ async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms
     all1 = machine_cpu_s()
     await asyncio.sleep(drain)  # answers still in flight
     server.check()
+    stalls1 = server.loop_stalls()
     lat = fan_out_latencies(rooms)
     rtts = sorted(phase.rtts)
     client_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     return {
+        "loop_stalls": stalls1 - stalls0 if stalls0 is not None and stalls1 is not None else None,
         "sends": phase.sends, "applied": phase.applied, "skipped": phase.skipped,
         "rejected": dict(phase.rejected), "rounds_ended": dict(phase.rounds_ended),
         "moves_s": phase.applied / elapsed, "elapsed": elapsed,
@@ -849,6 +866,8 @@ def merge_runs(runs: list[dict]) -> dict:
             values = [r[phase][key] for r in runs]
             if isinstance(value, dict):
                 merged[key] = dict(sum((Counter(v) for v in values), Counter()))
+            elif key == "loop_stalls":  # counted by the server: over all runs (None: the bare relay)
+                merged[key] = None if None in values else sum(values)
             elif key in ("gc", "gc_young"):  # (count, total, longest): over all runs
                 merged[key] = (sum(v[0] for v in values), sum(v[1] for v in values), max(v[2] for v in values))
             elif isinstance(value, tuple):
@@ -882,6 +901,8 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
             ("fan-out p50 (ms)", [ms(r[key]["p50"]) for r in results]),
             ("fan-out p99 (ms)", [ms(r[key]["p99"]) for r in results]),
             ("fan-out max (ms)", [ms(r[key]["max"]) for r in results]),
+            ("server loop stalls >= 100 ms" + (" (all runs)" if args.repeat > 1 else ""),
+             ["-" if r[key]["loop_stalls"] is None else str(r[key]["loop_stalls"]) for r in results]),
             ("fan-out samples", [f"{r[key]['lat_n']:.0f}" for r in results]),
             ("ack p50 / p99 (ms)", [f"{ms(r[key]['ack_p50'])} / {ms(r[key]['ack_p99'])}" for r in results]),
             ("messages / frames / KB to clients per move",
