@@ -1139,6 +1139,8 @@ def run_bots_mode(args: argparse.Namespace) -> None:
             ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
     for title, cell in rows:
         print(f"{title:34}{cell(med['sockets']):>22}{cell(med['bots']):>26}")
+    stalls = {k: sum(r["loop_stalls"] or 0 for r in v) for k, v in runs.items()}
+    print(f"{'server loop stalls >= 100 ms (all)':34}{stalls['sockets']:>22}{stalls['bots']:>26}")
     if args.gc_log:  # over all runs
         for title, key in (("server full GCs: n / sum / max", "gc"), ("server young GCs: n / sum / max", "gc_young")):
             cells = {k: gc_cell((sum(r[key][0] for r in v), sum(r[key][1] for r in v), max(r[key][2] for r in v)))
@@ -1261,6 +1263,8 @@ def run_grip_mode(args: argparse.Namespace) -> None:
             ("search pools' CPU (%)", lambda r: f"{r['pool_cpu'] * 100:.0f}")]
     for title, cell in rows:
         print(f"{title:34}{cell(med['without']):>18}{cell(med['with']):>20}")
+    stalls = {k: sum(r[k]["loop_stalls"] or 0 for r in runs) for k in ("without", "with")}
+    print(f"{'server loop stalls >= 100 ms (all)':34}{stalls['without']:>18}{stalls['with']:>20}")
     status = sum((Counter(r["with"]["hint_status"]) for r in runs), Counter())
     print(f"hints answered (200): {hint['hints_s']:.1f}/s; their latency p50 {hint['hint_p50'] * 1e3:.0f} ms, "
           f"p99 {hint['hint_p99'] * 1e3:.0f} ms; answers by status {dict(status)}")
