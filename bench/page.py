@@ -80,6 +80,7 @@ HOOKS = """(() => {
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
+        if (e.startTime < window.__bench.since) continue; // before the watch began
         window.__bench.longtasks.push(e.duration);
         window.__bench.longAt.push([Math.round(e.startTime), Math.round(e.duration)]);
       }
@@ -238,8 +239,11 @@ def renderer_main_cpu(browser) -> dict[int, float]:
 # ResizeObserver reports after layout, so it adds none), to tell a frame in which the
 # foundations wrapped to a new row from one that only drew plays.
 SIZES_WATCH = """() => { window.__bench.sizes = [];
-  const ro = new ResizeObserver((entries) => { for (const e of entries) window.__bench.sizes.push(
-    [Math.round(performance.now()), e.target.className.split(' ')[0], Math.round(e.contentRect.height)]); });
+  const seen = new Set(); // an observer reports each node once when it starts: not a change
+  const ro = new ResizeObserver((entries) => { for (const e of entries) {
+    if (!seen.has(e.target)) { seen.add(e.target); continue; }
+    window.__bench.sizes.push([Math.round(performance.now()), e.target.className.split(' ')[0], Math.round(e.contentRect.height)]);
+  } });
   for (const sel of ['.foundations', '.opponents', '.mine', '.table-status', '.results-slot']) {
     const node = document.querySelector(sel); if (node) ro.observe(node); } }"""
 
