@@ -162,15 +162,11 @@ function patternBody(kind, fg) {
 // slow phone); at a Demon table of eight those first showings fell in the middle of the
 // race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, issue 23). The
 // cards then drawn with the same address find the image made, while an <img> of it is
-// held here (the page's life: 156 faces per look of the deck at most). One face a
-// slice: the image is made in the microtask checkpoint right after the idle callback, so
-// the deadline does not see its cost, and four in one task were 60–150 ms on a CPU
-// slowed 4x (a Chromium trace, bench/page.py --trace: `SVGImage::DataChanged`), long
-// tasks of their own when the table opens on a phone. Returns a function that stops the
-// warming.
+// held here (the page's life: 156 faces per look of the deck at most). Returns a
+// function that stops the warming.
 const warmed = new Map(); // address -> <img>
 
-export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 1 } = {}) {
+export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 4 } = {}) {
   if (typeof Image !== 'function') return () => {};
   const urls = [];
   for (const s of SUITS) {
