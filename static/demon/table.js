@@ -371,12 +371,12 @@ export function mount(container, ctx) {
   // when the window changes size; not after every play.
   //
   // They shrink whenever the room does, but do not grow because the foundations took less
-  // room as they grew (from twelve piles their cards get smaller, on a phone they become
-  // tabs from eight: style.css): that gave your cards a few px more in the middle of the
-  // race, and every card of your layout was then laid out and painted again at its new
-  // size, each face an SVG image drawn anew, the longest task of the table on a slow
-  // CPU (190–320 ms at 4x, issue 23). They grow again when the window changes size, and
-  // at a new round (its foundations start empty).
+  // room as they grew (on a phone they become tabs from eight piles: demon-panels.js):
+  // that gave your cards a few px more in the middle of the race, and every card of your
+  // layout was then laid out and painted again at its new size, each face an SVG image
+  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x, issue 23).
+  // They grow again when the window changes size, and at a new round (its foundations
+  // start empty).
   let mineRoom = null;
   let pilesBefore = 0; // the foundation piles of the drawing before the last one
   let pilesNow = 0;
