@@ -58,7 +58,7 @@ VIEWPORT = {"width": 1366, "height": 768}
 # (one JSON message a line; orjson writes no spaces) and collects long tasks. Counting on
 # the frames, not in the app, measures what arrived whether or not the app kept up.
 HOOKS = """(() => {
-  window.__bench = { moves: 0, frames: 0, longtasks: [] };
+  window.__bench = { moves: 0, frames: 0, longtasks: [], longAt: [], since: 0, log: [] };
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -67,13 +67,23 @@ HOOKS = """(() => {
         if (typeof e.data !== 'string') return;
         window.__bench.frames += 1;
         let i = -1;
-        while ((i = e.data.indexOf('"kind":"move"', i + 1)) !== -1) window.__bench.moves += 1;
+        let n = 0;
+        while ((i = e.data.indexOf('"kind":"move"', i + 1)) !== -1) n += 1;
+        window.__bench.moves += n;
+        // what each frame carried, for `--long-tasks` (where a long task fell)
+        const what = e.data.includes('"type":"snapshot"') ? 'snapshot' : e.data.includes('"kind":"move"') ? 'move' : 'other';
+        window.__bench.log.push([Math.round(performance.now()), what, n, e.data.length]);
+        if (window.__bench.log.length > 5000) window.__bench.log.shift();
       });
     }
   };
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__bench.longtasks.push(e.duration);
+      for (const e of list.getEntries()) {
+        if (e.startTime < window.__bench.since) continue; // before the watch began
+        window.__bench.longtasks.push(e.duration);
+        window.__bench.longAt.push([Math.round(e.startTime), Math.round(e.duration)]);
+      }
     }).observe({ type: 'longtask', buffered: true });
   } catch (e) { /* no longtask support: none counted */ }
 })();"""
@@ -131,8 +141,11 @@ def long_tasks_summary(path: Path, over_ms: float = 50.0, top: int = 6) -> str:
             for k, (s0, e0, n0, _c) in enumerate(inside):
                 children = sum(e1 - s1 for s1, e1, _n, _c1 in direct_children(inside, k))
                 own[n0] = own.get(n0, 0.0) + (e0 - s0) - children
-            parts = ", ".join(f"{n} {us / 1000:.1f}" for n, us in sorted(own.items(), key=lambda kv: -kv[1])[:top])
-            lines.append(f"  long task at {(start - origin) / 1e6:.2f} s: {(end - start) / 1000:.1f} ms ({name}): {parts}")
+            ranked = sorted(own.items(), key=lambda kv: -kv[1])
+            parts = ", ".join(f"{n} {us / 1000:.1f}" for n, us in ranked[:top])
+            # V8's sampler starting with the trace stops the thread: not the page's work
+            tool = " (the trace's sampler starting)" if ranked and ranked[0][0] == "V8.InvokeApiInterruptCallbacks" else ""
+            lines.append(f"  long task at {(start - origin) / 1e6:.2f} s: {(end - start) / 1000:.1f} ms ({name}){tool}: {parts}")
         i = j
     return "\n".join(lines) if lines else f"  no task over {over_ms:.0f} ms in the trace"
 
@@ -222,6 +235,38 @@ def renderer_main_cpu(browser) -> dict[int, float]:
     return out
 
 
+# Where a long task fell: the sizes of the table's rows as the browser laid them out (a
+# ResizeObserver reports after layout, so it adds none), to tell a frame in which the
+# foundations wrapped to a new row from one that only drew plays.
+SIZES_WATCH = """() => { window.__bench.sizes = [];
+  const seen = new Set(); // an observer reports each node once when it starts: not a change
+  const ro = new ResizeObserver((entries) => { for (const e of entries) {
+    if (!seen.has(e.target)) { seen.add(e.target); continue; }
+    window.__bench.sizes.push([Math.round(performance.now()), e.target.className.split(' ')[0], Math.round(e.contentRect.height)]);
+  } });
+  for (const sel of ['.foundations', '.opponents', '.mine', '.table-status', '.results-slot']) {
+    const node = document.querySelector(sel); if (node) ro.observe(node); } }"""
+
+
+def long_tasks_seen(got: dict, over_ms: float = 100.0) -> str:
+    """Each long task over `over_ms` the page's `longtask` observer saw, with what the
+    socket brought in the 300 ms before it ended and any row of the table that changed
+    size in it: a long task says whether it was a wrap, a burst of plays, a snapshot."""
+    since = got.get("since", 0)
+    lines = []
+    for start, dur in got.get("longAt", []):
+        if dur <= over_ms:
+            continue
+        frames = [f for f in got.get("log", []) if start - 300 <= f[0] <= start + dur]
+        moves = sum(f[2] for f in frames)
+        kinds = sorted({f[1] for f in frames})
+        sizes = [f"{n} {h}px" for at, n, h in got.get("sizes", []) if start - 20 <= at <= start + dur + 20]
+        lines.append(f"  long task at {(start - since) / 1000:5.2f} s: {dur} ms; socket in the 300 ms before: "
+                     f"{len(frames)} frames, {moves} moves ({', '.join(kinds) or '-'}); "
+                     f"resized: {', '.join(sizes) or '-'}")
+    return "\n".join(lines)
+
+
 def metrics(cdp) -> dict:
     got = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     return {k: got.get(k, 0.0) for k in METRICS}
@@ -230,6 +275,8 @@ def metrics(cdp) -> dict:
 # `--reduced-motion`: the browser asks for less motion, so the page starts with its
 # animations off (settings.js): what the card flights and the like cost, by difference.
 REDUCED_MOTION = False
+# `--long-tasks`: each long task over 100 ms the page saw, when and beside what
+LONG_TASKS = False
 
 
 def open_table(browser, base: str, seats: int, *, guided: bool = False):
@@ -272,12 +319,17 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None,
         cdp.send("Profiler.setSamplingInterval", {"interval": 500})
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.wait_for_timeout(1000)  # the first drawing and the deal's animations are not the race
-    page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; }")
     if trace:
         page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False,
                                            categories=TRACE_CATEGORIES)
     if profile:
         cdp.send("Profiler.start")
+    if trace or profile:
+        # starting V8's sampler stops the page's thread for a while (a trace's first task,
+        # `V8.InvokeApiInterruptCallbacks`: 280 ms at 4x): the tool's own, not the page's
+        page.wait_for_timeout(500)
+    page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; window.__bench.longAt = []; window.__bench.since = performance.now(); }")
+    page.evaluate(SIZES_WATCH)
     c0 = renderer_main_cpu(page.context.browser)
     m0 = metrics(cdp)
     t0 = time.perf_counter()
@@ -304,6 +356,7 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None,
         "moves": got["moves"], "ms_move": 1000 * d["TaskDuration"] / got["moves"] if got["moves"] else None,
         "cpu": cpu, "cpu_move": 1000 * cpu / got["moves"] if got["moves"] and cpu is not None else None,
         "ended": got["phase"] == "over",
+        "seen": long_tasks_seen(got),
     }
 
 
@@ -339,6 +392,8 @@ def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], thr
             finally:
                 context.close()
             print(row(name, throttle, r), flush=True)
+            if LONG_TASKS and r["seen"]:
+                print(r["seen"], flush=True)
             if path:
                 print(trace_summary(path), flush=True)
                 print(long_tasks_summary(path), flush=True)
@@ -452,9 +507,12 @@ def main() -> None:
                          "(FILE-<seats>-<cpu>x.cpuprofile; opens in DevTools) and print its self time by function")
     ap.add_argument("--reduced-motion", action="store_true",
                     help="the browser asks for less motion: the tables with their animations off")
+    ap.add_argument("--long-tasks", action="store_true",
+                    help="also list each long task over 100 ms: when, what the socket brought, what resized")
     args = ap.parse_args()
-    global REDUCED_MOTION
+    global REDUCED_MOTION, LONG_TASKS
     REDUCED_MOTION = args.reduced_motion
+    LONG_TASKS = args.long_tasks
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)

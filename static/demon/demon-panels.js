@@ -261,6 +261,13 @@ function opponentPile(pile, i, { fan, top, colour }) {
 // which leaves your own layout less than 40 px a card at a table of eight (issue 23): the
 // piles are then drawn as tabs, the top of a card only (cards.js, style.css).
 const TABS_FROM = 8;
+// A round that can reach this many piles (four a seat) draws its foundations with smaller
+// cards from its start (style.css `.foundations.many`), so the row keeps to one or two
+// lines. Chosen by the seats, not by the piles there now: switched at the twelfth pile, in
+// the middle of the race, every foundation card was laid out and painted again at its new
+// size (each face an SVG image drawn anew) and everything below the row moved, the
+// table's longest task on a slow CPU (bench/page.py --long-tasks at 4x: 110-320 ms).
+const MANY_FROM = 12;
 const narrowQuery = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(max-width: 600px)') : null;
 
 // The shared foundations, and the place for a new one: one node per pile, made again
@@ -295,7 +302,7 @@ export function createFoundations(el) {
           'aria-label': t('table.foundationPile', { n: i + 1, card: cardText(f.top), name: owner }) },
         cardEl(f.top, { owner: colour, ownerLabel: tag, mini: tabs ? 'tab' : false })) });
     });
-    el.classList.toggle('many', next >= 12); // smaller cards: the row stays short (style.css)
+    el.classList.toggle('many', 4 * r.seats.length >= MANY_FROM);
     el.classList.toggle('tabs', tabs);
     items.push({ key: 'new', parts: [next, lang], make: () => h('div', { class: 'fnd fnd-new', role: 'button',
       dataset: { target: `f:${next}` }, 'aria-label': t('table.newPile') }, slotEl(t('table.newPileShort'))) });

@@ -369,18 +369,30 @@ export function mount(container, ctx) {
   // foundations wrapped to a new row: a ResizeObserver, which reports after the browser
   // laid the page out, so reading the position then costs no layout of its own) and
   // when the window changes size; not after every play.
+  //
+  // They shrink whenever the room does, but do not grow because the foundations took less
+  // room as they grew (on a phone they become tabs from eight piles: demon-panels.js):
+  // that gave your cards a few px more in the middle of the race, and every card of your
+  // layout was then laid out and painted again at its new size, each face an SVG image
+  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x, issue 23).
+  // They grow again when the window changes size, and at a new round (its foundations
+  // start empty).
   let mineRoom = null;
+  let pilesBefore = 0; // the foundation piles of the drawing before the last one
+  let pilesNow = 0;
   const above = new ResizeObserver(() => fitMine());
   for (const node of [status, results, opponents, foundations]) above.observe(node);
-  function fitMine() {
+  function fitMine({ resized = false } = {}) {
     if (mine.hidden || results.firstChild) return; // the results push it down; keep the race's size
     const top = mine.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
     if (room === mineRoom) return;
+    if (mineRoom !== null && room > mineRoom && pilesNow > pilesBefore && !resized) return;
     mineRoom = room;
     mine.style.setProperty('--mine-room', `${room}px`);
   }
-  window.addEventListener('resize', fitMine);
+  const onResize = () => fitMine({ resized: true });
+  window.addEventListener('resize', onResize);
 
   // Cards being dragged, or on their way to the server, stay hidden in the layout.
   function hideMoving() {
@@ -397,6 +409,8 @@ export function mount(container, ctx) {
     // (a data attribute written again, even unchanged, makes the browser check its styles)
     if (!logList.firstChild && logList.dataset.empty !== t('table.playLogEmpty')) logList.dataset.empty = t('table.playLogEmpty');
     if (el.dataset.players !== String(v.round.seats.length)) el.dataset.players = String(v.round.seats.length);
+    pilesBefore = pilesNow;
+    pilesNow = v.round.foundations.length;
     statusBar.update(v);
     opponentPanels.draw(v);
     foundationPiles.draw(v);
@@ -443,7 +457,7 @@ export function mount(container, ctx) {
       stopWarming();
       if (longTasks) longTasks.disconnect();
       foundationPiles.destroy();
-      window.removeEventListener('resize', fitMine);
+      window.removeEventListener('resize', onResize);
       above.disconnect();
       coach.destroy();
       selection.destroy();
