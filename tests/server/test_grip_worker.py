@@ -141,3 +141,14 @@ def test_without_the_worker_the_server_answers_devils_grip_itself(tmp_path):
         metrics = http.get("/metrics").text
         assert "devils_grip_hints_total 1.0" in metrics and "devils_grip_games 1.0" in metrics
         assert "devils_grip_worker_process" not in metrics
+
+
+def test_the_worker_gives_way_to_the_rooms_once_it_is_warm(tmp_path):
+    """Once ready, the worker runs `SERVING_NICE` below the server's priority, so on a
+    busy machine the rooms' process comes first (docs/performance.md, issue 25)."""
+    from app.server.gripproc.worker import SERVING_NICE
+
+    with LiveServer(tmp_path / "a") as srv:  # started: the worker said "ready"
+        [worker] = grip_workers(srv.proc.pid)
+        server_nice = os.getpriority(os.PRIO_PROCESS, srv.proc.pid)
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, server_nice + SERVING_NICE)

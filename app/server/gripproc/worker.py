@@ -11,10 +11,13 @@ body's size and JSON checks, the security headers): the worker runs what used to
 the rooms' loop behind them (routing, validation, the game, the hint's wait, encoding).
 
 It ends when the server closes its end of the socket (a stop, or the server dying),
-so a killed server leaves no worker behind. It runs at the server's priority: at nice 5
-the first hint after start-up (the search pool's cold start) missed its deadline on a
-loaded test machine; the searches themselves run at the lowest priority, as before
-(app/grip/service/advisor.py).
+so a killed server leaves no worker behind. It starts at the server's priority (at nice 5
+the first hint after start-up, the search pool's cold start, missed its deadline on a
+loaded test machine) and lowers it to nice `SERVING_NICE` once warm, just before "ready":
+with 10 hint-following clients on a 2-core machine, Demon's open-loop p99 was 2.5x the run
+without them at the server's priority and 1.6x at nice 5 (nice 10: the same), with hints'
+p99 still 200-230 ms (docs/performance.md, issue 25). The searches themselves run at the
+lowest priority, as before (app/grip/service/advisor.py).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from app.storage.store import Store
 log = logging.getLogger("demon.grip_worker")
 WAL_CHECK_S = 0.1  # how often the WAL's size is looked at (one stat)
 WARM_TIMEOUT_S = 30.0  # the search pools' start, before "ready" (parts.py)
+SERVING_NICE = 5  # the worker's niceness once warm (see the module docstring)
 _ERROR = (500, [(b"content-type", b"application/json")], b'{"detail":"Internal Server Error"}')
 
 
@@ -151,6 +155,7 @@ async def serve(sock: socket.socket) -> None:
     app = grip_app(settings, parts)
     await parts.start()
     await parts.warmed(WARM_TIMEOUT_S)
+    os.nice(SERVING_NICE)  # warm: from now on the rooms' process comes first on a busy machine
     pruning = asyncio.create_task(_prune(parts))
     checkpoints = asyncio.create_task(_keep_wal(store)) if store is not None else None
     writer.write(frames.pack(0, {"kind": "ready", "pid": os.getpid()}))
