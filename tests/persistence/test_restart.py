@@ -117,7 +117,9 @@ def test_sigterm_closes_sockets_with_1012_and_exits_quickly(tmp_path):
     try:
         players, codes, exit_code, elapsed = asyncio.run(main(server))
         assert codes == [1012, 1012, 1012]
-        assert exit_code in (0, -signal.SIGTERM) and elapsed < 5.0  # uvicorn re-raises the signal
+        # a stop asked for and done is a success: 0, not the signal uvicorn raises again
+        # after its shutdown (under an init, as in docker/compose.yml, Docker saw 143)
+        assert exit_code == 0 and elapsed < 5.0
         server.proc = None
         server.start()
 
