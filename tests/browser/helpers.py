@@ -24,6 +24,19 @@ def create_room(page: Page, name: str, *, rounds: int | None = None,
     return code
 
 
+def practice_from_home(page: Page, bots: int, level: str, *, rounds: int | None = None) -> None:
+    """On the home page: "Play against bots" as Ann, with `bots` bots of `level`; returns
+    once the countdown is over and the race is on."""
+    page.fill("#practice-name", "Ann")
+    if rounds is not None:
+        page.select_option("#create-rounds", str(rounds))
+    page.select_option("#practice-bots", str(bots))
+    page.select_option("#practice-level", level)
+    page.click("#practice-start")
+    wait_for_table(page)
+    expect(page.locator(".countdown")).to_be_hidden()
+
+
 def join_by_link(page: Page, link: str, name: str) -> None:
     page.goto(link)
     page.fill("#link-name", name)

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import practice_from_home
 from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "eleven-foundations.json"
@@ -52,13 +52,7 @@ SIZES = """() => ({
 def play_the_ace(page, *, bots: int, piles: int) -> tuple[dict, dict]:
     """A practice round with `bots` easy bots; the sizes before and after your ace of
     spades (the waste's top card) makes foundation pile number `piles + 1`."""
-    page.fill("#practice-name", "Ann")
-    page.select_option("#create-rounds", "1")
-    page.select_option("#practice-bots", str(bots))
-    page.select_option("#practice-level", "easy")
-    page.click("#practice-start")
-    wait_for_table(page)
-    expect(page.locator(".countdown")).to_be_hidden()
+    practice_from_home(page, bots, "easy", rounds=1)
     shown = page.locator(".foundations [data-fpile] .card.face")
     expect(shown).to_have_count(piles)
     page.wait_for_timeout(300)  # the layout settles

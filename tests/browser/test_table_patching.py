@@ -13,7 +13,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import practice_from_home, wait_for_table
 
 # Which seats moved, from the raw frames (one JSON message a line).
 TAP = """(() => {
@@ -56,12 +56,7 @@ def start_practice(open_page, bots: int, viewport=None):
     page = open_page("patch", viewport=viewport)
     page.context.add_init_script(TAP)
     page.reload()
-    page.fill("#practice-name", "Ann")
-    page.select_option("#practice-bots", str(bots))
-    page.select_option("#practice-level", "hard")
-    page.click("#practice-start")
-    wait_for_table(page)
-    expect(page.locator(".countdown")).to_be_hidden()
+    practice_from_home(page, bots, "hard")
     expect(page.locator(".opp")).to_have_count(bots)
     return page
 
