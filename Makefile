@@ -4,24 +4,25 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# axe-core, which the accessibility browser tests inject into the pages (package.json);
-# the app itself needs no JavaScript packages. Without npm those tests are skipped.
+# TypeScript (`tsc --checkJs` over static/) and axe-core, which the accessibility browser
+# tests inject into the pages (package.json); the app itself needs no JavaScript packages.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run run-scaled test typecheck bench compile clean-compiled clean
+.PHONY: run run-scaled test typecheck lint format lock bench compile clean-compiled clean
 
-$(STAMP): pyproject.toml
+# The versions come from requirements-dev.lock (hashes checked), so every checkout tests
+# with what CI tested; the app itself is then installed editable without resolving again.
+$(STAMP): pyproject.toml requirements-dev.lock
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 $(NODE_STAMP): package.json package-lock.json
-	@if command -v npm >/dev/null 2>&1; then \
-	  npm ci --no-audit --no-fund && touch $(NODE_STAMP); \
-	else \
-	  echo "npm not found: the accessibility tests (axe-core) will be skipped"; \
-	fi
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: make test needs Node and npm (tsc, the node tests); see CONTRIBUTING.md"; exit 1; }
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
 
 # `make run` listens on this computer only; `make run HOST=0.0.0.0` lets friends on your
 # network join (the start-up lines print the address to share).
@@ -33,12 +34,34 @@ run: $(STAMP)
 run-scaled: $(STAMP)
 	$(PY) docker/cluster.py --processes $(or $(N),2)$(if $(HOST), --host $(HOST))
 
-# mypy --strict over app/ (settings in pyproject.toml): a type error fails the build.
-typecheck: $(STAMP)
+# Both languages' types: mypy --strict over app/ (settings in pyproject.toml) and
+# tsc --checkJs over static/ (tsconfig.json: JSDoc types, no build step).
+typecheck: $(STAMP) $(NODE_STAMP)
 	$(PY) -m mypy
+	npx --no-install tsc -p .
 
-test: $(STAMP) $(NODE_STAMP) typecheck
-	$(PY) -m pytest
+# ruff's linter and its formatter (settings in pyproject.toml); `make format` rewrites.
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: $(STAMP)
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+# Refresh the lock files from pyproject.toml: the newest versions its bounds allow, with
+# hashes. requirements.lock is what the Docker image installs; requirements-dev.lock adds
+# the test extras and is what `make test` installs. Commit both.
+lock: $(STAMP)
+	$(PY) -m uv pip compile pyproject.toml --quiet --python-version 3.11 --generate-hashes \
+	  --custom-compile-command "make lock" -o requirements.lock
+	$(PY) -m uv pip compile pyproject.toml --quiet --python-version 3.11 --generate-hashes --extra test \
+	  --custom-compile-command "make lock" -o requirements-dev.lock
+
+# The checks first (cheap, and they name the line), then every test. PYTEST_ARGS narrows
+# the run, e.g. `make test PYTEST_ARGS="-m 'not browser'"`.
+test: $(STAMP) $(NODE_STAMP) typecheck lint
+	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

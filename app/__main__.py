@@ -8,7 +8,7 @@ Two more commands, for the self-hoster (docs/self-hosting.md, "Watching and back
 
 Both read the database from DEMON_DATA_DIR, or from `--data-dir`.
 
-One uvicorn worker: a room lives in exactly one process (docs/design.md). Frames over
+One uvicorn worker: a room lives in exactly one process (docs/architecture.md). Frames over
 the limit are refused by the WebSocket layer itself (close 1009), and permessage-deflate
 is off (compression costs CPU per message and opens compression side channels).
 
@@ -24,8 +24,8 @@ import argparse
 import logging
 import signal
 import sys
-from types import FrameType
 from pathlib import Path
+from types import FrameType
 
 from pydantic import ValidationError
 
@@ -45,16 +45,21 @@ def _settings() -> Settings:
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m app", description="Run the server (no command), "
-                                     "or back up or restore its database.")
+    parser = argparse.ArgumentParser(
+        prog="python -m app", description="Run the server (no command), or back up or restore its database."
+    )
     commands = parser.add_subparsers(dest="command")
     make = commands.add_parser("backup", help="copy the database into DIR while the server runs")
     make.add_argument("dir", type=Path, help="directory for the copy (created if missing)")
     put = commands.add_parser("restore", help="check a copy and put it in place (stop the server first)")
     put.add_argument("file", type=Path, help="a copy made by `backup`")
     for command in (make, put):
-        command.add_argument("--data-dir", type=Path, default=None,
-                             help="the server's data directory (default: DEMON_DATA_DIR, else ./data)")
+        command.add_argument(
+            "--data-dir",
+            type=Path,
+            default=None,
+            help="the server's data directory (default: DEMON_DATA_DIR, else ./data)",
+        )
     return parser.parse_args(argv)
 
 
@@ -65,7 +70,9 @@ def _backup_or_restore(args: argparse.Namespace) -> None:
             print(backup(data_dir, args.dir))
         else:
             database, kept = restore(args.file, data_dir)
-            print(f"restored {args.file} as {database}" + (f"; the replaced database is kept as {kept}" if kept else ""))
+            print(
+                f"restored {args.file} as {database}" + (f"; the replaced database is kept as {kept}" if kept else "")
+            )
     except BackupError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -115,8 +122,10 @@ def serve() -> None:
     lan = lan_addresses() if settings.share_lan_address else []
     as_json = settings.log_format == "json"
     # The last line says whether Demon's hot path runs compiled (mypyc) or as Python.
-    for line in [*startup_lines(public_url=settings.public_url, listen_host=settings.host,
-                                port=settings.port, lan=lan), status()]:
+    for line in [
+        *startup_lines(public_url=settings.public_url, listen_host=settings.host, port=settings.port, lan=lan),
+        status(),
+    ]:
         if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
             logging.getLogger("demon.start").info(line)
         else:

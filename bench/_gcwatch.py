@@ -30,8 +30,9 @@ def main() -> None:
         if phase == "start":
             started[0] = time.monotonic()
         else:
-            log.write(f"{started[0]:.6f} {time.monotonic() - started[0]:.6f} {info['collected']} "
-                      f"{info['generation']}\n")
+            log.write(
+                f"{started[0]:.6f} {time.monotonic() - started[0]:.6f} {info['collected']} {info['generation']}\n"
+            )
 
     gc.callbacks.append(watch)
     if sys.argv[2] == "-m":

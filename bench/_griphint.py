@@ -39,8 +39,7 @@ class GripHinters:
         self.recording = False
 
     async def start(self) -> None:
-        self._http = httpx.AsyncClient(base_url=self.base, timeout=30,
-                                       limits=httpx.Limits(max_connections=self.n + 2))
+        self._http = httpx.AsyncClient(base_url=self.base, timeout=30, limits=httpx.Limits(max_connections=self.n + 2))
         self._tasks = [asyncio.create_task(self._client(i)) for i in range(self.n)]
 
     async def stop(self) -> None:
@@ -55,8 +54,9 @@ class GripHinters:
         self.status.clear()
 
     async def _new_game(self) -> tuple[str, dict]:
-        r = await self._http.post("/api/grip", json={"number": self.rng.randrange(1, 10**9),
-                                                     "passes": self.rng.choice([1, 3, None])})
+        r = await self._http.post(
+            "/api/grip", json={"number": self.rng.randrange(1, 10**9), "passes": self.rng.choice([1, 3, None])}
+        )
         r.raise_for_status()
         game = r.json()
         self.deals += 1
@@ -80,8 +80,11 @@ class GripHinters:
                     gid, auth = await self._new_game()
                     seq = 0
                     continue
-                r = await self._http.post(f"/api/grip/{gid}/moves", headers=auth,
-                                          json={"base": seq, "ops": [{"op": "action", "action": action}]})
+                r = await self._http.post(
+                    f"/api/grip/{gid}/moves",
+                    headers=auth,
+                    json={"base": seq, "ops": [{"op": "action", "action": action}]},
+                )
                 if r.status_code == 200:
                     seq = r.json()["seq"]
                 if r.status_code != 200 or r.json()["state"]["over"]:
@@ -115,9 +118,14 @@ async def main_async(base: str, n: int, warm: float, seconds: float, seed: int) 
         await hinters.stop()
     lat = sorted(hinters.latencies)
     # hints and their latency: answers (200) only; hint_status counts every request
-    return {"hints": len(lat), "hints_s": len(lat) / elapsed, "hint_p50": percentile(lat, 50),
-            "hint_p99": percentile(lat, 99), "hint_status": {str(k): v for k, v in hinters.status.items()},
-            "deals": hinters.deals}
+    return {
+        "hints": len(lat),
+        "hints_s": len(lat) / elapsed,
+        "hint_p50": percentile(lat, 50),
+        "hint_p99": percentile(lat, 99),
+        "hint_status": {str(k): v for k, v in hinters.status.items()},
+        "deals": hinters.deals,
+    }
 
 
 def main() -> None:

@@ -70,8 +70,7 @@ def reference_pace(ref: Reference, rng: SplitMix64) -> float:
 
 
 def _shape(view: SeatView) -> tuple[object, ...]:
-    return (view.stock + view.waste_count, view.home,
-            tuple((p.down, len(p.up)) for p in view.tableau))
+    return (view.stock + view.waste_count, view.home, tuple((p.down, len(p.up)) for p in view.tableau))
 
 
 def _priority(view: SeatView, a: DemonAction) -> float | None:
@@ -104,8 +103,7 @@ def _playable(view: SeatView, card: Card) -> bool:
     return False
 
 
-def reference_decide(view: SeatView, ref: Reference, memory: ReferenceMemory,
-                     rng: SplitMix64) -> Decision:
+def reference_decide(view: SeatView, ref: Reference, memory: ReferenceMemory, rng: SplitMix64) -> Decision:
     """The reference player's next step; `vote_end` True when it gives up."""
     if not view.started or view.ended or view.seat in view.absent:
         return Decision(None, False)

@@ -19,7 +19,7 @@ import hashlib
 import os
 import struct
 import time
-from typing import Callable
+from collections.abc import Callable
 
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -35,9 +35,14 @@ def _mask(payload: bytes, key: bytes) -> bytes:
 
 
 class WSClient(asyncio.Protocol):
-    def __init__(self, host: str, port: int, path: str,
-                 on_text: Callable[[str, float], None],
-                 on_close: Callable[["WSClient"], None] | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        path: str,
+        on_text: Callable[[str, float], None],
+        on_close: Callable[[WSClient], None] | None = None,
+    ) -> None:
         self.host, self.port, self.path = host, port, path
         self.on_text = on_text
         self.on_close = on_close
@@ -57,9 +62,11 @@ class WSClient(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
-        request = (f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                   f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                   f"Sec-WebSocket-Key: {self._key.decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        request = (
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {self._key.decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
         transport.write(request.encode())  # type: ignore[attr-defined]
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -89,7 +96,7 @@ class WSClient(asyncio.Protocol):
                 return
             self._in_handshake = False
             self.opened.set_result(None)
-            data = data[end + 4:]
+            data = data[end + 4 :]
         self._frames(data, t)
 
     # ------------------------------------------------------------ frames
@@ -110,17 +117,17 @@ class WSClient(asyncio.Protocol):
             elif length == 127:
                 if n - j < 8:
                     break
-                length = int.from_bytes(data[j:j + 8], "big")
+                length = int.from_bytes(data[j : j + 8], "big")
                 j += 8
             key = None
             if b1 & 0x80:  # servers do not mask, but be lenient
                 if n - j < 4:
                     break
-                key = data[j:j + 4]
+                key = data[j : j + 4]
                 j += 4
             if n - j < length:
                 break
-            payload = data[j:j + length]
+            payload = data[j : j + length]
             if key is not None:
                 payload = _mask(payload, key)
             i = j + length
@@ -178,10 +185,17 @@ class WSClient(asyncio.Protocol):
             self.transport.close()
 
 
-async def connect(host: str, port: int, path: str, on_text: Callable[[str, float], None],
-                  on_close: Callable[[WSClient], None] | None = None, timeout: float = 10.0) -> WSClient:
+async def connect(
+    host: str,
+    port: int,
+    path: str,
+    on_text: Callable[[str, float], None],
+    on_close: Callable[[WSClient], None] | None = None,
+    timeout: float = 10.0,
+) -> WSClient:
     loop = asyncio.get_running_loop()
     _, client = await asyncio.wait_for(
-        loop.create_connection(lambda: WSClient(host, port, path, on_text, on_close), host, port), timeout)
+        loop.create_connection(lambda: WSClient(host, port, path, on_text, on_close), host, port), timeout
+    )
     await asyncio.wait_for(client.opened, timeout)
     return client

@@ -61,8 +61,16 @@ def starlette_app():
 def run_starlette(host: str, port: int) -> None:
     import uvicorn
 
-    uvicorn.run(starlette_app(), host=host, port=port, ws="websockets-sansio", ws_max_size=4096,
-                ws_per_message_deflate=False, log_level="warning", lifespan="off")
+    uvicorn.run(
+        starlette_app(),
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=4096,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="off",
+    )
 
 
 def run_websockets(host: str, port: int) -> None:

@@ -25,19 +25,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import app.demon.hub.bot_driver as driver_module  # noqa: E402
-from app.server.loop.collector import Collector  # noqa: E402
-from app.config import Settings  # noqa: E402
-from app.protocol import messages as m  # noqa: E402
-from app.demon.hub.hub import Hub  # noqa: E402
-from app.demon.hub.flush import Outbox  # noqa: E402
-from app.demon.room.room import Phase, Room  # noqa: E402
-from app.storage.store import Store  # noqa: E402
+import app.demon.hub.bot_driver as driver_module
+from app.config import Settings
+from app.demon.hub.flush import Outbox
+from app.demon.hub.hub import Hub
+from app.demon.room.room import Phase, Room
+from app.protocol import messages as m
+from app.server.loop.collector import Collector
+from app.storage.store import Store
 
 
 def timed(fn, wall: list[float], cpu: list[float]):
     """Wall time (what the loop waited) and this thread's CPU time (what the call cost:
     on a shared machine the wall time also holds the moments the process was not running)."""
+
     def wrapper(*args, **kwargs):
         t0, c0 = time.perf_counter(), time.thread_time()
         try:
@@ -45,6 +46,7 @@ def timed(fn, wall: list[float], cpu: list[float]):
         finally:
             cpu.append(time.thread_time() - c0)
             wall.append(time.perf_counter() - t0)
+
     return wrapper
 
 
@@ -53,10 +55,19 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def play(args: argparse.Namespace) -> float:
-    hub = Hub(Settings(countdown_s=0.0, test_seed=args.seed, bot_think_scale=args.scale, persist=False,
-                       max_bots=args.rooms * args.bots))
-    tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=1))
-              for _ in range(args.rooms)]
+    hub = Hub(
+        Settings(
+            countdown_s=0.0,
+            test_seed=args.seed,
+            bot_think_scale=args.scale,
+            persist=False,
+            max_bots=args.rooms * args.bots,
+        )
+    )
+    tables = [
+        hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=1))
+        for _ in range(args.rooms)
+    ]
     for handle, _, _ in tables:
         handle.person_seen = True  # the person is at the table (their socket's `Hub.attach` would say so)
     await asyncio.sleep(0.05)
@@ -82,6 +93,7 @@ def watch_slow(owner, name: str, label: str, slow: list, limit: float = 0.02) ->
             took = time.perf_counter() - t0
             if took > limit:
                 slow.append((took, label))
+
     setattr(owner, name, wrapper)
 
 
@@ -90,8 +102,10 @@ async def loop_load(args: argparse.Namespace) -> int:
     store = Store.open(work)
     hub = Hub(Settings(data_dir=work, countdown_s=0.1, test_seed=args.seed, max_bots=args.rooms * args.bots), store)
     await hub.start()
-    tables = [hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=20))
-              for _ in range(args.rooms)]
+    tables = [
+        hub.create_practice(m.PracticeRoom(name="P", bots=args.bots, level=args.level, rounds=20))
+        for _ in range(args.rooms)
+    ]
     for handle, _, _ in tables:
         handle.person_seen = True  # the person is at the table (their socket's `Hub.attach` would say so)
     collector = Collector(busy=lambda: True)  # as the server sets it while people race (app/server/loop/collector.py)
@@ -108,6 +122,7 @@ async def loop_load(args: argparse.Namespace) -> int:
             pauses.append((info["generation"], time.perf_counter() - started[0]))
             if info["generation"] == 2:
                 full.append(pauses[-1][1])
+
     gc.callbacks.append(on_gc)
     t0 = time.monotonic()
     while time.monotonic() - t0 < args.loop:
@@ -118,9 +133,11 @@ async def loop_load(args: argparse.Namespace) -> int:
     gc.callbacks.remove(on_gc)
     collector.stop()
     young = [d for g, d in pauses if g < 2]
-    print(f"young collections: {len(young)}, longest {max(young, default=0) * 1e3:.1f} ms; "
-          f"collector: {collector.ticks} ticks, {collector.full_collections} full collections (start-up's "
-          f"included); frozen objects at the end {gc.get_freeze_count()}")
+    print(
+        f"young collections: {len(young)}, longest {max(young, default=0) * 1e3:.1f} ms; "
+        f"collector: {collector.ticks} ticks, {collector.full_collections} full collections (start-up's "
+        f"included); frozen objects at the end {gc.get_freeze_count()}"
+    )
     await hub.stop()
     store.close()
     print(f"full collections: {len(full)}, longest {max(full, default=0) * 1e3:.0f} ms")
@@ -134,8 +151,12 @@ def main() -> None:
     ap.add_argument("--level", default="hard", choices=("easy", "medium", "hard"))
     ap.add_argument("--seed", type=int, default=20240, help="DEMON_TEST_SEED: the deal")
     ap.add_argument("--scale", type=float, default=0.002, help="think-time scale (testing only)")
-    ap.add_argument("--loop", type=float, metavar="SECONDS",
-                    help="instead: 50 rooms at real think times; the longest event-loop callbacks")
+    ap.add_argument(
+        "--loop",
+        type=float,
+        metavar="SECONDS",
+        help="instead: 50 rooms at real think times; the longest event-loop callbacks",
+    )
     args = ap.parse_args()
     if args.loop:
         if args.rooms == 5:
@@ -149,8 +170,10 @@ def main() -> None:
         watch_slow(Room, "legal_news", "  legal_news", slow)
         actions = asyncio.run(loop_load(args))
         slow.sort(reverse=True)
-        print(f"bench/bot_seats.py --loop: {args.rooms} rooms of 1 person + {args.bots} {args.level} bots, "
-              f"{args.loop:g} s, {actions} bot messages; calls over 20 ms: {len(slow)}; the longest:")
+        print(
+            f"bench/bot_seats.py --loop: {args.rooms} rooms of 1 person + {args.bots} {args.level} bots, "
+            f"{args.loop:g} s, {actions} bot messages; calls over 20 ms: {len(slow)}; the longest:"
+        )
         for took, label in slow[:15]:
             print(f"  {took * 1e3:7.1f} ms  {label}")
         return
@@ -172,12 +195,18 @@ def main() -> None:
         finally:
             gc.enable()
             driver_module.seat_view, driver_module.decide = real_view, real_decide
-        for name, values in (("seat_view", views), ("  (CPU time)", views_cpu),
-                             ("decide", decisions), ("  (CPU time)", decisions_cpu)):
+        for name, values in (
+            ("seat_view", views),
+            ("  (CPU time)", views_cpu),
+            ("decide", decisions),
+            ("  (CPU time)", decisions_cpu),
+        ):
             values.sort()
-            print(f"{name + (', gc ' + collector if name[0] != ' ' else ''):28}{len(values):8d}"
-                  f"{pct(values, 50) * 1e3:9.3f}"
-                  f"{pct(values, 99) * 1e3:9.3f}{values[-1] * 1e3:9.2f}")
+            print(
+                f"{name + (', gc ' + collector if name[0] != ' ' else ''):28}{len(values):8d}"
+                f"{pct(values, 50) * 1e3:9.3f}"
+                f"{pct(values, 99) * 1e3:9.3f}{values[-1] * 1e3:9.2f}"
+            )
         print(f"  (rounds played in {elapsed:.1f} s)")
 
 

@@ -58,12 +58,12 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.demon.rules.round import RoundAnalysis  # noqa: E402
-from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time  # noqa: E402
-from app.demon.rules.view import seat_view  # noqa: E402
-from app.common.rng import SplitMix64, derive_seed  # noqa: E402
-from app.demon.room.room import Options, Phase, Room  # noqa: E402
-from bench._reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace  # noqa: E402
+from app.common.rng import SplitMix64, derive_seed
+from app.demon.room.room import Options, Phase, Room
+from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time
+from app.demon.rules.round import RoundAnalysis
+from app.demon.rules.view import seat_view
+from bench._reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
@@ -88,8 +88,13 @@ class Bot:
 def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int | None = None) -> dict:
     """One seeded round among bots of the given levels (seat order); returns its result."""
     n = len(levels)
-    room = Room("BENCH", Options(rounds=1, time_limit_s=time_limit_s, max_players=n),
-                countdown_s=0.0, test_seed=seed, seed_source=SplitMix64(seed))
+    room = Room(
+        "BENCH",
+        Options(rounds=1, time_limit_s=time_limit_s, max_players=n),
+        countdown_s=0.0,
+        test_seed=seed,
+        seed_source=SplitMix64(seed),
+    )
     # A table of bots alone, made with the room's public calls: the host seats n-1 bots,
     # a watcher who finds the table full becomes a spectator, the host leaves (the watcher
     # becomes host), and the watcher seats the last bot and starts.
@@ -141,8 +146,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         stuck = seat in room.public_stuck()
         ts = time.perf_counter_ns()
         if len(timings.decide_ns) % 7 == 0:  # kept to time again, quietly, after the run
-            timings.samples.append((room.round, seat, stuck, bot.level, bot.memory.to_json(),
-                                    bot.rng.state))
+            timings.samples.append((room.round, seat, stuck, bot.level, bot.memory.to_json(), bot.rng.state))
             ts = time.perf_counter_ns()
         view = seat_view(room.round, seat, stuck=stuck)
         t1 = time.perf_counter_ns()
@@ -198,8 +202,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     else:
         reason = rnd.end.reason
         home = list(rnd.foundation_counts())
-    return {"reason": reason, "home": home, "levels": levels, "seconds": now, "moves": moves,
-            "races_lost": races_lost}
+    return {"reason": reason, "home": home, "levels": levels, "seconds": now, "moves": moves, "races_lost": races_lost}
 
 
 def two_seat_rounds(a: str, b: str, rounds: int, first_seed: int, timings: Timings) -> tuple[float, float]:
@@ -227,10 +230,13 @@ def two_seat_rounds(a: str, b: str, rounds: int, first_seed: int, timings: Timin
     end_text = "/".join(str(ends[r]) for r in ("demon", "stuck", "vote", "time"))
     if ends["hung"]:
         end_text += f" hung {ends['hung']}"
-    print(f"{label:<16}{100 * wins['A'] / k:>7.0f}%{100 * wins['B'] / k:>7.0f}%"
-          f"{100 * wins['tie'] / k:>6.0f}%{statistics.mean(home[0]):>8.1f}"
-          f"{statistics.mean(home[1]):>8.1f}{end_text:>32}{statistics.mean(secs):>8.0f}"
-          f"{races / k:>11.1f}", flush=True)
+    print(
+        f"{label:<16}{100 * wins['A'] / k:>7.0f}%{100 * wins['B'] / k:>7.0f}%"
+        f"{100 * wins['tie'] / k:>6.0f}%{statistics.mean(home[0]):>8.1f}"
+        f"{statistics.mean(home[1]):>8.1f}{end_text:>32}{statistics.mean(secs):>8.0f}"
+        f"{races / k:>11.1f}",
+        flush=True,
+    )
     return wins["A"] / k, wins["B"] / k
 
 
@@ -270,45 +276,57 @@ def pct(values: list[int], q: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=200,
-                    help="2-seat rounds per pair of levels (each deal twice, seats swapped)")
+    ap.add_argument(
+        "--rounds", type=int, default=200, help="2-seat rounds per pair of levels (each deal twice, seats swapped)"
+    )
     ap.add_argument("--big", type=int, default=30, help="8-bot rounds")
-    ap.add_argument("--reference", type=int, default=200,
-                    help="2-seat rounds of each level against its reference player (0: none)")
+    ap.add_argument(
+        "--reference", type=int, default=200, help="2-seat rounds of each level against its reference player (0: none)"
+    )
     ap.add_argument("--seed", type=int, default=1, help="first deal seed")
-    ap.add_argument("--time-limit", type=int, default=0,
-                    help="room time limit in seconds for the 8-bot rounds (0: none, the room default)")
+    ap.add_argument(
+        "--time-limit",
+        type=int,
+        default=0,
+        help="room time limit in seconds for the 8-bot rounds (0: none, the room default)",
+    )
     args = ap.parse_args()
 
     timings = Timings()
     names = list(LEVELS)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]] + [(x, x) for x in names]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]] + [(x, x) for x in names]
     started = time.perf_counter()
-    print(f"bench/bots.py: {args.rounds} two-seat rounds per pair, {args.big} eight-bot rounds, "
-          f"seeds from {args.seed}")
+    print(f"bench/bots.py: {args.rounds} two-seat rounds per pair, {args.big} eight-bot rounds, seeds from {args.seed}")
     print()
-    print(f"{'2-seat rounds':<16}{'wins A':>8}{'wins B':>8}{'ties':>7}{'home A':>8}{'home B':>8}"
-          f"{'  ends (demon/stuck/vote/time)':>32}{'sim s':>8}{'races lost':>11}")
+    print(
+        f"{'2-seat rounds':<16}{'wins A':>8}{'wins B':>8}{'ties':>7}{'home A':>8}{'home B':>8}"
+        f"{'  ends (demon/stuck/vote/time)':>32}{'sim s':>8}{'races lost':>11}"
+    )
     shares: dict[tuple[str, str], tuple[float, float]] = {}
     for a, b in pairs if args.rounds > 0 else ():
         shares[(a, b)] = two_seat_rounds(a, b, args.rounds, args.seed, timings)
     for other, target in (("easy", 0.80), ("medium", 0.60)):
         if (other, "hard") in shares:
             got = shares[(other, "hard")][1]
-            print(f"target: hard beats {other} in >= {target:.0%} of rounds: {got:.0%} "
-                  f"{'met' if got >= target else 'MISSED'}")
+            print(
+                f"target: hard beats {other} in >= {target:.0%} of rounds: {got:.0%} "
+                f"{'met' if got >= target else 'MISSED'}"
+            )
     if args.reference > 0:
         print()
         print("Against the reference players (bench/_reference.py: what a level means to a person)")
-        ref_shares = {pair: two_seat_rounds(*pair, args.reference, args.seed, timings)
-                      for pair in (("beginner", "easy"), ("club", "medium"), ("club", "hard"))}
+        ref_shares = {
+            pair: two_seat_rounds(*pair, args.reference, args.seed, timings)
+            for pair in (("beginner", "easy"), ("club", "medium"), ("club", "hard"))
+        }
         easy_loses = ref_shares[("beginner", "easy")][0]
         medium_wins = ref_shares[("club", "medium")][1]
         hard_wins = ref_shares[("club", "hard")][1]
         for text, got, ok in (
-                ("easy loses to the beginner in >= 65 %", easy_loses, easy_loses >= 0.65),
-                ("medium wins 40-60 % against the club player", medium_wins, 0.40 <= medium_wins <= 0.60),
-                ("hard beats the club player in >= 80 %", hard_wins, hard_wins >= 0.80)):
+            ("easy loses to the beginner in >= 65 %", easy_loses, easy_loses >= 0.65),
+            ("medium wins 40-60 % against the club player", medium_wins, 0.40 <= medium_wins <= 0.60),
+            ("hard beats the club player in >= 80 %", hard_wins, hard_wins >= 0.80),
+        ):
             print(f"target: {text} of rounds: {got:.0%} {'met' if ok else 'MISSED'}")
     if args.big:
         print()
@@ -319,30 +337,34 @@ def main() -> None:
         mix = ["easy", "easy", "medium", "medium", "medium", "hard", "hard", "hard"]
         for i in range(args.big):
             seed = derive_seed(args.seed, 10_000 + i)
-            levels = mix[i % 8:] + mix[:i % 8]  # every level takes every seat in turn
+            levels = mix[i % 8 :] + mix[: i % 8]  # every level takes every seat in turn
             res = play_round(levels, seed, timings, time_limit_s=limit)
             ends[res["reason"]] += 1
             secs.append(res["seconds"])
             for lv, h in zip(levels, res["home"]):
                 by_level[lv].append(h)
         limit_text = f"{limit} s time limit" if limit else "no time limit"
-        print(f"8-bot rounds (2 easy, 3 medium, 3 hard; {limit_text}): " +
-              ", ".join(f"{r} {ends[r]}" for r in ("demon", "stuck", "vote", "time", "hung")
-                        if ends[r] or r != "hung") +
-              f"; mean {statistics.mean(secs):.0f} simulated s")
-        print("  mean cards home per seat: " +
-              ", ".join(f"{x} {statistics.mean(v):.1f}" for x, v in by_level.items()))
+        print(
+            f"8-bot rounds (2 easy, 3 medium, 3 hard; {limit_text}): "
+            + ", ".join(f"{r} {ends[r]}" for r in ("demon", "stuck", "vote", "time", "hung") if ends[r] or r != "hung")
+            + f"; mean {statistics.mean(secs):.0f} simulated s"
+        )
+        print("  mean cards home per seat: " + ", ".join(f"{x} {statistics.mean(v):.1f}" for x, v in by_level.items()))
     print()
     print(f"{'cost (us)':<38}{'n':>9}{'p50':>9}{'p99':>9}{'max':>12}")
     quiet_decide, quiet_view = retime(timings.samples)
-    for label, values in (("decide", timings.decide_ns),
-                          ("decide, re-timed (best of 5)", quiet_decide),
-                          ("seat_view", timings.view_ns),
-                          ("seat_view, re-timed cold (best of 5)", quiet_view),
-                          ("room.public_stuck (for the view)", timings.stuck_ns),
-                          ("baseline: Room.act", timings.act_ns)):
-        print(f"{label:<38}{len(values):>9}{pct(values, 0.5) / 1e3:>9.1f}"
-              f"{pct(values, 0.99) / 1e3:>9.1f}{max(values) / 1e3:>12.1f}")
+    for label, values in (
+        ("decide", timings.decide_ns),
+        ("decide, re-timed (best of 5)", quiet_decide),
+        ("seat_view", timings.view_ns),
+        ("seat_view, re-timed cold (best of 5)", quiet_view),
+        ("room.public_stuck (for the view)", timings.stuck_ns),
+        ("baseline: Room.act", timings.act_ns),
+    ):
+        print(
+            f"{label:<38}{len(values):>9}{pct(values, 0.5) / 1e3:>9.1f}"
+            f"{pct(values, 0.99) / 1e3:>9.1f}{max(values) / 1e3:>12.1f}"
+        )
     p99 = pct(quiet_decide, 0.99) / 1e3
     print(f"target: decide p99 <= 1000 us (re-timed): {p99:.1f} us {'met' if p99 <= 1000 else 'MISSED'}")
     print(f"\n(wall time {time.perf_counter() - started:.1f} s)")

@@ -23,8 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.demon.rules import stuck as demon_stuck  # noqa: E402
-from app.demon.rules.round import (  # noqa: E402
+from app.demon.rules import stuck as demon_stuck
+from app.demon.rules.round import (
     DemonRound,
     Draw,
     Moved,
@@ -66,7 +66,7 @@ def greedy_action(r: DemonRound, seat: int, rng: random.Random):
 
 def percentile(values: list[float], p: float) -> float:
     s = sorted(values)
-    k = min(len(s) - 1, max(0, int(round(p / 100 * (len(s) - 1)))))
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
     return s[k]
 
 
@@ -74,8 +74,10 @@ def fmt(values: list[float]) -> str:
     if not values:
         return "n=0"
     us = [v * 1e6 for v in values]
-    return (f"n={len(us):6d}  p50 {percentile(us, 50):8.1f} us  p99 {percentile(us, 99):8.1f} us  "
-            f"max {max(us):8.1f} us  mean {statistics.fmean(us):7.1f} us")
+    return (
+        f"n={len(us):6d}  p50 {percentile(us, 50):8.1f} us  p99 {percentile(us, 99):8.1f} us  "
+        f"max {max(us):8.1f} us  mean {statistics.fmean(us):7.1f} us"
+    )
 
 
 def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
@@ -99,8 +101,9 @@ def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
             t0 = time.perf_counter()
             r2, events = r.apply(a)
             apply_times.append(time.perf_counter() - t0)
-            progress = any(isinstance(e, (Played, TurnedUp)) or (isinstance(e, Moved) and e.src == "waste")
-                           for e in events)
+            progress = any(
+                isinstance(e, (Played, TurnedUp)) or (isinstance(e, Moved) and e.src == "waste") for e in events
+            )
             idle = 0 if progress else idle
             r = r2
             n += 1
@@ -114,8 +117,7 @@ def bench_demon(rounds: int, players: int, every: int, seed0: int) -> dict:
         actions += n
         reason = r.end.reason if r.end else "unfinished"
         ends[reason] = ends.get(reason, 0) + 1
-    return {"stuck": stuck_times, "free": free_times, "apply": apply_times, "actions": actions,
-            "ends": ends}
+    return {"stuck": stuck_times, "free": free_times, "apply": apply_times, "actions": actions, "ends": ends}
 
 
 def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
@@ -165,8 +167,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
                     moves += 1
                     if moves % 400 == 0:
                         break
-            results[mode] = {"moves": moves, "searches": calls["n"], "answers": calls["answers"],
-                             "seconds": elapsed}
+            results[mode] = {"moves": moves, "searches": calls["n"], "answers": calls["answers"], "seconds": elapsed}
     finally:
         demon_stuck.waste_witness = real
         RoundAnalysis.store = real_store
@@ -195,8 +196,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-grip", action="store_true", help="skip the Devil's Grip bench")
     args = ap.parse_args(argv)
 
-    print(f"Demon stuck detection (rule 16): {args.rounds} seeded rounds, {args.players} players, "
-          f"a position every {args.every} actions from the 15th, every seat timed")
+    print(
+        f"Demon stuck detection (rule 16): {args.rounds} seeded rounds, {args.players} players, "
+        f"a position every {args.every} actions from the 15th, every seat timed"
+    )
     t0 = time.perf_counter()
     res = bench_demon(args.rounds, args.players, args.every, args.seed)
     wall = time.perf_counter() - t0
@@ -205,17 +208,21 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  is_stuck, stuck seats     {fmt(res['stuck'])}")
     print(f"  is_stuck, not stuck       {fmt(res['free'])}")
     print(f"  apply (incl. end check)   {fmt(res['apply'])}")
-    print(f"  {res['actions']} actions played; rounds ended: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(res["ends"].items()))
-          + f"; {wall:.1f} s wall")
+    print(
+        f"  {res['actions']} actions played; rounds ended: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(res["ends"].items()))
+        + f"; {wall:.1f} s wall"
+    )
     p99_ms = percentile(all_times, 99) * 1e3 if all_times else 0.0
     print(f"  target p99 <= 1 ms: {'OK' if p99_ms <= 1.0 else 'MISSED'} ({p99_ms:.3f} ms)")
     inc = bench_incremental(20, 8, args.seed)
     a, b = inc["incremental"], inc["naive"]
     print("\nStuck checks per move, 8 seats (apply + stuck_seats, as the server does):")
     for name, r in (("incremental (memo)", a), ("naive (every seat)", b)):
-        print(f"  {name:20s} {r['answers'] / r['moves']:5.2f} answers/move  {r['searches'] / r['moves']:5.2f} searches/move   "
-              f"{r['seconds'] / r['moves'] * 1e6:7.1f} us/move   ({r['moves']} moves)")
+        print(
+            f"  {name:20s} {r['answers'] / r['moves']:5.2f} answers/move  {r['searches'] / r['moves']:5.2f} searches/move   "
+            f"{r['seconds'] / r['moves'] * 1e6:7.1f} us/move   ({r['moves']} moves)"
+        )
     print(f"  incremental / naive time: {a['seconds'] / a['moves'] / (b['seconds'] / b['moves']):.2f}")
     if not args.no_grip:
         run_devils_grip()

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from app.grip.rules import (  # noqa: E402
+from app.grip.rules import (
     DealThree,
     EndDeal,
     GridToGrid,
@@ -39,8 +39,7 @@ MAX_ACTIONS_PER_DEAL = 5000
 def pick(rng: random.Random, s: GripState, swaps_left: int):
     acts = s.legal_actions(swaps=swaps_left > 0 and rng.random() < 0.02)
     entering = [
-        a for a in acts
-        if isinstance(a, TalonToGrid) or (isinstance(a, GridToGrid) and a.count == len(s.grid[a.src]))
+        a for a in acts if isinstance(a, TalonToGrid) or (isinstance(a, GridToGrid) and a.count == len(s.grid[a.src]))
     ]
     if entering and rng.random() < 0.9:
         return rng.choice(entering)
@@ -120,13 +119,17 @@ def main(argv: list[str] | None = None) -> dict:
         "is_over_max_us": timings[-1] if timings else float("nan"),
     }
     print(f"Devil's Grip engine benchmark (seed {args.seed})")
-    print(f"  random deals played to the end: {args.deals} in {elapsed:.2f} s = "
-          f"{result['deals_per_s']:.1f} deals/s ({total_actions} actions, "
-          f"{result['actions_per_s']:.0f} actions/s; mean score {result['mean_score']:.1f}, "
-          f"{result['wins']} won, {capped} stopped by the cap)")
-    print(f"  end detection is_over() on {len(timings)} sampled positions: "
-          f"p50 {result['is_over_p50_us']:.1f} us, p99 {result['is_over_p99_us']:.1f} us, "
-          f"max {result['is_over_max_us']:.1f} us")
+    print(
+        f"  random deals played to the end: {args.deals} in {elapsed:.2f} s = "
+        f"{result['deals_per_s']:.1f} deals/s ({total_actions} actions, "
+        f"{result['actions_per_s']:.0f} actions/s; mean score {result['mean_score']:.1f}, "
+        f"{result['wins']} won, {capped} stopped by the cap)"
+    )
+    print(
+        f"  end detection is_over() on {len(timings)} sampled positions: "
+        f"p50 {result['is_over_p50_us']:.1f} us, p99 {result['is_over_p99_us']:.1f} us, "
+        f"max {result['is_over_max_us']:.1f} us"
+    )
     return result
 
 

@@ -28,10 +28,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from app.grip.rules import GripState  # noqa: E402
-from app.grip.rules.search import PlanMemo, hint  # noqa: E402
-from app.grip.rules.view import GripView  # noqa: E402
-from app.grip.service.clock import ClockBudget, WorkBudget  # noqa: E402
+from app.grip.rules import GripState
+from app.grip.rules.search import PlanMemo, hint
+from app.grip.rules.view import GripView
+from app.grip.service.clock import ClockBudget, WorkBudget
 
 
 def greedy(number: int, passes: int | None) -> int:
@@ -64,8 +64,10 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def summary(scores: list[int]) -> str:
-    return (f"wins {scores.count(0):3d}/{len(scores)}  mean {statistics.mean(scores):6.2f}  "
-            f"median {statistics.median(scores):5.1f}")
+    return (
+        f"wins {scores.count(0):3d}/{len(scores)}  mean {statistics.mean(scores):6.2f}  "
+        f"median {statistics.median(scores):5.1f}"
+    )
 
 
 def main() -> None:
@@ -81,8 +83,11 @@ def main() -> None:
     spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
     for p in spinners:
         p.start()
-    print(f"budget: {'clock' if args.clock else 'work'} {args.budget:g} s a hint; {args.busy} spinning processes; "
-          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    print(
+        f"budget: {'clock' if args.clock else 'work'} {args.budget:g} s a hint; {args.busy} spinning processes; "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+        flush=True,
+    )
     numbers = range(args.start, args.start + args.deals)
     verdicts = []
     for tag in args.passes.split(","):
@@ -103,8 +108,10 @@ def main() -> None:
         print(f"-- {name}, deals {numbers.start}..{numbers.stop - 1}")
         print(f"engine  {summary(e)}   ({te:.0f} s, {len(times)} hints)")
         print(f"greedy  {summary(g)}   ({tg:.1f} s)")
-        print(f"time per hint (ms): p50 {pct(times, 0.5) * 1e3:.2f}  p99 {pct(times, 0.99) * 1e3:.1f}  "
-              f"max {times[-1] * 1e3:.1f}")
+        print(
+            f"time per hint (ms): p50 {pct(times, 0.5) * 1e3:.2f}  p99 {pct(times, 0.99) * 1e3:.1f}  "
+            f"max {times[-1] * 1e3:.1f}"
+        )
         p99 = pct(times, 0.99)
         verdicts.append((f"{name}: hint p99 <= 300 ms", f"{p99 * 1e3:.0f} ms", p99 <= 0.3))
         if passes is None:

@@ -55,15 +55,20 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
-
 from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
 from app.grip.service.legal import legal_json  # noqa: E402
+from bench.page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 from tests.support.live_server import LiveServer  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1280, "height": 900}
 FRAME_MS = 1000 / 60
 GUIDE_SEEN = "localStorage.setItem('dg.prefs', JSON.stringify({ guideGrip: true, guideDemon: true }));"
@@ -98,11 +103,12 @@ class RootServer(LiveServer):
         super().__init__(data_dir, **settings)
         self.root = root
 
-    def start(self, timeout: float = 30.0) -> "RootServer":
+    def start(self, timeout: float = 30.0) -> RootServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=self.root, env=self.env(),
-                                     stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=self.root, env=self.env(), stdout=log, stderr=subprocess.STDOUT
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -128,10 +134,16 @@ def target(game: GripGame, action: dict) -> dict:
     {sel: the cards' selector, want: their JSON, stock: the stock count's text or None}."""
     view = game.state.view()
     if action["type"] in ("deal", "redeal"):
-        return {"sel": "#grip-talon [data-card]", "want": json.dumps(view["talon"], separators=(",", ":")),
-                "stock": str(view["stock"])}
-    return {"sel": f'.cell[data-target="c:{action["dst"]}"] [data-card]',
-            "want": json.dumps(view["grid"][action["dst"]], separators=(",", ":")), "stock": None}
+        return {
+            "sel": "#grip-talon [data-card]",
+            "want": json.dumps(view["talon"], separators=(",", ":")),
+            "stock": str(view["stock"]),
+        }
+    return {
+        "sel": f'.cell[data-target="c:{action["dst"]}"] [data-card]',
+        "want": json.dumps(view["grid"][action["dst"]], separators=(",", ":")),
+        "stock": None,
+    }
 
 
 def condition(game: GripGame, action: dict) -> str:
@@ -184,8 +196,10 @@ def open_deal(browser, base: str, deal: int, latency: float):
         time.sleep(0.05)
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
-                                                  "downloadThroughput": -1, "uploadThroughput": -1})
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
     return context, page
 
 
@@ -230,11 +244,17 @@ def layout_summary(path: Path) -> str:
     `TimerFire`, i.e. read before the frame would have laid out anyway)."""
     events = json.loads(path.read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
-    main = {(e["pid"], e["tid"]) for e in events
-            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"
+    }
     spans = [e for e in events if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main]
-    scripts = [(e["ts"], e["ts"] + e["dur"]) for e in spans
-               if e["name"] in ("FunctionCall", "EventDispatch", "TimerFire", "v8.callFunction")]
+    scripts = [
+        (e["ts"], e["ts"] + e["dur"])
+        for e in spans
+        if e["name"] in ("FunctionCall", "EventDispatch", "TimerFire", "v8.callFunction")
+    ]
     forced = {"Layout": 0, "UpdateLayoutTree": 0}
     total = {"Layout": 0, "UpdateLayoutTree": 0}
     for e in spans:
@@ -242,8 +262,10 @@ def layout_summary(path: Path) -> str:
             total[e["name"]] += 1
             if any(a <= e["ts"] < b for a, b in scripts):
                 forced[e["name"]] += 1
-    return (f"layouts: {total['Layout']} ({forced['Layout']} forced by script); style recalculations: "
-            f"{total['UpdateLayoutTree']} ({forced['UpdateLayoutTree']} forced)")
+    return (
+        f"layouts: {total['Layout']} ({forced['Layout']} forced by script); style recalculations: "
+        f"{total['UpdateLayoutTree']} ({forced['UpdateLayoutTree']} forced)"
+    )
 
 
 def js_self_time(profile: dict, top: int = 15) -> str:
@@ -258,7 +280,11 @@ def js_self_time(profile: dict, top: int = 15) -> str:
     for node_id, n in hits.items():
         frame = nodes[node_id]["callFrame"]
         url = frame["url"].rsplit("/", 1)[-1]
-        key = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}" if url else frame["functionName"]
+        key = (
+            f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+            if url
+            else frame["functionName"]
+        )
         by_fn[key] = by_fn.get(key, 0.0) + n * per_sample_ms
     lines = [f"{'JavaScript function (self)':<60} {'ms':>8}"]
     for key, ms in sorted(by_fn.items(), key=lambda kv: -kv[1])[:top]:
@@ -285,8 +311,10 @@ def js_self_time(profile: dict, top: int = 15) -> str:
 
 
 def all_acknowledged(page) -> bool:
-    return bool(page.evaluate("""() => { const g = JSON.parse(localStorage.getItem('dg.grip.current') || 'null');
-        return !g || !('pending' in g) || (g.id && g.pending.length === 0); }"""))
+    return bool(
+        page.evaluate("""() => { const g = JSON.parse(localStorage.getItem('dg.grip.current') || 'null');
+        return !g || !('pending' in g) || (g.id && g.pending.length === 0); }""")
+    )
 
 
 def bench(browser, base: str, deal: int, latency: float, moves: int, profile: Path | None = None) -> dict:
@@ -327,11 +355,18 @@ def bench(browser, base: str, deal: int, latency: float, moves: int, profile: Pa
     context.close()
     dom = [d for d, _ in one]
     frame = [f for _, f in one]
-    return {"moves": moves, "latency_ms": latency,
-            "shown_dom_median": statistics.median(dom), "shown_frame_median": statistics.median(frame),
-            "shown_frame_p90": sorted(frame)[int(0.9 * (len(frame) - 1))], "shown_frame_max": max(frame),
-            "burst_shown_ms": shown_ms, "burst_frames": shown_ms / FRAME_MS,
-            "burst_acked_ms": acked_ms, "burst_cpu_ms": cpu_ms}
+    return {
+        "moves": moves,
+        "latency_ms": latency,
+        "shown_dom_median": statistics.median(dom),
+        "shown_frame_median": statistics.median(frame),
+        "shown_frame_p90": sorted(frame)[int(0.9 * (len(frame) - 1))],
+        "shown_frame_max": max(frame),
+        "burst_shown_ms": shown_ms,
+        "burst_frames": shown_ms / FRAME_MS,
+        "burst_acked_ms": acked_ms,
+        "burst_cpu_ms": cpu_ms,
+    }
 
 
 def main() -> None:
@@ -342,28 +377,37 @@ def main() -> None:
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose server and page to run")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--json", type=Path, help="also write the figures here")
-    ap.add_argument("--profile", type=Path, metavar="FILE",
-                    help="also trace and profile the burst (the trace written to FILE; summaries printed)")
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="also trace and profile the burst (the trace written to FILE; summaries printed)",
+    )
     args = ap.parse_args()
     print(f"uptime: {os.popen('uptime').read().strip()}")
     print(f"server and page from {args.root}")
     results = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        server = RootServer(Path(tmp) / "server", args.root.resolve(), winnable_ready=0,
-                            hint_budget_s=0.1, par_budget_s=0.1)
+        server = RootServer(
+            Path(tmp) / "server", args.root.resolve(), winnable_ready=0, hint_budget_s=0.1, par_budget_s=0.1
+        )
         server.start()
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             for _ in range(args.repeat):
                 r = bench(browser, server.base, args.deal, args.latency, args.moves, args.profile)
                 results.append(r)
-                print(f"latency +{r['latency_ms']:.0f} ms, {r['moves']} moves one by one: input -> shown "
-                      f"median {r['shown_frame_median']:.1f} ms (DOM {r['shown_dom_median']:.1f}), "
-                      f"p90 {r['shown_frame_p90']:.1f}, max {r['shown_frame_max']:.1f}")
-                print(f"  {r['moves']} moves as fast as accepted: last shown after {r['burst_shown_ms']:.0f} ms "
-                      f"({r['burst_frames']:.1f} frames), "
-                      f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms; the page's main thread "
-                      f"ran {r['burst_cpu_ms']:.0f} ms of CPU ({r['burst_cpu_ms'] / r['moves']:.1f} ms a move)")
+                print(
+                    f"latency +{r['latency_ms']:.0f} ms, {r['moves']} moves one by one: input -> shown "
+                    f"median {r['shown_frame_median']:.1f} ms (DOM {r['shown_dom_median']:.1f}), "
+                    f"p90 {r['shown_frame_p90']:.1f}, max {r['shown_frame_max']:.1f}"
+                )
+                print(
+                    f"  {r['moves']} moves as fast as accepted: last shown after {r['burst_shown_ms']:.0f} ms "
+                    f"({r['burst_frames']:.1f} frames), "
+                    f"all acknowledged by the server after {r['burst_acked_ms']:.0f} ms; the page's main thread "
+                    f"ran {r['burst_cpu_ms']:.0f} ms of CPU ({r['burst_cpu_ms'] / r['moves']:.1f} ms a move)"
+                )
         finally:
             browser.close()
             server.stop()

@@ -74,11 +74,21 @@ def main() -> None:
     args = ap.parse_args()
     port, data = free_port(), Path(tempfile.mkdtemp(prefix="grip-relay-cpu-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-    env.update(DEMON_PORT=str(port), DEMON_DATA_DIR=str(data), DEMON_LOG_LEVEL="warning", DEMON_WINNABLE_READY="0",
-               DEMON_GRIP_CREATE_BURST="100000", DEMON_GRIP_SEARCH_RATE_PER_S="1000", DEMON_GRIP_SEARCH_BURST="1000",
-               DEMON_GRIP_ADDR_RATE_PER_S="10000", DEMON_GRIP_ADDR_BURST="10000", DEMON_HINT_DEADLINE_S="30")
-    proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=args.root, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    env.update(
+        DEMON_PORT=str(port),
+        DEMON_DATA_DIR=str(data),
+        DEMON_LOG_LEVEL="warning",
+        DEMON_WINNABLE_READY="0",
+        DEMON_GRIP_CREATE_BURST="100000",
+        DEMON_GRIP_SEARCH_RATE_PER_S="1000",
+        DEMON_GRIP_SEARCH_BURST="1000",
+        DEMON_GRIP_ADDR_RATE_PER_S="10000",
+        DEMON_GRIP_ADDR_BURST="10000",
+        DEMON_HINT_DEADLINE_S="30",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app"], cwd=args.root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
     base = f"http://127.0.0.1:{port}"
     print(f"bench/grip_relay_cpu.py --root {args.root} --n {args.n}; load {open('/proc/loadavg').read().split()[:3]}")
     try:
@@ -99,8 +109,9 @@ def main() -> None:
                 if not current["legal"]:
                     current = state["game"] = http.post("/api/grip", json={"number": 8}).json()
                     auth["Authorization"] = f"Bearer {current['token']}"
-                answer = http.post(f"/api/grip/{current['id']}", headers=auth,
-                                   json={"op": "action", "action": current["legal"][0]})
+                answer = http.post(
+                    f"/api/grip/{current['id']}", headers=auth, json={"op": "action", "action": current["legal"][0]}
+                )
                 assert answer.status_code == 200, answer.text
                 state["game"] = {**answer.json(), "token": current.get("token")}
 
@@ -109,12 +120,20 @@ def main() -> None:
                 answer = http.post(f"/api/grip/{current['id']}", headers=auth, json={"op": "hint"})
                 assert answer.status_code in (200, 409), answer.text
 
-            kinds = [("GET /health", args.n, lambda: http.get("/health")),
-                     ("POST /api/grip (new game)", args.n, lambda: http.post("/api/grip", json={})),
-                     ("GET /api/grip/{id} (look)", args.n, lambda: http.get(f"/api/grip/{state['game']['id']}", headers=auth)),
-                     ("POST /api/grip/{id} (action)", args.n, act),
-                     ("POST /api/grip/{id} (hint)", max(1, args.n // 10), hint)]
-            print(f"{'request':34}{'n':>6}{'rooms process':>16}{'grip worker':>14}{'search pools':>14}   (us of CPU per request)")
+            kinds = [
+                ("GET /health", args.n, lambda: http.get("/health")),
+                ("POST /api/grip (new game)", args.n, lambda: http.post("/api/grip", json={})),
+                (
+                    "GET /api/grip/{id} (look)",
+                    args.n,
+                    lambda: http.get(f"/api/grip/{state['game']['id']}", headers=auth),
+                ),
+                ("POST /api/grip/{id} (action)", args.n, act),
+                ("POST /api/grip/{id} (hint)", max(1, args.n // 10), hint),
+            ]
+            print(
+                f"{'request':34}{'n':>6}{'rooms process':>16}{'grip worker':>14}{'search pools':>14}   (us of CPU per request)"
+            )
             for title, n, call in kinds:
                 before = tree_cpu(proc.pid)
                 for _ in range(n):

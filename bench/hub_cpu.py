@@ -36,12 +36,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from app.server.loop.collector import GEN0_THRESHOLD  # noqa: E402
 from app.config import Settings  # noqa: E402
-from app.protocol import messages as m  # noqa: E402
 from app.demon.hub.connection import Pipe  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
 from app.demon.room.phases import Phase  # noqa: E402
+from app.protocol import messages as m  # noqa: E402
+from app.server.loop.collector import GEN0_THRESHOLD  # noqa: E402
 from app.storage.store import Store  # noqa: E402
 from server import SEATS, choose, hot_path  # noqa: E402  (bench/server.py: a seat's choice of move)
 
@@ -136,10 +136,15 @@ async def run(args: argparse.Namespace) -> None:
         profile.disable()
     cpu = time.process_time() - t0
     print(hot_path())
-    print(f"{args.rooms} rooms x {SEATS}: {applied} moves applied of {args.moves} plays; "
-          f"{cpu / max(1, applied) * 1e6:.0f} us of CPU per applied move")
-    names = {"dispatch": "dispatch (Room.act and around it)", "_send_turns": "frames (legal actions included)",
-             "save_rooms": "commit"}
+    print(
+        f"{args.rooms} rooms x {SEATS}: {applied} moves applied of {args.moves} plays; "
+        f"{cpu / max(1, applied) * 1e6:.0f} us of CPU per applied move"
+    )
+    names = {
+        "dispatch": "dispatch (Room.act and around it)",
+        "_send_turns": "frames (legal actions included)",
+        "save_rooms": "commit",
+    }
     for name, seconds in totals.items():
         print(f"  {names[name]:36s} {seconds / max(1, applied) * 1e6:6.0f} us/move")
     if profile:

@@ -50,8 +50,14 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.support.live_server import LiveServer  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1366, "height": 768}
 
 # Installed before any page script: counts the `move` events in the socket's raw frames
@@ -95,19 +101,28 @@ GUIDE_SEEN = """(() => { try {
   localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideGrip: true, guideDemon: true }));
 } catch (e) { /* no storage */ } })();"""
 
-METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration",
-           "RecalcStyleCount", "LayoutCount")
+METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "RecalcStyleCount", "LayoutCount")
 
 # Chromium DevTools' "Fast 4G" preset (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT, each
 # scaled as DevTools does: 0.9 of the throughput, 2.75x the latency).
-FAST_4G = {"offline": False, "latency": 165, "downloadThroughput": 9_000_000 / 8 * 0.9,
-           "uploadThroughput": 1_500_000 / 8 * 0.9}
+FAST_4G = {
+    "offline": False,
+    "latency": 165,
+    "downloadThroughput": 9_000_000 / 8 * 0.9,
+    "uploadThroughput": 1_500_000 / 8 * 0.9,
+}
 
 
 # What a `--trace` records: the main thread's tasks and what they did (the DevTools
 # timeline's own categories), and the JavaScript sampling profile.
-TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute",
-                    "disabled-by-default-v8.cpu_profiler", "toplevel"]
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "blink",
+    "v8.execute",
+    "disabled-by-default-v8.cpu_profiler",
+    "toplevel",
+]
 
 
 def main_thread_spans(path: Path) -> list[tuple[float, float, str, float]]:
@@ -115,11 +130,19 @@ def main_thread_spans(path: Path) -> list[tuple[float, float, str, float]]:
     thread CPU us), parents before their children."""
     events = json.loads(path.read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
-    main = {(e["pid"], e["tid"]) for e in events
-            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
-    return sorted(((e["ts"], e["ts"] + e["dur"], e["name"], e.get("tdur", 0)) for e in events
-                   if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main),
-                  key=lambda s: (s[0], -s[1]))
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"
+    }
+    return sorted(
+        (
+            (e["ts"], e["ts"] + e["dur"], e["name"], e.get("tdur", 0))
+            for e in events
+            if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main
+        ),
+        key=lambda s: (s[0], -s[1]),
+    )
 
 
 def long_tasks_summary(path: Path, over_ms: float = 50.0, top: int = 6) -> str:
@@ -144,8 +167,12 @@ def long_tasks_summary(path: Path, over_ms: float = 50.0, top: int = 6) -> str:
             ranked = sorted(own.items(), key=lambda kv: -kv[1])
             parts = ", ".join(f"{n} {us / 1000:.1f}" for n, us in ranked[:top])
             # V8's sampler starting with the trace stops the thread: not the page's work
-            tool = " (the trace's sampler starting)" if ranked and ranked[0][0] == "V8.InvokeApiInterruptCallbacks" else ""
-            lines.append(f"  long task at {(start - origin) / 1e6:.2f} s: {(end - start) / 1000:.1f} ms ({name}){tool}: {parts}")
+            tool = (
+                " (the trace's sampler starting)" if ranked and ranked[0][0] == "V8.InvokeApiInterruptCallbacks" else ""
+            )
+            lines.append(
+                f"  long task at {(start - origin) / 1e6:.2f} s: {(end - start) / 1000:.1f} ms ({name}){tool}: {parts}"
+            )
         i = j
     return "\n".join(lines) if lines else f"  no task over {over_ms:.0f} ms in the trace"
 
@@ -155,7 +182,7 @@ def direct_children(spans: list[tuple[float, float, str, float]], k: int) -> lis
     start, end = spans[k][0], spans[k][1]
     out = []
     reach = start
-    for s in spans[k + 1:]:
+    for s in spans[k + 1 :]:
         if s[0] >= end:
             break
         if s[0] >= reach:  # not inside an earlier child
@@ -174,6 +201,7 @@ def trace_summary(path: Path, top: int = 25) -> str:
     own_cpu: dict[str, float] = {}
     count: dict[str, int] = {}
     stack: list[list] = []  # [end, name, child wall, start, cpu, child cpu]
+
     def close(upto: float) -> None:
         while stack and stack[-1][0] <= upto:
             end, name, child, start, cpu, child_cpu = stack.pop()
@@ -182,6 +210,7 @@ def trace_summary(path: Path, top: int = 25) -> str:
             if stack:
                 stack[-1][2] += end - start
                 stack[-1][5] += cpu
+
     for start, end, name, cpu in spans:
         close(start)
         stack.append([end, name, 0.0, start, cpu, 0.0])
@@ -205,8 +234,11 @@ def profile_summary(profile: dict, top: int = 20) -> str:
     for node in nodes:
         frame = node["callFrame"]
         where = frame["url"].rsplit("/", 1)[-1]
-        name = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" if where \
+        name = (
+            f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}"
+            if where
             else frame["functionName"] or "(anonymous)"
+        )
         own[name] = own.get(name, 0.0) + node.get("hitCount", 0) * per_sample
     lines = [f"{'function (self)':<60} {'ms':>8}"]
     for name, us in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
@@ -261,9 +293,11 @@ def long_tasks_seen(got: dict, over_ms: float = 100.0) -> str:
         moves = sum(f[2] for f in frames)
         kinds = sorted({f[1] for f in frames})
         sizes = [f"{n} {h}px" for at, n, h in got.get("sizes", []) if start - 20 <= at <= start + dur + 20]
-        lines.append(f"  long task at {(start - since) / 1000:5.2f} s: {dur} ms; socket in the 300 ms before: "
-                     f"{len(frames)} frames, {moves} moves ({', '.join(kinds) or '-'}); "
-                     f"resized: {', '.join(sizes) or '-'}")
+        lines.append(
+            f"  long task at {(start - since) / 1000:5.2f} s: {dur} ms; socket in the 300 ms before: "
+            f"{len(frames)} frames, {moves} moves ({', '.join(kinds) or '-'}); "
+            f"resized: {', '.join(sizes) or '-'}"
+        )
     return "\n".join(lines)
 
 
@@ -282,26 +316,39 @@ LONG_TASKS = False
 def open_table(browser, base: str, seats: int, *, guided: bool = False):
     """A new browser (own storage) seated in a fresh practice room: one person and
     `seats - 1` Hard bots (or the guided room: one Easy bot and the coach)."""
-    context = browser.new_context(viewport=VIEWPORT, locale="en-GB", base_url=base,
-                                  reduced_motion="reduce" if REDUCED_MOTION else "no-preference")
+    context = browser.new_context(
+        viewport=VIEWPORT, locale="en-GB", base_url=base, reduced_motion="reduce" if REDUCED_MOTION else "no-preference"
+    )
     context.add_init_script(HOOKS)
     if not guided:
         context.add_init_script(GUIDE_SEEN)
     page = context.new_page()
     page.goto("/")
-    body = ({"name": "Ann", "bots": 1, "level": "easy", "rounds": 1} if guided
-            else {"name": "Ann", "bots": seats - 1, "level": "hard", "rounds": 20})
+    body = (
+        {"name": "Ann", "bots": 1, "level": "easy", "rounds": 1}
+        if guided
+        else {"name": "Ann", "bots": seats - 1, "level": "hard", "rounds": 20}
+    )
     grant = page.request.post(base + "/api/rooms/practice", data=body).json()
-    creds = {"code": grant["code"], "token": grant["token"], "seat": grant["seat"],
-             "you": grant.get("you"), "spectator": grant.get("spectator"), "name": "Ann",
-             "saved": int(time.time() * 1000)}
-    page.evaluate("""([creds, guided]) => {
+    creds = {
+        "code": grant["code"],
+        "token": grant["token"],
+        "seat": grant["seat"],
+        "you": grant.get("you"),
+        "spectator": grant.get("spectator"),
+        "name": "Ann",
+        "saved": int(time.time() * 1000),
+    }
+    page.evaluate(
+        """([creds, guided]) => {
         localStorage.setItem('dg.room.' + creds.code, JSON.stringify(creds));
         if (guided) {
           const prefs = JSON.parse(localStorage.getItem('dg.prefs') || '{}');
           localStorage.setItem('dg.prefs', JSON.stringify({ ...prefs, guideRoom: creds.code }));
         }
-    }""", [creds, guided])
+    }""",
+        [creds, guided],
+    )
     page.goto(f"/r/{grant['code']}")
     page.wait_for_selector(".mine .tableau [data-pick]", timeout=20000)
     page.wait_for_selector(".countdown", state="hidden", timeout=20000)
@@ -310,8 +357,7 @@ def open_table(browser, base: str, seats: int, *, guided: bool = False):
     return context, page
 
 
-def watch(page, seconds: float, throttle: float, trace: Path | None = None,
-          profile: Path | None = None) -> dict:
+def watch(page, seconds: float, throttle: float, trace: Path | None = None, profile: Path | None = None) -> dict:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     if profile:
@@ -320,15 +366,16 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None,
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.wait_for_timeout(1000)  # the first drawing and the deal's animations are not the race
     if trace:
-        page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False,
-                                           categories=TRACE_CATEGORIES)
+        page.context.browser.start_tracing(page=page, path=str(trace), screenshots=False, categories=TRACE_CATEGORIES)
     if profile:
         cdp.send("Profiler.start")
     if trace or profile:
         # starting V8's sampler stops the page's thread for a while (a trace's first task,
         # `V8.InvokeApiInterruptCallbacks`: 280 ms at 4x): the tool's own, not the page's
         page.wait_for_timeout(500)
-    page.evaluate("() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; window.__bench.longAt = []; window.__bench.since = performance.now(); }")
+    page.evaluate(
+        "() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; window.__bench.longAt = []; window.__bench.since = performance.now(); }"
+    )
     page.evaluate(SIZES_WATCH)
     c0 = renderer_main_cpu(page.context.browser)
     m0 = metrics(cdp)
@@ -349,12 +396,19 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None,
     d = {k: m1[k] - m0[k] for k in METRICS}
     longs = got["longtasks"]
     return {
-        "busy": 100 * d["TaskDuration"] / wall, "wall": wall,
-        "script": d["ScriptDuration"], "style": d["RecalcStyleDuration"], "layout": d["LayoutDuration"],
-        "styles": int(d["RecalcStyleCount"]), "layouts": int(d["LayoutCount"]),
-        "long": len(longs), "long_max": max(longs) if longs else 0.0,
-        "moves": got["moves"], "ms_move": 1000 * d["TaskDuration"] / got["moves"] if got["moves"] else None,
-        "cpu": cpu, "cpu_move": 1000 * cpu / got["moves"] if got["moves"] and cpu is not None else None,
+        "busy": 100 * d["TaskDuration"] / wall,
+        "wall": wall,
+        "script": d["ScriptDuration"],
+        "style": d["RecalcStyleDuration"],
+        "layout": d["LayoutDuration"],
+        "styles": int(d["RecalcStyleCount"]),
+        "layouts": int(d["LayoutCount"]),
+        "long": len(longs),
+        "long_max": max(longs) if longs else 0.0,
+        "moves": got["moves"],
+        "ms_move": 1000 * d["TaskDuration"] / got["moves"] if got["moves"] else None,
+        "cpu": cpu,
+        "cpu_move": 1000 * cpu / got["moves"] if got["moves"] and cpu is not None else None,
         "ended": got["phase"] == "over",
         "seen": long_tasks_seen(got),
     }
@@ -367,17 +421,29 @@ def row(name: str, throttle: float, r: dict) -> str:
     shown = r["cpu"] is not None and throttle == 1
     cpu = f"{100 * r['cpu'] / r['wall']:5.1f}" if shown else "    -"
     cpu_per = f"{r['cpu_move']:7.2f}" if shown and r["cpu_move"] is not None else "      -"
-    return (f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
-            f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
-            f"  {cpu} {cpu_per}{'  (round ended)' if r['ended'] else ''}")
+    return (
+        f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
+        f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
+        f"  {cpu} {cpu_per}{'  (round ended)' if r['ended'] else ''}"
+    )
 
 
-HEAD = ("table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move"
-        "  cpu% cpu ms/move\n" + "-" * 112)
+HEAD = (
+    "table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move"
+    "  cpu% cpu ms/move\n" + "-" * 112
+)
 
 
-def bench_tables(browser, base: str, seconds: float, seat_counts: list[int], throttles: list[float],
-                 guide: bool, trace: Path | None = None, profile: Path | None = None) -> list[dict]:
+def bench_tables(
+    browser,
+    base: str,
+    seconds: float,
+    seat_counts: list[int],
+    throttles: list[float],
+    guide: bool,
+    trace: Path | None = None,
+    profile: Path | None = None,
+) -> list[dict]:
     out = []
     print(HEAD, flush=True)
     cases = [(f"{n} seats", n, False) for n in seat_counts] + ([("idle+guide", 2, True)] if guide else [])
@@ -435,9 +501,12 @@ def click_latency(browser, base: str, seat_counts: list[int], throttles: list[fl
             lat = page.evaluate("window.__lat")
             context.close()
             med = statistics.median(lat) if lat else None
-            print(f"{seats} seats{'':<5} {throttle:>3.0f}x  {len(lat):3d}/{clicks:<3d} "
-                  f"{med if med is not None else float('nan'):9.0f} {max(lat) if lat else float('nan'):7.0f}"
-                  f"{f'  ({missed} clicks never landed in 10 s)' if missed else ''}", flush=True)
+            print(
+                f"{seats} seats{'':<5} {throttle:>3.0f}x  {len(lat):3d}/{clicks:<3d} "
+                f"{med if med is not None else float('nan'):9.0f} {max(lat) if lat else float('nan'):7.0f}"
+                f"{f'  ({missed} clicks never landed in 10 s)' if missed else ''}",
+                flush=True,
+            )
             out.append({"seats": seats, "throttle": throttle, "latencies": lat, "missed": missed})
     return out
 
@@ -483,8 +552,11 @@ def first_visit(browser, base: str, runs: int) -> list[dict]:
         out.append(r)
         context.close()
     if out:
-        print(f"{'median':<23} {statistics.median(r['fcp'] or 0 for r in out):7.0f}   "
-              f"{statistics.median(r['ready'] for r in out):9.0f}", flush=True)
+        print(
+            f"{'median':<23} {statistics.median(r['fcp'] or 0 for r in out):7.0f}   "
+            f"{statistics.median(r['ready'] for r in out):9.0f}",
+            flush=True,
+        )
     return out
 
 
@@ -494,27 +566,54 @@ def main() -> None:
     ap.add_argument("--seats", type=int, nargs="*", default=[2, 4, 8])
     ap.add_argument("--throttle", type=float, nargs="*", default=[1, 4], help="CPU slow-down factors")
     ap.add_argument("--no-guide", action="store_true", help="skip the idle table with the guide")
-    ap.add_argument("--first-visit", type=int, default=0, metavar="RUNS",
-                    help="instead: RUNS first visits of the home page on emulated Fast 4G")
-    ap.add_argument("--clicks", type=int, default=0, metavar="N",
-                    help="instead: N clicks on your own cards per table, pointer down to the frame showing them held")
+    ap.add_argument(
+        "--first-visit",
+        type=int,
+        default=0,
+        metavar="RUNS",
+        help="instead: RUNS first visits of the home page on emulated Fast 4G",
+    )
+    ap.add_argument(
+        "--clicks",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: N clicks on your own cards per table, pointer down to the frame showing them held",
+    )
     ap.add_argument("--json", type=Path, help="also write the figures here")
-    ap.add_argument("--trace", type=Path, metavar="FILE",
-                    help="also record a Chromium trace of each table watched (FILE-<seats>-<cpu>x.json; "
-                         "opens in DevTools' Performance panel) and print its main-thread time by event")
-    ap.add_argument("--profile", type=Path, metavar="FILE",
-                    help="also record a CDP Profiler sampling profile of each table watched "
-                         "(FILE-<seats>-<cpu>x.cpuprofile; opens in DevTools) and print its self time by function")
-    ap.add_argument("--reduced-motion", action="store_true",
-                    help="the browser asks for less motion: the tables with their animations off")
-    ap.add_argument("--long-tasks", action="store_true",
-                    help="also list each long task over 100 ms: when, what the socket brought, what resized")
+    ap.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="also record a Chromium trace of each table watched (FILE-<seats>-<cpu>x.json; "
+        "opens in DevTools' Performance panel) and print its main-thread time by event",
+    )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="also record a CDP Profiler sampling profile of each table watched "
+        "(FILE-<seats>-<cpu>x.cpuprofile; opens in DevTools) and print its self time by function",
+    )
+    ap.add_argument(
+        "--reduced-motion",
+        action="store_true",
+        help="the browser asks for less motion: the tables with their animations off",
+    )
+    ap.add_argument(
+        "--long-tasks",
+        action="store_true",
+        help="also list each long task over 100 ms: when, what the socket brought, what resized",
+    )
     args = ap.parse_args()
     global REDUCED_MOTION, LONG_TASKS
     REDUCED_MOTION = args.reduced_motion
     LONG_TASKS = args.long_tasks
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp), countdown_s=0.5) as server, \
-            sync_playwright() as pw:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        LiveServer(Path(tmp), countdown_s=0.5) as server,
+        sync_playwright() as pw,
+    ):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             if args.first_visit:
@@ -522,8 +621,16 @@ def main() -> None:
             elif args.clicks:
                 result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
             else:
-                result = bench_tables(browser, server.base, args.seconds, args.seats, args.throttle,
-                                      not args.no_guide, args.trace, args.profile)
+                result = bench_tables(
+                    browser,
+                    server.base,
+                    args.seconds,
+                    args.seats,
+                    args.throttle,
+                    not args.no_guide,
+                    args.trace,
+                    args.profile,
+                )
         finally:
             browser.close()
     if args.json:

@@ -39,8 +39,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "docker"))
 
-import server as S  # noqa: E402  (bench/server.py)
 from cluster import Cluster, haproxy_path  # noqa: E402
+
+import server as S  # noqa: E402  (bench/server.py)
 
 P99_LIMIT_MS = 50.0
 DEFAULT_STEPS = "25,50,100,150,200,250,300,350,400,500,600,700,800"
@@ -71,8 +72,7 @@ class ProcessGroup:
                 raise RuntimeError(f"a server process exited with {proc.returncode}")
 
 
-async def add_rooms(kind: str, driver, base: str, port: int, n_add: int, rooms: list, seats: list,
-                    server) -> None:
+async def add_rooms(kind: str, driver, base: str, port: int, n_add: int, rooms: list, seats: list, server) -> None:
     """`n_add` more rooms of 8 connected seats, their rounds started (ours)."""
     first = len(rooms)
     new_rooms = [S.Room(f"r{first + i}") for i in range(n_add)]
@@ -137,16 +137,27 @@ async def capacity_of(name: str, args: argparse.Namespace, work: Path) -> dict:
             gc.collect()
             gc.freeze()
             r = await S.run_phase(driver, f"open-{n_rooms}", S.OPEN, args.seconds, rooms, seats, server)
-            step = {"players": len(seats), "moves_s": r["moves_s"], "p50": r["p50"], "p99": r["p99"],
-                    "server_cpu": r["server_cpu"], "client_cpu": r["client_cpu"], "other_cpu": r["other_cpu"],
-                    "cpu_us_per_move": r["cpu_us_per_move"], "loop_stalls": r["loop_stalls"]}
+            step = {
+                "players": len(seats),
+                "moves_s": r["moves_s"],
+                "p50": r["p50"],
+                "p99": r["p99"],
+                "server_cpu": r["server_cpu"],
+                "client_cpu": r["client_cpu"],
+                "other_cpu": r["other_cpu"],
+                "cpu_us_per_move": r["cpu_us_per_move"],
+                "loop_stalls": r["loop_stalls"],
+            }
             steps.append(step)
-            print(f"  {step['players']:5d} players: {r['moves_s']:6.0f} moves/s, fan-out p50 {r['p50'] * 1e3:6.1f} ms, "
-                  f"p99 {r['p99'] * 1e3:7.1f} ms; server {r['server_cpu'] * 100:3.0f}% of a core "
-                  f"({r['cpu_us_per_move']:.0f} us/move), client "
-                  f"{r['client_cpu'] * 100:3.0f}%, other processes {r['other_cpu'] * 100:3.0f}% "
-                  + (f", server loop stalls {r['loop_stalls']} " if r["loop_stalls"] is not None else "")
-                  + f"(load {S.loadavg()})", flush=True)
+            print(
+                f"  {step['players']:5d} players: {r['moves_s']:6.0f} moves/s, fan-out p50 {r['p50'] * 1e3:6.1f} ms, "
+                f"p99 {r['p99'] * 1e3:7.1f} ms; server {r['server_cpu'] * 100:3.0f}% of a core "
+                f"({r['cpu_us_per_move']:.0f} us/move), client "
+                f"{r['client_cpu'] * 100:3.0f}%, other processes {r['other_cpu'] * 100:3.0f}% "
+                + (f", server loop stalls {r['loop_stalls']} " if r["loop_stalls"] is not None else "")
+                + f"(load {S.loadavg()})",
+                flush=True,
+            )
             if r["p99"] * 1e3 > args.capacity_p99_ms:
                 break
     finally:
@@ -155,23 +166,32 @@ async def capacity_of(name: str, args: argparse.Namespace, work: Path) -> dict:
         server.stop()
         await asyncio.sleep(0.3)
     under = [s for s in steps if s["p99"] * 1e3 <= args.capacity_p99_ms]
-    return {"name": name, "label": label, "steps": steps,
-            "held": under[-1]["players"] if under else 0,
-            "passed_at": next((s["players"] for s in steps if s["p99"] * 1e3 > args.capacity_p99_ms), None)}
+    return {
+        "name": name,
+        "label": label,
+        "steps": steps,
+        "held": under[-1]["players"] if under else 0,
+        "passed_at": next((s["players"] for s in steps if s["p99"] * 1e3 > args.capacity_p99_ms), None),
+    }
 
 
 def run_capacity(args: argparse.Namespace) -> None:
     args.steps = [int(x) for x in args.capacity_steps.split(",")]
     work = Path(tempfile.mkdtemp(prefix="demon-capacity-"))
-    print(f"bench/server.py --capacity: rooms of {S.SEATS}, {args.rate:g} play/s/seat, {args.seconds:g} s per "
-          f"step, steps of {args.capacity_steps} rooms, until fan-out p99 > {args.capacity_p99_ms:g} ms; "
-          f"{os.cpu_count()} CPUs; code {S.code_version()}", flush=True)
+    print(
+        f"bench/server.py --capacity: rooms of {S.SEATS}, {args.rate:g} play/s/seat, {args.seconds:g} s per "
+        f"step, steps of {args.capacity_steps} rooms, until fan-out p99 > {args.capacity_p99_ms:g} ms; "
+        f"{os.cpu_count()} CPUs; code {S.code_version()}",
+        flush=True,
+    )
     try:
         results = [asyncio.run(capacity_of(name, args, work)) for name in ("on", "bare")]
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"\nplayers held with fan-out p99 <= {args.capacity_p99_ms:g} ms (rooms of {S.SEATS}, "
-          f"~{args.rate:g} play/s/seat):")
+    print(
+        f"\nplayers held with fan-out p99 <= {args.capacity_p99_ms:g} ms (rooms of {S.SEATS}, "
+        f"~{args.rate:g} play/s/seat):"
+    )
     for r in results:
         over = f", p99 passed it at {r['passed_at']}" if r["passed_at"] else ", never passed it (raise the steps)"
         print(f"  {r['label']:<22} {r['held']:6d}{over}")
@@ -194,9 +214,14 @@ async def measure_setup(label: str, args: argparse.Namespace, work: Path, proces
         env.pop(k)
     print(f"- {label}: starting (load average {S.loadavg()})", flush=True)
     if balanced:
-        cluster = Cluster(processes, port=S.free_port(), ports=[S.free_port() for _ in range(processes)],
-                          data_dir=data_dir, env={k: v for k, v in env.items() if k.startswith("DEMON_")},
-                          log=open(work / f"{key}.log", "w"))
+        cluster = Cluster(
+            processes,
+            port=S.free_port(),
+            ports=[S.free_port() for _ in range(processes)],
+            data_dir=data_dir,
+            env={k: v for k, v in env.items() if k.startswith("DEMON_")},
+            log=open(work / f"{key}.log", "w"),
+        )
         cluster.start()
         group = ProcessGroup(list(cluster.procs.values()))
         port = cluster.port
@@ -221,12 +246,16 @@ async def measure_setup(label: str, args: argparse.Namespace, work: Path, proces
         gc.collect()
         gc.freeze()
         o = await S.run_phase(driver, "open", S.OPEN, args.seconds, rooms, seats, group)
-        print(f"  open loop: {o['moves_s']:.0f} moves/s, fan-out p50 {o['p50'] * 1e3:.2f} ms, p99 {o['p99'] * 1e3:.2f} ms",
-              flush=True)
+        print(
+            f"  open loop: {o['moves_s']:.0f} moves/s, fan-out p50 {o['p50'] * 1e3:.2f} ms, p99 {o['p99'] * 1e3:.2f} ms",
+            flush=True,
+        )
         s = await S.run_phase(driver, "saturated", S.CLOSED, args.sat_seconds, rooms, seats, group)
-        print(f"  saturated: {s['moves_s']:.0f} moves/s; servers {s['server_cpu'] * 100:.0f}% of a core, client "
-              f"{s['client_cpu'] * 100:.0f}%, other processes (HAProxy among them) {s['other_cpu'] * 100:.0f}%",
-              flush=True)
+        print(
+            f"  saturated: {s['moves_s']:.0f} moves/s; servers {s['server_cpu'] * 100:.0f}% of a core, client "
+            f"{s['client_cpu'] * 100:.0f}%, other processes (HAProxy among them) {s['other_cpu'] * 100:.0f}%",
+            flush=True,
+        )
         return {"label": label, "open": o, "sat": s, "rooms_per_process": by_shard}
     finally:
         close_all(seats)
@@ -240,8 +269,11 @@ def run_processes(args: argparse.Namespace) -> None:
         raise SystemExit("bench/server.py --processes needs haproxy (apt-get install haproxy)")
     n = args.processes
     work = Path(tempfile.mkdtemp(prefix="demon-scale-"))
-    print(f"bench/server.py --processes {n}: {args.rooms} rooms x {S.SEATS} seats, open loop {args.seconds:g} s, "
-          f"saturated {args.sat_seconds:g} s; {os.cpu_count()} CPUs; code {S.code_version()}", flush=True)
+    print(
+        f"bench/server.py --processes {n}: {args.rooms} rooms x {S.SEATS} seats, open loop {args.seconds:g} s, "
+        f"saturated {args.sat_seconds:g} s; {os.cpu_count()} CPUs; code {S.code_version()}",
+        flush=True,
+    )
     try:
         alone = asyncio.run(measure_setup("1 process alone", args, work, 1, False))
         one = asyncio.run(measure_setup("1 process behind HAProxy", args, work, 1, True))
@@ -251,8 +283,14 @@ def run_processes(args: argparse.Namespace) -> None:
     rows = [alone, one, many]
     print(f"\n{'':<34}" + "".join(f"{r['label']:>30}" for r in rows))
     lines = [
-        ("rooms per shard", lambda r: " ".join(f"{k}:{v}" for k, v in sorted(r["rooms_per_process"].items()))
-         if len(r["rooms_per_process"]) <= 4 else "(no shard: any letter)"),
+        (
+            "rooms per shard",
+            lambda r: (
+                " ".join(f"{k}:{v}" for k, v in sorted(r["rooms_per_process"].items()))
+                if len(r["rooms_per_process"]) <= 4
+                else "(no shard: any letter)"
+            ),
+        ),
         ("open loop: moves/s", lambda r: f"{r['open']['moves_s']:.0f}"),
         ("open loop: fan-out p50 / p99 (ms)", lambda r: f"{r['open']['p50'] * 1e3:.2f} / {r['open']['p99'] * 1e3:.2f}"),
         ("saturated: moves/s", lambda r: f"{r['sat']['moves_s']:.0f}"),
@@ -267,5 +305,7 @@ def run_processes(args: argparse.Namespace) -> None:
     added99 = (one["open"]["p99"] - alone["open"]["p99"]) * 1e3
     print(f"\nthe balancer's added fan-out latency, open loop: p50 {added50:+.2f} ms, p99 {added99:+.2f} ms")
     ratio = many["sat"]["moves_s"] / one["sat"]["moves_s"]
-    print(f"saturated moves/s, {n} processes / 1 process, both behind HAProxy (target >= 1.4 for 2): {ratio:.2f}  "
-          f"{'met' if ratio >= 1.4 else 'MISSED'}")
+    print(
+        f"saturated moves/s, {n} processes / 1 process, both behind HAProxy (target >= 1.4 for 2): {ratio:.2f}  "
+        f"{'met' if ratio >= 1.4 else 'MISSED'}"
+    )

@@ -56,7 +56,6 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import httpx  # noqa: E402
-
 from _wsclient import WSClient, connect  # noqa: E402
 
 SEATS = 8
@@ -81,10 +80,12 @@ def _dumps(value: object) -> str:
 def code_version() -> str:
     """The commit the server code comes from (and whether app/ differs from it)."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=5).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "app"], cwd=ROOT, capture_output=True,
-                               text=True, timeout=5).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=5
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "app"], cwd=ROOT, capture_output=True, text=True, timeout=5
+        ).stdout.strip()
         return (head or "?") + (" + uncommitted changes in app/" if dirty else "") + "; " + hot_path()
     except (OSError, subprocess.SubprocessError):
         return "?"
@@ -95,8 +96,9 @@ def hot_path() -> str:
     pure Python: asked of the tree they run from (a tree from before the compiled
     variant existed is pure Python)."""
     try:
-        answer = subprocess.run([sys.executable, "-m", "app.support.native", "status"], cwd=ROOT,
-                                capture_output=True, text=True, timeout=60)
+        answer = subprocess.run(
+            [sys.executable, "-m", "app.support.native", "status"], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
     except (OSError, subprocess.SubprocessError):
         return "hot path: ?"
     return answer.stdout.strip() if answer.returncode == 0 else "hot path: pure Python (no app.support.native)"
@@ -318,8 +320,11 @@ def choose(legal: list[dict], view: dict | None, rng: random.Random) -> dict | N
         return rng.choice(waste)
     if view is not None:
         piles = view["tableau"]
-        uncover = [a for a in tableau if a["src"] != "waste" and piles[a["src"]]["down"]
-                   and a["count"] == len(piles[a["src"]]["up"])]
+        uncover = [
+            a
+            for a in tableau
+            if a["src"] != "waste" and piles[a["src"]]["down"] and a["count"] == len(piles[a["src"]]["up"])
+        ]
         if uncover:
             return rng.choice(uncover)
     for a in legal:
@@ -383,7 +388,7 @@ class DemonSeat:
             k = comma + 18  # after ',"event":{"kind":"'
             if text.startswith('move","seat":', k):
                 s0 = k + 13
-                seat = int(text[s0:text.find(",", s0)])
+                seat = int(text[s0 : text.find(",", s0)])
                 if seat != self.seat:
                     self.room.arrivals.append((int(text[20:comma]), t))
                 else:
@@ -457,7 +462,7 @@ class DemonSeat:
         self.outstanding = action_id
         self.pending[action_id] = time.monotonic()
         self.driver.phase.sends += 1
-        self.ws.send_text('{"type":"action","id":"%s","action":%s}' % (action_id, _dumps(action)))
+        self.ws.send_text(f'{{"type":"action","id":"{action_id}","action":{_dumps(action)}}}')
 
     def play_now(self) -> None:
         """Closed loop: the next play, right away (or when new legal actions arrive)."""
@@ -516,7 +521,7 @@ class BareSeat:
             return
         end = text.find('"', 23)
         play_id = text[23:end]
-        if int(play_id[:play_id.find(".")]) != self.seat:
+        if int(play_id[: play_id.find(".")]) != self.seat:
             self.room.arrivals.append((play_id, t))
             return
         sent = self.pending.pop(play_id, None)
@@ -537,7 +542,7 @@ class BareSeat:
         self.pending[play_id] = now
         self.room.sent[play_id] = now
         self.driver.phase.sends += 1
-        self.ws.send_text('{"type":"action","id":"%s","action":{"type":"draw"}}' % play_id)
+        self.ws.send_text(f'{{"type":"action","id":"{play_id}","action":{{"type":"draw"}}}}')
 
     def play_now(self) -> None:
         if time.monotonic() < self.driver.phase.t1:
@@ -573,6 +578,7 @@ async def create_rooms(base: str, n_rooms: int, prefix: str) -> list[list[dict]]
     """Each room: the creator (host) and 7 joiners, all seated in the lobby."""
     sem = asyncio.Semaphore(8)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
         async def one(i: int) -> list[dict]:
             async with sem:
                 r = await http.post("/api/rooms", json={"name": f"{prefix}{i}h", "rounds": 20, "max_players": SEATS})
@@ -584,6 +590,7 @@ async def create_rooms(base: str, n_rooms: int, prefix: str) -> list[list[dict]]
                     r.raise_for_status()
                     grants.append(r.json())
                 return grants
+
         return list(await asyncio.gather(*(one(i) for i in range(n_rooms))))
 
 
@@ -633,8 +640,16 @@ async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
 # ====================================================================== one server
 
 
-async def run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms: list[Room], seats: list,
-                    server: ServerProcess, drain: float = 1.0) -> dict:
+async def run_phase(
+    driver: Driver,
+    name: str,
+    mode: str,
+    seconds: float,
+    rooms: list[Room],
+    seats: list,
+    server: ServerProcess,
+    drain: float = 1.0,
+) -> dict:
     for room in rooms:
         room.reset()
     for seat in seats:
@@ -647,8 +662,16 @@ async def run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms:
         gc.enable()
 
 
-async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms: list[Room], seats: list,
-                     server: ServerProcess, drain: float) -> dict:
+async def _run_phase(
+    driver: Driver,
+    name: str,
+    mode: str,
+    seconds: float,
+    rooms: list[Room],
+    seats: list,
+    server: ServerProcess,
+    drain: float,
+) -> dict:
     stalls0 = server.loop_stalls()
     all0 = machine_cpu_s()
     cpu0, ru0, t0 = server.cpu_s(), resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
@@ -677,14 +700,23 @@ async def _run_phase(driver: Driver, name: str, mode: str, seconds: float, rooms
     client_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     return {
         "loop_stalls": stalls1 - stalls0 if stalls0 is not None and stalls1 is not None else None,
-        "sends": phase.sends, "applied": phase.applied, "skipped": phase.skipped,
-        "rejected": dict(phase.rejected), "rounds_ended": dict(phase.rounds_ended),
-        "moves_s": phase.applied / elapsed, "elapsed": elapsed,
-        "lat_n": len(lat), "p50": percentile(lat, 50), "p99": percentile(lat, 99),
+        "sends": phase.sends,
+        "applied": phase.applied,
+        "skipped": phase.skipped,
+        "rejected": dict(phase.rejected),
+        "rounds_ended": dict(phase.rounds_ended),
+        "moves_s": phase.applied / elapsed,
+        "elapsed": elapsed,
+        "lat_n": len(lat),
+        "p50": percentile(lat, 50),
+        "p99": percentile(lat, 99),
         "max": lat[-1] if lat else float("nan"),
-        "ack_p50": percentile(rtts, 50), "ack_p99": percentile(rtts, 99),
-        "server_cpu": (cpu1 - cpu0) / elapsed, "client_cpu": client_cpu / elapsed,
-        "worker_cpu": (family1[0] - family0[0]) / elapsed, "pool_cpu": max(0.0, family1[1] - family0[1]) / elapsed,
+        "ack_p50": percentile(rtts, 50),
+        "ack_p99": percentile(rtts, 99),
+        "server_cpu": (cpu1 - cpu0) / elapsed,
+        "client_cpu": client_cpu / elapsed,
+        "worker_cpu": (family1[0] - family0[0]) / elapsed,
+        "pool_cpu": max(0.0, family1[1] - family0[1]) / elapsed,
         "other_cpu": max(0.0, (all1 - all0) - (cpu1 - cpu0) - client_cpu) / elapsed,
         "cpu_us_per_move": (cpu1 - cpu0) / max(1, phase.applied) * 1e6,
         "window": (t0, t0 + elapsed),
@@ -699,9 +731,25 @@ def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen | No
     if not Path(spy).exists():
         print("  (py-spy not found: `.venv/bin/pip install py-spy`; no profile)")
         return None
-    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(max(1, int(seconds))),
-                             "--rate", "250", "--format", "raw", "--output", str(out), "--nonblocking"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            spy,
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(max(1, int(seconds))),
+            "--rate",
+            "250",
+            "--format",
+            "raw",
+            "--output",
+            str(out),
+            "--nonblocking",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def our_server_env(port: int, data_dir: Path, args: argparse.Namespace, **extra: str) -> dict:
@@ -710,19 +758,30 @@ def our_server_env(port: int, data_dir: Path, args: argparse.Namespace, **extra:
     test deal seed, and limits raised so that scripted clients are never taken for
     flooders; `extra` adds or overrides DEMON_ settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-    env.update({
-        "DEMON_HOST": HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir),
-        "DEMON_COUNTDOWN_S": "0.1", "DEMON_LOG_LEVEL": "warning",
-        "DEMON_RATE_PER_S": "100000", "DEMON_RATE_BURST": "100000",
-        "DEMON_SEND_QUEUE": "4096", "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
-        "DEMON_TEST_SEED": str(args.seed),
-        # every scripted client is 127.0.0.1: the per-address caps and budgets
-        # (docs/security.md) would take the benchmark for one flooding client
-        "DEMON_MAX_CONNECTIONS": "100000", "DEMON_MAX_CONNECTIONS_PER_ADDR": "100000",
-        "DEMON_MAX_CONNECTIONS_PER_PREFIX": "100000", "DEMON_BOT_CREATE_BURST": "100000",
-        "DEMON_ROOM_CREATE_BURST": "100000", "DEMON_JOIN_BURST": "100000",
-        "DEMON_GRIP_CREATE_BURST": "100000", "DEMON_MISS_BURST": "100000",
-    })
+    env.update(
+        {
+            "DEMON_HOST": HOST,
+            "DEMON_PORT": str(port),
+            "DEMON_DATA_DIR": str(data_dir),
+            "DEMON_COUNTDOWN_S": "0.1",
+            "DEMON_LOG_LEVEL": "warning",
+            "DEMON_RATE_PER_S": "100000",
+            "DEMON_RATE_BURST": "100000",
+            "DEMON_SEND_QUEUE": "4096",
+            "DEMON_MAX_ROOMS": str(max(2000, args.rooms + 10)),
+            "DEMON_TEST_SEED": str(args.seed),
+            # every scripted client is 127.0.0.1: the per-address caps and budgets
+            # (docs/security.md) would take the benchmark for one flooding client
+            "DEMON_MAX_CONNECTIONS": "100000",
+            "DEMON_MAX_CONNECTIONS_PER_ADDR": "100000",
+            "DEMON_MAX_CONNECTIONS_PER_PREFIX": "100000",
+            "DEMON_BOT_CREATE_BURST": "100000",
+            "DEMON_ROOM_CREATE_BURST": "100000",
+            "DEMON_JOIN_BURST": "100000",
+            "DEMON_GRIP_CREATE_BURST": "100000",
+            "DEMON_MISS_BURST": "100000",
+        }
+    )
     env.update(extra)
     return env
 
@@ -787,24 +846,38 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
         gc.freeze()  # the bots' long-lived objects are never scanned again
         result["open"] = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
         o = result["open"]
-        print(f"  open loop: {o['moves_s']:.0f} moves/s, p99 {o['p99'] * 1e3:.1f} ms; "
-              f"other processes {o['other_cpu'] * 100:.0f}% of a core", flush=True)
+        print(
+            f"  open loop: {o['moves_s']:.0f} moves/s, p99 {o['p99'] * 1e3:.1f} ms; "
+            f"other processes {o['other_cpu'] * 100:.0f}% of a core",
+            flush=True,
+        )
         rss3 = server.rss_kb()
         spy = None
         if args.profile and run == 0:
             spy = start_profiler(server.pid, args.sat_seconds, Path(args.profile) / f"{name}.txt")
         result["sat"] = await run_phase(driver, "saturated", CLOSED, args.sat_seconds, rooms, seats, server)
         s = result["sat"]
-        print(f"  saturated: {s['moves_s']:.0f} moves/s, p99 {s['p99'] * 1e3:.1f} ms; "
-              f"other processes {s['other_cpu'] * 100:.0f}% of a core", flush=True)
+        print(
+            f"  saturated: {s['moves_s']:.0f} moves/s, p99 {s['p99'] * 1e3:.1f} ms; "
+            f"other processes {s['other_cpu'] * 100:.0f}% of a core",
+            flush=True,
+        )
         if spy is not None:
             try:
                 spy.wait(30)
             except subprocess.TimeoutExpired:
                 spy.kill()
-        result.update(connections=n, rss0=rss0, rss1=rss1, rss2=rss2, rss3=rss3,
-                      rss_per_conn_kb=(rss2 - rss1) / n, rss_per_seat_kb=(rss3 - rss0) / n,
-                      errors=dict(driver.errors), closed_early=driver.closed_sockets)
+        result.update(
+            connections=n,
+            rss0=rss0,
+            rss1=rss1,
+            rss2=rss2,
+            rss3=rss3,
+            rss_per_conn_kb=(rss2 - rss1) / n,
+            rss_per_seat_kb=(rss3 - rss0) / n,
+            errors=dict(driver.errors),
+            closed_early=driver.closed_sockets,
+        )
     finally:
         result["stop_s"] = server.stop()
         for c in clients:
@@ -835,7 +908,7 @@ def gc_pauses(gc_log: Path, t0: float, t1: float) -> dict[str, tuple[int, float,
 
 
 def gc_cell(gc: tuple[int, float, float]) -> str:
-    return "{:.0f} / {:.0f} / {:.1f} ms".format(gc[0], gc[1] * 1e3, gc[2] * 1e3)
+    return f"{gc[0]:.0f} / {gc[1] * 1e3:.0f} / {gc[2] * 1e3:.1f} ms"
 
 
 # ====================================================================== report
@@ -874,8 +947,9 @@ def merge_runs(runs: list[dict]) -> dict:
                 merged[key] = tuple(_median(list(column)) for column in zip(*values))
             else:
                 merged[key] = _median(values)
-        merged["range"] = {k: (min(r[phase][k] for r in runs), max(r[phase][k] for r in runs))
-                           for k in ("moves_s", "p99")}
+        merged["range"] = {
+            k: (min(r[phase][k] for r in runs), max(r[phase][k] for r in runs)) for k in ("moves_s", "p99")
+        }
         out[phase] = merged
     return out
 
@@ -890,24 +964,34 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
         ("RSS/connection (KB)", [f"{r['rss_per_conn_kb']:.1f}" for r in results]),
         ("RSS/seat in play (KB)", [f"{r['rss_per_seat_kb']:.1f}" for r in results]),
     ]
-    for key, title in (("open", f"open loop, {args.rate:g} play/s/seat, {args.seconds:g} s"),
-                       ("sat", f"saturated (closed loop), {args.sat_seconds:g} s")):
+    for key, title in (
+        ("open", f"open loop, {args.rate:g} play/s/seat, {args.seconds:g} s"),
+        ("sat", f"saturated (closed loop), {args.sat_seconds:g} s"),
+    ):
         rows.append((f"-- {title}", ["" for _ in results]))
         rows += [
             ("moves/s applied", [f"{r[key]['moves_s']:.0f}" for r in results]),
             ("plays sent / skipped", [f"{r[key]['sends']:.0f} / {r[key]['skipped']:.0f}" for r in results]),
-            ("rejected" + (" (all runs)" if args.repeat > 1 else ""),
-             [", ".join(f"{k} {v}" for k, v in sorted(r[key]["rejected"].items())) or "0" for r in results]),
+            (
+                "rejected" + (" (all runs)" if args.repeat > 1 else ""),
+                [", ".join(f"{k} {v}" for k, v in sorted(r[key]["rejected"].items())) or "0" for r in results],
+            ),
             ("fan-out p50 (ms)", [ms(r[key]["p50"]) for r in results]),
             ("fan-out p99 (ms)", [ms(r[key]["p99"]) for r in results]),
             ("fan-out max (ms)", [ms(r[key]["max"]) for r in results]),
-            ("server loop stalls >= 100 ms" + (" (all runs)" if args.repeat > 1 else ""),
-             ["-" if r[key]["loop_stalls"] is None else str(r[key]["loop_stalls"]) for r in results]),
+            (
+                "server loop stalls >= 100 ms" + (" (all runs)" if args.repeat > 1 else ""),
+                ["-" if r[key]["loop_stalls"] is None else str(r[key]["loop_stalls"]) for r in results],
+            ),
             ("fan-out samples", [f"{r[key]['lat_n']:.0f}" for r in results]),
             ("ack p50 / p99 (ms)", [f"{ms(r[key]['ack_p50'])} / {ms(r[key]['ack_p99'])}" for r in results]),
-            ("messages / frames / KB to clients per move",
-             [f"{r[key]['messages_per_move']:.1f} / {r[key]['frames_per_move']:.1f} / {r[key]['kb_per_move']:.1f}"
-                                           for r in results]),
+            (
+                "messages / frames / KB to clients per move",
+                [
+                    f"{r[key]['messages_per_move']:.1f} / {r[key]['frames_per_move']:.1f} / {r[key]['kb_per_move']:.1f}"
+                    for r in results
+                ],
+            ),
             ("server CPU (% of a core)", [f"{r[key]['server_cpu'] * 100:.0f}" for r in results]),
             ("server CPU per move (us)", [f"{r[key]['cpu_us_per_move']:.0f}" for r in results]),
             ("moves per server CPU-second", [f"{1e6 / r[key]['cpu_us_per_move']:.0f}" for r in results]),
@@ -915,15 +999,22 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
             ("other processes' CPU (% of a core)", [f"{r[key]['other_cpu'] * 100:.0f}" for r in results]),
         ]
         if args.repeat > 1:
-            rows.append(("moves/s, lowest - highest run", [
-                "{:.0f} - {:.0f}".format(*r[key]["range"]["moves_s"]) for r in results]))
-            rows.append(("fan-out p99, lowest - highest (ms)", [
-                "{} - {}".format(*map(ms, r[key]["range"]["p99"])) for r in results]))
+            rows.append(
+                (
+                    "moves/s, lowest - highest run",
+                    ["{:.0f} - {:.0f}".format(*r[key]["range"]["moves_s"]) for r in results],
+                )
+            )
+            rows.append(
+                (
+                    "fan-out p99, lowest - highest (ms)",
+                    ["{} - {}".format(*map(ms, r[key]["range"]["p99"])) for r in results],
+                )
+            )
         if args.gc_log:
             every = " (all runs)" if args.repeat > 1 else ""
             rows.append(("server full GCs: n / sum / max" + every, [gc_cell(r[key]["gc"]) for r in results]))
-            rows.append(("server young GCs: n / sum / max" + every,
-                         [gc_cell(r[key]["gc_young"]) for r in results]))
+            rows.append(("server young GCs: n / sum / max" + every, [gc_cell(r[key]["gc_young"]) for r in results]))
     w = max(20, *(len(c) + 2 for c in cols), *(len(c) + 2 for _, cells in rows for c in cells))
     print()
     if args.repeat > 1:
@@ -974,8 +1065,10 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
         line("persistence cost, % of saturated moves/s (<= 15)", cost * 100, cost <= 0.15)
         print(f"  {'p99 open loop, persist on / off (ms)':58} {ms(on['open']['p99']):>8} / {ms(off['open']['p99'])}")
         print(f"  {'p99 saturated, persist on / off (ms)':58} {ms(on['sat']['p99']):>8} / {ms(off['sat']['p99'])}")
-        print(f"  {'server CPU per move, persist on / off (us)':58} "
-              f"{on['sat']['cpu_us_per_move']:8.0f} / {off['sat']['cpu_us_per_move']:.0f}")
+        print(
+            f"  {'server CPU per move, persist on / off (us)':58} "
+            f"{on['sat']['cpu_us_per_move']:8.0f} / {off['sat']['cpu_us_per_move']:.0f}"
+        )
 
 
 def _function(frame: str) -> str:
@@ -1009,7 +1102,7 @@ def print_profiles(directory: Path, top: int = 20) -> None:
             print(f"    {100 * n / total:5.1f}%  {frame}")
         print("  inclusive time, app/ and json (function):")
         ours = [(f, n) for f, n in inclusive.most_common() if "(app/" in f or "(json/" in f]
-        for frame, n in ours[:top + 10]:
+        for frame, n in ours[: top + 10]:
             print(f"    {100 * n / total:5.1f}%  {frame}")
 
 
@@ -1035,15 +1128,19 @@ async def create_bot_rooms(base: str, n_rooms: int, prefix: str) -> list[list[di
     once), plus a spectator who watches."""
     sem = asyncio.Semaphore(8)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
         async def one(i: int) -> list[dict]:
             async with sem:
-                r = await http.post("/api/rooms/practice", json={"name": f"{prefix}{i}h", "bots": SEATS - 1,
-                                                                 "level": "hard", "rounds": 20})
+                r = await http.post(
+                    "/api/rooms/practice",
+                    json={"name": f"{prefix}{i}h", "bots": SEATS - 1, "level": "hard", "rounds": 20},
+                )
                 r.raise_for_status()
                 person = r.json()
                 r = await http.post(f"/api/rooms/{person['code']}/join", json={"name": f"{prefix}{i}w"})
                 r.raise_for_status()
                 return [person, r.json()]
+
         return list(await asyncio.gather(*(one(i) for i in range(n_rooms))))
 
 
@@ -1057,8 +1154,7 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
     env = our_server_env(port, data_dir, args, DEMON_MAX_BOTS=str(args.rooms * (SEATS - 1) + 10))
     gc_log = work / f"gc-bots-{kind}-{run}.log"
     watch = [str(HERE / "_gcwatch.py"), str(gc_log)] if args.gc_log else []
-    server = ServerProcess([sys.executable] + watch + ["-m", "app"], env, work / f"server-bots-{kind}-{run}.log",
-                           port)
+    server = ServerProcess([sys.executable] + watch + ["-m", "app"], env, work / f"server-bots-{kind}-{run}.log", port)
     base = f"http://{HOST}:{port}"
     label = "8 scripted sockets" if kind == "sockets" else "1 person + 7 Hard bots"
     print(f"- {label}: starting (load average {loadavg()})", flush=True)
@@ -1070,8 +1166,9 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
         rooms = [Room(f"r{i}") for i in range(args.rooms)]
         players: list = []  # the sockets that play
         everyone: list = []
-        grants = await (create_rooms(base, args.rooms, "b") if kind == "sockets"
-                        else create_bot_rooms(base, args.rooms, "b"))
+        grants = await (
+            create_rooms(base, args.rooms, "b") if kind == "sockets" else create_bot_rooms(base, args.rooms, "b")
+        )
         for room, room_grants in zip(rooms, grants):
             room.code = room_grants[0]["code"]
             for i, grant in enumerate(room_grants):
@@ -1097,14 +1194,17 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
         result = await run_phase(driver, "open", OPEN, args.seconds, rooms, players, server)
         moves = getattr(driver.phase, "moves_seen", None)
         result["all_moves_s"] = (moves / result["elapsed"]) if moves is not None else result["moves_s"]
-        result.update(label=label, sockets=len(everyone), errors=dict(driver.errors),
-                      closed_early=driver.closed_sockets)
+        result.update(
+            label=label, sockets=len(everyone), errors=dict(driver.errors), closed_early=driver.closed_sockets
+        )
         if args.gc_log:
             pauses = gc_pauses(gc_log, *result["window"])
             result["gc"], result["gc_young"] = pauses["full"], pauses["young"]
-        print(f"  open loop: p99 {result['p99'] * 1e3:.1f} ms over {result['lat_n']} samples; "
-              f"{result['all_moves_s']:.0f} moves/s in all; server CPU {result['server_cpu'] * 100:.0f}%",
-              flush=True)
+        print(
+            f"  open loop: p99 {result['p99'] * 1e3:.1f} ms over {result['lat_n']} samples; "
+            f"{result['all_moves_s']:.0f} moves/s in all; server CPU {result['server_cpu'] * 100:.0f}%",
+            flush=True,
+        )
         return result
     finally:
         server.stop()
@@ -1119,8 +1219,11 @@ def run_bots_mode(args: argparse.Namespace) -> None:
     """`--bots`: fan-out p99 with rooms of 1 person + 7 Hard bots against the same rooms
     with 8 scripted socket players, in one run (target: within 1.5x)."""
     work = Path(tempfile.mkdtemp(prefix="demon-bench-bots-"))
-    print(f"bench/server.py --bots: {args.rooms} rooms, open loop {args.seconds:g} s at {args.rate:g} play/s "
-          f"per playing socket; {os.cpu_count()} CPUs; code {code_version()}", flush=True)
+    print(
+        f"bench/server.py --bots: {args.rooms} rooms, open loop {args.seconds:g} s at {args.rate:g} play/s "
+        f"per playing socket; {os.cpu_count()} CPUs; code {code_version()}",
+        flush=True,
+    )
     runs: dict[str, list[dict]] = {"sockets": [], "bots": []}
     try:
         for run in range(args.repeat):
@@ -1128,23 +1231,33 @@ def run_bots_mode(args: argparse.Namespace) -> None:
                 runs[kind].append(asyncio.run(bench_bot_load(kind, args, work, run)))
     finally:
         shutil.rmtree(work, ignore_errors=True) if not args.keep else print(f"kept {work}")
-    med = {k: {key: _median([r[key] for r in v]) for key in ("p50", "p99", "max", "lat_n", "all_moves_s",
-                                                             "server_cpu", "ack_p99")}
-           for k, v in runs.items()}
+    med = {
+        k: {
+            key: _median([r[key] for r in v])
+            for key in ("p50", "p99", "max", "lat_n", "all_moves_s", "server_cpu", "ack_p99")
+        }
+        for k, v in runs.items()
+    }
     print(f"\n{'':34}{'8 scripted sockets':>22}{'1 person + 7 Hard bots':>26}")
-    rows = [("fan-out p50 (ms)", lambda r: ms(r["p50"])), ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
-            ("fan-out max (ms)", lambda r: ms(r["max"])), ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
-            ("moves/s, all seats", lambda r: f"{r['all_moves_s']:.0f}"),
-            ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
-            ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}")]
+    rows = [
+        ("fan-out p50 (ms)", lambda r: ms(r["p50"])),
+        ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
+        ("fan-out max (ms)", lambda r: ms(r["max"])),
+        ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
+        ("moves/s, all seats", lambda r: f"{r['all_moves_s']:.0f}"),
+        ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
+        ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}"),
+    ]
     for title, cell in rows:
         print(f"{title:34}{cell(med['sockets']):>22}{cell(med['bots']):>26}")
     stalls = {k: sum(r["loop_stalls"] or 0 for r in v) for k, v in runs.items()}
     print(f"{'server loop stalls >= 100 ms (all)':34}{stalls['sockets']:>22}{stalls['bots']:>26}")
     if args.gc_log:  # over all runs
         for title, key in (("server full GCs: n / sum / max", "gc"), ("server young GCs: n / sum / max", "gc_young")):
-            cells = {k: gc_cell((sum(r[key][0] for r in v), sum(r[key][1] for r in v), max(r[key][2] for r in v)))
-                     for k, v in runs.items()}
+            cells = {
+                k: gc_cell((sum(r[key][0] for r in v), sum(r[key][1] for r in v), max(r[key][2] for r in v)))
+                for k, v in runs.items()
+            }
             print(f"{title:34}{cells['sockets']:>22}{cells['bots']:>26}")
     for kind, rs in runs.items():
         errors = sum((Counter(r["errors"]) for r in rs), Counter())
@@ -1154,9 +1267,13 @@ def run_bots_mode(args: argparse.Namespace) -> None:
     q = med["bots"]["p99"] / med["sockets"]["p99"]
     print(f"\n  {'p99 bots / p99 sockets, open loop (<= 1.5)':58} {q:8.2f}   {'met' if q <= 1.5 else 'MISSED'}")
     if args.repeat > 1:
-        print(f"  (medians of {args.repeat} runs; p99 per run: sockets "
-              + ", ".join(ms(r["p99"]) for r in runs["sockets"]) + " ms; bots "
-              + ", ".join(ms(r["p99"]) for r in runs["bots"]) + " ms)")
+        print(
+            f"  (medians of {args.repeat} runs; p99 per run: sockets "
+            + ", ".join(ms(r["p99"]) for r in runs["sockets"])
+            + " ms; bots "
+            + ", ".join(ms(r["p99"]) for r in runs["bots"])
+            + " ms)"
+        )
 
 
 # ====================================================================== Devil's Grip hinters
@@ -1171,9 +1288,15 @@ async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> 
     port = free_port()
     data_dir = work / f"data-grip-{run}"
     data_dir.mkdir()
-    env = our_server_env(port, data_dir, args,
-                         DEMON_GRIP_SEARCH_RATE_PER_S="1000", DEMON_GRIP_SEARCH_BURST="1000",
-                         DEMON_GRIP_ADDR_RATE_PER_S="10000", DEMON_GRIP_ADDR_BURST="10000")
+    env = our_server_env(
+        port,
+        data_dir,
+        args,
+        DEMON_GRIP_SEARCH_RATE_PER_S="1000",
+        DEMON_GRIP_SEARCH_BURST="1000",
+        DEMON_GRIP_ADDR_RATE_PER_S="10000",
+        DEMON_GRIP_ADDR_BURST="10000",
+    )
     # hint settings set in this environment reach the server (e.g. DEMON_HINT_WORKERS=2)
     env.update({k: v for k, v in os.environ.items() if k.startswith("DEMON_HINT_")})
     server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-grip-{run}.log", port)
@@ -1203,26 +1326,50 @@ async def bench_grip_hinters(args: argparse.Namespace, work: Path, run: int) -> 
         gc.collect()
         gc.freeze()
         without = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
-        print(f"  without hinters: p99 {without['p99'] * 1e3:.1f} ms over {without['lat_n']} samples; "
-              f"server CPU {without['server_cpu'] * 100:.0f}%", flush=True)
+        print(
+            f"  without hinters: p99 {without['p99'] * 1e3:.1f} ms over {without['lat_n']} samples; "
+            f"server CPU {without['server_cpu'] * 100:.0f}%",
+            flush=True,
+        )
         warm = 3.0  # the hinter process starts, the workers get going
         # The hinters are load, not the system under test: on a real server they are other
         # people's browsers. Here they share the 2 cores, so by default they run niced.
         nice = ["nice", "-n", str(args.hinters_nice)] if args.hinters_nice else []
-        hinters = subprocess.Popen(nice + [sys.executable, str(HERE / "_griphint.py"), base, str(args.grip_hinters),
-                                    "--warm", str(warm), "--seconds", str(args.seconds), "--seed", str(run + 1)],
-                                   stdout=subprocess.PIPE, text=True)
+        hinters = subprocess.Popen(
+            nice
+            + [
+                sys.executable,
+                str(HERE / "_griphint.py"),
+                base,
+                str(args.grip_hinters),
+                "--warm",
+                str(warm),
+                "--seconds",
+                str(args.seconds),
+                "--seed",
+                str(run + 1),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         await asyncio.sleep(warm)
         with_h = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
         out, _ = await asyncio.get_running_loop().run_in_executor(None, hinters.communicate)
         with_h.update(json.loads(out.strip().splitlines()[-1]))
-        print(f"  with {args.grip_hinters} hinters: p99 {with_h['p99'] * 1e3:.1f} ms over {with_h['lat_n']} samples; "
-              f"server CPU {with_h['server_cpu'] * 100:.0f}% (Devil's Grip worker {with_h['worker_cpu'] * 100:.0f}%, "
-              f"search pools {with_h['pool_cpu'] * 100:.0f}%); hints {with_h['hints_s']:.1f}/s, "
-              f"p50 {with_h['hint_p50'] * 1e3:.0f} ms, p99 {with_h['hint_p99'] * 1e3:.0f} ms, "
-              f"answers {with_h['hint_status']}", flush=True)
-        return {"without": without, "with": with_h, "errors": dict(driver.errors),
-                "closed_early": driver.closed_sockets}
+        print(
+            f"  with {args.grip_hinters} hinters: p99 {with_h['p99'] * 1e3:.1f} ms over {with_h['lat_n']} samples; "
+            f"server CPU {with_h['server_cpu'] * 100:.0f}% (Devil's Grip worker {with_h['worker_cpu'] * 100:.0f}%, "
+            f"search pools {with_h['pool_cpu'] * 100:.0f}%); hints {with_h['hints_s']:.1f}/s, "
+            f"p50 {with_h['hint_p50'] * 1e3:.0f} ms, p99 {with_h['hint_p99'] * 1e3:.0f} ms, "
+            f"answers {with_h['hint_status']}",
+            flush=True,
+        )
+        return {
+            "without": without,
+            "with": with_h,
+            "errors": dict(driver.errors),
+            "closed_early": driver.closed_sockets,
+        }
     finally:
         if hinters is not None and hinters.poll() is None:
             hinters.kill()
@@ -1240,41 +1387,59 @@ def run_grip_mode(args: argparse.Namespace) -> None:
     hints continuously, against the same run without them (target: within 1.2x), and
     the hints' own latency (target: p99 within 300 ms)."""
     work = Path(tempfile.mkdtemp(prefix="demon-bench-grip-"))
-    print(f"bench/server.py --grip-hinters {args.grip_hinters}: {args.rooms} rooms x {SEATS} seats, open loop "
-          f"{args.seconds:g} s at {args.rate:g} play/s/seat, each phase; hinters at nice {args.hinters_nice}; "
-          f"{os.cpu_count()} CPUs; code {code_version()}", flush=True)
+    print(
+        f"bench/server.py --grip-hinters {args.grip_hinters}: {args.rooms} rooms x {SEATS} seats, open loop "
+        f"{args.seconds:g} s at {args.rate:g} play/s/seat, each phase; hinters at nice {args.hinters_nice}; "
+        f"{os.cpu_count()} CPUs; code {code_version()}",
+        flush=True,
+    )
     runs: list[dict] = []
     try:
         for run in range(args.repeat):
             runs.append(asyncio.run(bench_grip_hinters(args, work, run)))
     finally:
         shutil.rmtree(work, ignore_errors=True) if not args.keep else print(f"kept {work}")
-    med = {k: {key: _median([r[k][key] for r in runs]) for key in ("p50", "p99", "max", "lat_n", "moves_s",
-                                                                  "server_cpu", "worker_cpu", "pool_cpu",
-                                                                  "ack_p99")}
-           for k in ("without", "with")}
+    med = {
+        k: {
+            key: _median([r[k][key] for r in runs])
+            for key in ("p50", "p99", "max", "lat_n", "moves_s", "server_cpu", "worker_cpu", "pool_cpu", "ack_p99")
+        }
+        for k in ("without", "with")
+    }
     hint = {key: _median([r["with"][key] for r in runs]) for key in ("hints_s", "hint_p50", "hint_p99")}
     print(f"\n{'':34}{'without hinters':>18}{f'with {args.grip_hinters} hinters':>20}")
-    rows = [("fan-out p50 (ms)", lambda r: ms(r["p50"])), ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
-            ("fan-out max (ms)", lambda r: ms(r["max"])), ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
-            ("moves/s applied", lambda r: f"{r['moves_s']:.0f}"), ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
-            ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}"),
-            ("Devil's Grip worker CPU (%)", lambda r: f"{r['worker_cpu'] * 100:.0f}"),
-            ("search pools' CPU (%)", lambda r: f"{r['pool_cpu'] * 100:.0f}")]
+    rows = [
+        ("fan-out p50 (ms)", lambda r: ms(r["p50"])),
+        ("fan-out p99 (ms)", lambda r: ms(r["p99"])),
+        ("fan-out max (ms)", lambda r: ms(r["max"])),
+        ("fan-out samples", lambda r: f"{r['lat_n']:.0f}"),
+        ("moves/s applied", lambda r: f"{r['moves_s']:.0f}"),
+        ("ack p99 (ms)", lambda r: ms(r["ack_p99"])),
+        ("server CPU (% of a core)", lambda r: f"{r['server_cpu'] * 100:.0f}"),
+        ("Devil's Grip worker CPU (%)", lambda r: f"{r['worker_cpu'] * 100:.0f}"),
+        ("search pools' CPU (%)", lambda r: f"{r['pool_cpu'] * 100:.0f}"),
+    ]
     for title, cell in rows:
         print(f"{title:34}{cell(med['without']):>18}{cell(med['with']):>20}")
     stalls = {k: sum(r[k]["loop_stalls"] or 0 for r in runs) for k in ("without", "with")}
     print(f"{'server loop stalls >= 100 ms (all)':34}{stalls['without']:>18}{stalls['with']:>20}")
     status = sum((Counter(r["with"]["hint_status"]) for r in runs), Counter())
-    print(f"hints answered (200): {hint['hints_s']:.1f}/s; their latency p50 {hint['hint_p50'] * 1e3:.0f} ms, "
-          f"p99 {hint['hint_p99'] * 1e3:.0f} ms; answers by status {dict(status)}")
+    print(
+        f"hints answered (200): {hint['hints_s']:.1f}/s; their latency p50 {hint['hint_p50'] * 1e3:.0f} ms, "
+        f"p99 {hint['hint_p99'] * 1e3:.0f} ms; answers by status {dict(status)}"
+    )
     q = med["with"]["p99"] / med["without"]["p99"]
-    print(f"\n  {'Demon p99 with hinters / without, open loop (<= 1.2)':58} {q:8.2f}   {'met' if q <= 1.2 else 'MISSED'}")
+    print(
+        f"\n  {'Demon p99 with hinters / without, open loop (<= 1.2)':58} {q:8.2f}   {'met' if q <= 1.2 else 'MISSED'}"
+    )
     v = hint["hint_p99"] * 1e3
     print(f"  {'hint latency p99, ms (<= 300)':58} {v:8.0f}   {'met' if v <= 300 else 'MISSED'}")
     if args.repeat > 1:
-        print(f"  (medians of {args.repeat} runs; p99 per run without / with: "
-              + ", ".join(f"{ms(r['without']['p99'])}/{ms(r['with']['p99'])}" for r in runs) + " ms)")
+        print(
+            f"  (medians of {args.repeat} runs; p99 per run without / with: "
+            + ", ".join(f"{ms(r['without']['p99'])}/{ms(r['with']['p99'])}" for r in runs)
+            + " ms)"
+        )
 
 
 # ====================================================================== main
@@ -1287,35 +1452,65 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sat-seconds", type=float, default=10.0, help="saturated phase length (default 10)")
     ap.add_argument("--rate", type=float, default=1.0, help="open loop: plays per second per seat (default 1)")
     ap.add_argument("--seed", type=int, default=20240, help="DEMON_TEST_SEED: every round's deal")
-    ap.add_argument("--targets", default="on,off,bare",
-                    help="which servers, in order: on (persistence on), off, bare (default all)")
-    ap.add_argument("--bare-impl", choices=("starlette", "websockets"), default="starlette",
-                    help="bare server: uvicorn + Starlette (default, the fair baseline) or the websockets library")
+    ap.add_argument(
+        "--targets", default="on,off,bare", help="which servers, in order: on (persistence on), off, bare (default all)"
+    )
+    ap.add_argument(
+        "--bare-impl",
+        choices=("starlette", "websockets"),
+        default="starlette",
+        help="bare server: uvicorn + Starlette (default, the fair baseline) or the websockets library",
+    )
     ap.add_argument("--quick", action="store_true", help="5 rooms, 5 s open loop, 3 s saturated")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="run every server N times, in rotation, and report medians (default 1)")
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="run every server N times, in rotation, and report medians (default 1)"
+    )
     ap.add_argument("--profile", metavar="DIR", help="py-spy profiles of each server's saturated phase into DIR")
-    ap.add_argument("--gc-log", action="store_true",
-                    help="run the servers under bench/_gcwatch.py and report their garbage collections")
+    ap.add_argument(
+        "--gc-log",
+        action="store_true",
+        help="run the servers under bench/_gcwatch.py and report their garbage collections",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the temporary data directory and logs")
-    ap.add_argument("--bots", action="store_true",
-                    help="instead: rooms of 1 person + 7 Hard bots against rooms of 8 scripted sockets")
-    ap.add_argument("--grip-hinters", type=int, default=0, metavar="N",
-                    help="instead: Demon's open-loop p99 with N Devil's Grip clients asking hints "
-                         "continuously, against the same run without them")
-    ap.add_argument("--hinters-nice", type=int, default=10, metavar="N",
-                    help="niceness of the process running the --grip-hinters clients (default 10; 0: none)")
-    ap.add_argument("--capacity", action="store_true",
-                    help="instead: players one process holds (rooms added until fan-out p99 > 50 ms), "
-                         "ours against the bare fan-out (bench/scale.py)")
-    ap.add_argument("--capacity-steps", default=None, metavar="R,R,...",
-                    help="--capacity: total rooms at each step")
+    ap.add_argument(
+        "--bots",
+        action="store_true",
+        help="instead: rooms of 1 person + 7 Hard bots against rooms of 8 scripted sockets",
+    )
+    ap.add_argument(
+        "--grip-hinters",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: Demon's open-loop p99 with N Devil's Grip clients asking hints "
+        "continuously, against the same run without them",
+    )
+    ap.add_argument(
+        "--hinters-nice",
+        type=int,
+        default=10,
+        metavar="N",
+        help="niceness of the process running the --grip-hinters clients (default 10; 0: none)",
+    )
+    ap.add_argument(
+        "--capacity",
+        action="store_true",
+        help="instead: players one process holds (rooms added until fan-out p99 > 50 ms), "
+        "ours against the bare fan-out (bench/scale.py)",
+    )
+    ap.add_argument("--capacity-steps", default=None, metavar="R,R,...", help="--capacity: total rooms at each step")
     ap.add_argument("--capacity-p99-ms", type=float, default=50.0, help="--capacity: the p99 line (default 50)")
-    ap.add_argument("--processes", type=int, default=0, metavar="N",
-                    help="instead: 1 process alone, 1 behind HAProxy, N behind HAProxy (bench/scale.py)")
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: 1 process alone, 1 behind HAProxy, N behind HAProxy (bench/scale.py)",
+    )
     args = ap.parse_args(argv)
     if args.capacity or args.processes:
         import scale  # bench/scale.py
+
         if args.capacity:
             args.capacity_steps = args.capacity_steps or scale.DEFAULT_STEPS
             return scale.run_capacity(args)
@@ -1333,9 +1528,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="demon-bench-"))
-    print(f"bench/server.py: {args.rooms} rooms x {SEATS} seats, open loop {args.seconds:g} s at "
-          f"{args.rate:g} play/s/seat, saturated {args.sat_seconds:g} s; {os.cpu_count()} CPUs; "
-          f"Python {sys.version.split()[0]}; code {code_version()}; work dir {work}", flush=True)
+    print(
+        f"bench/server.py: {args.rooms} rooms x {SEATS} seats, open loop {args.seconds:g} s at "
+        f"{args.rate:g} play/s/seat, saturated {args.sat_seconds:g} s; {os.cpu_count()} CPUs; "
+        f"Python {sys.version.split()[0]}; code {code_version()}; work dir {work}",
+        flush=True,
+    )
     t0 = time.monotonic()
     runs: dict[str, list[dict]] = {name: [] for name in names}
     try:

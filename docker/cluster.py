@@ -31,8 +31,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 HAPROXY_CFG = ROOT / "docker" / "haproxy-cfg.sh"
@@ -40,16 +41,18 @@ LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # the room-code alphabet (app/support/secr
 
 
 def haproxy_path() -> str | None:
-    return shutil.which("haproxy") or next((p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy")
-                                            if os.path.exists(p)), None)
+    return shutil.which("haproxy") or next(
+        (p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if os.path.exists(p)), None
+    )
 
 
 def haproxy_config(bind: str, backends: dict[str, str], stats_socket: Path | None = None) -> str:
     """docker/haproxy-cfg.sh's output for these {letters: "host:port"}."""
     args = [f"{letters}={address}" for letters, address in backends.items()]
     env = {**os.environ, "HAPROXY_STATS": str(stats_socket) if stats_socket else ""}
-    return subprocess.run(["sh", str(HAPROXY_CFG), bind, *args], check=True, capture_output=True,
-                          text=True, env=env).stdout
+    return subprocess.run(
+        ["sh", str(HAPROXY_CFG), bind, *args], check=True, capture_output=True, text=True, env=env
+    ).stdout
 
 
 class LinePrefixer:
@@ -67,10 +70,19 @@ class LinePrefixer:
 
 
 class Cluster:
-    def __init__(self, processes: int = 2, *, port: int = 8000, host: str = "127.0.0.1",
-                 first_port: int = 8101, ports: list[int] | None = None, data_dir: Path = Path("data"),
-                 env: dict[str, str] | None = None, log: TextIO | None = None,
-                 python: str = sys.executable) -> None:
+    def __init__(
+        self,
+        processes: int = 2,
+        *,
+        port: int = 8000,
+        host: str = "127.0.0.1",
+        first_port: int = 8101,
+        ports: list[int] | None = None,
+        data_dir: Path = Path("data"),
+        env: dict[str, str] | None = None,
+        log: TextIO | None = None,
+        python: str = sys.executable,
+    ) -> None:
         if not 1 <= processes <= len(LETTERS):
             raise ValueError(f"1 to {len(LETTERS)} processes")
         self.port, self.host, self.data_dir = port, host, Path(data_dir)
@@ -115,9 +127,14 @@ class Cluster:
             return set()
         head = lines[0].lstrip("# ").split(",")
         name, server, status = head.index("pxname"), head.index("svname"), head.index("status")
-        return {row[server] for row in (line.split(",") for line in lines[1:] if line)
-                if len(row) > status and row[name] == backend and row[server] not in ("FRONTEND", "BACKEND")
-                and row[status].startswith("UP")}
+        return {
+            row[server]
+            for row in (line.split(",") for line in lines[1:] if line)
+            if len(row) > status
+            and row[name] == backend
+            and row[server] not in ("FRONTEND", "BACKEND")
+            and row[status].startswith("UP")
+        }
 
     def wait_servers(self, backend: str, expected: set[str], timeout: float = 30.0) -> None:
         """Until HAProxy's health checks count exactly `expected` as up in `backend`."""
@@ -140,21 +157,34 @@ class Cluster:
 
     def process_env(self, letter: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-        env.update({"DEMON_HOST": "127.0.0.1", "DEMON_PORT": str(self.ports[letter]),
-                    "DEMON_DATA_DIR": str(self.data_dir / f"shard-{letter}"), "DEMON_SHARD": letter,
-                    "DEMON_PEERS": ",".join(self.process_base(x) for x in self.ports),
-                    "DEMON_SHARE_LAN_ADDRESS": "false", "PYTHONUNBUFFERED": "1",
-                    # HAProxy reaches the processes over the loopback and sets X-Forwarded-For
-                    # itself (it drops the client's): believe it, and only it, about players'
-                    # addresses. The server trusts no proxy unless told (docs/security.md).
-                    "DEMON_TRUSTED_PROXIES": "127.0.0.1,::1"})
+        env.update(
+            {
+                "DEMON_HOST": "127.0.0.1",
+                "DEMON_PORT": str(self.ports[letter]),
+                "DEMON_DATA_DIR": str(self.data_dir / f"shard-{letter}"),
+                "DEMON_SHARD": letter,
+                "DEMON_PEERS": ",".join(self.process_base(x) for x in self.ports),
+                "DEMON_SHARE_LAN_ADDRESS": "false",
+                "PYTHONUNBUFFERED": "1",
+                # HAProxy reaches the processes over the loopback and sets X-Forwarded-For
+                # itself (it drops the client's): believe it, and only it, about players'
+                # addresses. The server trusts no proxy unless told (docs/security.md).
+                "DEMON_TRUSTED_PROXIES": "127.0.0.1,::1",
+            }
+        )
         env.update(self.extra_env)
         return env
 
     def start_process(self, letter: str) -> subprocess.Popen:
         (self.data_dir / f"shard-{letter}").mkdir(parents=True, exist_ok=True)
-        proc = subprocess.Popen([self.python, "-m", "app"], cwd=ROOT, env=self.process_env(letter),
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.Popen(
+            [self.python, "-m", "app"],
+            cwd=ROOT,
+            env=self.process_env(letter),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         LinePrefixer(proc.stdout, letter, self.write)
         self.procs[letter] = proc
         return proc
@@ -165,10 +195,14 @@ class Cluster:
             raise FileNotFoundError("haproxy is not installed (Debian: apt-get install haproxy)")
         self.data_dir.mkdir(parents=True, exist_ok=True)
         cfg = self.data_dir / "haproxy.cfg"
-        cfg.write_text(haproxy_config(f"{self.host}:{self.port}",
-                                      {x: f"127.0.0.1:{p}" for x, p in self.ports.items()}, self.stats_socket))
-        self.balancer = subprocess.Popen([binary, "-db", "-f", str(cfg)], stdout=subprocess.PIPE,
-                                         stderr=subprocess.STDOUT, text=True)
+        cfg.write_text(
+            haproxy_config(
+                f"{self.host}:{self.port}", {x: f"127.0.0.1:{p}" for x, p in self.ports.items()}, self.stats_socket
+            )
+        )
+        self.balancer = subprocess.Popen(
+            [binary, "-db", "-f", str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         LinePrefixer(self.balancer.stdout, "lb", self.write)
         return self.balancer
 
@@ -243,7 +277,7 @@ class Cluster:
                 proc.kill()
                 proc.wait()
 
-    def __enter__(self) -> "Cluster":
+    def __enter__(self) -> Cluster:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -256,19 +290,26 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--host", default="127.0.0.1", help="address the balancer listens on (0.0.0.0: the network)")
     ap.add_argument("--port", type=int, default=8000, help="the balancer's port (default 8000)")
     ap.add_argument("--first-port", type=int, default=8101, help="the first process's port on the loopback")
-    ap.add_argument("--data-dir", type=Path, default=Path(os.environ.get("DEMON_DATA_DIR", "data")),
-                    help="one SQLite directory per process under it (default data/)")
+    ap.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path(os.environ.get("DEMON_DATA_DIR", "data")),
+        help="one SQLite directory per process under it (default data/)",
+    )
     args = ap.parse_args(argv)
-    cluster = Cluster(args.processes, port=args.port, host=args.host, first_port=args.first_port,
-                      data_dir=args.data_dir)
+    cluster = Cluster(
+        args.processes, port=args.port, host=args.host, first_port=args.first_port, data_dir=args.data_dir
+    )
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
         cluster.start()
         for letter, proc in cluster.procs.items():
-            cluster.write(f"cluster | process {letter}: pid {proc.pid}, {cluster.process_base(letter)}, "
-                          f"data {cluster.data_dir / ('shard-' + letter)}")
+            cluster.write(
+                f"cluster | process {letter}: pid {proc.pid}, {cluster.process_base(letter)}, "
+                f"data {cluster.data_dir / ('shard-' + letter)}"
+            )
         cluster.write(f"cluster | balancer: {cluster.base} (haproxy pid {cluster.balancer.pid})")
         while not stopping.wait(1.0):
             for letter, proc in list(cluster.procs.items()):

@@ -47,31 +47,41 @@ def http_checks(base: str, version: str, label: str) -> None:
     try:
         status, _, body = get(base + "/health")
         health = json.loads(body)
-        check(label, status == 200 and health.get("status") == "ok" and health.get("version") == version,
-              f"GET /health -> 200 JSON with status ok, version {version}",
-              f"status {status}, body {body[:200]!r}")
+        check(
+            label,
+            status == 200 and health.get("status") == "ok" and health.get("version") == version,
+            f"GET /health -> 200 JSON with status ok, version {version}",
+            f"status {status}, body {body[:200]!r}",
+        )
     except Exception as err:  # noqa: BLE001 - any failure is a FAIL line
         check(label, False, "GET /health", repr(err))
     try:
         status, headers, body = get(base + "/")
         ctype = {k.lower(): v for k, v in headers.items()}.get("content-type", "")
-        check(label, status == 200 and ctype.startswith("text/html") and b"<html" in body.lower(),
-              "GET / -> 200 text/html page (static/ found next to the package)",
-              f"status {status}, content-type {ctype!r}, body {body[:120]!r}")
+        check(
+            label,
+            status == 200 and ctype.startswith("text/html") and b"<html" in body.lower(),
+            "GET / -> 200 text/html page (static/ found next to the package)",
+            f"status {status}, content-type {ctype!r}, body {body[:120]!r}",
+        )
     except Exception as err:  # noqa: BLE001
         check(label, False, "GET /", repr(err))
     try:
         status, _, body = get(base + "/static/rules/en/demon.md")
-        check(label, status == 200 and body.startswith(b"#") and len(body) > 1000,
-              f"GET /static/rules/en/demon.md -> 200 with the rules text ({len(body)} bytes, static/rules/ found)",
-              f"status {status}, body {body[:120]!r}")
+        check(
+            label,
+            status == 200 and body.startswith(b"#") and len(body) > 1000,
+            f"GET /static/rules/en/demon.md -> 200 with the rules text ({len(body)} bytes, static/rules/ found)",
+            f"status {status}, body {body[:120]!r}",
+        )
     except Exception as err:  # noqa: BLE001
         check(label, False, "GET /static/rules/en/demon.md", repr(err))
 
 
 def post(url: str, body: dict) -> dict:
-    request = urllib.request.Request(url, method="POST", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, method="POST", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as r:
         return json.load(r)
 
@@ -87,7 +97,7 @@ async def until_closed(ws) -> str:
         if closed.rcvd is None:
             return "1006 (no close frame: the connection just dropped)"
         return str(closed.rcvd.code)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return "still open after 30 s"
 
 
@@ -111,17 +121,25 @@ async def ws_checks(base: str, label: str) -> None:
     server is stopped: every one must be closed with 1001 or 1012."""
     import websockets
 
-    ws_base = "ws" + base[len("http"):] + "/ws/"
+    ws_base = "ws" + base[len("http") :] + "/ws/"
     try:
         room = post(base + "/api/rooms", {"name": "Smoke"})
-        check(label, bool(room.get("code")) and bool(room.get("token")),
-              f"POST /api/rooms -> room {room.get('code')}", repr(room))
+        check(
+            label,
+            bool(room.get("code")) and bool(room.get("token")),
+            f"POST /api/rooms -> room {room.get('code')}",
+            repr(room),
+        )
         ws = await websockets.connect(ws_base + room["code"], open_timeout=10)
         await ws.send(json.dumps({"type": "hello", "token": room["token"], "v": None}))
         inbox = Messages(ws)
         first = await inbox.next(10)
-        check(label, first.get("type") == "welcome" and first.get("code") == room["code"],
-              "WebSocket hello -> welcome", repr(first)[:200])
+        check(
+            label,
+            first.get("type") == "welcome" and first.get("code") == room["code"],
+            "WebSocket hello -> welcome",
+            repr(first)[:200],
+        )
         second = await inbox.next(10)
         check(label, second.get("type") == "snapshot", "then snapshot", repr(second)[:200])
     except Exception as err:  # noqa: BLE001 - any failure is a FAIL line
@@ -131,8 +149,10 @@ async def ws_checks(base: str, label: str) -> None:
     # Two more sockets: a second player in this room, and the host of another room.
     sockets = [ws]
     try:
-        for grant in (post(base + f"/api/rooms/{room['code']}/join", {"name": "Smoke 2"}),
-                      post(base + "/api/rooms", {"name": "Smoke 3"})):
+        for grant in (
+            post(base + f"/api/rooms/{room['code']}/join", {"name": "Smoke 2"}),
+            post(base + "/api/rooms", {"name": "Smoke 3"}),
+        ):
             other = await websockets.connect(ws_base + grant["code"], open_timeout=10)
             sockets.append(other)
             await other.send(json.dumps({"type": "hello", "token": grant["token"], "v": None}))
@@ -145,14 +165,16 @@ async def ws_checks(base: str, label: str) -> None:
                 break
         check(label, True, "2 more WebSockets (a 2nd player, a 2nd room) welcomed; round started")
     except Exception as err:  # noqa: BLE001
-        check(label, False, "2 more WebSockets (a 2nd player, a 2nd room) welcomed; round started",
-              repr(err))
+        check(label, False, "2 more WebSockets (a 2nd player, a 2nd room) welcomed; round started", repr(err))
 
     print("READY", flush=True)  # smoke.sh now stops the server
     closes = await asyncio.gather(*(until_closed(s) for s in sockets))
     print(f"CLOSED_AT {time.time():.3f}", flush=True)
-    check(label, all(c in ("1001", "1012") for c in closes),
-          f"all {len(sockets)} WebSockets closed by the server with 1001 or 1012 (got {', '.join(closes)})")
+    check(
+        label,
+        all(c in ("1001", "1012") for c in closes),
+        f"all {len(sockets)} WebSockets closed by the server with 1001 or 1012 (got {', '.join(closes)})",
+    )
 
 
 def main(argv: list[str]) -> int:

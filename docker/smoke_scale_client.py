@@ -33,7 +33,7 @@ CHECKS_SETTLE_S = 3.0
 class ComposeCluster:
     """What the scenarios ask of a cluster, done with docker compose."""
 
-    letters = ["A", "B"]
+    letters = ("A", "B")
 
     def __init__(self, base: str, compose: list[str]) -> None:
         self.base = base.rstrip("/")
@@ -49,8 +49,12 @@ class ComposeCluster:
     def process_base(self, letter: str) -> str:
         """The container's own address on the compose network (reachable from a Linux host)."""
         cid = self.dc("ps", "-q", self.service(letter)).strip()
-        ip = subprocess.run(["docker", "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
-                             cid], check=True, capture_output=True, text=True).stdout.strip()
+        ip = subprocess.run(
+            ["docker", "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", cid],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         return f"http://{ip}:8000"
 
     def kill(self, letter: str) -> None:
@@ -86,7 +90,7 @@ class ComposeCluster:
             if backend == "new_rooms":
                 seen = {p["shard"] for p in answer["processes"] if p.get("accepting")}
             elif backend.startswith("shard_"):
-                seen = live & {backend[len("shard_"):]}
+                seen = live & {backend[len("shard_") :]}
             else:
                 seen = live
             if seen == expected:
@@ -113,10 +117,12 @@ def main() -> None:
     cluster.wait_ready()
     failed = 0
     for label, scenario in (("kill", kill_scenario), ("drain", drain_scenario), ("history", history_scenario)):
-        what = {"kill": "SIGKILL of app-a mid-round: app-b's room plays on, app-a's comes back with every "
-                        "acknowledged move and Devil's Grip game",
-                "drain": "SIGUSR1 drains app-a: new rooms and games go to app-b, app-a's room plays on; SIGUSR2 undoes it",
-                "history": "a finished match on each process is in /api/history through the balancer"}[label]
+        what = {
+            "kill": "SIGKILL of app-a mid-round: app-b's room plays on, app-a's comes back with every "
+            "acknowledged move and Devil's Grip game",
+            "drain": "SIGUSR1 drains app-a: new rooms and games go to app-b, app-a's room plays on; SIGUSR2 undoes it",
+            "history": "a finished match on each process is in /api/history through the balancer",
+        }[label]
         try:
             asyncio.run(scenario(cluster))
             print(f"PASS  [scale] {what}", flush=True)

@@ -24,8 +24,10 @@ def pytest_report_header() -> str:
 def pytest_sessionstart(session: pytest.Session) -> None:
     stale = native.stale_modules()
     if stale:  # the edited source would not be what runs
-        raise pytest.UsageError(f"compiled modules older than their source: {', '.join(stale)}; "
-                                "run `make compile` again, or `make clean-compiled`")
+        raise pytest.UsageError(
+            f"compiled modules older than their source: {', '.join(stale)}; "
+            "run `make compile` again, or `make clean-compiled`"
+        )
     if os.environ.get("DEMON_EXPECT_COMPILED") == "1":
         missing = sorted(set(native.NATIVE_MODULES) - set(native.compiled_modules()))
         if missing:

@@ -34,11 +34,25 @@ ALLOWED = {
     # The stores are adapters: they know the objects they save (a room, a Devil's Grip
     # session), whose modules declare what they need of a store as Protocols; only the
     # web edge (app/server) wires a store in.
-    "app.storage": {"app.common", "app.demon.rules", "app.grip.rules", "app.support", "app.protocol",
-                    "app.demon.room", "app.grip.service"},
+    "app.storage": {
+        "app.common",
+        "app.demon.rules",
+        "app.grip.rules",
+        "app.support",
+        "app.protocol",
+        "app.demon.room",
+        "app.grip.service",
+    },
     "app.demon.room": {"app.common", "app.demon.rules", "app.protocol", "app.support", "app.config"},
-    "app.demon.hub": {"app.common", "app.demon.rules", "app.demon.room", "app.protocol", "app.support",
-                      "app.config", "app.ops"},
+    "app.demon.hub": {
+        "app.common",
+        "app.demon.rules",
+        "app.demon.room",
+        "app.protocol",
+        "app.support",
+        "app.config",
+        "app.ops",
+    },
     "app.grip.service": {"app.common", "app.grip.rules", "app.support", "app.config", "app.protocol", "app.ops"},
 }
 
@@ -103,7 +117,7 @@ def test_no_import_circles():
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt])
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, stack)
         stack.pop()

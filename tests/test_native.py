@@ -31,6 +31,12 @@ def test_the_status_line_agrees_with_what_was_loaded():
 
 
 def test_the_command_prints_the_same_line():
-    out = subprocess.run([sys.executable, "-m", "app.support.native", "status"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-m", "app.support.native", "status"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.strip()
     assert out == native.status()

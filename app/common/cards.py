@@ -7,8 +7,8 @@ kept beside the card there, not inside it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -30,7 +30,7 @@ class Card:
             raise CardError(f"not a card: rank={self.rank!r} suit={self.suit!r}")
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """`Card.parse("TS")`; accepts lower case and `10` for ten."""
         if not isinstance(text, str):
             raise CardError(f"not a card: {text!r}")

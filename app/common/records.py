@@ -14,7 +14,8 @@ app/grip/rules/game.py); `app.records` replays either and reads and writes files
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from app.common.errors import InvalidRecord
 
@@ -29,11 +30,11 @@ def check_header(record: Any, game: str | None = None) -> str:
     if not isinstance(record, Mapping):
         raise InvalidRecord("a record must be a JSON object")
     if record.get("format") != RECORD_FORMAT:
-        raise InvalidRecord(f"not a game record: format is {record.get('format')!r}, "
-                            f"expected {RECORD_FORMAT!r}")
+        raise InvalidRecord(f"not a game record: format is {record.get('format')!r}, expected {RECORD_FORMAT!r}")
     if record.get("version") != RECORD_VERSION:
-        raise InvalidRecord(f"unsupported record version {record.get('version')!r} "
-                            f"(this build reads version {RECORD_VERSION})")
+        raise InvalidRecord(
+            f"unsupported record version {record.get('version')!r} (this build reads version {RECORD_VERSION})"
+        )
     kind = record.get("game")
     if not isinstance(kind, str) or kind not in GAMES:
         raise InvalidRecord(f"unknown game {kind!r}; expected one of {', '.join(GAMES)}")

@@ -19,7 +19,7 @@ import datetime as dt
 
 from app.common.rng import derive_seed
 
-__all__ = ["DAILY_BOTS", "DAILY_PLAYERS", "daily_race_seed", "race_day", "parse_day"]
+__all__ = ["DAILY_BOTS", "DAILY_PLAYERS", "daily_race_seed", "parse_day", "race_day"]
 
 DAILY_BOTS = 3
 DAILY_PLAYERS = DAILY_BOTS + 1  # the person sits at seat 0
@@ -33,7 +33,7 @@ def daily_race_seed(day: dt.date) -> int:
 
 def race_day(now: dt.datetime | None = None) -> dt.date:
     """Today in UTC: the day everyone on the server shares, wherever they are."""
-    return (now or dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc).date()
+    return (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC).date()
 
 
 def parse_day(text: str) -> dt.date | None:

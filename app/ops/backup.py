@@ -96,12 +96,16 @@ def check(copy: Path) -> int:
     if problems != ["ok"]:
         raise BackupError(f"{copy} fails SQLite's integrity check: {'; '.join(problems[:5])}")
     if version > SCHEMA_VERSION:
-        raise BackupError(f"{copy} was written by a newer server (schema {version}; this server knows "
-                          f"{SCHEMA_VERSION}): restore it with that version or a later one.")
+        raise BackupError(
+            f"{copy} was written by a newer server (schema {version}; this server knows "
+            f"{SCHEMA_VERSION}): restore it with that version or a later one."
+        )
     missing = REQUIRED_TABLES - tables
     if version < 1 or missing:
-        raise BackupError(f"{copy} is not a backup of this server's database (schema {version}, "
-                          f"missing tables: {', '.join(sorted(missing)) or 'none'}).")
+        raise BackupError(
+            f"{copy} is not a backup of this server's database (schema {version}, "
+            f"missing tables: {', '.join(sorted(missing)) or 'none'})."
+        )
     assert isinstance(version, int)
     return version
 

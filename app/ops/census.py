@@ -16,9 +16,9 @@ apart or sum them.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from prometheus_client import CollectorRegistry, Metric
 from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
@@ -90,19 +90,28 @@ class _State(Collector):
             rooms.add_metric([phase], count)
         families: list[Metric] = [rooms]
         for name, text, value in (
-                ("demon_people", "People seated at a Demon table (bots not counted).", census.people),
-                ("demon_spectators", "Spectators of Demon rooms.", census.spectators),
-                ("demon_bots", "Computer players seated in Demon rooms.", census.bots),
-                ("demon_open_sockets", "Room WebSockets open.", census.sockets),
-                ("devils_grip_games", "Devil's Grip games held in memory.", census.grip_games),
-                ("devils_grip_hint_queue", "Devil's Grip hints queued or being searched.", census.hint_queue),
-                ("devils_grip_search_queue", "Par searches players wait for, pending.", census.search_queue)):
+            ("demon_people", "People seated at a Demon table (bots not counted).", census.people),
+            ("demon_spectators", "Spectators of Demon rooms.", census.spectators),
+            ("demon_bots", "Computer players seated in Demon rooms.", census.bots),
+            ("demon_open_sockets", "Room WebSockets open.", census.sockets),
+            ("devils_grip_games", "Devil's Grip games held in memory.", census.grip_games),
+            ("devils_grip_hint_queue", "Devil's Grip hints queued or being searched.", census.hint_queue),
+            ("devils_grip_search_queue", "Par searches players wait for, pending.", census.search_queue),
+        ):
             families.append(GaugeMetricFamily(name, text, value=value))
         if census.database is not None:
-            families.append(GaugeMetricFamily("demon_sqlite_file_bytes", "Size of the SQLite database file.",
-                                              value=_file_size(str(census.database))))
-            families.append(GaugeMetricFamily("demon_sqlite_wal_bytes", "Size of its write-ahead log.",
-                                              value=_file_size(f"{census.database}-wal")))
+            families.append(
+                GaugeMetricFamily(
+                    "demon_sqlite_file_bytes",
+                    "Size of the SQLite database file.",
+                    value=_file_size(str(census.database)),
+                )
+            )
+            families.append(
+                GaugeMetricFamily(
+                    "demon_sqlite_wal_bytes", "Size of its write-ahead log.", value=_file_size(f"{census.database}-wal")
+                )
+            )
         schema = self.schema()
         info = InfoMetricFamily("demon_build", "The server's version and database schema version.")
         info.add_metric([], {"version": self.version, "schema": "" if schema is None else str(schema)})
@@ -110,9 +119,14 @@ class _State(Collector):
         return _with_shard(families, self.shard)
 
 
-def registry(read: Callable[[], Census], *, shard: str, version: str,
-             schema: Callable[[], int | None],
-             worker: Callable[[], Iterable[Metric]] | None = None) -> CollectorRegistry:
+def registry(
+    read: Callable[[], Census],
+    *,
+    shard: str,
+    version: str,
+    schema: Callable[[], int | None],
+    worker: Callable[[], Iterable[Metric]] | None = None,
+) -> CollectorRegistry:
     """A registry for one app: the process's instruments and this app's state. (One per
     app, not the global one, so that tests can build several apps in one process.)
     `worker`: the Devil's Grip worker's instruments, when it has one."""

@@ -22,16 +22,15 @@ Records and storage keep the engine's canonical JSON (`action_to_json`/
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Annotated, Any, Callable, Literal, Mapping, Union, cast
+from typing import Annotated, Any, Literal, Union, cast
 
-from pydantic import (BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetPydanticSchema,
-                      ValidatorFunctionWrapHandler)
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetPydanticSchema, ValidatorFunctionWrapHandler
 from pydantic_core import CoreSchema, core_schema
 
-from app.demon.rules.actions import (ACTION_TYPES, DemonAction, Draw, MalformedAction, Recycle, ToFoundation,
-                                     ToTableau)
+from app.demon.rules.actions import ACTION_TYPES, DemonAction, Draw, MalformedAction, Recycle, ToFoundation, ToTableau
 from app.protocol.server import ActionJson
 
 SEAT_FROM_TOKEN = 0  # the seat of an action from the wire until the room binds it
@@ -77,9 +76,7 @@ class FoundationAction(_Strict):
         return ToFoundation(SEAT_FROM_TOKEN, self.src, self.pile)
 
 
-WireAction = Annotated[
-    Union[DrawAction, RecycleAction, TableauAction, FoundationAction], Field(discriminator="type")
-]
+WireAction = Annotated[Union[DrawAction, RecycleAction, TableauAction, FoundationAction], Field(discriminator="type")]
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,8 +42,11 @@ def _plain_name(name: str) -> str:
 # A player's name: 1-20 characters of plain text that shows itself (`_plain_name`). The
 # browser always inserts it as text, so markup in a name is shown, never run. Two
 # players of one room never share a name: the room numbers the second (`Ann (2)`).
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20),
-                 AfterValidator(_plain_name)]
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20), AfterValidator(_plain_name)
+]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -145,8 +148,9 @@ class Coach(_Strict):
 
 # What a seat sends once it is in (the hub's door, a socket's and a bot's alike): every
 # client message but `hello`, which the socket endpoint answers itself.
-RoomMessage = Union[Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot,
-                    Emote, Coach]
+RoomMessage = Union[
+    Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot, Emote, Coach
+]
 ClientMessage = Annotated[Union[Hello, RoomMessage], Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
@@ -172,7 +176,7 @@ class JoinRoom(_Strict):
 
 
 class PracticeRoom(_Strict):
-    """"Play against bots": a room of one person and 1-7 bots whose countdown starts at once."""
+    """ "Play against bots": a room of one person and 1-7 bots whose countdown starts at once."""
 
     name: Name
     bots: Annotated[int, Field(ge=1, le=7)] = 3

@@ -180,8 +180,7 @@ class RoundEndedEvent(TypedDict):
     result: MatchResult
 
 
-RoomEventBody = Union[RoomEvent, CountdownEvent, RoundStartedEvent, MoveEvent, VotesEvent,
-                      AbsentEvent, RoundEndedEvent]
+RoomEventBody = Union[RoomEvent, CountdownEvent, RoundStartedEvent, MoveEvent, VotesEvent, AbsentEvent, RoundEndedEvent]
 
 
 # --- messages --------------------------------------------------------------------------
@@ -310,12 +309,14 @@ def rejected(action_id: str, code: str, reason: str) -> Rejected:
     return Rejected(type="rejected", id=action_id, code=code, reason=reason)
 
 
-def race_lost(action_id: str, code: str, reason: str, pile: int, by_seat: int, by_name: str | None,
-              margin_ms: int | None = None) -> Rejected:
+def race_lost(
+    action_id: str, code: str, reason: str, pile: int, by_seat: int, by_name: str | None, margin_ms: int | None = None
+) -> Rejected:
     """A rejection that names who won the race and where, and by how long when known
     (keys in this order)."""
-    reply = Rejected(type="rejected", id=action_id, code=code, reason=reason, pile=pile, by_seat=by_seat,
-                     by_name=by_name)
+    reply = Rejected(
+        type="rejected", id=action_id, code=code, reason=reason, pile=pile, by_seat=by_seat, by_name=by_name
+    )
     if margin_ms is not None:
         reply["margin_ms"] = margin_ms
     return reply

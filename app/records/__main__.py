@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence, TextIO
+from collections.abc import Sequence
+from typing import TextIO
 
+from app.common.errors import InvalidRecord
 from app.demon.rules.describe import describe
 from app.demon.rules.round import DemonRound
-from app.common.errors import InvalidRecord
 from app.records.records import load, replay
 
 
@@ -51,12 +52,10 @@ def _deal(seed: int, players: int, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
-         err: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = argparse.ArgumentParser(prog="python -m app.records",
-                                     description="Demon and Devil's Grip engine tools")
+    parser = argparse.ArgumentParser(prog="python -m app.records", description="Demon and Devil's Grip engine tools")
     sub = parser.add_subparsers(dest="command", required=True)
     p_replay = sub.add_parser("replay", help="replay a game record and print the final state")
     p_replay.add_argument("file")

@@ -33,10 +33,14 @@ def _foundation(index: int, pile: Any) -> dict[str, Any]:
 
 def round_view(rnd: DemonRound) -> dict[str, Any]:
     """The whole table as the live `round` view has it (app/demon/room/views.py)."""
-    return {"seats": [rnd.seat_view(s) for s in range(len(rnd.seats))],
-            "foundations": [_foundation(i, pile) for i, pile in enumerate(rnd.foundations)],
-            "stuck": [], "absent": sorted(rnd.absent), "votes": [],
-            "cards_home": list(rnd.foundation_counts())}
+    return {
+        "seats": [rnd.seat_view(s) for s in range(len(rnd.seats))],
+        "foundations": [_foundation(i, pile) for i, pile in enumerate(rnd.foundations)],
+        "stuck": [],
+        "absent": sorted(rnd.absent),
+        "votes": [],
+        "cards_home": list(rnd.foundation_counts()),
+    }
 
 
 def demon_frames(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -63,15 +67,28 @@ def demon_frames(record: Mapping[str, Any]) -> dict[str, Any]:
             else:
                 action = action_from_json(entry)
                 state, events = state.apply(action)
-                frames.append({
-                    "kind": "move", "seat": action.seat, "action": {k: v for k, v in entry.items() if k != "seat"},
-                    "engine": [e.to_json() for e in events],
-                    "seat_view": state.seat_view(action.seat),
-                    "foundations": [_foundation(e.pile, state.foundations[e.pile])
-                                    for e in events if isinstance(e, Played)],
-                    "stuck": [], "cards_home": list(state.foundation_counts()), "at": at})
+                frames.append(
+                    {
+                        "kind": "move",
+                        "seat": action.seat,
+                        "action": {k: v for k, v in entry.items() if k != "seat"},
+                        "engine": [e.to_json() for e in events],
+                        "seat_view": state.seat_view(action.seat),
+                        "foundations": [
+                            _foundation(e.pile, state.foundations[e.pile]) for e in events if isinstance(e, Played)
+                        ],
+                        "stuck": [],
+                        "cards_home": list(state.foundation_counts()),
+                        "at": at,
+                    }
+                )
         except (EngineError, KeyError, TypeError) as exc:
             raise InvalidRecord(f"action {i}: {exc}", index=i) from None
     end = None if state.end is None else {"reason": state.end.reason.value, "winner": state.end.winner}
-    return {"initial": initial, "frames": frames, "final": round_view(state), "end": end,
-            "scores": list(state.scores())}
+    return {
+        "initial": initial,
+        "frames": frames,
+        "final": round_view(state),
+        "end": end,
+        "scores": list(state.scores()),
+    }

@@ -11,13 +11,14 @@ command-line tool (docs/records.md).
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from app.common.records import check_header, parse
 from app.demon.rules.record import replay_demon
 from app.grip.rules import replay_record
 
-__all__ = ["replay", "load", "save"]
+__all__ = ["load", "replay", "save"]
 
 
 def replay(record: Mapping[str, Any]) -> Any:

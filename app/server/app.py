@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -18,16 +18,25 @@ from fastapi.exceptions import RequestValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import app as app_pkg
-from app.server import (cluster, daily_http, grip_http, invite_http, metrics_http, replays_http, rooms_http,
-                        static_assets, ws)
-from app.server.loop.collector import Collector
-from app.server.loop.watch import LoopWatch
-from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.config import Settings
+from app.demon.hub.hub import Hub
+from app.ops import jsonlog
+from app.server import (
+    cluster,
+    daily_http,
+    grip_http,
+    invite_http,
+    metrics_http,
+    replays_http,
+    rooms_http,
+    static_assets,
+    ws,
+)
 from app.server.gripproc.parts import GripParts
 from app.server.gripproc.relay import GripRelay, RelayGrip
-from app.ops import jsonlog
-from app.demon.hub.hub import Hub
+from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
+from app.server.loop.collector import Collector
+from app.server.loop.watch import LoopWatch
 from app.storage.store import PRUNE_BATCH, Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
@@ -35,9 +44,11 @@ STATIC_DIR = PROJECT_ROOT / "static"
 
 # No inline script or style anywhere in static/, so the policy can be this strict; the
 # pages' one inline script (the theme before the first paint) is allowed by its hash.
-CSP = (f"default-src 'self'; script-src 'self' {static_assets.BOOT_SCRIPT_HASH}; style-src 'self'; img-src 'self' data: blob:; "
-       "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
-       "frame-ancestors 'none'; form-action 'self'")
+CSP = (
+    f"default-src 'self'; script-src 'self' {static_assets.BOOT_SCRIPT_HASH}; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
 
 
 class SecurityHeaders:
@@ -47,8 +58,11 @@ class SecurityHeaders:
     the event loop every room shares, `/health` cost the server 1.4-2.4 ms of CPU with it
     and 0.6-1.7 ms with this (a loaded 2-core machine; docs/performance.md)."""
 
-    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-               (b"referrer-policy", b"no-referrer")]
+    HEADERS = [  # noqa: RUF012 (read, never changed)
+        (b"content-security-policy", CSP.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+    ]
     NAMES = frozenset(name for name, _ in HEADERS)
 
     def __init__(self, app: ASGIApp) -> None:
@@ -101,8 +115,11 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     jsonlog.configure(settings.log_level, settings.shard, as_json=settings.log_format == "json")
-    store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
-             if settings.persist else None)
+    store = (
+        Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024))
+        if settings.persist
+        else None
+    )
     hub = Hub(settings, store)
     budgets = Budgets(settings)
     room_watch = RoomWatch(settings.unused_room_ttl_s)
@@ -114,8 +131,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Forget finished rounds' replays and the daily race's entries past their time
         (Devil's Grip games are pruned by whoever holds them: `GripParts.prune`)."""
         if store is not None:
-            while store.demon.expire_replays(settings.replay_expiry_days * 86400,
-                                             settings.replay_max_stored) >= PRUNE_BATCH:
+            while (
+                store.demon.expire_replays(settings.replay_expiry_days * 86400, settings.replay_max_stored)
+                >= PRUNE_BATCH
+            ):
                 pass
 
     async def maintain() -> None:

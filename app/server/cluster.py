@@ -66,16 +66,22 @@ class Drain:
 def own_health(request: Request) -> dict[str, Any]:
     state = request.app.state
     store = state.store
-    return {"status": "ok", "version": app_pkg.__version__,
-            "schema": store.version if store is not None else None,
-            "uptime_s": round(time.monotonic() - state.started, 3), "rooms": len(state.hub.rooms),
-            "bots": state.hub.bot_count(), "shard": state.settings.shard, "accepting": state.drain.accepting,
-            # the Devil's Grip worker (app/server/gripproc): "ready", "starting" (its
-            # requests wait), "restarting" (503); "in-process" without one
-            "grip": state.grip_relay.state if state.grip_relay is not None else "in-process",
-            # the rooms' event loop (app/server/loop/watch.py): stalls of 0.1 s or more
-            # since start, and the longest wait
-            "loop": {"stalls": state.loop_watch.stalls, "worst_ms": round(state.loop_watch.worst_s * 1e3, 1)}}
+    return {
+        "status": "ok",
+        "version": app_pkg.__version__,
+        "schema": store.version if store is not None else None,
+        "uptime_s": round(time.monotonic() - state.started, 3),
+        "rooms": len(state.hub.rooms),
+        "bots": state.hub.bot_count(),
+        "shard": state.settings.shard,
+        "accepting": state.drain.accepting,
+        # the Devil's Grip worker (app/server/gripproc): "ready", "starting" (its
+        # requests wait), "restarting" (503); "in-process" without one
+        "grip": state.grip_relay.state if state.grip_relay is not None else "in-process",
+        # the rooms' event loop (app/server/loop/watch.py): stalls of 0.1 s or more
+        # since start, and the longest wait
+        "loop": {"stalls": state.loop_watch.stalls, "worst_ms": round(state.loop_watch.worst_s * 1e3, 1)},
+    }
 
 
 def own_history(request: Request) -> list[dict[str, Any]]:
@@ -146,8 +152,12 @@ async def health_all(request: Request) -> JSONResponse:
         elif answer.get("shard") != mine["shard"]:
             processes.append({**answer, "peer": peer})
     status = "ok" if not down else "degraded"
-    body = {"status": status, "processes": processes, "rooms": sum(p.get("rooms", 0) for p in processes),
-            "accepting": sum(1 for p in processes if p.get("accepting"))}
+    body = {
+        "status": status,
+        "processes": processes,
+        "rooms": sum(p.get("rooms", 0) for p in processes),
+        "accepting": sum(1 for p in processes if p.get("accepting")),
+    }
     return JSONResponse(body, status_code=200 if not down else 503)
 
 

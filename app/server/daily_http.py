@@ -50,14 +50,20 @@ async def daily_results(request: Request, day: str | None = None, browser: str |
         raise HTTPException(422, "day must be a date (YYYY-MM-DD), today or before.")
     daily = _daily(request)
     played = browser is not None and daily.has_started(when.isoformat(), hash_token(browser).hex())
-    return {"day": when.isoformat(), "today": today.isoformat(), "bots": DAILY_BOTS,
-            "time_limit_s": request.app.state.settings.daily_time_limit_s,
-            "played": played, "entries": daily.entries(when.isoformat())}
+    return {
+        "day": when.isoformat(),
+        "today": today.isoformat(),
+        "bots": DAILY_BOTS,
+        "time_limit_s": request.app.state.settings.daily_time_limit_s,
+        "played": played,
+        "entries": daily.entries(when.isoformat()),
+    }
 
 
 @router.post("", response_model=SeatGrant)
-async def start_daily(body: StartDaily, request: Request, hub: HubDep, budgets: BudgetsDep,
-                      watch: RoomWatchDep) -> SeatGrant:
+async def start_daily(
+    body: StartDaily, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep
+) -> SeatGrant:
     budgets.spend(budgets.rooms, request_address(request), "new rooms")
     daily = _daily(request)
     today = race_day()
@@ -67,10 +73,13 @@ async def start_daily(body: StartDaily, request: Request, hub: HubDep, budgets: 
     try:
         handle, seat, token = hub.create_practice(
             PracticeRoom(name=body.name, bots=DAILY_BOTS, level=body.level, rounds=1),
-            seed=daily_race_seed(today), time_limit_s=request.app.state.settings.daily_time_limit_s)
+            seed=daily_race_seed(today),
+            time_limit_s=request.app.state.settings.daily_time_limit_s,
+        )
     except HubFull as err:
-        raise HTTPException(503, "The server holds as many rooms as it allows: try again later.",
-                            headers={"Retry-After": "60"}) from err
+        raise HTTPException(
+            503, "The server holds as many rooms as it allows: try again later.", headers={"Retry-After": "60"}
+        ) from err
     except RoomError as err:
         raise HTTPException(503, err.message) from err
     if not daily.start(today.isoformat(), player, seat.name, body.level, handle.room.code):

@@ -13,14 +13,14 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.server.limits import Budgets, RoomWatch
 from app.config import Settings
+from app.demon.hub.hub import Hub
 from app.grip.service.advisor import GripAdvisor
 from app.grip.service.limits import KeyedLimiter
 from app.grip.service.par import ParBook
 from app.grip.service.sessions import GripSessions
 from app.grip.service.winnable import WinnableDeals
-from app.demon.hub.hub import Hub
+from app.server.limits import Budgets, RoomWatch
 
 
 def get_settings(request: Request) -> Settings:

@@ -29,7 +29,6 @@ them).
 from __future__ import annotations
 
 import time
-
 from typing import Any
 
 from fastapi import APIRouter, Header, HTTPException, Request
@@ -42,12 +41,12 @@ from app.grip.service.par import ParBook
 from app.grip.service.sessions import GripError, GripSession, GripSessions
 from app.grip.service.shapes import GripGameAnswer, GripParAnswer, GripSolutionAnswer, GripSyncAnswer
 from app.grip.service.winnable import replay_line
+from app.ops import instruments
 from app.protocol.messages import GripMoves, GripRequest, NewGrip
 from app.protocol.wire import dumps
 from app.server.deps import AdvisorDep, BudgetsDep, GripLimitsDep, GripsDep, ParDep, WinnableDep, get_budgets
 from app.server.limits import Budgets, request_address
 from app.support.logfmt import log_event
-from app.ops import instruments
 
 router = APIRouter(prefix="/api/grip")
 
@@ -77,8 +76,9 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
-def _session(request: Request, grips: GripSessions, budgets: Budgets, game_id: str,
-             authorization: str | None) -> GripSession:
+def _session(
+    request: Request, grips: GripSessions, budgets: Budgets, game_id: str, authorization: str | None
+) -> GripSession:
     address = request_address(request)
     budgets.check_misses(address)
     try:
@@ -93,13 +93,15 @@ def _session(request: Request, grips: GripSessions, budgets: Budgets, game_id: s
 def _limit(request: Request, limits: dict[str, KeyedLimiter], session: GripSession) -> None:
     """Per game, then per address: a flood is refused before it reaches a worker."""
     address = request_address(request)
-    for limiter, key, what in ((limits["game"], session.id, "this game"),
-                               (limits["addr"], address, "your address")):
+    for limiter, key, what in ((limits["game"], session.id, "this game"), (limits["addr"], address, "your address")):
         if not limiter.allow(key):
             get_budgets(request).refusals.note("grip_searches", address)  # a summary per interval
             instruments.GRIP_REFUSED_RATE.inc()
-            raise HTTPException(429, f"Too many hint, par or solution requests from {what}: slow down.",
-                                headers={"Retry-After": str(limiter.retry_after())})
+            raise HTTPException(
+                429,
+                f"Too many hint, par or solution requests from {what}: slow down.",
+                headers={"Retry-After": str(limiter.retry_after())},
+            )
 
 
 def _busy(err: Busy) -> HTTPException:
@@ -118,16 +120,20 @@ def _describe(grips: GripSessions, par_book: ParBook, session: GripSession, toke
 
 
 @router.post("", response_model=GripGameAnswer, responses=_refusals(422, 429, 503))
-async def new_game(body: NewGrip, request: Request, grips: GripsDep, par_book: ParDep,
-                   winnable: WinnableDep, budgets: BudgetsDep) -> Response:
+async def new_game(
+    body: NewGrip, request: Request, grips: GripsDep, par_book: ParDep, winnable: WinnableDep, budgets: BudgetsDep
+) -> Response:
     budgets.spend(budgets.grips, request_address(request), "new games")
     if body.winnable:
         if body.passes is not None or body.number is not None or body.daily:
-            raise HTTPException(422, "Only deals that can be won: unlimited passes, no deal number, not the daily deal.")
+            raise HTTPException(
+                422, "Only deals that can be won: unlimited passes, no deal number, not the daily deal."
+            )
         number = winnable.take()
         if number is None:
-            raise HTTPException(503, "No deal has been certified winnable yet: try again in a minute.",
-                                headers={"Retry-After": "30"})
+            raise HTTPException(
+                503, "No deal has been certified winnable yet: try again in a minute.", headers={"Retry-After": "30"}
+            )
         session, token = grips.new(number, False, None, winnable=True)
     else:
         session, token = grips.new(body.number, body.daily, body.passes)
@@ -135,15 +141,29 @@ async def new_game(body: NewGrip, request: Request, grips: GripsDep, par_book: P
 
 
 @router.get("/{game_id}", response_model=GripGameAnswer, responses=_refusals(404))
-async def get_game(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
-                   authorization: str | None = Header(None)) -> Response:
+async def get_game(
+    game_id: str,
+    request: Request,
+    grips: GripsDep,
+    par_book: ParDep,
+    budgets: BudgetsDep,
+    authorization: str | None = Header(None),
+) -> Response:
     return _describe(grips, par_book, _session(request, grips, budgets, game_id, authorization))
 
 
 @router.post("/{game_id}", response_model=GripGameAnswer, responses=_refusals(404, 409, 422, 429, 503))
-async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep, par_book: ParDep,
-              budgets: BudgetsDep, limits: GripLimitsDep, advisor: AdvisorDep,
-              authorization: str | None = Header(None)) -> Response:
+async def act(
+    game_id: str,
+    body: GripRequest,
+    request: Request,
+    grips: GripsDep,
+    par_book: ParDep,
+    budgets: BudgetsDep,
+    limits: GripLimitsDep,
+    advisor: AdvisorDep,
+    authorization: str | None = Header(None),
+) -> Response:
     arrived = time.monotonic()
     session = _session(request, grips, budgets, game_id, authorization)
     if body.op == "hint":
@@ -155,8 +175,14 @@ async def act(game_id: str, body: GripRequest, request: Request, grips: GripsDep
 
 
 @router.get("/{game_id}/sync", response_model=GripSyncAnswer, responses=_refusals(404))
-async def get_sync(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
-                   authorization: str | None = Header(None)) -> Response:
+async def get_sync(
+    game_id: str,
+    request: Request,
+    grips: GripsDep,
+    par_book: ParDep,
+    budgets: BudgetsDep,
+    authorization: str | None = Header(None),
+) -> Response:
     """The game as a page that plays with its own rules keeps it: the record and `seq`."""
     session = _session(request, grips, budgets, game_id, authorization)
     _know_par(par_book, session)
@@ -164,8 +190,15 @@ async def get_sync(game_id: str, request: Request, grips: GripsDep, par_book: Pa
 
 
 @router.post("/{game_id}/moves", response_model=GripSyncAnswer, responses=_refusals(404, 409, 422))
-async def post_moves(game_id: str, body: GripMoves, request: Request, grips: GripsDep, par_book: ParDep,
-                     budgets: BudgetsDep, authorization: str | None = Header(None)) -> Response:
+async def post_moves(
+    game_id: str,
+    body: GripMoves,
+    request: Request,
+    grips: GripsDep,
+    par_book: ParDep,
+    budgets: BudgetsDep,
+    authorization: str | None = Header(None),
+) -> Response:
     """The operations the page already played, replayed all or nothing (moves.py). A
     refusal is a 409 whose body carries, besides `detail`, `code` ("illegal" or
     "stale"), the refused operation's `index` and the server's `game` (the sync answer)
@@ -174,9 +207,12 @@ async def post_moves(game_id: str, body: GripMoves, request: Request, grips: Gri
     try:
         apply_batch(grips, session, body.base, body.ops)
     except (RefusedBatch, StaleBatch) as err:
-        refusal = {"detail": err.message, "code": "illegal" if isinstance(err, RefusedBatch) else "stale",
-                   "index": err.index if isinstance(err, RefusedBatch) else None,
-                   "game": sync_answer(grips, session)}
+        refusal = {
+            "detail": err.message,
+            "code": "illegal" if isinstance(err, RefusedBatch) else "stale",
+            "index": err.index if isinstance(err, RefusedBatch) else None,
+            "game": sync_answer(grips, session),
+        }
         return Response(content=dumps(refusal), status_code=409, media_type="application/json")
     _know_par(par_book, session)
     return _json(sync_answer(grips, session))
@@ -188,9 +224,15 @@ def _know_par(par_book: ParBook, session: GripSession) -> None:
         session.par = par_book.known(game.number, game.state.passes_allowed)
 
 
-async def _hint(request: Request, grips: GripSessions, par_book: ParBook, limits: dict[str, KeyedLimiter],
-                advisor: GripAdvisor,
-                session: GripSession, arrived: float) -> Response:
+async def _hint(
+    request: Request,
+    grips: GripSessions,
+    par_book: ParBook,
+    limits: dict[str, KeyedLimiter],
+    advisor: GripAdvisor,
+    session: GripSession,
+    arrived: float,
+) -> Response:
     try:
         grips.check_hintable(session)
     except GripError as err:
@@ -209,14 +251,26 @@ async def _hint(request: Request, grips: GripSessions, par_book: ParBook, limits
     if not kept:
         raise HTTPException(409, "The game changed while the hint was searched: ask again.")
     instruments.GRIP_HINT_SECONDS.observe(time.monotonic() - arrived)
-    log_event("grip_hint", game=session.id, budget_ms=round(answer.budget_s * 1000),
-              complete=answer.complete, ms=round((time.monotonic() - arrived) * 1000))
+    log_event(
+        "grip_hint",
+        game=session.id,
+        budget_ms=round(answer.budget_s * 1000),
+        complete=answer.complete,
+        ms=round((time.monotonic() - arrived) * 1000),
+    )
     return _describe(grips, par_book, session)
 
 
 @router.get("/{game_id}/par", response_model=GripParAnswer, responses=_refusals(404, 429, 503))
-async def get_par(game_id: str, request: Request, grips: GripsDep, par_book: ParDep, budgets: BudgetsDep,
-                  limits: GripLimitsDep, authorization: str | None = Header(None)) -> Response:
+async def get_par(
+    game_id: str,
+    request: Request,
+    grips: GripsDep,
+    par_book: ParDep,
+    budgets: BudgetsDep,
+    limits: GripLimitsDep,
+    authorization: str | None = Header(None),
+) -> Response:
     """The deal's par (computed on the first request for that deal: may take seconds)."""
     session = _session(request, grips, budgets, game_id, authorization)
     number = _number(session)
@@ -233,9 +287,15 @@ async def get_par(game_id: str, request: Request, grips: GripsDep, par_book: Par
 
 
 @router.get("/{game_id}/solution", response_model=GripSolutionAnswer, responses=_refusals(404, 409, 429))
-async def get_solution(game_id: str, request: Request, grips: GripsDep, winnable: WinnableDep,
-                       budgets: BudgetsDep, limits: GripLimitsDep,
-                       authorization: str | None = Header(None)) -> Response:
+async def get_solution(
+    game_id: str,
+    request: Request,
+    grips: GripsDep,
+    winnable: WinnableDep,
+    budgets: BudgetsDep,
+    limits: GripLimitsDep,
+    authorization: str | None = Header(None),
+) -> Response:
     """The certified winning line of a finished certified-winnable deal, with the view
     after every step, so the page can replay it without knowing the rules. The game is
     marked `used_hint` from then on (docs/rules.md: what counts as unaided)."""

@@ -39,12 +39,12 @@ import ipaddress
 import logging
 import time
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 import h11
-from websockets.http11 import Request as WebSocketRequest
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request as WebSocketRequest
 
 from app.config import Settings
 from app.support.logfmt import log_event
@@ -120,8 +120,9 @@ class Throttled:
     """Counts occurrences of something that may happen thousands of times a second and
     logs them as one `event=... count=N` line per interval (the first at once)."""
 
-    def __init__(self, event: str, interval_s: float = LOG_INTERVAL_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, event: str, interval_s: float = LOG_INTERVAL_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.event = event
         self.interval_s = interval_s
         self.clock = clock
@@ -153,8 +154,7 @@ class Throttled:
         self._next = (self.clock() if now is None else now) + self.interval_s
         top = ",".join(f"{a}:{n}" for a, n in self.addresses.most_common(3))
         fields = dict(sorted(self.counts.items()))
-        log_event(self.event, count=sum(self.counts.values()), window_s=self.interval_s, **fields,
-                  top=top or "-")
+        log_event(self.event, count=sum(self.counts.values()), window_s=self.interval_s, **fields, top=top or "-")
         self.counts.clear()
         self.addresses.clear()
 
@@ -314,8 +314,9 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
             if not self._admitted:
                 return
             super().data_received(data)
-            if self._deadline is not None and (self.transport.get_protocol() is not self
-                                               or self.conn.their_state not in _WAITING):
+            if self._deadline is not None and (
+                self.transport.get_protocol() is not self or self.conn.their_state not in _WAITING
+            ):
                 self._disarm()  # a whole request arrived (or the socket is now a WebSocket)
                 if self.transport.get_protocol() is self:
                     guard.busy(self.transport)
@@ -370,9 +371,11 @@ class QuietAccept(logging.Filter):
     resource" (its accept loop meeting EMFILE; it then pauses accepting for a second) and
     uvicorn's warnings about malformed requests."""
 
-    MESSAGES = (("out of system resource", "out_of_resources"),
-                ("Invalid HTTP request received", "invalid_request"),
-                ("Unsupported upgrade request", "unsupported_upgrade"))
+    MESSAGES = (
+        ("out of system resource", "out_of_resources"),
+        ("Invalid HTTP request received", "invalid_request"),
+        ("Unsupported upgrade request", "unsupported_upgrade"),
+    )
 
     def __init__(self, interval_s: float = LOG_INTERVAL_S) -> None:
         super().__init__()

@@ -96,12 +96,17 @@ class Invite:
     lan: tuple[str, ...]
 
     def to_json(self) -> InviteJson:
-        return {"base": self.base, "loopback_only": self.loopback_only,
-                "listening_on_network": self.listening_on_network, "lan": list(self.lan)}
+        return {
+            "base": self.base,
+            "loopback_only": self.loopback_only,
+            "listening_on_network": self.listening_on_network,
+            "lan": list(self.lan),
+        }
 
 
-def invite_for(page_origin: str, *, public_url: str | None, listen_host: str, port: int,
-               lan: list[str] | None = None) -> Invite:
+def invite_for(
+    page_origin: str, *, public_url: str | None, listen_host: str, port: int, lan: list[str] | None = None
+) -> Invite:
     """The invite base for a page opened at `page_origin` (scheme://host[:port])."""
     on_network = listen_host in _EVERY_INTERFACE
     lan = lan_addresses() if lan is None else lan
@@ -116,8 +121,7 @@ def invite_for(page_origin: str, *, public_url: str | None, listen_host: str, po
     return Invite(page_origin.rstrip("/"), True, on_network, tuple(lan))
 
 
-def startup_lines(*, public_url: str | None, listen_host: str, port: int,
-                  lan: list[str] | None = None) -> list[str]:
+def startup_lines(*, public_url: str | None, listen_host: str, port: int, lan: list[str] | None = None) -> list[str]:
     """What `python -m app` prints before serving: where to play and what to share."""
     lan = lan_addresses() if lan is None else lan
     here = _origin("http", "127.0.0.1" if listen_host in _EVERY_INTERFACE else listen_host, port)
@@ -126,13 +130,17 @@ def startup_lines(*, public_url: str | None, listen_host: str, port: int,
         lines.append(f"Invite links use DEMON_PUBLIC_URL: {public_url.rstrip('/')}")
     elif listen_host in _EVERY_INTERFACE:
         if lan:
-            lines.append("Friends on your network can join at "
-                         + " or ".join(_origin("http", a, port) for a in lan))
+            lines.append("Friends on your network can join at " + " or ".join(_origin("http", a, port) for a in lan))
         else:
-            lines.append("Friends join at this machine's address on port "
-                         f"{port} (set DEMON_PUBLIC_URL to put it in invite links).")
+            lines.append(
+                "Friends join at this machine's address on port "
+                f"{port} (set DEMON_PUBLIC_URL to put it in invite links)."
+            )
     elif is_loopback_host(listen_host):
-        lines.append("Only this computer can connect. To play with friends on your network, "
-                     "start with `make run HOST=0.0.0.0` (or DEMON_HOST=0.0.0.0)"
-                     + (f"; they will join at {_origin('http', lan[0], port)}" if lan else "") + ".")
+        lines.append(
+            "Only this computer can connect. To play with friends on your network, "
+            "start with `make run HOST=0.0.0.0` (or DEMON_HOST=0.0.0.0)"
+            + (f"; they will join at {_origin('http', lan[0], port)}" if lan else "")
+            + "."
+        )
     return lines

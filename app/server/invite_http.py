@@ -20,5 +20,6 @@ async def invite(request: Request, settings: SettingsDep) -> InviteJson:
     host = request.headers.get("host") or f"{settings.host}:{settings.port}"
     page_origin = f"{request.url.scheme}://{host}"
     lan = lan_addresses() if settings.share_lan_address else []
-    return invite_for(page_origin, public_url=settings.public_url, listen_host=settings.host,
-                      port=settings.port, lan=lan).to_json()
+    return invite_for(
+        page_origin, public_url=settings.public_url, listen_host=settings.host, port=settings.port, lan=lan
+    ).to_json()

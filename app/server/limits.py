@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import orjson
 from fastapi import HTTPException, Request
@@ -34,10 +34,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.server.guard import Throttled, address_key, prefix_key
 from app.config import Settings
 from app.demon.hub.hub import Hub
 from app.grip.service.limits import KeyedLimiter
+from app.server.guard import Throttled, address_key, prefix_key
 from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code
 
@@ -71,16 +71,21 @@ class Budgets:
         """`cost` more `what` from `address`, or 429 with Retry-After when its budget is spent."""
         if not limiter.allow(address, cost):
             self.refusals.note(what.replace(" ", "_"), address)
-            raise HTTPException(429, f"Too many {what} from your address: try again in a minute.",
-                                headers={"Retry-After": str(limiter.retry_after(cost))})
+            raise HTTPException(
+                429,
+                f"Too many {what} from your address: try again in a minute.",
+                headers={"Retry-After": str(limiter.retry_after(cost))},
+            )
 
     def check_misses(self, address: str) -> None:
         """429 when this address has guessed wrong too often (hit or miss alike)."""
         if self.misses.exhausted(address):
             self.refusals.note("misses", address)
-            raise HTTPException(429, "Too many unknown codes, tokens or games from your address: "
-                                     "try again in a minute.",
-                                headers={"Retry-After": str(self.misses.retry_after())})
+            raise HTTPException(
+                429,
+                "Too many unknown codes, tokens or games from your address: try again in a minute.",
+                headers={"Retry-After": str(self.misses.retry_after())},
+            )
 
     def miss(self, address: str) -> None:
         self.misses.allow(address)
@@ -114,15 +119,14 @@ class RoomWatch:
             handle = hub.rooms.get(code)
             if handle is None or handle.pipes:
                 continue
-            handle.room.last_active = min(handle.room.last_active,
-                                          hub.clock() - hub.settings.empty_room_ttl_s - 1.0)
+            handle.room.last_active = min(handle.room.last_active, hub.clock() - hub.settings.empty_room_ttl_s - 1.0)
             log_event("room_unused", code=code)
         return expired
 
 
 def _short(value: object) -> bool | int | str | None:
     """An input as a 422 may quote it: a short scalar as it is, anything else abridged."""
-    if isinstance(value, bool) or value is None or isinstance(value, int) and abs(value) < 10**15:
+    if isinstance(value, bool) or value is None or (isinstance(value, int) and abs(value) < 10**15):
         return value
     text = value if isinstance(value, str) else repr(value)
     text = text.encode("utf-8", "replace").decode("utf-8")
@@ -135,8 +139,11 @@ async def validation_error(request: Request, exc: RequestValidationError) -> JSO
     back whole; a NaN could not be encoded at all, a 500)."""
     errors = []
     for error in exc.errors()[:10]:
-        item = {"type": error.get("type"), "loc": [_short(part) for part in error.get("loc", ())],
-                "msg": str(error.get("msg", "invalid"))[:200]}
+        item = {
+            "type": error.get("type"),
+            "loc": [_short(part) for part in error.get("loc", ())],
+            "msg": str(error.get("msg", "invalid"))[:200],
+        }
         if "input" in error:
             item["input"] = _short(error["input"])
         errors.append(item)
@@ -211,8 +218,14 @@ class SocketGate:
         self.open: Counter[str] = Counter()
         self.open_per_prefix: Counter[str] = Counter()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send, code: str,
-                       handler: Callable[[Scope, Receive, Send, str], Awaitable[None]]) -> None:
+    async def __call__(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        code: str,
+        handler: Callable[[Scope, Receive, Send, str], Awaitable[None]],
+    ) -> None:
         address = scope_address(scope)
         if self.budgets.misses.exhausted(address):
             self.budgets.refusals.note("socket_misses", address)
@@ -237,8 +250,11 @@ class SocketGate:
                 if not sent:
                     sent = True  # the first frame after a good hello is the `welcome`
                     self.watch.opened(room)
-            elif (kind == "websocket.close" and message.get("code") == CLOSE_POLICY
-                  and message.get("reason") == MISSED_TOKEN_REASON):
+            elif (
+                kind == "websocket.close"
+                and message.get("code") == CLOSE_POLICY
+                and message.get("reason") == MISSED_TOKEN_REASON
+            ):
                 self.budgets.miss(address)
             return send(message)
 

@@ -45,19 +45,29 @@ def census(hub: Hub, grip: GripFigures | None, store: Store | None) -> ops_censu
         spectators += len(room.spectators)
         sockets += len(handle.pipes)
     return ops_census.Census(
-        rooms_by_phase=dict(phases), people=people, spectators=spectators, bots=bots, sockets=sockets,
-        grip_games=grip.games if grip else 0, hint_queue=grip.hint_queue if grip else 0,
-        search_queue=grip.search_queue if grip else 0, database=store.path if store is not None else None)
+        rooms_by_phase=dict(phases),
+        people=people,
+        spectators=spectators,
+        bots=bots,
+        sockets=sockets,
+        grip_games=grip.games if grip else 0,
+        hint_queue=grip.hint_queue if grip else 0,
+        search_queue=grip.search_queue if grip else 0,
+        database=store.path if store is not None else None,
+    )
 
 
 def build(hub: Hub, grip: GripParts | GripRelay, store: Store | None, shard: str) -> CollectorRegistry:
     """The registry of one app (`create_app` calls it once). `grip`: the Devil's Grip
     service in this process, or the relay to its worker (whose figures `metrics` has
     fetched just before the registry is read)."""
-    return ops_census.registry(lambda: census(hub, grip.figures(), store), shard=shard,
-                               version=app_pkg.__version__,
-                               schema=lambda: store.version if store is not None else None,
-                               worker=grip.metric_families if isinstance(grip, GripRelay) else None)
+    return ops_census.registry(
+        lambda: census(hub, grip.figures(), store),
+        shard=shard,
+        version=app_pkg.__version__,
+        schema=lambda: store.version if store is not None else None,
+        worker=grip.metric_families if isinstance(grip, GripRelay) else None,
+    )
 
 
 @router.get("/metrics", include_in_schema=False)
@@ -73,8 +83,10 @@ async def metrics(request: Request) -> Response:
     return Response(generate_latest(state.metrics_registry), media_type=CONTENT_TYPE_LATEST)
 
 
-def install(app_state: object, hub: Hub, grip: GripParts | GripRelay, store: Store | None,
-            shard: str, allow: str) -> None:
+def install(
+    app_state: object, hub: Hub, grip: GripParts | GripRelay, store: Store | None, shard: str, allow: str
+) -> None:
     """Put the registry and the allowed networks on the app's state."""
-    setattr(app_state, "metrics_registry", build(hub, grip, store, shard))
-    setattr(app_state, "metrics_networks", parse_networks(allow))
+    # setattr: Starlette's State takes any attribute, which its type does not say
+    setattr(app_state, "metrics_registry", build(hub, grip, store, shard))  # noqa: B010
+    setattr(app_state, "metrics_networks", parse_networks(allow))  # noqa: B010

@@ -33,7 +33,7 @@ class ShareReplay(BaseModel):
 
 def bearer(authorization: str | None) -> str | None:
     if authorization and authorization.startswith("Bearer "):
-        return authorization[len("Bearer "):].strip() or None
+        return authorization[len("Bearer ") :].strip() or None
     return None
 
 
@@ -56,13 +56,20 @@ def _replays(request: Request) -> ReplayStore:
 
 
 def _summary(row: ReplayRow) -> dict[str, Any]:
-    return {"id": row["id"], "code": row["code"], "round_no": row["round_no"],
-            "finished_at": row["finished_at"], "players": row["players"], "shared": row["shared"]}
+    return {
+        "id": row["id"],
+        "code": row["code"],
+        "round_no": row["round_no"],
+        "finished_at": row["finished_at"],
+        "players": row["players"],
+        "shared": row["shared"],
+    }
 
 
 @router.get("")
-async def replays_of_room(code: str, request: Request, budgets: BudgetsDep,
-                          authorization: str | None = Header(default=None)) -> dict[str, Any]:
+async def replays_of_room(
+    code: str, request: Request, budgets: BudgetsDep, authorization: str | None = Header(default=None)
+) -> dict[str, Any]:
     """The rounds of room `code` this browser may watch, newest first."""
     budgets.check_misses(request_address(request))
     token = bearer(authorization)
@@ -71,8 +78,9 @@ async def replays_of_room(code: str, request: Request, budgets: BudgetsDep,
 
 
 @router.get("/{replay_id}")
-async def replay(replay_id: str, request: Request, budgets: BudgetsDep,
-                 authorization: str | None = Header(default=None)) -> dict[str, Any]:
+async def replay(
+    replay_id: str, request: Request, budgets: BudgetsDep, authorization: str | None = Header(default=None)
+) -> dict[str, Any]:
     address = request_address(request)
     budgets.check_misses(address)
     token = bearer(authorization)
@@ -88,8 +96,13 @@ async def replay(replay_id: str, request: Request, budgets: BudgetsDep,
 
 
 @router.post("/{replay_id}/share")
-async def share_replay(replay_id: str, body: ShareReplay, request: Request, budgets: BudgetsDep,
-                       authorization: str | None = Header(default=None)) -> dict[str, Any]:
+async def share_replay(
+    replay_id: str,
+    body: ShareReplay,
+    request: Request,
+    budgets: BudgetsDep,
+    authorization: str | None = Header(default=None),
+) -> dict[str, Any]:
     """The host lets anyone with the link watch the round (or takes it back)."""
     address = request_address(request)
     budgets.check_misses(address)

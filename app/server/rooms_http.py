@@ -17,12 +17,12 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
-from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
-from app.server.limits import request_address
-from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
 from app.demon.hub.hub import Hub, HubFull
 from app.demon.room.room import Player, RoomError
 from app.demon.room.views import RoomSummary
+from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
+from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
+from app.server.limits import request_address
 from app.support.secrets_util import hash_token, normalise_code
 
 router = APIRouter(prefix="/api/rooms")
@@ -31,20 +31,23 @@ NO_ROOM = "No room with that code."
 
 
 def _grant(code: str, player: Player, token: str) -> SeatGrant:
-    return SeatGrant(code=code, token=token, you=player.id, seat=player.seat,
-                     spectator=player.seat is None)
+    return SeatGrant(code=code, token=token, you=player.id, seat=player.seat, spectator=player.seat is None)
 
 
 def _full(err: Exception, hub: Hub) -> HTTPException:
     """The room cap is the server's, not the client's: 503, saying which cap."""
-    return HTTPException(503, f"The server holds as many rooms as it allows ({hub.settings.max_rooms}); "
-                              "rooms nobody uses are removed within minutes: try again later.",
-                         headers={"Retry-After": "60"})
+    return HTTPException(
+        503,
+        f"The server holds as many rooms as it allows ({hub.settings.max_rooms}); "
+        "rooms nobody uses are removed within minutes: try again later.",
+        headers={"Retry-After": "60"},
+    )
 
 
 @router.post("", response_model=SeatGrant)
-async def create_room(body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
-                      watch: RoomWatchDep) -> SeatGrant:
+async def create_room(
+    body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep
+) -> SeatGrant:
     budgets.spend(budgets.rooms, request_address(request), "new rooms")
     try:
         handle, player, token = hub.create_room(body)
@@ -55,9 +58,10 @@ async def create_room(body: CreateRoom, request: Request, hub: HubDep, budgets: 
 
 
 @router.post("/practice", response_model=SeatGrant)
-async def practice_room(body: PracticeRoom, request: Request, hub: HubDep, budgets: BudgetsDep,
-                        watch: RoomWatchDep) -> SeatGrant:
-    """"Play against bots": a room of you and 1-7 bots, its countdown already running.
+async def practice_room(
+    body: PracticeRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep
+) -> SeatGrant:
+    """ "Play against bots": a room of you and 1-7 bots, its countdown already running.
     Its bots are paid for by the address that asks, one unit each (a room of 7 costs
     seven times a room of 1), and they play only once its player has opened the room's
     socket; unopened, it is gone after DEMON_UNOPENED_PRACTICE_TTL_S."""

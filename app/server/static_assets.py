@@ -50,9 +50,9 @@ import json
 import mimetypes
 import posixpath
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable
 
 from fastapi import FastAPI
 from fastapi.exception_handlers import http_exception_handler
@@ -63,16 +63,21 @@ from starlette.responses import Response
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 VERSION_LENGTH = 12
-_VERSION_SHAPE = re.compile(r"[0-9a-f]{%d}" % VERSION_LENGTH)
+_VERSION_SHAPE = re.compile(rf"[0-9a-f]{{{VERSION_LENGTH}}}")
 
 # Worth compressing; images other than SVG are compressed already.
-_TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/manifest+json",
-               "image/svg+xml")
-_TYPES = {".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
-          ".css": "text/css; charset=utf-8", ".html": "text/html; charset=utf-8",
-          ".md": "text/markdown; charset=utf-8", ".json": "application/json",
-          ".svg": "image/svg+xml", ".png": "image/png",
-          ".webmanifest": "application/manifest+json"}
+_TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
+_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
+}
 _SMALLEST_WORTH_COMPRESSING = 512
 
 # The pages that are index.html under another address (the client routes on the path),
@@ -80,9 +85,14 @@ _SMALLEST_WORTH_COMPRESSING = 512
 # is in app.js's static imports; the room and Devil's Grip are loaded when shown, so the
 # home page of a first visit does not wait for them, and each page preloads its own.
 PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/grip/replay/{game_id}", "/daily")
-PAGE_MODULES = {"/": (), "/grip": ("grip/grip.js",), "/r/{code}": ("demon/room.js",),
-                "/replay/{code}/{replay_id}": ("replay/replay.js",), "/grip/replay/{game_id}": ("replay/grip-viewer.js",),
-                "/daily": ("daily/daily.js",)}
+PAGE_MODULES = {
+    "/": (),
+    "/grip": ("grip/grip.js",),
+    "/r/{code}": ("demon/room.js",),
+    "/replay/{code}/{replay_id}": ("replay/replay.js",),
+    "/grip/replay/{game_id}": ("replay/grip-viewer.js",),
+    "/daily": ("daily/daily.js",),
+}
 # Addresses whose 404 stays the JSON one: programs, not people, ask for these.
 _NOT_PAGES = ("/api/", "/ws", "/static/", "/health")
 _SW_TEMPLATE = "sw.js"
@@ -94,8 +104,8 @@ _HIDDEN = re.compile(r"(^|/)\.")
 # line starts with `//` and so is not one. `import(` (dynamic) has no space or brace after
 # `import` and is not matched either.
 _STATIC_IMPORT = re.compile(
-    r"""^[ \t]*(?:import|export)[ \t]+(?:[^'";]*?[ \t\n}]from[ \t]*)?['"](\.{1,2}/[^'"]+)['"]""",
-    re.MULTILINE)
+    r"""^[ \t]*(?:import|export)[ \t]+(?:[^'";]*?[ \t\n}]from[ \t]*)?['"](\.{1,2}/[^'"]+)['"]""", re.MULTILINE
+)
 _ENTRY_MODULE = re.compile(r'<script type="module" src="/static/([^"]+)"')
 # index.html's languages: the modules static/i18n/<code>.js (language.js lists the same).
 _LANGUAGE_MODULE = re.compile(r"^i18n/([a-z]{2})\.js$")
@@ -114,8 +124,10 @@ class Asset:
 # writes the same attribute, but only once the modules have run, and until then a dark
 # or light page showed the green felt first. The policy allows exactly this script by
 # its hash (`BOOT_SCRIPT_HASH`, app.py's CSP), so no other inline script can run.
-BOOT_SCRIPT = ("try{var t=JSON.parse(localStorage.getItem('dg.prefs')||'{}').theme;"
-               "if(t==='dark'||t==='light')document.documentElement.dataset.theme=t}catch(e){}")
+BOOT_SCRIPT = (
+    "try{var t=JSON.parse(localStorage.getItem('dg.prefs')||'{}').theme;"
+    "if(t==='dark'||t==='light')document.documentElement.dataset.theme=t}catch(e){}"
+)
 BOOT_SCRIPT_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(BOOT_SCRIPT.encode()).digest()).decode() + "'"
 
 
@@ -203,13 +215,17 @@ class StaticShell:
         self.modules = module_graph(self.entries, files)
         self.languages = sorted(m.group(1) for rel in files if (m := _LANGUAGE_MODULE.match(rel)))
         # per page: the entries' graph and the page's own module's (PAGE_MODULES)
-        self.page_modules = {address: [m for m in module_graph([*self.entries, *lazy], files)
-                                       if m not in self.entries]
-                             for address, lazy in PAGE_MODULES.items()}
+        self.page_modules = {
+            address: [m for m in module_graph([*self.entries, *lazy], files) if m not in self.entries]
+            for address, lazy in PAGE_MODULES.items()
+        }
         self.index = self._page("index.html", preload=self.page_modules["/"])
         # each page with the language module of a first visit hinted too, per language
-        self.index_for = {(address, code): self._page("index.html", preload=[*modules, f"i18n/{code}.js"])
-                          for address, modules in self.page_modules.items() for code in self.languages}
+        self.index_for = {
+            (address, code): self._page("index.html", preload=[*modules, f"i18n/{code}.js"])
+            for address, modules in self.page_modules.items()
+            for code in self.languages
+        }
         self.offline = self._page("notice.html", notice="offline")
         self.not_found = self._page("notice.html", notice="notFound")
         self.service_worker = self._service_worker(files.get(_SW_TEMPLATE))
@@ -239,8 +255,9 @@ class StaticShell:
         """What the service worker keeps for offline use: the pages' files, not the strings
         and rules texts of every language (each player needs one, kept when first asked
         for)."""
-        keep = [self.prefix + rel for rel in self.files
-                if not rel.startswith(_ONE_LANGUAGE_EACH) and rel != _SW_TEMPLATE]
+        keep = [
+            self.prefix + rel for rel in self.files if not rel.startswith(_ONE_LANGUAGE_EACH) and rel != _SW_TEMPLATE
+        ]
         return ["/offline", *keep]
 
     def _service_worker(self, template: bytes | None) -> Asset | None:
@@ -264,8 +281,9 @@ class StaticShell:
         return self.files.get(path), False
 
 
-def respond(request: Request, asset: Asset, cache_control: str, status: int = 200,
-            extra: dict[str, str] | None = None) -> Response:
+def respond(
+    request: Request, asset: Asset, cache_control: str, status: int = 200, extra: dict[str, str] | None = None
+) -> Response:
     """The asset as an answer: 304 when the browser already has it, gzip when it accepts
     it (with `Vary` so that caches keep both forms apart)."""
     headers = {"Cache-Control": cache_control, "ETag": asset.etag, **(extra or {})}
@@ -304,9 +322,12 @@ def install(app: FastAPI, shell: StaticShell) -> None:
     async def not_found(request: Request, exc: HTTPException) -> Response:
         """A wrong address typed or followed in a browser gets a page it can go on from;
         every other error, and every 404 of the API, keeps FastAPI's JSON answer."""
-        wants_page = (exc.status_code == 404 and request.method in ("GET", "HEAD")
-                      and not request.url.path.startswith(_NOT_PAGES)
-                      and "text/html" in request.headers.get("accept", ""))
+        wants_page = (
+            exc.status_code == 404
+            and request.method in ("GET", "HEAD")
+            and not request.url.path.startswith(_NOT_PAGES)
+            and "text/html" in request.headers.get("accept", "")
+        )
         if wants_page and shell.not_found is not None:
             return respond(request, shell.not_found, REVALIDATE, status=404)
         return await http_exception_handler(request, exc)
@@ -324,8 +345,13 @@ def install(app: FastAPI, shell: StaticShell) -> None:
                 this browser will ask for hinted (a first visit: nothing saved, the
                 browser's languages decide, as in language.js)."""
                 code = best_language(request.headers.get("accept-language", ""), shell.languages)
-                return respond(request, shell.index_for.get((address, code)) or index, REVALIDATE,
-                               extra={"Vary": "Accept-Encoding, Accept-Language"})
+                return respond(
+                    request,
+                    shell.index_for.get((address, code)) or index,
+                    REVALIDATE,
+                    extra={"Vary": "Accept-Encoding, Accept-Language"},
+                )
+
             return page
 
         for address in PAGES:
@@ -333,9 +359,17 @@ def install(app: FastAPI, shell: StaticShell) -> None:
     if shell.offline is not None:
         app.add_api_route("/offline", _serve(shell.offline), methods=methods, include_in_schema=False)
     if shell.service_worker is not None:
-        app.add_api_route("/sw.js", _serve(shell.service_worker, {"Service-Worker-Allowed": "/"}),
-                          methods=methods, include_in_schema=False)
+        app.add_api_route(
+            "/sw.js",
+            _serve(shell.service_worker, {"Service-Worker-Allowed": "/"}),
+            methods=methods,
+            include_in_schema=False,
+        )
     if "manifest.webmanifest" in shell.files:
-        app.add_api_route("/manifest.webmanifest", _serve(shell.files["manifest.webmanifest"]),
-                          methods=methods, include_in_schema=False)
+        app.add_api_route(
+            "/manifest.webmanifest",
+            _serve(shell.files["manifest.webmanifest"]),
+            methods=methods,
+            include_in_schema=False,
+        )
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)

@@ -8,7 +8,8 @@ not in the URL, so it never reaches an access log.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Coroutine, cast
+from collections.abc import Coroutine
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -16,13 +17,13 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.config import Settings
-from app.server.guard import ADMISSION
+from app.demon.hub.connection import Pipe
+from app.demon.hub.hub import CLOSE_POLICY, Hub
 from app.protocol import messages as m
 from app.protocol import server as out
-from app.demon.hub.connection import Pipe
-from app.support.rate import RateLimiter
-from app.demon.hub.hub import CLOSE_POLICY, Hub
+from app.server.guard import ADMISSION
 from app.support.logfmt import log_event
+from app.support.rate import RateLimiter
 from app.support.secrets_util import normalise_code
 
 CLOSE_TOO_BIG = 1009
@@ -36,9 +37,9 @@ def socket_room_code(scope: Scope) -> str | None:
     path: str = scope["path"]
     root: str = scope.get("root_path", "")
     if root and path.startswith(root):
-        path = path[len(root):]
+        path = path[len(root) :]
     if path.startswith(SOCKET_PREFIX):
-        code = path[len(SOCKET_PREFIX):]
+        code = path[len(SOCKET_PREFIX) :]
         if code and "/" not in code:
             return code
     return None
@@ -109,7 +110,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
         return await _refuse(websocket, CLOSE_POLICY, "origin not allowed")
     try:
         first = await asyncio.wait_for(websocket.receive_text(), settings.hello_timeout_s)
-    except (asyncio.TimeoutError, KeyError):  # KeyError: a binary frame has no text
+    except (TimeoutError, KeyError):  # KeyError: a binary frame has no text
         return await _refuse(websocket, CLOSE_POLICY, "hello expected")
     except (WebSocketDisconnect, RuntimeError):
         return

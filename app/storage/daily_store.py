@@ -36,14 +36,18 @@ class DailyStore:
         self.conn = conn
 
     def has_started(self, day: str, player: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM daily WHERE day = ? AND player = ?", (day, player)).fetchone() is not None
+        return (
+            self.conn.execute("SELECT 1 FROM daily WHERE day = ? AND player = ?", (day, player)).fetchone() is not None
+        )
 
     def start(self, day: str, player: str, name: str, level: str, code: str) -> bool:
         """The browser's counted attempt of `day`; False when it already has one."""
         with self.conn:
             self.conn.execute("BEGIN")
-            cur = self.conn.execute("INSERT OR IGNORE INTO daily (day, player, name, level, code, started) "
-                                    "VALUES (?, ?, ?, ?, ?, ?)", (day, player, name, level, code, time.time()))
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO daily (day, player, name, level, code, started) VALUES (?, ?, ?, ?, ?, ?)",
+                (day, player, name, level, code, time.time()),
+            )
         return cur.rowcount == 1
 
     def finished(self, room: Room, replay_id: str) -> None:
@@ -53,10 +57,13 @@ class DailyStore:
             return
         person = room.players[0]  # the daily race seats its person first
         score = room.result["scores"].get(person.id)
-        home = room.round.foundation_counts()[person.seat] if room.round is not None and person.seat is not None else None
-        cur = self.conn.execute("UPDATE daily SET replay_id = ?, score = ?, home = ?, reason = ? "
-                                "WHERE code = ? AND replay_id IS NULL",
-                                (replay_id, score, home, room.result["reason"], room.code))
+        home = (
+            room.round.foundation_counts()[person.seat] if room.round is not None and person.seat is not None else None
+        )
+        cur = self.conn.execute(
+            "UPDATE daily SET replay_id = ?, score = ?, home = ?, reason = ? WHERE code = ? AND replay_id IS NULL",
+            (replay_id, score, home, room.result["reason"], room.code),
+        )
         if cur.rowcount:
             self.conn.execute("UPDATE replays SET shared = 1 WHERE id = ?", (replay_id,))
 
@@ -67,13 +74,20 @@ class DailyStore:
             self.conn.execute("BEGIN")
             deleted: int = self.conn.execute(
                 "DELETE FROM daily WHERE rowid IN (SELECT rowid FROM daily WHERE day < ? LIMIT ?)",
-                (before_day, PRUNE_BATCH)).rowcount
+                (before_day, PRUNE_BATCH),
+            ).rowcount
         return deleted
 
     def entries(self, day: str) -> list[DailyEntry]:
         """The day's entries, finished ones first, best score first."""
         rows = self.conn.execute(
             "SELECT name, level, code, started, replay_id, score, home, reason FROM daily WHERE day = ? "
-            "ORDER BY score IS NULL, score DESC, started LIMIT 500", (day,)).fetchall()
-        return [DailyEntry(name=r[0], level=r[1], code=r[2], started=r[3], replay_id=r[4], score=r[5],
-                           home=r[6], reason=r[7]) for r in rows]
+            "ORDER BY score IS NULL, score DESC, started LIMIT 500",
+            (day,),
+        ).fetchall()
+        return [
+            DailyEntry(
+                name=r[0], level=r[1], code=r[2], started=r[3], replay_id=r[4], score=r[5], home=r[6], reason=r[7]
+            )
+            for r in rows
+        ]

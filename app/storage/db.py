@@ -43,8 +43,14 @@ class Database:
         self._checkpoint_conn: sqlite3.Connection | None = None
 
     @classmethod
-    def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION,
-             wal_limit_bytes: int = 64 * 1024 * 1024, check: bool = True) -> "Database":
+    def open(
+        cls,
+        data_dir: Path,
+        *,
+        target_version: int = SCHEMA_VERSION,
+        wal_limit_bytes: int = 64 * 1024 * 1024,
+        check: bool = True,
+    ) -> Database:
         """Open (or create) the file in `data_dir` and bring its schema to
         `target_version`; `StoreError` when it cannot be used. `check=False` skips the
         integrity check (a scan of the whole file), for a second process opening a file
@@ -55,20 +61,26 @@ class Database:
         except OSError as err:
             raise StoreError(f"Cannot create the data directory {data_dir} ({err}).") from err
         if not os.access(data_dir, os.W_OK | os.X_OK):
-            raise StoreError(f"The data directory {data_dir} is not writable by this user "
-                             f"(uid {os.getuid()}): fix its owner or permissions.")
+            raise StoreError(
+                f"The data directory {data_dir} is not writable by this user "
+                f"(uid {os.getuid()}): fix its owner or permissions."
+            )
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if check and conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
         except sqlite3.DatabaseError as err:
-            raise StoreError(f"The database {path} is unreadable ({err}). It was left as it is: "
-                             f"move it away (or restore a backup) and start again.") from err
+            raise StoreError(
+                f"The database {path} is unreadable ({err}). It was left as it is: "
+                f"move it away (or restore a backup) and start again."
+            ) from err
         if version > SCHEMA_VERSION:
             conn.close()
-            raise StoreError(f"The database {path} was written by a newer server (schema {version}, "
-                             f"this server knows {SCHEMA_VERSION}). Upgrade the server.")
+            raise StoreError(
+                f"The database {path} was written by a newer server (schema {version}, "
+                f"this server knows {SCHEMA_VERSION}). Upgrade the server."
+            )
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         # Checkpoints (copying the WAL into the database, with an fsync) are run by

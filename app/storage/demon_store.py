@@ -46,13 +46,14 @@ class DemonStore:
         self.replays = ReplayStore(conn)  # finished rounds, copied here as they end
         self.daily = DailyStore(conn)  # the daily race's entries
 
-    def expire_replays(self, expiry_s: float = REPLAY_EXPIRY_S, max_stored: int | None = None,
-                       now: float | None = None) -> int:
+    def expire_replays(
+        self, expiry_s: float = REPLAY_EXPIRY_S, max_stored: int | None = None, now: float | None = None
+    ) -> int:
         """Forget the replays past their age or count (`ReplayStore.expire`) and the daily
         race's entries of the days that age left behind (their replays are gone with
         them). At most a batch of each per call; returns how many rows were deleted."""
         now = time.time() if now is None else now
-        before_day = dt.datetime.fromtimestamp(now - expiry_s, dt.timezone.utc).date().isoformat()
+        before_day = dt.datetime.fromtimestamp(now - expiry_s, dt.UTC).date().isoformat()
         return self.replays.expire(expiry_s, max_stored, now) + self.daily.expire(before_day)
 
     def save_room(self, room: Room, *, moves_only: bool = False) -> None:
@@ -88,8 +89,11 @@ class DemonStore:
             step_rows: list[StepRow] = []  # every room's new steps, in one statement
             written = [self._write_room(room, moves_only, step_rows) for room, moves_only in rooms]
             if step_rows:
-                c.executemany("INSERT INTO steps (code, round_no, seq, step, player, action_id, v, at) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", step_rows)
+                c.executemany(
+                    "INSERT INTO steps (code, round_no, seq, step, player, action_id, v, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    step_rows,
+                )
             kept = []
             for room, moves_only in rooms:
                 rid = None if moves_only else self.replays.keep_if_ended(room)
@@ -130,24 +134,37 @@ class DemonStore:
             # The old round's applied ids leave with its steps: keep them apart, as the
             # room still answers them for one more round (issue 27).
             c.execute("DELETE FROM kept_action_ids WHERE code = ?", (room.code,))
-            c.executemany("INSERT INTO kept_action_ids (code, player, action_id, v, earlier) VALUES (?, ?, ?, ?, ?)",
-                          [(room.code, k.player, k.action_id, k.v, int(k.earlier)) for k in kept_action_ids(room)])
+            c.executemany(
+                "INSERT INTO kept_action_ids (code, player, action_id, v, earlier) VALUES (?, ?, ?, ?, ?)",
+                [(room.code, k.player, k.action_id, k.v, int(k.earlier)) for k in kept_action_ids(room)],
+            )
             written = 0
             initial = room_initial(room)
-            c.execute("INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
-                      "ON CONFLICT(code) DO UPDATE SET meta=excluded.meta, round_no=excluded.round_no, "
-                      "initial=excluded.initial, updated=excluded.updated",
-                      (room.code, dumps(room_meta(room, self._monotonic())), room.round_no,
-                       dumps(initial) if initial is not None else None, now))
+            c.execute(
+                "INSERT INTO rooms (code, meta, round_no, initial, updated) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET meta=excluded.meta, round_no=excluded.round_no, "
+                "initial=excluded.initial, updated=excluded.updated",
+                (
+                    room.code,
+                    dumps(room_meta(room, self._monotonic())),
+                    room.round_no,
+                    dumps(initial) if initial is not None else None,
+                    now,
+                ),
+            )
         else:
-            c.execute("UPDATE rooms SET meta = ?, updated = ? WHERE code = ?",
-                      (dumps(room_meta(room, self._monotonic())), now, room.code))
+            c.execute(
+                "UPDATE rooms SET meta = ?, updated = ? WHERE code = ?",
+                (dumps(room_meta(room, self._monotonic())), now, room.code),
+            )
         new_steps = room.round_actions[written:]
         if new_steps:
             ids = room.round_step_ids[written:]
             times = room.record.times[written:]
-            step_rows.extend((room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)),
-                              times[i]) for i, step in enumerate(new_steps))
+            step_rows.extend(
+                (room.code, room.round_no, written + i, dumps(step), *(ids[i] or (None, None, None)), times[i])
+                for i, step in enumerate(new_steps)
+            )
         return room.round_no, written + len(new_steps)
 
     @staticmethod
@@ -173,14 +190,25 @@ class DemonStore:
                 continue
             steps = self.conn.execute(
                 "SELECT step, player, action_id, v, at FROM steps WHERE code = ? AND round_no = ? ORDER BY seq",
-                (code, round_no)).fetchall()
-            kept = [KeptId(p, a, v, bool(e)) for p, a, v, e in self.conn.execute(
-                "SELECT player, action_id, v, earlier FROM kept_action_ids WHERE code = ?", (code,))]
+                (code, round_no),
+            ).fetchall()
+            kept = [
+                KeptId(p, a, v, bool(e))
+                for p, a, v, e in self.conn.execute(
+                    "SELECT player, action_id, v, earlier FROM kept_action_ids WHERE code = ?", (code,)
+                )
+            ]
             try:
-                room = restore_room(json.loads(meta), json.loads(initial) if initial else None,
-                                    [json.loads(s[0]) for s in steps],
-                                    [(p, a, v) if p is not None else None for _, p, a, v, _at in steps],
-                                    now=now, kept=kept, times=[s[4] for s in steps], **room_kwargs)
+                room = restore_room(
+                    json.loads(meta),
+                    json.loads(initial) if initial else None,
+                    [json.loads(s[0]) for s in steps],
+                    [(p, a, v) if p is not None else None for _, p, a, v, _at in steps],
+                    now=now,
+                    kept=kept,
+                    times=[s[4] for s in steps],
+                    **room_kwargs,
+                )
             except Exception as err:  # one damaged room must not keep the others from starting
                 log.error("room %s could not be restored and is left in the database: %s", code, err)
                 continue
@@ -191,18 +219,29 @@ class DemonStore:
     # ------------------------------------------------------------ finished matches
 
     def record_match(self, room: Room) -> None:
-        players = [{"id": p.id, "name": p.name, "total": p.total,
-                    "bot": p.bot.level if p.bot is not None else None} for p in room.players]
+        players = [
+            {"id": p.id, "name": p.name, "total": p.total, "bot": p.bot.level if p.bot is not None else None}
+            for p in room.players
+        ]
         winners = room.result["winners"] if room.result is not None else []
         # The people who played it, by their seat token's hash: they, and nobody else
         # unless the room is listed, see the match (`matches_seen_by`).
         seats = [p.token_hash.hex() for p in room.players if p.bot is None]
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners, listed, seats) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (room.code, time.time(), dumps(players), dumps(room.history), dumps(winners),
-                               int(room.listed), dumps(seats)))
+            self.conn.execute(
+                "INSERT INTO matches (code, finished_at, players, rounds, winners, listed, seats) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    room.code,
+                    time.time(),
+                    dumps(players),
+                    dumps(room.history),
+                    dumps(winners),
+                    int(room.listed),
+                    dumps(seats),
+                ),
+            )
             self.conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (room.code,))
         self._finished.add(room.code)
 
@@ -214,19 +253,28 @@ class DemonStore:
 
     def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         """The latest matches of listed rooms: what every visitor may see."""
-        rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners FROM matches "
-                                 "WHERE listed = 1 ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        rows = self.conn.execute(
+            "SELECT code, finished_at, players, rounds, winners FROM matches WHERE listed = 1 ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
         return [_match(*row) for row in rows]
 
     def matches_seen_by(self, code: str, token_hash: bytes, limit: int = 10) -> list[dict[str, Any]]:
         """The room's matches played from the seat whose token hashes to `token_hash`."""
-        rows = self.conn.execute("SELECT code, finished_at, players, rounds, winners, seats FROM matches "
-                                 "WHERE code = ? ORDER BY id DESC", (code,)).fetchall()
+        rows = self.conn.execute(
+            "SELECT code, finished_at, players, rounds, winners, seats FROM matches WHERE code = ? ORDER BY id DESC",
+            (code,),
+        ).fetchall()
         mine = token_hash.hex()
         return [_match(*row[:5]) for row in rows if mine in json.loads(row[5])][:limit]
 
 
 def _match(code: str, finished_at: float, players: str, rounds: str, winners: str) -> dict[str, Any]:
     """A finished match as GET /api/history shows it."""
-    return {"code": code, "finished_at": finished_at, "players": json.loads(players),
-            "rounds": json.loads(rounds), "winners": json.loads(winners)}
+    return {
+        "code": code,
+        "finished_at": finished_at,
+        "players": json.loads(players),
+        "rounds": json.loads(rounds),
+        "winners": json.loads(winners),
+    }

@@ -64,32 +64,54 @@ class ReplayStore:
         if record is None or room.result is None:
             return None
         scores = room.result["scores"]
-        players = [ReplayPlayer(seat=p.seat, id=p.id, name=p.name, colour=p.colour,
-                                bot=p.bot.level if p.bot is not None else None,
-                                score=scores.get(p.id, 0), total=p.total)
-                   for p in room.players if p.seat is not None]
+        players = [
+            ReplayPlayer(
+                seat=p.seat,
+                id=p.id,
+                name=p.name,
+                colour=p.colour,
+                bot=p.bot.level if p.bot is not None else None,
+                score=scores.get(p.id, 0),
+                total=p.total,
+            )
+            for p in room.players
+            if p.seat is not None
+        ]
         watchers = [p.token_hash.hex() for p in room.players if p.bot is None]
         host = next((p.token_hash.hex() for p in room.players if p.id == room.host), None)
         self.conn.execute(
             "INSERT OR IGNORE INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (round_id, room.code, room.round_no, time.time(), dumps(players),
-             dumps({"players": watchers, "host": host}), int(room.listed), dumps(record)))
+            (
+                round_id,
+                room.code,
+                room.round_no,
+                time.time(),
+                dumps(players),
+                dumps({"players": watchers, "host": host}),
+                int(room.listed),
+                dumps(record),
+            ),
+        )
         return round_id
 
     def committed(self, round_ids: list[str]) -> None:
         self._kept.update(round_ids)
 
     def load(self, replay_id: str) -> ReplayRow | None:
-        row = self.conn.execute("SELECT id, code, round_no, finished_at, players, watchers, shared, record "
-                                "FROM replays WHERE id = ?", (replay_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT id, code, round_no, finished_at, players, watchers, shared, record FROM replays WHERE id = ?",
+            (replay_id,),
+        ).fetchone()
         return None if row is None else self._row(row)
 
     def of_room(self, code: str, limit: int = 50) -> list[ReplayRow]:
         """The room's kept rounds, newest first (their records left out: {})."""
-        rows = self.conn.execute("SELECT id, code, round_no, finished_at, players, watchers, shared, '{}' "
-                                 "FROM replays WHERE code = ? ORDER BY finished_at DESC LIMIT ?",
-                                 (code, limit)).fetchall()
+        rows = self.conn.execute(
+            "SELECT id, code, round_no, finished_at, players, watchers, shared, '{}' "
+            "FROM replays WHERE code = ? ORDER BY finished_at DESC LIMIT ?",
+            (code, limit),
+        ).fetchall()
         return [self._row(r) for r in rows]
 
     def share(self, replay_id: str, shared: bool) -> None:
@@ -97,8 +119,7 @@ class ReplayStore:
             self.conn.execute("BEGIN")
             self.conn.execute("UPDATE replays SET shared = ? WHERE id = ?", (int(shared), replay_id))
 
-    def expire(self, expiry_s: float = REPLAY_EXPIRY_S, max_stored: int | None = None,
-               now: float | None = None) -> int:
+    def expire(self, expiry_s: float = REPLAY_EXPIRY_S, max_stored: int | None = None, now: float | None = None) -> int:
         """Forget the rounds that finished more than `expiry_s` ago and, past `max_stored`
         rounds, the oldest ones; at most PRUNE_BATCH rows per rule and call (the caller
         calls again while there is more). Returns how many were deleted."""
@@ -106,15 +127,17 @@ class ReplayStore:
         c = self.conn
         with c:
             c.execute("BEGIN")
-            deleted: int = c.execute("DELETE FROM replays WHERE id IN "
-                                     "(SELECT id FROM replays WHERE finished_at < ? LIMIT ?)",
-                                     (now - expiry_s, PRUNE_BATCH)).rowcount
+            deleted: int = c.execute(
+                "DELETE FROM replays WHERE id IN (SELECT id FROM replays WHERE finished_at < ? LIMIT ?)",
+                (now - expiry_s, PRUNE_BATCH),
+            ).rowcount
             if max_stored is not None:
                 excess = self.count() - max_stored
                 if excess > 0:
-                    deleted += c.execute("DELETE FROM replays WHERE id IN "
-                                         "(SELECT id FROM replays ORDER BY finished_at LIMIT ?)",
-                                         (min(excess, PRUNE_BATCH),)).rowcount
+                    deleted += c.execute(
+                        "DELETE FROM replays WHERE id IN (SELECT id FROM replays ORDER BY finished_at LIMIT ?)",
+                        (min(excess, PRUNE_BATCH),),
+                    ).rowcount
         return deleted
 
     def count(self) -> int:
@@ -126,5 +149,14 @@ class ReplayStore:
     def _row(row: tuple[Any, ...]) -> ReplayRow:
         rid, code, round_no, at, players, watchers, shared, record = row
         who = json.loads(watchers)
-        return ReplayRow(id=rid, code=code, round_no=round_no, finished_at=at, players=json.loads(players),
-                         watchers=who["players"], host=who["host"], shared=bool(shared), record=json.loads(record))
+        return ReplayRow(
+            id=rid,
+            code=code,
+            round_no=round_no,
+            finished_at=at,
+            players=json.loads(players),
+            watchers=who["players"],
+            host=who["host"],
+            shared=bool(shared),
+            record=json.loads(record),
+        )

@@ -48,7 +48,8 @@ MIGRATIONS.append(
         "CREATE TABLE IF NOT EXISTS grip_fresh (id TEXT PRIMARY KEY, dealt REAL NOT NULL)",
         "CREATE INDEX IF NOT EXISTS grip_fresh_dealt ON grip_fresh (dealt)",
         "CREATE INDEX IF NOT EXISTS grips_updated ON grips (updated)",
-    ])
+    ]
+)
 MIGRATIONS.append(
     # 4 -> 5: the applied action ids a room still answers that its current round's log
     # does not hold (the previous round's; after a rematch, the last match's last round),
@@ -59,7 +60,8 @@ MIGRATIONS.append(
                                                      action_id TEXT NOT NULL, v INTEGER NOT NULL,
                                                      earlier INTEGER NOT NULL)""",
         "CREATE INDEX IF NOT EXISTS kept_action_ids_code ON kept_action_ids (code)",
-    ])
+    ]
+)
 MIGRATIONS.append(
     # 5 -> 6: who may see a finished match (docs/security.md, "Who sees which games"): the
     # public list shows it only when its host listed the room; otherwise only the people
@@ -69,7 +71,8 @@ MIGRATIONS.append(
         "ALTER TABLE matches ADD COLUMN listed INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE matches ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
         "CREATE INDEX IF NOT EXISTS matches_code ON matches (code)",
-    ])
+    ]
+)
 MIGRATIONS.append(
     # 6 -> 7: replays and the daily race (issue 29). Each step keeps when the server received it (seconds
     # after the round's signal; NULL for steps from before), and every finished Demon
@@ -88,12 +91,14 @@ MIGRATIONS.append(
                                             replay_id TEXT, score INTEGER, home INTEGER, reason TEXT,
                                             PRIMARY KEY (day, player))""",
         "CREATE INDEX IF NOT EXISTS daily_code ON daily (code)",
-    ])
+    ]
+)
 MIGRATIONS.append(
     # 7 -> 8: replays and the daily race's entries are pruned like Devil's Grip games
     # (after DEMON_REPLAY_EXPIRY_DAYS, and the oldest replays past DEMON_REPLAY_MAX_STORED):
     # replays are found by age through an index, as pruning runs while the server plays.
     [
         "CREATE INDEX IF NOT EXISTS replays_finished ON replays (finished_at)",
-    ])
+    ]
+)
 SCHEMA_VERSION = len(MIGRATIONS)

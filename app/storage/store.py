@@ -33,8 +33,16 @@ from app.storage.demon_store import ROOM_EXPIRY_S, DemonStore
 from app.storage.grip_store import GRIP_EXPIRY_S, PRUNE_BATCH, GripStore
 from app.storage.schema import MIGRATIONS, SCHEMA_VERSION
 
-__all__ = ["DB_NAME", "GRIP_EXPIRY_S", "MIGRATIONS", "PRUNE_BATCH", "ROOM_EXPIRY_S", "SCHEMA_VERSION", "Store",
-           "StoreError"]
+__all__ = [
+    "DB_NAME",
+    "GRIP_EXPIRY_S",
+    "MIGRATIONS",
+    "PRUNE_BATCH",
+    "ROOM_EXPIRY_S",
+    "SCHEMA_VERSION",
+    "Store",
+    "StoreError",
+]
 
 
 class Store:
@@ -44,11 +52,16 @@ class Store:
         self.grip = GripStore(db.conn)
 
     @classmethod
-    def open(cls, data_dir: Path, *, target_version: int = SCHEMA_VERSION,
-             wal_limit_bytes: int = 64 * 1024 * 1024, check: bool = True) -> "Store":
+    def open(
+        cls,
+        data_dir: Path,
+        *,
+        target_version: int = SCHEMA_VERSION,
+        wal_limit_bytes: int = 64 * 1024 * 1024,
+        check: bool = True,
+    ) -> Store:
         """Open (or create) `data_dir`/demon.sqlite3 at `target_version` (`Database.open`)."""
-        return cls(Database.open(data_dir, target_version=target_version, wal_limit_bytes=wal_limit_bytes,
-                                 check=check))
+        return cls(Database.open(data_dir, target_version=target_version, wal_limit_bytes=wal_limit_bytes, check=check))
 
     # ------------------------------------------------------------ the file
 
@@ -137,8 +150,13 @@ class Store:
     def take_grip_winnable(self) -> int | None:
         return self.grip.take_grip_winnable()
 
-    def expire_grips(self, expiry_s: float = GRIP_EXPIRY_S, unplayed_s: float | None = None,
-                     max_stored: int | None = None, now: float | None = None) -> int:
+    def expire_grips(
+        self,
+        expiry_s: float = GRIP_EXPIRY_S,
+        unplayed_s: float | None = None,
+        max_stored: int | None = None,
+        now: float | None = None,
+    ) -> int:
         return self.grip.expire_grips(expiry_s, unplayed_s, max_stored, now)
 
     def grip_count(self) -> int:

@@ -47,7 +47,7 @@ import shutil
 import sys
 from pathlib import Path
 
-__all__ = ["NATIVE_MODULES", "compiled_modules", "stale_modules", "status", "build"]
+__all__ = ["NATIVE_MODULES", "build", "compiled_modules", "stale_modules", "status"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,8 +114,10 @@ def status() -> str:
     """One line: which variant of the hot path this process runs."""
     stale = stale_modules()
     if stale:
-        return (f"hot path: compiled with mypyc, but STALE: {', '.join(stale)} changed since `make compile`"
-                " (run it again, or `make clean-compiled`)")
+        return (
+            f"hot path: compiled with mypyc, but STALE: {', '.join(stale)} changed since `make compile`"
+            " (run it again, or `make clean-compiled`)"
+        )
     done = len(compiled_modules())
     if done == len(NATIVE_MODULES):
         return f"hot path: compiled with mypyc ({done} modules)"

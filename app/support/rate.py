@@ -7,7 +7,7 @@ side imports the other's to limit a flood.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class RateLimiter:

@@ -30,8 +30,14 @@ ARTIFACTS = ROOT / "test-artifacts"
 # seat 1 holds 2♣ on pile 1 and A♣ on pile 7: both can race for the same foundation.
 RACE_SEED = 288
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -39,13 +45,18 @@ DESKTOP = {"width": 1280, "height": 900}
 
 def find_chromium() -> str | None:
     """$CHROMIUM_PATH, then Debian's Chromium, then Playwright's own (installed once)."""
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("CHROMIUM_PATH"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     try:
-        subprocess.run([sys.executable, "-m", "playwright", "install", "chromium"],
-                       check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "-m", "playwright", "install", "chromium"], check=True, capture_output=True, timeout=300
+        )
     except (subprocess.SubprocessError, OSError):
         return None
     return ""  # Playwright's own browser: no executable_path
@@ -55,9 +66,12 @@ def find_chromium() -> str | None:
 def chromium_path() -> str:
     path = find_chromium()
     if path is None:
-        pytest.fail("No Chromium for the browser tests: install Debian's `chromium` package, "
-                    "set CHROMIUM_PATH to a Chromium binary, or make `python -m playwright "
-                    "install chromium` work.", pytrace=False)
+        pytest.fail(
+            "No Chromium for the browser tests: install Debian's `chromium` package, "
+            "set CHROMIUM_PATH to a Chromium binary, or make `python -m playwright "
+            "install chromium` work.",
+            pytrace=False,
+        )
     return path
 
 
@@ -65,8 +79,9 @@ def chromium_path() -> str:
 # thread while it is open, which would break the asyncio tests that run after these.
 @pytest.fixture(scope="package")
 def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("browser-server"), test_seed=RACE_SEED,
-                     countdown_s=0.6, reconnect_grace_s=60)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-server"), test_seed=RACE_SEED, countdown_s=0.6, reconnect_grace_s=60
+    )
     with srv:
         yield srv
 
@@ -80,8 +95,7 @@ def browser(chromium_path):
         try:
             chromium = pw.chromium.launch(**kwargs)
         except Exception as err:  # noqa: BLE001 - turned into a clear failure
-            pytest.fail(f"Chromium at {chromium_path or 'Playwright default'} did not start: {err}",
-                        pytrace=False)
+            pytest.fail(f"Chromium at {chromium_path or 'Playwright default'} did not start: {err}", pytrace=False)
         yield chromium
         chromium.close()
 
@@ -99,14 +113,27 @@ class PageProblems:
         self.items: list[str] = []
 
     def watch(self, page, tag: str) -> None:
-        page.on("console", lambda msg: self.items.append(f"{tag} console.{msg.type}: {msg.text}")
-                if msg.type == "error" else None)
+        page.on(
+            "console",
+            lambda msg: self.items.append(f"{tag} console.{msg.type}: {msg.text}") if msg.type == "error" else None,
+        )
         page.on("pageerror", lambda err: self.items.append(f"{tag} uncaught: {err}"))
-        page.on("requestfailed", lambda req: self.items.append(
-            f"{tag} request failed: {req.method} {req.url} ({req.failure})")
-            if not _aborted_by_navigation(req) else None)
-        page.on("response", lambda resp: self.items.append(
-            f"{tag} HTTP {resp.status}: {resp.request.method} {resp.url}") if resp.status >= 400 else None)
+        page.on(
+            "requestfailed",
+            lambda req: (
+                self.items.append(f"{tag} request failed: {req.method} {req.url} ({req.failure})")
+                if not _aborted_by_navigation(req)
+                else None
+            ),
+        )
+        page.on(
+            "response",
+            lambda resp: (
+                self.items.append(f"{tag} HTTP {resp.status}: {resp.request.method} {resp.url}")
+                if resp.status >= 400
+                else None
+            ),
+        )
 
 
 def _aborted_by_navigation(request) -> bool:
@@ -132,10 +159,17 @@ def open_page(browser, server):
     problems = PageProblems()
     contexts = []
 
-    def _open(tag: str, viewport: dict | None = None, path: str = "/", locale: str = "en-GB",
-              touch: bool = False, guide: bool = False):
-        context = browser.new_context(viewport=viewport or DESKTOP, locale=locale,
-                                      base_url=server.base, has_touch=touch, is_mobile=touch)
+    def _open(
+        tag: str,
+        viewport: dict | None = None,
+        path: str = "/",
+        locale: str = "en-GB",
+        touch: bool = False,
+        guide: bool = False,
+    ):
+        context = browser.new_context(
+            viewport=viewport or DESKTOP, locale=locale, base_url=server.base, has_touch=touch, is_mobile=touch
+        )
         if not guide:  # a browser that has seen the first-round guide (tests/browser/test_guide.py)
             context.add_init_script(GUIDE_SEEN)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)

@@ -8,8 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 
-def create_room(page: Page, name: str, *, rounds: int | None = None,
-                max_players: int | None = None) -> str:
+def create_room(page: Page, name: str, *, rounds: int | None = None, max_players: int | None = None) -> str:
     """On the home page: create a room (with the form's defaults unless told otherwise);
     returns its code once the lobby shows."""
     page.fill("#create-name", name)
@@ -80,8 +79,10 @@ def touch_drag(page: Page, source, target, steps: int = 8) -> None:
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
     for i in range(1, steps + 1):
         f = i / steps
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
-                                              "touchPoints": [{"x": x0 + (x1 - x0) * f, "y": y0 + (y1 - y0) * f}]})
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": x0 + (x1 - x0) * f, "y": y0 + (y1 - y0) * f}]},
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 

@@ -4,7 +4,7 @@ keyboard or screen-reader player needs at the Demon table.
 axe-core comes from the npm registry (package.json; `make test` runs `npm ci`). It is
 put into the page with `page.evaluate(<axe.min.js>)`, not with `page.add_script_tag`:
 the app's Content-Security-Policy allows only `script-src 'self'`, so the inline
-<script> that add_script_tag makes is refused ("Executing inline script violates ... 
+<script> that add_script_tag makes is refused ("Executing inline script violates ...
 script-src 'self'", which is also a console error that fails the test). A context with
 `bypass_csp=True` would let it in, but then the page under test would run without its
 own policy; code evaluated through the DevTools protocol is not governed by the page's
@@ -161,8 +161,9 @@ def test_foundations_and_other_layouts_are_reached_and_read_with_the_keyboard(op
     stock = ann.locator('.opp[data-seat="1"] .opp-stock .stock-count').inner_text().strip()
     bob_panel = ann.locator('.opp[data-seat="1"]')
     expect(bob_panel).to_have_accessible_name(re.compile("Bob"))
-    expect(bob_panel).to_have_accessible_description(re.compile(
-        rf"1/52 home.*\b{stock} cards in the stock.*Waste: .+ on top.*Pile 1: .*Pile 7: "))
+    expect(bob_panel).to_have_accessible_description(
+        re.compile(rf"1/52 home.*\b{stock} cards in the stock.*Waste: .+ on top.*Pile 1: .*Pile 7: ")
+    )
 
     # Bob plays while Ann's focus is on his layout: it stays there, and says the new cards
     bob_panel.focus()

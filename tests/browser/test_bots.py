@@ -19,8 +19,13 @@ from tests.support.live_server import LiveServer
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("browser-bots"), test_seed=RACE_SEED, countdown_s=0.6,
-                     reconnect_grace_s=60, bot_think_scale=0.15)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-bots"),
+        test_seed=RACE_SEED,
+        countdown_s=0.6,
+        reconnect_grace_s=60,
+        bot_think_scale=0.15,
+    )
     with srv:
         yield srv
 
@@ -117,13 +122,14 @@ def test_alone_with_bots_a_person_ends_the_round_at_once(open_page):
 def test_the_level_picker_says_what_each_level_means(open_page):
     ann = open_page("ann")
     options = ann.locator("#practice-level option")
-    expect(options).to_have_text(["Easy — slower than a beginner", "Medium — about a club player",
-                                  "Hard — beats a club player"])
+    expect(options).to_have_text(
+        ["Easy — slower than a beginner", "Medium — about a club player", "Hard — beats a club player"]
+    )
 
 
 def test_bot_names_are_in_the_pages_language(open_page):
     """Issue 26: bot names stayed "Bot 1" on a Russian page."""
     ann = open_page("ann", locale="ru-RU")
-    code = create_room(ann, "Аня")
+    create_room(ann, "Аня")
     ann.click(".add-bot-button")
     expect(ann.locator(".seats .seat.bot .seat-name")).to_have_text("Бот 1")

@@ -19,8 +19,14 @@ from tests.support.live_server import LiveServer
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """This module's own server: a daily race lasts four seconds."""
-    srv = LiveServer(tmp_path_factory.mktemp("browser-daily"), test_seed=RACE_SEED, countdown_s=0.3,
-                     reconnect_grace_s=60, daily_time_limit_s=4, bot_think_scale=0.5)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-daily"),
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=60,
+        daily_time_limit_s=4,
+        bot_think_scale=0.5,
+    )
     with srv:
         yield srv
 
@@ -79,8 +85,12 @@ def test_the_daily_page_fits_every_screen_and_passes_axe_in_every_language(open_
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
         assert axe_violations(page, f"daily {name}") == [], name
         page.screenshot(path=str(artifacts / f"daily-{name}.png"))
-    for locale, title in (("ro-RO", "Cursa zilei"), ("de-DE", "Tagesrennen"), ("fi-FI", "Päivän kisa"),
-                          ("ru-RU", "Гонка дня")):
+    for locale, title in (
+        ("ro-RO", "Cursa zilei"),
+        ("de-DE", "Tagesrennen"),
+        ("fi-FI", "Päivän kisa"),
+        ("ru-RU", "Гонка дня"),
+    ):
         page = open_page(f"daily-{locale}", path="/daily", locale=locale)
         expect(page.locator("h1")).to_have_text(title)
         assert axe_violations(page, f"daily {locale}") == [], locale

@@ -13,9 +13,18 @@ import time
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.helpers import (Gate, create_room, foundation_cards, join_by_link, my_layout,
-                                   no_horizontal_scroll, notes_seen, touch_drag, wait_for_table,
-                                   watch_notes)
+from tests.browser.helpers import (
+    Gate,
+    create_room,
+    foundation_cards,
+    join_by_link,
+    my_layout,
+    no_horizontal_scroll,
+    notes_seen,
+    touch_drag,
+    wait_for_table,
+    watch_notes,
+)
 
 
 def eventually(check, seconds: float = 3.0) -> bool:
@@ -199,7 +208,8 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     assert no_horizontal_scroll(dana)
     boxes = dana.eval_on_selector_all(
         ".mine .pile, .mine .stock, .opp, .foundations, #vote-end",
-        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; })")
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; })",
+    )
     assert boxes and all(left >= 0 and right <= PHONE["width"] for left, right, _, _ in boxes), boxes
     pile_widths = dana.eval_on_selector_all(".mine .pile", "els => els.map(e => e.getBoundingClientRect().width)")
     assert len(pile_widths) == 7 and min(pile_widths) >= 40, pile_widths

@@ -20,22 +20,29 @@ def record_emotes(page) -> list[str]:
     seen: list[str] = []
 
     def on_socket(ws) -> None:
-        ws.on("framereceived", lambda payload: seen.extend(
-            line for line in (payload if isinstance(payload, str) else "").split("\n")
-            if '"type":"emote"' in line))
+        ws.on(
+            "framereceived",
+            lambda payload: seen.extend(
+                line for line in (payload if isinstance(payload, str) else "").split("\n") if '"type":"emote"' in line
+            ),
+        )
+
     page.on("websocket", on_socket)
     return seen
 
 
 def float_centre_inside(page, float_sel: str, box_sel: str) -> bool:
     """Whether the emote's anchor point (its centre before it rises) lies inside the box."""
-    return page.evaluate("""([f, b]) => {
+    return page.evaluate(
+        """([f, b]) => {
         const node = document.querySelector(f), box = document.querySelector(b);
         if (!node || !box) return false;
         const x = parseFloat(node.style.left), y = parseFloat(node.style.top);
         const r = box.getBoundingClientRect();
         return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
-    }""", [float_sel, box_sel])
+    }""",
+        [float_sel, box_sel],
+    )
 
 
 def test_an_emote_floats_over_its_seat_is_read_out_and_can_be_hidden(open_page):
@@ -119,7 +126,9 @@ def test_an_emote_floats_over_its_seat_is_read_out_and_can_be_hidden(open_page):
     assert bob.locator("#emotes-said p").count() == said_before
     bob.reload()
     wait_for_table(bob)
-    expect(bob.locator(f'.opp[data-seat="0"] .emote-mute[data-player="{ann_id}"]')).to_have_attribute("aria-pressed", "true")
+    expect(bob.locator(f'.opp[data-seat="0"] .emote-mute[data-player="{ann_id}"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
 
 
 def test_with_reduced_motion_the_emote_does_not_rise(open_page):
@@ -132,8 +141,10 @@ def test_with_reduced_motion_the_emote_does_not_rise(open_page):
     node = bob.locator('.emote-float[data-emote="laugh"]')
     expect(node).to_have_count(1)
     assert node.evaluate("(el) => getComputedStyle(el).animationName") == "none"
-    assert ann.locator('.emote-float[data-emote="laugh"]').evaluate("(el) => getComputedStyle(el).animationName") \
+    assert (
+        ann.locator('.emote-float[data-emote="laugh"]').evaluate("(el) => getComputedStyle(el).animationName")
         == "emote-rise"
+    )
     expect(node).to_have_count(0, timeout=5000)
 
 

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTED = os.environ.get("DEMON_REFRESH_SCREENSHOTS") == "1"
 SHOTS = ROOT / "docs" / "screenshots" if DOCUMENTED else ARTIFACTS / "fit"
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "tall-pile.json"
-TALL = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split()
+TALL = ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S", "2H"]
 
 SIZES = {
     "1280x800": ({"width": 1280, "height": 800}, False),
@@ -44,8 +44,14 @@ SIZES = {
 def server(tmp_path_factory):
     """This module's own server: every round starts from the tall-pile layout, and the
     bots think slowly (they are there to fill the seats, not to end the round)."""
-    srv = LiveServer(tmp_path_factory.mktemp("browser-fit"), test_seed=RACE_SEED, countdown_s=0.3,
-                     reconnect_grace_s=60, bot_think_scale=10, test_layout=LAYOUT)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-fit"),
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=60,
+        bot_think_scale=10,
+        test_layout=LAYOUT,
+    )
     with srv:
         yield srv
 
@@ -79,8 +85,11 @@ ACTIONABLE = """() => {
 
 
 def outside(found: dict) -> list[str]:
-    return [f"{e['what']}: {e}" for e in found["items"]
-            if e["left"] < 0 or e["top"] < 0 or e["right"] > found["w"] + 0.5 or e["bottom"] > found["h"] + 0.5]
+    return [
+        f"{e['what']}: {e}"
+        for e in found["items"]
+        if e["left"] < 0 or e["top"] < 0 or e["right"] > found["w"] + 0.5 or e["bottom"] > found["h"] + 0.5
+    ]
 
 
 @pytest.mark.parametrize("players", [2, 8])
@@ -97,7 +106,7 @@ def test_the_whole_layout_fits_the_window(open_page, size, players):
     expect(page.locator(".countdown")).to_be_hidden()
     tall = page.locator('.mine .tableau .pile[data-src="6"] .card.up')
     expect(tall).to_have_count(len(TALL))
-    assert [c for c in tall.evaluate_all("els => els.map(e => e.dataset.card)")] == TALL
+    assert list(tall.evaluate_all("els => els.map(e => e.dataset.card)")) == TALL
     expect(page.locator(".opp")).to_have_count(players - 1)
     page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
     found = page.evaluate(ACTIONABLE)
@@ -115,8 +124,7 @@ def test_the_whole_layout_fits_the_window(open_page, size, players):
 def _stats() -> dict:
     """Statistics of a player who has played: every table filled (static/grip/grip-stats.js)."""
     bucket = {"played": 12, "won": 3, "best": 96, "total": 900, "parTotal": 880, "parCount": 12}
-    return {"byLimit": {k: {"clean": dict(bucket), "assisted": dict(bucket)} for k in ("1", "3", "u")},
-            "counted": []}
+    return {"byLimit": {k: {"clean": dict(bucket), "assisted": dict(bucket)} for k in ("1", "3", "u")}, "counted": []}
 
 
 def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
@@ -159,9 +167,10 @@ def test_the_grip_row_labels_show_on_a_phone(open_page):
     expect(labels).to_have_count(3)
     for i in range(3):
         expect(labels.nth(i)).to_be_visible()
-    assert [t.replace(" ", "") for t in labels.all_inner_texts()][0].startswith("2")
-    boxes = page.eval_on_selector_all(".row-goal, .grip-grid .cell",
-                                      "els => els.map(e => e.getBoundingClientRect().right)")
+    assert next(t.replace(" ", "") for t in labels.all_inner_texts()).startswith("2")
+    boxes = page.eval_on_selector_all(
+        ".row-goal, .grip-grid .cell", "els => els.map(e => e.getBoundingClientRect().right)"
+    )
     assert max(boxes) <= 390.5
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -33,8 +33,14 @@ SHOTS = ARTIFACTS / "fit"
 def server(tmp_path_factory):
     """This module's own server: every round starts with 32 foundation piles, and the bots
     think slowly (they fill the seats; the test reads the table as dealt)."""
-    srv = LiveServer(tmp_path_factory.mktemp("browser-fit-foundations"), test_seed=RACE_SEED,
-                     countdown_s=0.3, reconnect_grace_s=60, bot_think_scale=10, test_layout=LAYOUT)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-fit-foundations"),
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=60,
+        bot_think_scale=10,
+        test_layout=LAYOUT,
+    )
     with srv:
         yield srv
 
@@ -70,6 +76,8 @@ def test_a_table_of_eight_with_many_foundations_fits(open_page, size):
     hidden = [f for f in fit["fans"] if f["shown"] < 0.36 * f["width"] - 0.5]
     assert not hidden, hidden
     assert others["panels"] == 7 and not others["problems"], "\n".join(others["problems"])
-    assert min(others["mine"]) >= 40 - 0.5, f"your cards at {min(others['mine']):.1f} px with {rows} rows of foundations"
+    assert min(others["mine"]) >= 40 - 0.5, (
+        f"your cards at {min(others['mine']):.1f} px with {rows} rows of foundations"
+    )
     small = [t for t in others["targets"] if t[1] < 40 - 0.5 or t[2] < 40 - 0.5]
     assert not small, small

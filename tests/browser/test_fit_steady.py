@@ -35,8 +35,14 @@ LAPTOP = {"width": 1366, "height": 768}
 def server(tmp_path_factory):
     """This module's own server: every round starts with eleven foundation piles, and the
     bots think slowly."""
-    srv = LiveServer(tmp_path_factory.mktemp("browser-fit-steady"), test_seed=RACE_SEED,
-                     countdown_s=0.3, reconnect_grace_s=60, bot_think_scale=10, test_layout=LAYOUT)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-fit-steady"),
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=60,
+        bot_think_scale=10,
+        test_layout=LAYOUT,
+    )
     with srv:
         yield srv
 

@@ -29,8 +29,14 @@ SHORT_PHONE = {"width": PHONE["width"], "height": 640}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """This module's own server: every round starts with seven foundation piles."""
-    srv = LiveServer(tmp_path_factory.mktemp("browser-fit-steady-phone"), test_seed=RACE_SEED,
-                     countdown_s=0.3, reconnect_grace_s=60, bot_think_scale=10, test_layout=LAYOUT)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-fit-steady-phone"),
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=60,
+        bot_think_scale=10,
+        test_layout=LAYOUT,
+    )
     with srv:
         yield srv
 

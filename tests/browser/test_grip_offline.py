@@ -21,8 +21,13 @@ from tests.support.live_server import LiveServer
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("grip-offline"), hint_budget_s=0.1, hint_deadline_s=3,
-                     par_budget_s=0.1, winnable_ready=0)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("grip-offline"),
+        hint_budget_s=0.1,
+        hint_deadline_s=3,
+        par_budget_s=0.1,
+        winnable_ready=0,
+    )
     with srv:
         yield srv
 
@@ -35,8 +40,9 @@ def context_for(browser, server):
     made = []
 
     def _make(service_workers: str = "allow"):
-        context = browser.new_context(viewport=DESKTOP, base_url=server.base, locale="en-GB",
-                                      service_workers=service_workers)
+        context = browser.new_context(
+            viewport=DESKTOP, base_url=server.base, locale="en-GB", service_workers=service_workers
+        )
         context.add_init_script(GUIDE_SEEN)
         made.append(context)
         page = context.new_page()
@@ -73,8 +79,9 @@ def deal_by_number(page, number: int) -> None:
 
 
 def server_sync(server, saved: dict) -> dict:
-    answer = httpx.get(f"{server.base}/api/grip/{saved['id']}/sync",
-                       headers={"Authorization": f"Bearer {saved['token']}"}, timeout=10)
+    answer = httpx.get(
+        f"{server.base}/api/grip/{saved['id']}/sync", headers={"Authorization": f"Bearer {saved['token']}"}, timeout=10
+    )
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -153,12 +160,19 @@ def test_a_game_changed_elsewhere_puts_the_page_back_on_the_servers(context_for,
     page.goto("/grip")
     deal_by_number(page, 4243)
     page.click("#grip-stock")
-    wait_until(page, "() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));"
-                     " return g && g.id && g.seq === 1 && !g.pending.length; }")
+    wait_until(
+        page,
+        "() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));"
+        " return g && g.id && g.seq === 1 && !g.pending.length; }",
+    )
     saved = saved_game(page)
     # another client with the same token takes the deal back on the server
-    other = httpx.post(f"{server.base}/api/grip/{saved['id']}", json={"op": "undo"},
-                       headers={"Authorization": f"Bearer {saved['token']}"}, timeout=10)
+    other = httpx.post(
+        f"{server.base}/api/grip/{saved['id']}",
+        json={"op": "undo"},
+        headers={"Authorization": f"Bearer {saved['token']}"},
+        timeout=10,
+    )
     assert other.status_code == 200
     page.click("#grip-stock")  # shown at once (talon 6), then refused: the server is elsewhere
     expect(page.locator("#grip-sync.refused")).to_contain_text("The server did not accept a move")
@@ -167,17 +181,24 @@ def test_a_game_changed_elsewhere_puts_the_page_back_on_the_servers(context_for,
     expect(page.locator("#grip-redo")).to_be_enabled()
     assert saved_game(page)["seq"] == 2
     page.click("#grip-redo")  # and play goes on from there
-    wait_until(page, "() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));"
-                     " return g.seq === 3 && !g.pending.length; }")
+    wait_until(
+        page,
+        "() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));"
+        " return g.seq === 3 && !g.pending.length; }",
+    )
     assert server_sync(server, saved_game(page))["actions"] == [{"type": "deal"}]
     assert not problems.items, problems.items
 
 
 # A planted rule change in the page's copy of the rules: piles build two ranks up, not
 # three (rule 3). The page then plays a move the server's engine refuses.
-PLANTED = [("return card[1] === onto[1] && RANK_OF[card[0]] === RANK_OF[onto[0]] + 3;",
-            "return card[1] === onto[1] && RANK_OF[card[0]] === RANK_OF[onto[0]] + 2;"),
-           ("return r <= 10 ? RANKS[r + 2] + top[1] : null;", "return r <= 11 ? RANKS[r + 1] + top[1] : null;")]
+PLANTED = [
+    (
+        "return card[1] === onto[1] && RANK_OF[card[0]] === RANK_OF[onto[0]] + 3;",
+        "return card[1] === onto[1] && RANK_OF[card[0]] === RANK_OF[onto[0]] + 2;",
+    ),
+    ("return r <= 10 ? RANKS[r + 2] + top[1] : null;", "return r <= 11 ? RANKS[r + 1] + top[1] : null;"),
+]
 
 
 def test_a_move_the_server_refuses_is_taken_back_with_the_reason(context_for, server):
@@ -196,9 +217,14 @@ def test_a_move_the_server_refuses_is_taken_back_with_the_reason(context_for, se
     wait_until(page, "() => { const g = JSON.parse(localStorage.getItem('dg.grip.current')); return g && g.id; }")
     before = grid(page)
     rank = "23456789TJQK"
-    pair = next((a, b) for a in range(24) for b in range(24) if a != b
-                and before[a][-1][1] == before[b][-1][1]
-                and rank.index(before[a][-1][0]) == rank.index(before[b][-1][0]) + 2)
+    pair = next(
+        (a, b)
+        for a in range(24)
+        for b in range(24)
+        if a != b
+        and before[a][-1][1] == before[b][-1][1]
+        and rank.index(before[a][-1][0]) == rank.index(before[b][-1][0]) + 2
+    )
     page.click(f'[data-pick="c:{pair[0]}:0"]')
     page.click(f'.cell[data-target="c:{pair[1]}"]')
     # shown at once by the page's (wrong) rules, then taken back on the server's answer

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, RACE_SEED
 from tests.browser.helpers import follow_hint, no_horizontal_scroll, server_game
@@ -21,8 +20,14 @@ def server(tmp_path_factory):
     budget) so a whole deal of hints stays quick, a deadline that a loaded machine cannot
     miss (a refused hint is tested elsewhere), and one certified winnable deal kept
     ready."""
-    srv = LiveServer(tmp_path_factory.mktemp("grip-browser"), test_seed=RACE_SEED,
-                     hint_budget_s=0.1, hint_deadline_s=3, par_budget_s=0.1, winnable_ready=1)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("grip-browser"),
+        test_seed=RACE_SEED,
+        hint_budget_s=0.1,
+        hint_deadline_s=3,
+        par_budget_s=0.1,
+        winnable_ready=1,
+    )
     with srv:
         yield srv
 
@@ -37,8 +42,10 @@ def expected_why(why: dict) -> str:
     if why["by"] == "won":
         return "Every card is in the grid."
     if why["by"] == "player":
-        return (f"You ended the deal. Still possible then — whole piles that could move: "
-                f"{why['whole_moves']}; talon cards that would fit: {why['showable_fit']}.")
+        return (
+            f"You ended the deal. Still possible then — whole piles that could move: "
+            f"{why['whole_moves']}; talon cards that would fit: {why['showable_fit']}."
+        )
     if why["open_piles"] == 0:
         return "Every pile has a jack, queen or king on top: nothing can be built on any of them."
     if why["showable"] == 0:

@@ -44,8 +44,9 @@ POSITION = f"""() => ({{ board: ({BOARD})(), move: document.querySelector('#grip
 def server(tmp_path_factory):
     """Quick par (a finished game counts in the statistics, and is listed, once its par is
     known), quick hints."""
-    srv = LiveServer(tmp_path_factory.mktemp("grip-replay"), hint_budget_s=0.1, hint_deadline_s=3,
-                     par_budget_s=0.1, winnable_ready=0)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("grip-replay"), hint_budget_s=0.1, hint_deadline_s=3, par_budget_s=0.1, winnable_ready=0
+    )
     with srv:
         yield srv
 
@@ -120,8 +121,11 @@ def test_the_scrubber_lands_on_the_same_position_as_stepping(open_page):
     expect(page.locator("#replay-forward")).to_be_disabled()
     assert len({str(b) for b in stepped}) == last, "every move changes what is shown"
     for k in (1, 3, last - 1, last, 2):
-        page.evaluate("""(k) => { const s = document.querySelector('#replay-scrub');
-            s.value = String(k); s.dispatchEvent(new Event('input', {bubbles: true})); }""", k)
+        page.evaluate(
+            """(k) => { const s = document.querySelector('#replay-scrub');
+            s.value = String(k); s.dispatchEvent(new Event('input', {bubbles: true})); }""",
+            k,
+        )
         assert page.evaluate(POSITION) == stepped[k - 1], k
     page.keyboard.press("End")
     for k in range(last - 1, 0, -1):
@@ -136,8 +140,9 @@ def test_a_game_left_for_another_deal_is_listed_and_replays_to_where_it_was_left
     deal_by_number(page, 21)
     page.click("#grip-stock")
     follow_hint(page)
-    page.wait_for_function("() => { const g = JSON.parse(localStorage.getItem('dg.grip.current'));"
-                           " return g.id && !g.pending.length; }")  # the server has its moves
+    page.wait_for_function(
+        "() => { const g = JSON.parse(localStorage.getItem('dg.grip.current')); return g.id && !g.pending.length; }"
+    )  # the server has its moves
     left = page.evaluate(BOARD)
     deal_by_number(page, 22)  # a new deal: deal 21 is left unfinished
     expect(page.locator("#grip-recent li").first).to_have_text(re.compile(r"^Deal #21: left unfinished"))
@@ -168,8 +173,14 @@ def test_a_game_played_offline_is_replayable_once_verified(open_page):
     # the requests made while the network was cut failed, as they should (and the service
     # worker's check for an update of itself)
     problems = open_page.problems.items
-    problems[:] = [p for p in problems if not (p.startswith("offline ") and (
-        "ERR_INTERNET_DISCONNECTED" in p or "error occurred when fetching the script" in p))]
+    problems[:] = [
+        p
+        for p in problems
+        if not (
+            p.startswith("offline ")
+            and ("ERR_INTERNET_DISCONNECTED" in p or "error occurred when fetching the script" in p)
+        )
+    ]
 
 
 def test_another_browser_is_refused(open_page, server):
@@ -189,8 +200,9 @@ def test_another_browser_is_refused(open_page, server):
     other = httpx.post(f"{server.base}/api/grip", json={"number": 5}, timeout=10).json()
     for headers in ({}, {"Authorization": f"Bearer {other['token']}"}):
         assert httpx.get(f"{server.base}/api/grip/{game_id}/sync", headers=headers, timeout=10).status_code == 404
-    token = page.evaluate("(id) => JSON.parse(localStorage.getItem('dg.grip.played')).find((g) => g.id === id).token",
-                          game_id)
+    token = page.evaluate(
+        "(id) => JSON.parse(localStorage.getItem('dg.grip.played')).find((g) => g.id === id).token", game_id
+    )
     mine = httpx.get(f"{server.base}/api/grip/{game_id}/sync", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert mine.status_code == 200 and mine.json()["number"] == 31
 
@@ -215,16 +227,20 @@ def test_the_viewer_fits_every_screen_and_passes_axe_in_every_language(open_page
             box = page.locator(sel).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, sel, box)
-        right = page.evaluate("Math.max(...[...document.querySelectorAll('.grip-watch [data-card]')]"
-                              ".map((c) => c.getBoundingClientRect().right))")
+        right = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('.grip-watch [data-card]')]"
+            ".map((c) => c.getBoundingClientRect().right))"
+        )
         assert right <= size["width"] + 0.5, (name, right)
         assert axe_violations(page, f"grip replay {name}") == [], name
     page.set_viewport_size(SIZES["1280x800"])
-    for code, play, heading in (("ro", "Redă", "Împărțirea #41, jucată din nou"),
-                                ("de", "Abspielen", "Blatt #41, noch einmal gespielt"),
-                                ("fi", "Toista", "Jako #41 uudelleen"),
-                                ("ru", "Смотреть", "Раздача №41, ещё раз"),
-                                ("en", "Play", "Deal #41, played again")):
+    for code, play, heading in (
+        ("ro", "Redă", "Împărțirea #41, jucată din nou"),
+        ("de", "Abspielen", "Blatt #41, noch einmal gespielt"),
+        ("fi", "Toista", "Jako #41 uudelleen"),
+        ("ru", "Смотреть", "Раздача №41, ещё раз"),
+        ("en", "Play", "Deal #41, played again"),
+    ):
         page.select_option("select.lang", code)
         expect(page.locator("html")).to_have_attribute("lang", code)
         expect(page.locator("#replay-play")).to_have_text(play)

@@ -25,9 +25,17 @@ CHAINS = ["2-5-8-J", "3-6-9-Q", "4-7-10-K"]
 def server(tmp_path_factory):
     """Quick hints that a loaded machine cannot make late, and slow bots (an easy bot
     thinks 15-30 s here), so the table holds still while the test follows the coach."""
-    srv = LiveServer(tmp_path_factory.mktemp("browser-guide"), test_seed=RACE_SEED, countdown_s=0.6,
-                     reconnect_grace_s=60, hint_budget_s=0.1, hint_deadline_s=3, par_budget_s=0.1,
-                     winnable_ready=0, bot_think_scale=10)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-guide"),
+        test_seed=RACE_SEED,
+        countdown_s=0.6,
+        reconnect_grace_s=60,
+        hint_budget_s=0.1,
+        hint_deadline_s=3,
+        par_budget_s=0.1,
+        winnable_ready=0,
+        bot_think_scale=10,
+    )
     with srv:
         yield srv
 
@@ -148,8 +156,10 @@ def frames(page) -> list:
             for line in payload.split("\n"):
                 if line.strip():
                     seen.append((direction, json.loads(line)))
+
         ws.on("framesent", lambda payload: parse("sent", payload))
         ws.on("framereceived", lambda payload: parse("received", payload))
+
     page.on("websocket", on_socket)
     return seen
 
@@ -190,16 +200,19 @@ def test_demon_practice_round_with_the_coach(open_page):
         else:
             page.locator(".guide-src").click(position={"x": 10, "y": 8})
             page.locator(".guide-dst").click()
+
         # what the page sent is the play the coach advised, and the server acknowledged it
         def actions_sent():
             return [m for w, m in seen if w == "sent" and m["type"] == "action"]
+
         for _ in range(100):
             if len(actions_sent()) > sent_before:
                 break
             page.wait_for_timeout(50)
         sent = actions_sent()[-1]
-        assert {k: v for k, v in sent["action"].items() if v is not None} == \
-            {k: v for k, v in action.items() if v is not None}, (sent, advice)
+        assert {k: v for k, v in sent["action"].items() if v is not None} == {
+            k: v for k, v in action.items() if v is not None
+        }, (sent, advice)
         for _ in range(100):
             if any(w == "received" and m["type"] in ("ack", "rejected") and m.get("id") == sent["id"] for w, m in seen):
                 break

@@ -19,8 +19,7 @@ def test_language_follows_browser_and_can_be_switched(open_page):
     expect(page.locator("#create-title")).to_have_text("Perusta Demon-huone")
     page.reload()
     expect(page.locator("#create-title")).to_have_text("Perusta Demon-huone")
-    for code, title in (("ro", "Creează o cameră Demon"), ("de", "Demon-Raum eröffnen"),
-                        ("en", "Start a Demon room")):
+    for code, title in (("ro", "Creează o cameră Demon"), ("de", "Demon-Raum eröffnen"), ("en", "Start a Demon room")):
         page.select_option("select.lang", code)
         expect(page.locator("#create-title")).to_have_text(title)
     # key names are translated too
@@ -65,9 +64,12 @@ def test_header_and_options_fit_a_narrow_phone_in_every_language(open_page):
     for code in ("en", "ro", "de", "fi", "ru"):
         page.select_option("select.lang", code)
         expect(page.locator("html")).to_have_attribute("lang", code)
-        boxes = page.eval_on_selector_all(".top .brand, .top-tools > *", """els => els
+        boxes = page.eval_on_selector_all(
+            ".top .brand, .top-tools > *",
+            """els => els
             .filter((e) => e.getClientRects().length)
-            .map((e) => { const r = e.getBoundingClientRect(); return [e.className, r.left, r.right, r.width, r.height]; })""")
+            .map((e) => { const r = e.getBoundingClientRect(); return [e.className, r.left, r.right, r.width, r.height]; })""",
+        )
         assert len(boxes) == 5, boxes  # the logo, rules, settings, keys, language
         for name, left, right, width, height in boxes:
             assert left >= 0 and right <= 360, (code, name, left, right)
@@ -110,7 +112,7 @@ def test_names_are_text_not_markup(open_page):
     expect(host.locator("#room-code")).to_be_visible()
     code = host.inner_text("#room-code")
     guest = open_page("guest", path=None)
-    join_by_link(guest, f"/r/{code}", '<img src=x onerror=>')
+    join_by_link(guest, f"/r/{code}", "<img src=x onerror=>")
     expect(host.locator(".seat-name").nth(1)).to_have_text("<img src=x onerror=>")
     expect(guest.locator(".seat-name").first).to_have_text("<b>Ann</b><i>")
     assert host.locator(".seats img, .seats b, .seats i").count() == 0

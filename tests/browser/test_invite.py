@@ -35,6 +35,7 @@ def test_a_server_listening_on_the_network_puts_its_lan_address_in_the_link(brow
         pytest.skip("this machine has no local-network address to share")
     contexts = []
     try:
+
         def new_page(locale: str):
             context = browser.new_context(viewport=DESKTOP, base_url=network_server.base, locale=locale)
             contexts.append(context)

@@ -69,7 +69,6 @@ def test_first_visit_is_small_and_a_repeat_visit_revalidates_only_the_page(brows
         strings = sorted(name.rsplit("/", 1)[1] for name, _ in entries if "/i18n/" in name)
         assert strings == ["en.js"]  # only the chosen language's strings
 
-
         page.goto("/")
         page.wait_for_selector("main h1")
         page.wait_for_load_state("networkidle")

@@ -49,7 +49,9 @@ def test_the_race_margin_is_shown_to_the_loser_and_the_winner(open_page):
     ann, bob, gate, lost = lost_race(open_page, late_ms=500)  # half a second late, as the server sees it
     margin_ms = int(re.search(r'"margin_ms":(\d+)', lost).group(1))
     assert 500 <= margin_ms < 5000, lost
-    hundredths = (margin_ms + 5) // 10  # the page rounds half up (Intl.NumberFormat); a float's :.2f would not (0.695 -> 0.69)
+    hundredths = (
+        margin_ms + 5
+    ) // 10  # the page rounds half up (Intl.NumberFormat); a float's :.2f would not (0.695 -> 0.69)
     shown = f"{hundredths // 100}.{hundredths % 100:02d}"
     gate.release()
 

@@ -14,8 +14,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import (create_room, foundation_cards, join_by_link, my_layout, no_horizontal_scroll,
-                                   wait_for_table)
+from tests.browser.helpers import (
+    create_room,
+    foundation_cards,
+    join_by_link,
+    my_layout,
+    no_horizontal_scroll,
+    wait_for_table,
+)
 from tests.browser.test_accessibility import axe_violations
 
 SIZES = {
@@ -111,8 +117,11 @@ def test_the_scrubber_lands_on_the_same_table_as_stepping(open_page):
         stepped.append(viewer.evaluate(TABLE_SHOWN))
     expect(viewer.locator("#replay-forward")).to_be_disabled()
     for k in (1, 2, last - 1, last, 3):
-        viewer.evaluate("""(k) => { const s = document.querySelector('#replay-scrub');
-            s.value = String(k); s.dispatchEvent(new Event('input', {bubbles: true})); }""", k)
+        viewer.evaluate(
+            """(k) => { const s = document.querySelector('#replay-scrub');
+            s.value = String(k); s.dispatchEvent(new Event('input', {bubbles: true})); }""",
+            k,
+        )
         assert viewer.evaluate(TABLE_SHOWN) == stepped[k - 1], k
     # and stepping back from the end retraces the same tables
     viewer.keyboard.press("End")
@@ -154,14 +163,26 @@ def test_the_viewer_fits_every_screen_and_passes_axe_in_every_language(open_page
         page.evaluate("window.scrollTo(0, 0)")
         assert no_horizontal_scroll(page), name
         # the controls and the foundations are in the window, unscrolled
-        for sel in ("#replay-play", "#replay-back", "#replay-forward", "#replay-scrub", "#replay-speed",
-                    "#replay-large", ".replay-clock", ".foundations", ".mine .tableau", ".mine .stock"):
+        for sel in (
+            "#replay-play",
+            "#replay-back",
+            "#replay-forward",
+            "#replay-scrub",
+            "#replay-speed",
+            "#replay-large",
+            ".replay-clock",
+            ".foundations",
+            ".mine .tableau",
+            ".mine .stock",
+        ):
             box = page.locator(sel).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, sel, box)
         # every card is inside the page's width
-        right = page.evaluate("Math.max(...[...document.querySelectorAll('.replay [data-card]')]"
-                              ".map((c) => c.getBoundingClientRect().right))")
+        right = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('.replay [data-card]')]"
+            ".map((c) => c.getBoundingClientRect().right))"
+        )
         assert right <= size["width"] + 0.5, (name, right)
         assert axe_violations(page, f"replay {name}") == [], name
         page.screenshot(path=str(artifacts / f"replay-{name}.png"))

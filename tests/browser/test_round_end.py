@@ -75,7 +75,8 @@ def test_joining_mid_round_is_told_the_truth_and_watches_a_useful_table(open_pag
     # Cleo opens the link mid-round: a seat is free, so she is told she plays next round.
     cleo = open_page("cleo", path=link)
     expect(cleo.locator(".join-prospect")).to_have_text(
-        "A round is being played: you watch it, and you are dealt in at the next round.")
+        "A round is being played: you watch it, and you are dealt in at the next round."
+    )
     cleo.fill("#link-name", "Cleo")
     cleo.click("#join-by-link")
     expect(cleo.locator(".table-status .tag.spectator")).to_have_text("watching — you are dealt in next round")

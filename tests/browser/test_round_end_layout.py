@@ -23,8 +23,13 @@ LAYOUT = Path(__file__).resolve().parent / "layouts" / "near-demon.json"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("browser-round-end"), test_seed=RACE_SEED, countdown_s=0.6,
-                     reconnect_grace_s=60, test_layout=LAYOUT)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-round-end"),
+        test_seed=RACE_SEED,
+        countdown_s=0.6,
+        reconnect_grace_s=60,
+        test_layout=LAYOUT,
+    )
     with srv:
         yield srv
 

@@ -43,10 +43,13 @@ def practice(page, name="Ann"):
 def centre_x(page, selector: str) -> float:
     """Where the element's middle is, read in one step (the bot's plays redraw the table)."""
     page.wait_for_selector(selector)
-    return page.evaluate("""(sel) => {
+    return page.evaluate(
+        """(sel) => {
         const r = document.querySelector(sel).getBoundingClientRect();
         return r.left + r.width / 2;
-    }""", selector)
+    }""",
+        selector,
+    )
 
 
 def test_the_dialog_is_reached_and_used_with_the_keyboard_and_kept_after_a_reload(open_page):
@@ -64,8 +67,7 @@ def test_the_dialog_is_reached_and_used_with_the_keyboard_and_kept_after_a_reloa
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("heading", name="Settings", level=2)).to_be_visible()
     # every control is labelled
-    for name in ("Four-colour deck", "Left-handed layout", "Animations", "Sound effects",
-                 "Read out only my own plays"):
+    for name in ("Four-colour deck", "Left-handed layout", "Animations", "Sound effects", "Read out only my own plays"):
         expect(dialog.get_by_role("checkbox", name=name)).to_have_count(1)
     expect(dialog.get_by_role("combobox", name="Card letters")).to_have_count(1)
     for name in ("Green felt", "Dark", "Light"):

@@ -106,8 +106,10 @@ def test_the_panels_words_are_read_as_descriptions_but_never_laid_out(open_page)
     reads as the description, so the browser does not lay out and paint a sentence per
     play (an `sr-only` node was laid out, shaped and painted each time)."""
     page = start_practice(open_page, 3)
-    for panel, words in ((page.locator(".opp").first, "#" + page.locator(".opp").first.get_attribute("aria-describedby")),
-                         (page.locator(".foundations"), "#fnd-words")):
+    for panel, words in (
+        (page.locator(".opp").first, "#" + page.locator(".opp").first.get_attribute("aria-describedby")),
+        (page.locator(".foundations"), "#fnd-words"),
+    ):
         # Hard bots play on: the words may change between reading them and reading the
         # description, so both are read again until they meet.
         for attempt in range(20):

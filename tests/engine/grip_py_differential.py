@@ -15,18 +15,19 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
 if __name__ == "__main__":  # run as a script: the repository's root holds `app`
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.common.errors import IllegalAction  # noqa: E402
-from app.common.rng import SplitMix64, derive_seed  # noqa: E402
-from app.grip.rules import GripState, grip_action_from_json, rating  # noqa: E402
+from app.common.errors import IllegalAction
+from app.common.rng import SplitMix64, derive_seed
+from app.grip.rules import GripState, grip_action_from_json, rating
 
 PASSES = (1, 3, None)
 DEAL_TAG = 0x4752495044  # "GRIPD": odd games deal from big 64-bit numbers
@@ -77,8 +78,12 @@ def end_game_layout(g: int, passes: int | None) -> dict[str, Any]:
     the time, the top part of a random pile of two or more cards; the cards outside
     shuffled and split at random into talon and stock; and a random pass of the limit."""
     rng = SplitMix64(derive_seed(LAYOUT_TAG, g))
-    piles = [[RANKS[r - 1] + suit for r in (base, base + 3, base + 6, base + 9)]
-             for _deck in range(2) for suit in SUITS for base in (2, 3, 4)]
+    piles = [
+        [RANKS[r - 1] + suit for r in (base, base + 3, base + 6, base + 9)]
+        for _deck in range(2)
+        for suit in SUITS
+        for base in (2, 3, 4)
+    ]
     rng.shuffle(piles)
     outside: list[str] = []
     for _ in range(1 + rng.below(12)):
@@ -202,8 +207,7 @@ def play(g: int, on_step: Callable[[dict], None]) -> dict:
     while True:
         legal, actions = sorted_legal(state)
         over = state.is_over()
-        record = {"step": step, "state": canon(state.to_json()), "legal": legal, "over": over,
-                  "score": state.score()}
+        record = {"step": step, "state": canon(state.to_json()), "legal": legal, "over": over, "score": state.score()}
         if over:
             record["rating"] = rating(record["score"])
             on_step(record)
@@ -239,8 +243,10 @@ def trace(g: int) -> list[dict]:
     steps: list[dict] = []
 
     def keep(r: dict) -> None:
-        steps.append({k: (v.decode() if isinstance(v, bytes) else v) for k, v in r.items()}
-                     | {"legal": [t.decode() for t in r["legal"]]})
+        steps.append(
+            {k: (v.decode() if isinstance(v, bytes) else v) for k, v in r.items()}
+            | {"legal": [t.decode() for t in r["legal"]]}
+        )
 
     try:
         play(g, keep)

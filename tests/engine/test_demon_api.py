@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_demon_support import seat, suit_pile
 
+from app.common.errors import IllegalAction
 from app.demon.rules.round import (
     DemonRound,
     Draw,
@@ -21,8 +23,6 @@ from app.demon.rules.round import (
     action_from_json,
     action_to_json,
 )
-from app.common.errors import IllegalAction
-from test_demon_support import seat, suit_pile
 
 ALIVE = SeatState.parse([], stock="AC")
 

@@ -9,17 +9,15 @@ import heapq
 import json
 import random
 
-
 import pytest
-
-from app.demon.rules.describe import describe
-from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
-from app.demon.rules.bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
-from app.demon.rules.view import PileView, SeatView, seat_view
-from app.common.errors import RaceLost
-from app.common.rng import SplitMix64, derive_seed
 from test_demon_support import check_invariants, seat, suit_pile
 
+from app.common.errors import RaceLost
+from app.common.rng import SplitMix64, derive_seed
+from app.demon.rules.bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
+from app.demon.rules.describe import describe
+from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
+from app.demon.rules.view import PileView, SeatView, seat_view
 
 # --------------------------------------------------------------------------- a bot table
 
@@ -88,11 +86,10 @@ def _hidden_shuffled(r: DemonRound, rng: random.Random) -> DemonRound:
         rng.shuffle(hidden)
         piles = []
         for p in st.tableau:
-            piles.append(Pile(tuple(hidden[:len(p.down)]), p.up))
-            del hidden[:len(p.down)]
+            piles.append(Pile(tuple(hidden[: len(p.down)]), p.up))
+            del hidden[: len(p.down)]
         seats.append(SeatState(tuple(piles), tuple(hidden), st.waste))
-    return DemonRound.from_layout(seats, r.foundations, started=r.started, absent=r.absent,
-                                  end=r.end, seed=r.seed)
+    return DemonRound.from_layout(seats, r.foundations, started=r.started, absent=r.absent, end=r.end, seed=r.seed)
 
 
 def _cards_in(view: SeatView) -> list:
@@ -168,13 +165,16 @@ def test_seat_view_rejects_a_bad_seat():
 # --------------------------------------------------------------------------- seeded rounds
 
 
-@pytest.mark.parametrize("seed,names", [
-    (1, ["hard", "easy"]),
-    (2, ["medium", "hard"]),
-    (3, ["easy", "medium", "hard"]),
-    (4, ["hard"] * 8),
-    (5, ["easy"] * 4),
-])
+@pytest.mark.parametrize(
+    "seed,names",
+    [
+        (1, ["hard", "easy"]),
+        (2, ["medium", "hard"]),
+        (3, ["easy", "medium", "hard"]),
+        (4, ["hard"] * 8),
+        (5, ["easy"] * 4),
+    ],
+)
 def test_seeded_bot_rounds_play_to_the_end_keeping_invariants(seed, names):
     r, log = bot_round(seed, names, check=check_invariants)
     assert r.end is not None and r.end.reason in ("demon", "stuck", "vote")
@@ -227,16 +227,17 @@ def test_hard_turns_a_card_up_before_taking_the_waste():
 def test_hard_races_for_a_card_another_seat_can_play():
     # Both 2H (ours, pile 0) and 2S (ours, pile 1) go home; seat 1 shows a 2H, nobody a 2S.
     foundations = [suit_pile("H", 1, 1), suit_pile("S", 1, 1)]
-    v = _view(seat(("", "2H"), ("", "2S"), stock="KD"), seat(("", "2H"), stock="KS"),
-              foundations=foundations)
+    v = _view(seat(("", "2H"), ("", "2S"), stock="KD"), seat(("", "2H"), stock="KS"), foundations=foundations)
     picks = [_decide(v, "hard", seed).action for seed in range(100)]
     assert picks.count(ToFoundation(0, 0, 0)) >= 90
 
 
 def test_easy_sometimes_overlooks_and_hard_almost_never():
     v = _view(seat(("", "TS"), ("", "KD"), stock="AS 2S 3S", waste="9H"))  # 9H on TS, or draw
+
     def share(name):
         return sum(isinstance(_decide(v, name, seed).action, Draw) for seed in range(400)) / 400
+
     easy, hard = share("easy"), share("hard")
     assert 0.55 < easy < 0.85 and hard < 0.08
 
@@ -244,8 +245,10 @@ def test_easy_sometimes_overlooks_and_hard_almost_never():
 def test_easy_misses_a_move_between_piles_more_often_than_the_waste():
     from_pile = _view(seat(("2C", "5D"), ("", "6S"), stock="AS 2S 3S"))  # 5D onto 6S turns 2C up
     from_waste = _view(seat(("", "KC"), ("", "6S"), stock="AS 2S 3S", waste="5D"))  # 5D onto 6S
+
     def missed(view, name):
         return sum(isinstance(_decide(view, name, seed).action, Draw) for seed in range(400)) / 400
+
     assert missed(from_pile, "easy") > missed(from_waste, "easy") + 0.15
     assert missed(from_pile, "hard") < 0.08 and missed(from_waste, "hard") < 0.08
 
@@ -260,8 +263,7 @@ def test_pointless_moves_are_never_chosen():
 
 def test_hard_moves_part_of_a_run_to_free_a_card_for_the_foundations():
     # 3H sits under 2S; moving 2S onto 3D frees 3H for the heart pile at 2.
-    v = _view(seat(("", "3H 2S"), ("", "3D"), stock="KC"), seat(("", "KS")),
-              foundations=[suit_pile("H", 2, 1)])
+    v = _view(seat(("", "3H 2S"), ("", "3D"), stock="KC"), seat(("", "KS")), foundations=[suit_pile("H", 2, 1)])
     assert _decide(v, "hard").action == ToTableau(0, 0, 1, 1)
     assert _decide(v, "easy").action == Draw(0)  # easy does not look two steps ahead
 
@@ -279,18 +281,17 @@ def test_recycles_only_when_a_pass_can_help_then_votes():
     assert decide(seat_view(b, 0), hard, mem, SplitMix64(3)) == Decision(None, True)
     assert mem.seen == ["7D", "5C"]
     # Seat 1 builds diamonds up to 6: the 7D it saw go by is wanted now, so another pass helps.
-    c = DemonRound.from_layout([seat(("", "KS"), stock="", waste="7D 5C"), seat(("", "KD"))],
-                               [suit_pile("D", 6, 1)])
+    c = DemonRound.from_layout([seat(("", "KS"), stock="", waste="7D 5C"), seat(("", "KD"))], [suit_pile("D", 6, 1)])
     assert decide(seat_view(c, 0), hard, mem, SplitMix64(4)) == Decision(Recycle(0), False)
     # Had nothing changed, it would have kept its vote.
-    assert decide(seat_view(b, 0), hard, BotMemory.from_json({**mem.to_json(), "seen": ["5C"]}),
-                  SplitMix64(5)) == Decision(None, True)
+    assert decide(
+        seat_view(b, 0), hard, BotMemory.from_json({**mem.to_json(), "seen": ["5C"]}), SplitMix64(5)
+    ) == Decision(None, True)
 
 
 def test_only_levels_that_remember_recycle_for_a_card_they_saw_go_by():
     seen_7d = {"pass_sig": None, "seen": ["7D", "5C"], "missed": False, "idle_passes": 1}
-    c = DemonRound.from_layout([seat(("", "KS"), stock="", waste="7D 5C"), seat(("", "KD"))],
-                               [suit_pile("D", 6, 1)])
+    c = DemonRound.from_layout([seat(("", "KS"), stock="", waste="7D 5C"), seat(("", "KD"))], [suit_pile("D", 6, 1)])
     v = seat_view(c, 0)
     for name, recycles in (("hard", True), ("medium", True), ("easy", False)):
         mem = BotMemory.from_json(seen_7d)
@@ -345,6 +346,7 @@ def test_a_missed_play_is_not_a_reason_to_vote_for_a_level_that_rechecks():
 @pytest.mark.parametrize("seed", range(6))
 def test_a_hard_bot_votes_only_when_exactly_stuck(seed):
     """A Hard bot's "stuck" is the engine's exact rule-16 answer, from the view alone."""
+
     def check(r, s, d):
         if d.vote_end:
             assert r.is_stuck(s), describe(r)
@@ -367,13 +369,19 @@ def test_no_decision_before_the_start_after_the_end_or_when_absent():
 
 
 def test_memory_round_trips_through_json_and_rejects_bad_input():
-    mem = BotMemory(pass_sig=[24, 0, [[0, 1]] * 7], seen=["5H", "KD"], missed=True, idle_passes=1,
-                    decisions=12)
+    mem = BotMemory(pass_sig=[24, 0, [[0, 1]] * 7], seen=["5H", "KD"], missed=True, idle_passes=1, decisions=12)
     text = json.dumps(mem.to_json())
     assert BotMemory.from_json(json.loads(text)) == mem
     assert BotMemory.from_json(text) == mem
-    for bad in ([], {"seen": ["ZZ"]}, {"seen": "5H"}, {"missed": 1}, {"idle_passes": -1},
-                {"decisions": True}, {"pass_sig": "x"}):
+    for bad in (
+        [],
+        {"seen": ["ZZ"]},
+        {"seen": "5H"},
+        {"missed": 1},
+        {"idle_passes": -1},
+        {"decisions": True},
+        {"pass_sig": "x"},
+    ):
         with pytest.raises(ValueError):
             BotMemory.from_json(bad)
 

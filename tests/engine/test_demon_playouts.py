@@ -9,7 +9,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_demon_support import brute_force_stuck, check_invariants, random_playout
 
+from app.common.errors import IllegalAction
 from app.demon.rules.round import (
     DemonRound,
     Draw,
@@ -20,11 +22,10 @@ from app.demon.rules.round import (
     action_from_json,
     action_to_json,
 )
-from app.common.errors import IllegalAction
-from test_demon_support import brute_force_stuck, check_invariants, random_playout
 
 PLAYOUT = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
 
 def _visible_cards(view_seat: dict) -> set[str]:
     out = set(view_seat["waste"])
@@ -52,9 +53,7 @@ def check_view(r: DemonRound) -> None:
 def test_random_playouts_keep_every_invariant(seed, players):
     prev = DemonRound.deal(seed, players).start()
     check_invariants(prev)
-    n = 0
-    for r, action, events in random_playout(seed, players, 400):
-        n += 1
+    for n, (r, action, events) in enumerate(random_playout(seed, players, 400), start=1):
         check_invariants(r)
         assert events, "every action reports what happened"
         for e in events:
@@ -158,7 +157,7 @@ def test_random_actions_are_accepted_exactly_when_legal(seed, steps):
 @FUZZ
 @given(seed=st.integers(0, 2**40))
 def test_every_listed_legal_action_applies(seed):
-    for r, _a, _e in random_playout(seed, 2, 60):
+    for r, _a, _e in random_playout(seed, 2, 60):  # noqa: B007 (the last round is the one checked)
         pass
     for s in range(2):
         for a in r.legal_actions(s):
@@ -174,8 +173,14 @@ json_values = st.recursive(
 )
 action_like = st.fixed_dictionaries(
     {"type": st.sampled_from(["draw", "recycle", "tableau", "foundation", "undo", 3, None])},
-    optional={"seat": json_values, "src": json_values, "dst": json_values, "count": json_values,
-              "pile": json_values, "extra": json_values},
+    optional={
+        "seat": json_values,
+        "src": json_values,
+        "dst": json_values,
+        "count": json_values,
+        "pile": json_values,
+        "extra": json_values,
+    },
 )
 
 

@@ -7,14 +7,14 @@ import json
 import random
 
 import pytest
+from test_demon_support import choose_action, seat, suit_pile
 
-from app.records.__main__ import main
-from app.demon.rules.round import DemonRound, Draw, Recycle, ToFoundation
 from app.common.errors import InvalidRecord
 from app.common.records import RECORD_FORMAT
 from app.demon.rules.record import make_demon_record, replay_demon
+from app.demon.rules.round import DemonRound, Draw, Recycle, ToFoundation
+from app.records.__main__ import main
 from app.records.records import load, replay, save
-from test_demon_support import choose_action, seat, suit_pile
 
 
 def played_round(seed: int, players: int = 3, limit: int = 10_000):
@@ -52,8 +52,13 @@ def test_record_with_room_entries_and_a_started_layout():
     s0 = seat(("", "2S"), stock="3S 9H")
     s1 = seat(("", "5D"), stock="AC")
     initial = DemonRound.from_layout([s0, s1], [suit_pile("S", 1, 0)])
-    entries = [ToFoundation(0, 0), Draw(1), {"type": "absent", "seat": 1, "absent": True},
-               {"type": "absent", "seat": 1, "absent": False}, {"type": "finish", "reason": "vote"}]
+    entries = [
+        ToFoundation(0, 0),
+        Draw(1),
+        {"type": "absent", "seat": 1, "absent": True},
+        {"type": "absent", "seat": 1, "absent": False},
+        {"type": "finish", "reason": "vote"},
+    ]
     record = make_demon_record(initial, entries)
     assert "seed" not in record  # not a seed's deal
     final = replay(json.loads(json.dumps(record)))
@@ -147,7 +152,8 @@ def test_cli_replay_prints_the_final_state_and_scores(tmp_path):
     code, out, err = run_cli("replay", str(path))
     assert code == 0 and err == ""
     assert "Seat 0" in out and "Seat 1" in out and "Foundations" in out
-    assert "Scores: seat 0: %d, seat 1: %d" % final.scores() in out
+    s0, s1 = final.scores()
+    assert f"Scores: seat 0: {s0}, seat 1: {s1}" in out
     assert f"{len(actions)} actions replayed" in out
 
 

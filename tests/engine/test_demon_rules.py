@@ -6,8 +6,11 @@ import gc
 import random
 
 import pytest
+from test_demon_support import C, check_invariants, choose_action, seat, suit_pile
 
 from app.common.cards import Card, parse_cards, standard_deck
+from app.common.errors import GameOver, IllegalAction, NotStarted, RaceLost
+from app.common.rng import SplitMix64, derive_seed
 from app.demon.rules.round import (
     OUT_SCORE,
     DemonRound,
@@ -23,9 +26,6 @@ from app.demon.rules.round import (
     TurnedUp,
     action_from_json,
 )
-from app.common.errors import GameOver, IllegalAction, NotStarted, RaceLost
-from app.common.rng import SplitMix64, derive_seed
-from test_demon_support import C, check_invariants, choose_action, seat, suit_pile
 
 # A second seat that is never stuck (an ace is always playable), so that small test
 # positions do not end the round by rule 16 before the test is done.
@@ -46,13 +46,27 @@ def test_splitmix64_known_answer():
 
 PINNED_DEAL_1 = {
     0: {
-        "tableau": [("", "TD"), ("2C", "3D"), ("9D 4H", "5D"), ("JC JD 7D", "9C"),
-                    ("4C AC 6D 2D", "9S"), ("KH QH TS 6H 2S", "4D"), ("JS QD QC 3H JH 6S", "9H")],
+        "tableau": [
+            ("", "TD"),
+            ("2C", "3D"),
+            ("9D 4H", "5D"),
+            ("JC JD 7D", "9C"),
+            ("4C AC 6D 2D", "9S"),
+            ("KH QH TS 6H 2S", "4D"),
+            ("JS QD QC 3H JH 6S", "9H"),
+        ],
         "draw_order": "6C 3S 8C AS KS 7S TC 2H 7H KC TH 8H 5H 5S AD 8S 5C KD QS 7C 3C 8D AH 4S",
     },
     1: {
-        "tableau": [("", "6C"), ("2H", "QC"), ("7D 6D", "KH"), ("KS AH 5D", "8S"),
-                    ("TS QS 3S 6H", "QD"), ("3H TD 2D AS JC", "6S"), ("4S 7S TH AC KD 5S", "4H")],
+        "tableau": [
+            ("", "6C"),
+            ("2H", "QC"),
+            ("7D 6D", "KH"),
+            ("KS AH 5D", "8S"),
+            ("TS QS 3S 6H", "QD"),
+            ("3H TD 2D AS JC", "6S"),
+            ("4S 7S TH AC KD 5S", "4H"),
+        ],
         "draw_order": "KC TC 3D JH 9S 9C AD 4C 7H JS 8C JD 8H 5H 7C QH 5C 2C 9H 4D 2S 9D 3C 8D",
     },
 }
@@ -142,8 +156,14 @@ def test_rule_05_draw_three():
     r, events = r.apply(Draw(0))
     st = r.seats[0]
     assert st.waste == parse_cards("6S 5S 4S") and st.stock == parse_cards("2S 3S")
-    assert events[0].to_json() == {"type": "drew", "seat": 0, "count": 3, "waste": ["6S", "5S", "4S"],
-                                   "stock_count": 2, "waste_count": 3}
+    assert events[0].to_json() == {
+        "type": "drew",
+        "seat": 0,
+        "count": 3,
+        "waste": ["6S", "5S", "4S"],
+        "stock_count": 2,
+        "waste_count": 3,
+    }
     r, events = r.apply(Draw(0))  # fewer than three remain
     assert r.seats[0].waste == parse_cards("6S 5S 4S 3S 2S") and r.seats[0].stock == ()
     assert events[0].count == 2 and events[0].visible == parse_cards("4S 3S 2S")
@@ -297,9 +317,11 @@ def test_rule_13_cards_never_leave_the_foundations():
         seen = list(r.foundations)
     assert seen, "the playout made foundation plays"
     # no action can even name a foundation as its source
-    for bad in ({"type": "tableau", "seat": 0, "src": "foundation", "dst": 1},
-                {"type": "tableau", "seat": 0, "src": 7, "dst": 1},
-                {"type": "foundation", "seat": 0, "src": "foundation"}):
+    for bad in (
+        {"type": "tableau", "seat": 0, "src": "foundation", "dst": 1},
+        {"type": "tableau", "seat": 0, "src": 7, "dst": 1},
+        {"type": "foundation", "seat": 0, "src": "foundation"},
+    ):
         with pytest.raises(IllegalAction):
             action_from_json(bad)
 
@@ -342,8 +364,13 @@ def test_rule_15_demon_ends_the_round_at_once():
     r = two_seats(s0, s1, [spades])
     r, events = r.apply(ToFoundation(0, 0))
     assert r.end == RoundEnd("demon", 0)
-    assert events[-1].to_json() == {"type": "round_ended", "seat": None, "reason": "demon",
-                                    "winner": 0, "scores": [OUT_SCORE, 0]}
+    assert events[-1].to_json() == {
+        "type": "round_ended",
+        "seat": None,
+        "reason": "demon",
+        "winner": 0,
+        "scores": [OUT_SCORE, 0],
+    }
     with pytest.raises(GameOver):
         r.apply(Draw(1))
     assert r.legal_actions(1) == ()
@@ -389,7 +416,7 @@ def test_rule_17_vote_time_and_absence_are_engine_operations():
     assert r.stuck_seats() == {0} and r.end is None
     r2, events = r.with_absent(1)
     assert r2.absent == {1}
-    assert [e.to_json() for e in events][0] == {"type": "absent", "seat": 1, "absent": True}
+    assert next(e.to_json() for e in events) == {"type": "absent", "seat": 1, "absent": True}
     assert events[-1].to_json()["type"] == "round_ended"
     assert r2.end == RoundEnd("stuck", None) and r2.scores() == (0, 2)
     r3, events = r2.with_absent(1, False)  # coming back later changes the flag only

@@ -7,10 +7,6 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from app.common.cards import parse_cards
-from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
-from app.demon.rules.stuck import ids, reachable_waste_tops
 from test_demon_support import (
     brute_force_stuck,
     check_invariants,
@@ -19,6 +15,10 @@ from test_demon_support import (
     suit_pile,
     visibly_playable,
 )
+
+from app.common.cards import parse_cards
+from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
+from app.demon.rules.stuck import ids, reachable_waste_tops
 
 ALIVE = SeatState.parse([], stock="AC")
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.demon.rules import stuck as demon_stuck
-from app.support import native
 from app.demon.rules.round import WASTE, DemonRound, ToFoundation, ToTableau
+from app.support import native
 
 
 def fresh_stuck(r: DemonRound) -> frozenset[int]:
@@ -81,14 +81,20 @@ def test_a_move_answers_afresh_only_the_seat_that_moved():
     assert len(before) == 8 and fresh == [0]  # the drawing seat; the other seven kept their answers
 
 
-@pytest.mark.skipif("app.demon.rules.analysis" in native.compiled_modules(),
-                    reason="counts calls by replacing a module function, which compiled callers never see "
-                           "(app/support/native.py); runs in the pure Python variant")
+@pytest.mark.skipif(
+    "app.demon.rules.analysis" in native.compiled_modules(),
+    reason="counts calls by replacing a module function, which compiled callers never see "
+    "(app/support/native.py); runs in the pure Python variant",
+)
 def test_a_progress_move_in_view_spares_the_search():
     """Waste 5D onto 6S is a move right now: no search is needed to know the seat is not
     stuck, and the answer holds whatever the foundations accept."""
-    r = DemonRound.from_layout([{"tableau": [{"up": ["6S"]}] + [{"up": []}] * 6, "stock": ["2C"],
-                                 "waste": ["5D"]}, {"tableau": [{"up": []}] * 7}])
+    r = DemonRound.from_layout(
+        [
+            {"tableau": [{"up": ["6S"]}] + [{"up": []}] * 6, "stock": ["2C"], "waste": ["5D"]},
+            {"tableau": [{"up": []}] * 7},
+        ]
+    )
     calls = []
     real = demon_stuck.waste_witness  # where every search starts
     demon_stuck.waste_witness = lambda *args: calls.append(1) or real(*args)
@@ -166,9 +172,12 @@ def test_progress_in_view_is_read_off_the_layout_as_the_legal_actions_show_it(se
 def test_a_seat_drawing_through_its_stock_searches_its_tableau_once():
     """Draws change only the stock and the waste: the tableau half of the search keeps its
     answer (same tableau, same foundations, same cards the waste can show)."""
-    r = DemonRound.from_layout([{"tableau": [{"up": ["KS"]}] + [{"up": []}] * 6,
-                                 "stock": "2D 9H 5H 7C 8C 4S"},
-                                {"tableau": [{"up": ["AS"]}] + [{"up": []}] * 6}])  # not stuck: play goes on
+    r = DemonRound.from_layout(
+        [
+            {"tableau": [{"up": ["KS"]}] + [{"up": []}] * 6, "stock": "2D 9H 5H 7C 8C 4S"},
+            {"tableau": [{"up": ["AS"]}] + [{"up": []}] * 6},
+        ]
+    )  # not stuck: play goes on
     # Observed through the analysis's kept searches, not by replacing
     # `demon_stuck.tableau_witness` (a compiled caller would not see the replacement): a
     # tableau search runs only for a key missing from its tableau's entry, so one entry,

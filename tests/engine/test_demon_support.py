@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from app.common.cards import Card, parse_cards, standard_deck
 from app.demon.rules.round import (
@@ -72,12 +72,12 @@ def check_invariants(r: DemonRound, full_decks: bool = True) -> None:
             counted[owner] += 1
     assert [r.cards_on_foundations(s) for s in range(len(r.seats))] == counted
     assert r.scores() == tuple(
-        62 if (r.end and r.end.reason == "demon" and r.end.winner == s) else counted[s]
-        for s in range(len(r.seats))
+        62 if (r.end and r.end.reason == "demon" and r.end.winner == s) else counted[s] for s in range(len(r.seats))
     )
     for s in range(len(r.seats)):  # the cheap check the server uses agrees with legal_actions
-        assert r.foundation_plays(s) == tuple((a.src, a.pile) for a in r.legal_actions(s)
-                                              if type(a).__name__ == "ToFoundation")
+        assert r.foundation_plays(s) == tuple(
+            (a.src, a.pile) for a in r.legal_actions(s) if type(a).__name__ == "ToFoundation"
+        )
 
 
 # --------------------------------------------------------------------------- playouts
@@ -145,7 +145,7 @@ def brute_force_stuck(st: SeatState, foundation_tops: Iterable[Card]) -> bool:
         # progress: waste card to the tableau
         if waste:
             w = waste[-1]
-            for (down, up), t in zip(tab, tops):
+            for (down, _up), t in zip(tab, tops):
                 if (t is None and not down and w.rank == 13) or (t is not None and _accepts_on_tableau(t, w)):
                     return False
         nexts = []
@@ -197,7 +197,7 @@ def _one_small_position(rng: random.Random) -> DemonRound:
             wanted.add(Card(h1 + 1, s))
     left = [c for c in standard_deck() if c.rank > heights[c.suit]]
     rng.shuffle(left)
-    del left[rng.randint(5, 16):]  # keep a handful (the rest are simply not in play)
+    del left[rng.randint(5, 16) :]  # keep a handful (the rest are simply not in play)
     hidden = [c for c in left if c in wanted]
     pool = [c for c in left if c not in wanted]
     rng.shuffle(pool)
@@ -221,8 +221,7 @@ def _one_small_position(rng: random.Random) -> DemonRound:
         (hidden if base in hidden else pool).remove(base)
         run = [base]
         while rng.random() < 0.7:
-            nxt = [c for c in pool + hidden
-                   if c.rank == run[-1].rank - 1 and c.is_red != run[-1].is_red]
+            nxt = [c for c in pool + hidden if c.rank == run[-1].rank - 1 and c.is_red != run[-1].is_red]
             if not nxt:
                 break
             c = rng.choice(nxt)
@@ -251,8 +250,9 @@ def visibly_playable(r: DemonRound, s: int = 0) -> bool:
         w = st.waste[-1]
         if (w.rank, w.suit) in wanted:
             return True
-        if any(_accepts_on_tableau(p.top, w) and not p.down for p in st.tableau if p.top is None) or \
-                any(p.top is not None and _accepts_on_tableau(p.top, w) for p in st.tableau):
+        if any(_accepts_on_tableau(p.top, w) and not p.down for p in st.tableau if p.top is None) or any(
+            p.top is not None and _accepts_on_tableau(p.top, w) for p in st.tableau
+        ):
             return True
     return False
 
@@ -277,7 +277,7 @@ __all__ = [
     "parse_cards",
     "random_playout",
     "random_small_position",
-    "visibly_playable",
     "seat",
     "suit_pile",
+    "visibly_playable",
 ]

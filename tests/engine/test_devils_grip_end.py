@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections import deque
 
+from grip_support import follow_hint_until_a_card_enters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.common.cards import Card
 from app.grip.rules import GripState
-from grip_support import follow_hint_until_a_card_enters
 
 INERT = ["2S 5S 8S JS", "3H 6H 9H QH", "4D 7D TD KD", "2C 5C 8C JC", "3S 6S 9S QS", "4H 7H TH KH"]
 
@@ -32,10 +32,7 @@ def entering_possible(grid, talon) -> bool:
     tops = [(i, p[-1]) for i, p in enumerate(grid) if p]
     if talon and any(ok(talon[-1], t) for _, t in tops):
         return True
-    for i, p in enumerate(grid):
-        if p and any(j != i and ok(p[0], t) for j, t in tops):
-            return True
-    return False
+    return any(p and any(j != i and ok(p[0], t) for j, t in tops) for i, p in enumerate(grid))
 
 
 def step_cycle(stock, talon, used, allowed):

@@ -9,9 +9,11 @@ import random
 from collections import Counter
 
 import pytest
+from grip_support import follow_hint_until_a_card_enters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.common.errors import IllegalAction, InvalidRecord
 from app.grip.rules import (
     DealThree,
     EndDeal,
@@ -31,11 +33,9 @@ from app.grip.rules import (
     make_grip_record,
     replay_record,
 )
-from app.common.errors import IllegalAction, InvalidRecord
-from grip_support import follow_hint_until_a_card_enters
 
 FULL = Counter(grip_deck())
-SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 def check_invariants(s: GripState) -> None:
@@ -57,8 +57,9 @@ def check_invariants(s: GripState) -> None:
 def choose(rng: random.Random, s: GripState):
     """A random legal action, mostly plays that bring a card in, sometimes anything."""
     acts = s.legal_actions(swaps=rng.random() < 0.05)
-    entering = [a for a in acts if isinstance(a, TalonToGrid)
-                or (isinstance(a, GridToGrid) and a.count == len(s.grid[a.src]))]
+    entering = [
+        a for a in acts if isinstance(a, TalonToGrid) or (isinstance(a, GridToGrid) and a.count == len(s.grid[a.src]))
+    ]
     if entering and rng.random() < 0.7:
         return rng.choice(entering)
     cycle = [a for a in acts if isinstance(a, (DealThree, Redeal))]
@@ -108,8 +109,10 @@ def test_random_playouts_keep_the_invariants(number, passes, rng):
             assert accepted == (normal(a) in legal), a
             assert s.to_json() == before
         # A random JSON object, as a client might send it: parsed and applied, or rejected.
-        data = {k: rng.choice([rng.randrange(-1, 26), "3", None, True])
-                for k in rng.sample(["src", "dst", "count", "a", "b"], rng.randrange(0, 4))}
+        data = {
+            k: rng.choice([rng.randrange(-1, 26), "3", None, True])
+            for k in rng.sample(["src", "dst", "count", "a", "b"], rng.randrange(0, 4))
+        }
         data["type"] = rng.choice(["deal", "redeal", "talon", "move", "swap", "x", 1])
         before = s.to_json()
         try:
@@ -134,11 +137,24 @@ def test_random_playouts_keep_the_invariants(number, passes, rng):
 
 
 @settings(max_examples=200, **SETTINGS)
-@given(st.one_of(
-    st.dictionaries(st.sampled_from(["type", "dst", "src", "count", "a", "b", "x"]),
-                    st.one_of(st.integers(-3, 30), st.text(max_size=3), st.none(), st.booleans(),
-                              st.sampled_from(["deal", "redeal", "talon", "move", "swap", "end"]))),
-    st.lists(st.integers()), st.text(), st.none(), st.integers()))
+@given(
+    st.one_of(
+        st.dictionaries(
+            st.sampled_from(["type", "dst", "src", "count", "a", "b", "x"]),
+            st.one_of(
+                st.integers(-3, 30),
+                st.text(max_size=3),
+                st.none(),
+                st.booleans(),
+                st.sampled_from(["deal", "redeal", "talon", "move", "swap", "end"]),
+            ),
+        ),
+        st.lists(st.integers()),
+        st.text(),
+        st.none(),
+        st.integers(),
+    )
+)
 def test_malformed_action_json_is_rejected(data):
     try:
         a = grip_action_from_json(data)
@@ -154,9 +170,17 @@ def test_action_json_round_trip():
     for a in [DealThree(), Redeal(), TalonToGrid(3), GridToGrid(1, 2, 3), Swap(0, 23), EndDeal()]:
         assert grip_action_from_json(json.loads(json.dumps(grip_action_to_json(a)))) == a
     assert grip_action_from_json({"type": "move", "src": 1, "dst": 2}) == GridToGrid(1, 2, 1)
-    for bad in [{"type": "talon"}, {"type": "talon", "dst": 24}, {"type": "talon", "dst": True},
-                {"type": "move", "src": 1, "dst": 2, "count": 5}, {"type": "deal", "x": 1},
-                {"type": "swap", "a": "1", "b": 2}, {"type": "fly"}, [], "deal"]:
+    for bad in [
+        {"type": "talon"},
+        {"type": "talon", "dst": 24},
+        {"type": "talon", "dst": True},
+        {"type": "move", "src": 1, "dst": 2, "count": 5},
+        {"type": "deal", "x": 1},
+        {"type": "swap", "a": "1", "b": 2},
+        {"type": "fly"},
+        [],
+        "deal",
+    ]:
         with pytest.raises(IllegalAction):
             grip_action_from_json(bad)
 
@@ -168,8 +192,19 @@ def test_view_never_shows_the_stock_order():
     hidden = [str(c) for c in s.stock]
     assert '"stock": 69' in v
     # No key carries a list of stock cards; at most the top three talon cards are listed.
-    assert set(s.view()) >= {"grid", "stock", "talon", "talon_count", "passes_allowed", "passes_used",
-                             "score", "rating", "ended", "over", "won"}
+    assert set(s.view()) >= {
+        "grid",
+        "stock",
+        "talon",
+        "talon_count",
+        "passes_allowed",
+        "passes_used",
+        "score",
+        "rating",
+        "ended",
+        "over",
+        "won",
+    }
     assert all(not isinstance(x, list) or len(x) <= 24 for x in s.view().values())
     assert s.view()["talon"] == [str(c) for c in s.talon]
     assert len(hidden) == 69
@@ -262,9 +297,17 @@ def test_bad_records_name_the_first_bad_action():
     with pytest.raises(InvalidRecord) as e:
         replay_record(bad)
     assert e.value.index == 3
-    for field, value in [("format", "x"), ("version", 2), ("game", "demon"), ("options", {}),
-                         ("number", "1"), ("used_undo", 1), ("actions", {}), ("seed", rec["number"] + 1),
-                         ("extra", 0)]:
+    for field, value in [
+        ("format", "x"),
+        ("version", 2),
+        ("game", "demon"),
+        ("options", {}),
+        ("number", "1"),
+        ("used_undo", 1),
+        ("actions", {}),
+        ("seed", rec["number"] + 1),
+        ("extra", 0),
+    ]:
         bad = copy.deepcopy(rec)
         bad[field] = value
         with pytest.raises(InvalidRecord):

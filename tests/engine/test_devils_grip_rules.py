@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from app.common.cards import Card, parse_cards
+from app.common.errors import GameOver, IllegalAction
 from app.grip.rules import (
     DealThree,
     EndDeal,
@@ -21,7 +22,6 @@ from app.grip.rules import (
     grip_deck,
     rating,
 )
-from app.common.errors import GameOver, IllegalAction
 
 # Filler piles for small positions: a complete chain accepts nothing, and a chain's bottom
 # 2/3/4 never goes on anything, so these cells never interact with the cards under test.
@@ -49,12 +49,33 @@ def cards(s: str) -> tuple[Card, ...]:
 # --------------------------------------------------------------------------- pinned deal
 
 
-DEAL_1_GRID = (
-    "JH 3D KH 4C TH 8C 9C 5H "
-    "9D 5S JS 2S 5D 3H QH 3D "
-    "KC 9H JC 8S JC 2C TD JD"
-).split()
-DEAL_1_FIRST_STOCK = "8H 4S 9C 6D 3S JD TC 9H 4C".split()  # in turning order
+DEAL_1_GRID = [
+    "JH",
+    "3D",
+    "KH",
+    "4C",
+    "TH",
+    "8C",
+    "9C",
+    "5H",
+    "9D",
+    "5S",
+    "JS",
+    "2S",
+    "5D",
+    "3H",
+    "QH",
+    "3D",
+    "KC",
+    "9H",
+    "JC",
+    "8S",
+    "JC",
+    "2C",
+    "TD",
+    "JD",
+]
+DEAL_1_FIRST_STOCK = ["8H", "4S", "9C", "6D", "3S", "JD", "TC", "9H", "4C"]  # in turning order
 
 
 def test_deal_1_is_pinned():
@@ -345,7 +366,15 @@ def test_rule_11_score_and_rating():
     s2, _ = s.apply(DealThree())
     assert s2.score() == 72 and s2.view()["score"] == 72  # the talon counts too
     assert [rating(n) for n in (0, 1, 2, 3, 5, 6, 10, 11, 72)] == [
-        "win", "brilliant", "brilliant", "excellent", "excellent", "good", "good", None, None
+        "win",
+        "brilliant",
+        "brilliant",
+        "excellent",
+        "excellent",
+        "good",
+        "good",
+        None,
+        None,
     ]
     won = layout({0: "5S", 1: "2S"}, stock="KH").apply(GridToGrid(0, 1, 1))[0]
     assert won.score() == 0 and won.won and won.view()["rating"] == "win" and won.view()["won"]

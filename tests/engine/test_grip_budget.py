@@ -30,8 +30,11 @@ class Spent:
 def test_the_rules_import_no_clock_and_nothing_above_them():
     for path in RULES.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             for name in names:
                 assert name != "time", path
                 assert not name.startswith(("app.grip.service", "app.server", "app.storage")), (path, name)

@@ -38,8 +38,16 @@ def test_stuck_by_rule_counts_the_cards_the_talon_can_still_show():
     s = GripState.from_layout(["2S"] + KINGS, stock, [], passes=1)
     assert s.is_over()
     why = explain_end(s)
-    assert why == {"by": "rule", "open_piles": 1, "whole_moves": 0, "showable": 3, "showable_fit": 0,
-                   "stock": 7, "talon": 0, "redeal": False}
+    assert why == {
+        "by": "rule",
+        "open_piles": 1,
+        "whole_moves": 0,
+        "showable": 3,
+        "showable_fit": 0,
+        "stock": 7,
+        "talon": 0,
+        "redeal": False,
+    }
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -50,7 +58,7 @@ def test_showable_matches_playing_the_talon_out(seed):
     n_stock, n_talon = rng.randrange(0, 15), rng.randrange(0, 8)
     if n_stock + n_talon == 0:
         n_stock = 1
-    stock, talon = pool[:n_stock], pool[n_stock:n_stock + n_talon]
+    stock, talon = pool[:n_stock], pool[n_stock : n_stock + n_talon]
     passes = rng.choice([1, 3, None])
     s = GripState.from_layout(["KS"] * 24, stock, talon, passes=passes, passes_used=1)
     why = explain_end(s)

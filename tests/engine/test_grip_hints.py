@@ -18,7 +18,7 @@ from app.grip.rules.search import PlanMemo, hint, line_actions, par, solve
 from app.grip.rules.solver import Pos, beam, macro_moves, play, to_actions
 from app.grip.rules.view import GripView
 
-SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 def random_walk(s: GripState, rng: random.Random, steps: int) -> GripState:

@@ -60,7 +60,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from grip_py_differential import game_plan, trace
 
 HERE = Path(__file__).resolve().parent
@@ -97,8 +96,9 @@ def _shares(total: int, parts: int) -> list[tuple[int, int]]:
 
 
 def js_trace(g: int) -> list[dict]:
-    done = subprocess.run([_node(), str(JS_HALF), "trace", str(g)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [_node(), str(JS_HALF), "trace", str(g)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line]
 
@@ -124,8 +124,7 @@ def _report(g: int, moves: list[str], i: int, p: dict, j: dict) -> str:
     passes = plan["passes"]
     if "layout" in plan:
         lay = plan["layout"]
-        start = (f"GripState.from_layout({lay['grid']}, {lay['stock']}, {lay['talon']}, {passes}, "
-                 f"{lay['passes_used']})")
+        start = f"GripState.from_layout({lay['grid']}, {lay['stock']}, {lay['talon']}, {passes}, {lay['passes_used']})"
         what = f"an end-game layout, passes {passes if passes is not None else 'unlimited'}"
     else:
         start = f"GripState.deal({plan['number']}, {passes})"
@@ -158,8 +157,10 @@ def test_python_and_js_rules_agree_on_every_step():
     node = _node()
     started = time.monotonic()
     js_proc = _start([node, str(JS_HALF), "digest", "0", str(GAMES)])
-    py_procs = [_start([sys.executable, str(PY_HALF), "digest", str(first), str(count)])
-                for first, count in _shares(GAMES, PY_WORKERS)]
+    py_procs = [
+        _start([sys.executable, str(PY_HALF), "digest", str(first), str(count)])
+        for first, count in _shares(GAMES, PY_WORKERS)
+    ]
     py: dict[int, str] = {}
     for proc in py_procs:
         py |= _digests(proc)

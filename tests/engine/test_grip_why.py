@@ -32,16 +32,20 @@ def test_a_talon_card_builds_on_a_pile_of_its_chain():
 
 def test_a_whole_pile_says_what_fills_its_cell():
     s = layout({0: "3H", 1: "6H 9H"}, stock=["5D", "7C"])
-    assert reason(s, GridToGrid(1, 0, 2)) == {"kind": "whole", "card": "6H", "onto": "3H", "chain": 1,
-                                              "refill": "stock"}
+    assert reason(s, GridToGrid(1, 0, 2)) == {
+        "kind": "whole",
+        "card": "6H",
+        "onto": "3H",
+        "chain": 1,
+        "refill": "stock",
+    }
     s = layout({0: "3H", 1: "6H"}, talon=["5D", "7C"])
     assert reason(s, GridToGrid(1, 0, 1))["refill"] == "talon"
 
 
 def test_part_of_a_pile_names_the_card_it_uncovers():
     s = layout({0: "2C", 1: "2C 5C 8C"}, stock=["5D", "7H"])
-    assert reason(s, GridToGrid(1, 0, 2)) == {"kind": "part", "card": "5C", "onto": "2C", "chain": 0,
-                                              "under": "2C"}
+    assert reason(s, GridToGrid(1, 0, 2)) == {"kind": "part", "card": "5C", "onto": "2C", "chain": 0, "under": "2C"}
 
 
 def test_stock_and_swap():
@@ -61,5 +65,6 @@ def test_the_reason_does_not_depend_on_the_unseen_stock_order():
 
 def test_an_end_action_has_no_reason():
     from app.grip.rules.state import EndDeal
+
     with pytest.raises(ValueError):
         hint_reason(GripView.of(layout({}, stock=["5D", "7H"])), EndDeal())

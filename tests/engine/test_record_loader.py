@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.records.__main__ import main
+from app.demon.rules.record import make_demon_record
 from app.demon.rules.round import DemonRound
 from app.grip.rules.game import GripGame, make_grip_record
-from app.demon.rules.record import make_demon_record
+from app.records.__main__ import main
 
 
 def _run(path: Path) -> tuple[int, str, str]:
@@ -73,8 +73,7 @@ def test_deep_nesting_is_an_error_line(tmp_path):
 
 
 def test_deep_nesting_inside_an_action_is_an_error_line(tmp_path):
-    text = json.dumps(_demon_record()).replace('"actions": []',
-                                              '"actions": [' + "[" * 50_000 + "]" * 50_000 + "]")
+    text = json.dumps(_demon_record()).replace('"actions": []', '"actions": [' + "[" * 50_000 + "]" * 50_000 + "]")
     _assert_refused(*_run(_write(tmp_path, text)))
 
 
@@ -113,11 +112,14 @@ def test_a_missing_file_is_an_error_line(tmp_path):
 
 # ---------------------------------------------------------------- fuzzing the loader
 
-_json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
-                       st.floats(allow_nan=False), st.text(max_size=6))
-_json_value = st.recursive(_json_leaf, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
-    max_leaves=12)
+_json_leaf = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False), st.text(max_size=6)
+)
+_json_value = st.recursive(
+    _json_leaf,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=12,
+)
 
 
 def _paths(value, prefix=()):
@@ -183,7 +185,7 @@ def test_fuzz_mutated_records_give_an_answer_or_an_error_line(tmp_path, game, da
 def test_fuzz_damaged_bytes_give_an_answer_or_an_error_line(tmp_path, game, cut, junk):
     raw = json.dumps(_SAMPLES[game]).encode("utf-8")
     cut %= len(raw) + 1
-    status, out, err = _run(_write_bytes(tmp_path, raw[:cut] + junk + raw[cut + len(junk):]))
+    status, out, err = _run(_write_bytes(tmp_path, raw[:cut] + junk + raw[cut + len(junk) :]))
     if status == 0:
         assert err == "" and "actions replayed" in out
     else:

@@ -44,7 +44,7 @@ def test_frames_step_to_the_final_table():
             seats[frame["seat"]] = frame["seat_view"]
             piles = list(table["foundations"])
             for f in frame["foundations"]:
-                piles[f["pile"]:f["pile"] + 1] = [f]
+                piles[f["pile"] : f["pile"] + 1] = [f]
             table = {**table, "seats": seats, "foundations": piles}
         final = round_view(replay_demon(record))
         assert table["seats"] == final["seats"] == replay["final"]["seats"]

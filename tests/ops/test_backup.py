@@ -52,7 +52,9 @@ async def play_recording(p: Player, rng: random.Random, acks: list[Ack]) -> None
 def saved_actions(copy: Path) -> set[tuple[str, str]]:
     conn = sqlite3.connect(copy)
     try:
-        return {(code, aid) for code, aid in conn.execute("SELECT code, action_id FROM steps WHERE action_id IS NOT NULL")}
+        return {
+            (code, aid) for code, aid in conn.execute("SELECT code, action_id FROM steps WHERE action_id IS NOT NULL")
+        }
     finally:
         conn.close()
 
@@ -63,6 +65,7 @@ def test_backup_under_load_holds_every_acknowledged_move_and_restores(tmp_path):
     taken: list[tuple[float, Path]] = []  # (when the backup command started, its copy)
     srv = LiveServer(tmp_path / "live", test_seed=RACE_SEED, countdown_s=0.2, rate_per_s=400, rate_burst=400)
     with srv:
+
         async def scenario() -> list[Player]:
             tables = [await seat_players(srv, 2, rounds=3) for _ in range(6)]
             for players in tables:
@@ -75,8 +78,17 @@ def test_backup_under_load_holds_every_acknowledged_move_and_restores(tmp_path):
             while not play.done() or len(taken) < 2:
                 started = time.monotonic()
                 proc = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "app", "backup", str(backups), "--data-dir", str(srv.data_dir),
-                    cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                    sys.executable,
+                    "-m",
+                    "app",
+                    "backup",
+                    str(backups),
+                    "--data-dir",
+                    str(srv.data_dir),
+                    cwd=ROOT,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                )
                 out, err = await proc.communicate()
                 assert proc.returncode == 0, err.decode()
                 taken.append((started, Path(out.decode().strip())))
@@ -101,6 +113,7 @@ def test_backup_under_load_holds_every_acknowledged_move_and_restores(tmp_path):
     with LiveServer(fresh) as again:
         for code in codes:
             assert httpx.get(f"{again.base}/api/rooms/{code}").status_code == 200
+
         # a seat's token from before opens its seat on the restored server, whose room
         # holds every move the copy holds
         async def resume() -> dict[str, int]:
@@ -149,7 +162,7 @@ def test_restore_checks_the_copy_and_refuses_a_running_server(tmp_path):
     root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'rooms'").fetchone()[0]
     conn.close()
     raw = bytearray(copy.read_bytes())
-    raw[(root - 1) * page: (root - 1) * page + 12] = b"\x0d\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+    raw[(root - 1) * page : (root - 1) * page + 12] = b"\x0d\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
     damaged.write_bytes(bytes(raw))
     answer = run_app("restore", str(damaged), "--data-dir", str(data))
     assert answer.returncode == 1, answer.stdout

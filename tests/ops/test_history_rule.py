@@ -26,6 +26,7 @@ async def finish_match(players: list[Player]) -> None:
 
 def test_history_lists_only_listed_rooms_and_a_seat_sees_its_own(tmp_path):
     with LiveServer(tmp_path / "a", test_seed=RACE_SEED, countdown_s=0.2) as srv:
+
         async def play() -> tuple[list[Player], list[Player]]:
             private = await seat_players(srv, 2, rounds=1)
             public = await seat_players(srv, 2, rounds=1, listed=True)
@@ -58,8 +59,12 @@ def test_history_lists_only_listed_rooms_and_a_seat_sees_its_own(tmp_path):
         assert seen_by("ZZZZZZZ", private[0].token) == []
         # a wrong field or an empty token is refused, not answered
         assert httpx.post(f"{srv.base}/api/rooms/{private_code}/history", json={"token": ""}).status_code == 422
-        assert httpx.post(f"{srv.base}/api/rooms/{private_code}/history",
-                          json={"token": private[0].token, "more": 1}).status_code == 422
+        assert (
+            httpx.post(
+                f"{srv.base}/api/rooms/{private_code}/history", json={"token": private[0].token, "more": 1}
+            ).status_code
+            == 422
+        )
 
 
 def test_matches_recorded_before_the_rule_are_listed_for_nobody(tmp_path):
@@ -67,9 +72,11 @@ def test_matches_recorded_before_the_rule_are_listed_for_nobody(tmp_path):
     match, then later steps): its old matches are neither public nor anyone's."""
     from app.storage.schema import SCHEMA_VERSION
     from app.storage.store import Store
+
     old = Store.open(tmp_path, target_version=4)
-    old.conn.execute("INSERT INTO matches (code, finished_at, players, rounds, winners) "
-                     "VALUES ('KXWPRTM', 1.0, '[]', '[]', '[]')")
+    old.conn.execute(
+        "INSERT INTO matches (code, finished_at, players, rounds, winners) VALUES ('KXWPRTM', 1.0, '[]', '[]', '[]')"
+    )
     old.close()
     store = Store.open(tmp_path)
     try:

@@ -15,8 +15,11 @@ from tests.support.live_server import LiveServer
 
 def samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
     """Every sample of an exposition, parsed by the library's own parser."""
-    return {(s.name, frozenset(s.labels.items())): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 def value(found: dict, name: str, **labels: str) -> float:
@@ -24,8 +27,9 @@ def value(found: dict, name: str, **labels: str) -> float:
 
 
 def test_metrics_count_a_played_round_and_read_the_rooms_at_scrape(tmp_path):
-    with LiveServer(tmp_path / "a", test_seed=RACE_SEED, countdown_s=0.2, shard="AB",
-                    rate_per_s=400, rate_burst=400) as srv:
+    with LiveServer(
+        tmp_path / "a", test_seed=RACE_SEED, countdown_s=0.2, shard="AB", rate_per_s=400, rate_burst=400
+    ) as srv:
         before = samples(httpx.get(srv.base + "/metrics").text)
 
         async def play() -> tuple[int, int, dict]:
@@ -47,15 +51,19 @@ def test_metrics_count_a_played_round_and_read_the_rooms_at_scrape(tmp_path):
         after = samples(httpx.get(srv.base + "/metrics").text)
 
     assert acks > 10
-    applied = value(after, "demon_moves_total", result="applied", shard="AB") - \
-        value(before, "demon_moves_total", result="applied", shard="AB")
+    applied = value(after, "demon_moves_total", result="applied", shard="AB") - value(
+        before, "demon_moves_total", result="applied", shard="AB"
+    )
     assert applied == acks
-    refused = value(after, "demon_moves_total", result="refused", shard="AB") - \
-        value(before, "demon_moves_total", result="refused", shard="AB")
+    refused = value(after, "demon_moves_total", result="refused", shard="AB") - value(
+        before, "demon_moves_total", result="refused", shard="AB"
+    )
     assert refused == rejected >= 1
     assert sum(v for (name, labels), v in after.items() if name == "demon_moves_refused_total") >= rejected
     # histograms: one observation per move handled, flushes and commits timed
-    moves_timed = value(after, "demon_move_seconds_count", shard="AB") - value(before, "demon_move_seconds_count", shard="AB")
+    moves_timed = value(after, "demon_move_seconds_count", shard="AB") - value(
+        before, "demon_move_seconds_count", shard="AB"
+    )
     assert moves_timed == acks + rejected
     assert value(after, "demon_flush_seconds_count", shard="AB") > 0
     assert value(after, "demon_save_seconds_count", shard="AB") > 0
@@ -83,6 +91,7 @@ def test_metrics_answer_only_the_allowed_addresses_and_can_be_off(tmp_path):
 def test_health_counts_bots_and_names_version_and_schema(tmp_path):
     from app import __version__
     from app.storage.schema import SCHEMA_VERSION
+
     with LiveServer(tmp_path / "a", bot_think_scale=5) as srv:
         assert httpx.post(srv.base + "/api/rooms/practice", json={"name": "Ann", "bots": 3}).status_code == 200
         health = httpx.get(srv.base + "/health").json()
@@ -120,22 +129,35 @@ def test_a_stalled_event_loop_is_counted_logged_and_told_by_health(tmp_path):
 def test_devils_grip_games_hints_and_refusals_by_reason_are_counted(tmp_path):
     """Each refusal counted under its reason, as many as the answers said: rate limit
     (429), busy (503: one hint pending at most), guessing (an unknown game)."""
-    with LiveServer(tmp_path / "a", winnable_ready=0, hint_deadline_s=3, hint_queue=1,
-                    grip_search_rate_per_s=0.05, grip_search_burst=2, grip_addr_burst=1000) as srv:
+    with LiveServer(
+        tmp_path / "a",
+        winnable_ready=0,
+        hint_deadline_s=3,
+        hint_queue=1,
+        grip_search_rate_per_s=0.05,
+        grip_search_burst=2,
+        grip_addr_burst=1000,
+    ) as srv:
         before = samples(httpx.get(srv.base + "/metrics").text)
         with httpx.Client(base_url=srv.base, timeout=30) as http:
             games = [http.post("/api/grip", json={"number": 7 + i}).json() for i in range(6)]
             auth = [{"Authorization": f"Bearer {g['token']}"} for g in games]
-            statuses = [http.post(f"/api/grip/{games[0]['id']}", headers=auth[0], json={"op": "hint"}).status_code
-                        for _ in range(3)]  # the third is past the game's burst of 2
+            statuses = [
+                http.post(f"/api/grip/{games[0]['id']}", headers=auth[0], json={"op": "hint"}).status_code
+                for _ in range(3)
+            ]  # the third is past the game's burst of 2
             assert statuses[2] == 429
             guessed = http.post("/api/grip/ZZZZZZZZZZZZ", headers=auth[0], json={"op": "hint"})
             assert guessed.status_code == 404
 
         async def at_once() -> list[int]:  # five games' hints at once: one pending at most
             async with httpx.AsyncClient(base_url=srv.base, timeout=30) as client:
-                answers = await asyncio.gather(*(client.post(f"/api/grip/{g['id']}", headers=a, json={"op": "hint"})
-                                                 for g, a in zip(games[1:], auth[1:])))
+                answers = await asyncio.gather(
+                    *(
+                        client.post(f"/api/grip/{g['id']}", headers=a, json={"op": "hint"})
+                        for g, a in zip(games[1:], auth[1:])
+                    )
+                )
             return [a.status_code for a in answers]
 
         statuses += asyncio.run(at_once())

@@ -33,12 +33,21 @@ class Prometheus:
     def __init__(self, work: Path, targets: list[str]) -> None:
         self.port = free_port()
         config = work / "prometheus.yml"
-        config.write_text("global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: demon\n"
-                          "    static_configs:\n      - targets: [" + ", ".join(f'"{t}"' for t in targets) + "]\n")
+        config.write_text(
+            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: demon\n"
+            "    static_configs:\n      - targets: [" + ", ".join(f'"{t}"' for t in targets) + "]\n"
+        )
         self.log = open(work / "prometheus.log", "wb")
-        self.proc = subprocess.Popen([str(PROMETHEUS), f"--config.file={config}", f"--storage.tsdb.path={work / 'tsdb'}",
-                                      f"--web.listen-address=127.0.0.1:{self.port}"],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [
+                str(PROMETHEUS),
+                f"--config.file={config}",
+                f"--storage.tsdb.path={work / 'tsdb'}",
+                f"--web.listen-address=127.0.0.1:{self.port}",
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
 
     def query(self, expr: str) -> list[dict]:
         answer = httpx.get(f"http://127.0.0.1:{self.port}/api/v1/query", params={"query": expr}, timeout=5)
@@ -70,8 +79,12 @@ class Prometheus:
 
 
 def test_prometheus_scrapes_two_shards_and_answers_moves_per_second(tmp_path):
-    servers = [LiveServer(tmp_path / letter, test_seed=RACE_SEED, countdown_s=0.2, shard=letter,
-                          rate_per_s=400, rate_burst=400) for letter in "AB"]
+    servers = [
+        LiveServer(
+            tmp_path / letter, test_seed=RACE_SEED, countdown_s=0.2, shard=letter, rate_per_s=400, rate_burst=400
+        )
+        for letter in "AB"
+    ]
     for srv in servers:
         srv.start()
     prom = Prometheus(tmp_path, [f"127.0.0.1:{srv.port}" for srv in servers])
@@ -100,12 +113,15 @@ def test_prometheus_scrapes_two_shards_and_answers_moves_per_second(tmp_path):
 
         acks = asyncio.run(play_for(4.0))
         assert acks > 0
-        rate = prom.wait_until('sum by (shard) (rate(demon_moves_total{result="applied"}[30s]))',
-                               lambda r: any(float(s["value"][1]) > 0 for s in r))
+        rate = prom.wait_until(
+            'sum by (shard) (rate(demon_moves_total{result="applied"}[30s]))',
+            lambda r: any(float(s["value"][1]) > 0 for s in r),
+        )
         by_shard = {s["metric"].get("shard"): float(s["value"][1]) for s in rate}
         assert by_shard["A"] > 0 and by_shard.get("B", 0.0) == 0.0
-        total = prom.wait_until('sum(demon_moves_total{result="applied"})',
-                                lambda r: r and float(r[0]["value"][1]) == acks)
+        total = prom.wait_until(
+            'sum(demon_moves_total{result="applied"})', lambda r: r and float(r[0]["value"][1]) == acks
+        )
         assert float(total[0]["value"][1]) == acks
 
         # every query of the Grafana dashboard is valid PromQL that this Prometheus answers

@@ -21,13 +21,15 @@ def keep(store: Store, replay_id: str, finished_at: float) -> None:
     """A kept round as the table holds it (what pruning reads is its id and its time; a
     round's record is what `keep_if_ended` copies, and is not looked at here)."""
     with store.conn:
-        store.conn.execute("INSERT INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
-                           "VALUES (?, 'ROOMAAA', 1, ?, '[]', '{\"players\": [], \"host\": null}', 0, '{}')",
-                           (replay_id, finished_at))
+        store.conn.execute(
+            "INSERT INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
+            "VALUES (?, 'ROOMAAA', 1, ?, '[]', '{\"players\": [], \"host\": null}', 0, '{}')",
+            (replay_id, finished_at),
+        )
 
 
 def day_of(at: float) -> str:
-    return dt.datetime.fromtimestamp(at, dt.timezone.utc).date().isoformat()
+    return dt.datetime.fromtimestamp(at, dt.UTC).date().isoformat()
 
 
 def test_replays_and_daily_entries_are_pruned_by_age(tmp_path):
@@ -71,7 +73,8 @@ def test_pruning_goes_in_batches(tmp_path):
         store.conn.executemany(
             "INSERT INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
             "VALUES (?, 'ROOMAAA', 1, ?, '[]', '{\"players\": [], \"host\": null}', 0, '{}')",
-            [(f"old{i}", now - 40 * DAY) for i in range(PRUNE_BATCH + 500)])
+            [(f"old{i}", now - 40 * DAY) for i in range(PRUNE_BATCH + 500)],
+        )
     assert store.demon.expire_replays(30 * DAY, None, now=now) == PRUNE_BATCH
     assert store.demon.expire_replays(30 * DAY, None, now=now) == 500
     assert store.demon.replays.count() == 0

@@ -4,9 +4,9 @@ same data directory (issue: rooms and matches kept in SQLite)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import copy
 import json
+import os
 import random
 import signal
 import sqlite3
@@ -22,7 +22,7 @@ from tests.server.test_ws_play import bot, choose, seat_players, start_round
 from tests.support.live_server import ROOT, LiveServer
 from tests.support.ws_client import Player
 
-SETTINGS = dict(test_seed=288, countdown_s=0.1, rate_per_s=400, rate_burst=400)
+SETTINGS = {"test_seed": 288, "countdown_s": 0.1, "rate_per_s": 400, "rate_burst": 400}
 
 
 async def play_acknowledged(players: list[Player], n: int, rng: random.Random) -> list[tuple[int, str]]:
@@ -91,8 +91,9 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(tmp_path):
         server.start()
         asyncio.run(after(server, players, acked, round_before))
         # the finished match, as its players see it (the room was not listed: docs/security.md)
-        games = httpx.post(f"{server.base}/api/rooms/{players[0].code}/history",
-                           json={"token": players[0].token}).json()["games"]
+        games = httpx.post(
+            f"{server.base}/api/rooms/{players[0].code}/history", json={"token": players[0].token}
+        ).json()["games"]
         assert games and games[0]["code"] == players[0].code
         assert {p["name"] for p in games[0]["players"]} == {"P0", "P1", "P2"}
     finally:
@@ -128,6 +129,7 @@ def test_sigterm_closes_sockets_with_1012_and_exits_quickly(tmp_path):
             assert again[0].state["round"] == players[0].state["round"] | {"votes": again[0].state["round"]["votes"]}
             for q in again:
                 await q.close()
+
         asyncio.run(resume())
     finally:
         server.stop()
@@ -168,20 +170,28 @@ def test_restore_from_a_database_of_the_previous_schema(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.execute("DROP TABLE matches")
     conn.execute("ALTER TABLE rooms DROP COLUMN finished")
-    for statement in ("DROP TABLE grip_par", "DROP TABLE grip_solutions",  # what schema 3 added
-                      "ALTER TABLE grips DROP COLUMN used_hint", "ALTER TABLE grips DROP COLUMN winnable",
-                      "DROP TABLE replays", "DROP TABLE daily", "ALTER TABLE steps DROP COLUMN at"):  # what schema 7 added
+    for statement in (
+        "DROP TABLE grip_par",
+        "DROP TABLE grip_solutions",  # what schema 3 added
+        "ALTER TABLE grips DROP COLUMN used_hint",
+        "ALTER TABLE grips DROP COLUMN winnable",
+        "DROP TABLE replays",
+        "DROP TABLE daily",
+        "ALTER TABLE steps DROP COLUMN at",
+    ):  # what schema 7 added
         conn.execute(statement)
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
     server = LiveServer(data, **SETTINGS).start()
     try:
+
         async def resume():
             again = await reconnect_all(server, players)
             assert again[0].state["round"]["seats"] == players[0].state["round"]["seats"]
             for q in again:
                 await q.close()
+
         asyncio.run(resume())
         conn = sqlite3.connect(data / DB_NAME)
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -198,8 +208,9 @@ def test_corrupt_database_is_refused_and_left_alone(tmp_path):
     garbage = b"this is not a database" * 100
     (data / DB_NAME).write_bytes(garbage)
     server = LiveServer(data)
-    proc = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
-                          capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app"], cwd=ROOT, env=server.env(), capture_output=True, text=True, timeout=30
+    )
     assert proc.returncode == 2
     assert "unreadable" in proc.stderr and DB_NAME in proc.stderr
     assert (data / DB_NAME).read_bytes() == garbage
@@ -213,8 +224,9 @@ def test_database_from_a_newer_server_is_refused(tmp_path):
     conn.commit()
     conn.close()
     server = LiveServer(data)
-    proc = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
-                          capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app"], cwd=ROOT, env=server.env(), capture_output=True, text=True, timeout=30
+    )
     assert proc.returncode == 2 and "newer server" in proc.stderr
 
 
@@ -224,8 +236,9 @@ def test_devils_grip_game_survives_a_restart(tmp_path):
         with httpx.Client(base_url=server.base) as http:
             game = http.post("/api/grip", json={"number": 11}).json()
             auth = {"Authorization": f"Bearer {game['token']}"}
-            moved = http.post(f"/api/grip/{game['id']}", headers=auth,
-                              json={"op": "action", "action": game["legal"][0]}).json()
+            moved = http.post(
+                f"/api/grip/{game['id']}", headers=auth, json={"op": "action", "action": game["legal"][0]}
+            ).json()
         server.stop(signal.SIGKILL)
         server.start()
         with httpx.Client(base_url=server.base) as http:
@@ -236,13 +249,13 @@ def test_devils_grip_game_survives_a_restart(tmp_path):
     assert json.dumps(back)  # JSON-able
 
 
-
 def test_data_directory_that_cannot_be_created_gives_a_clear_error(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     server = LiveServer(blocker / "data")
-    proc = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
-                          capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app"], cwd=ROOT, env=server.env(), capture_output=True, text=True, timeout=30
+    )
     assert proc.returncode == 2 and "Cannot create the data directory" in proc.stderr
     assert "Traceback" not in proc.stderr
 
@@ -262,7 +275,13 @@ def test_unwritable_data_directory_gives_a_clear_error(tmp_path):
     data.chmod(0o555)
     server = LiveServer(data)
     unprivileged = NO_CAPABILITIES if os.getuid() == 0 else []
-    proc = subprocess.run([*unprivileged, sys.executable, "-m", "app"], cwd=ROOT, env=server.env(),
-                          capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [*unprivileged, sys.executable, "-m", "app"],
+        cwd=ROOT,
+        env=server.env(),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert proc.returncode == 2 and "not writable" in proc.stderr, proc.stderr
     assert f"(uid {os.getuid()})" in proc.stderr

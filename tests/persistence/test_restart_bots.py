@@ -12,10 +12,10 @@ import sqlite3
 import httpx
 
 from app.config import Settings
-from app.protocol import messages as m
 from app.demon.hub.connection import Pipe
 from app.demon.hub.hub import Hub
 from app.demon.room.room import Phase
+from app.protocol import messages as m
 from app.storage.store import DB_NAME, Store
 from tests.rooms.test_bots import until
 from tests.rooms.test_hub_flush import RecordingSocket, turns
@@ -44,8 +44,9 @@ def test_a_graceful_restart_keeps_each_bots_level_memory_and_random_state(tmp_pa
         store.close()
 
         store2 = Store.open(tmp_path)
-        restored = {r.code: r for r in store2.load_rooms(countdown_s=0.0, replay_window=512, grace_s=120.0,
-                                                         test_seed=288)}
+        restored = {
+            r.code: r for r in store2.load_rooms(countdown_s=0.0, replay_window=512, grace_s=120.0, test_seed=288)
+        }
         assert bot_states(restored[room.code]) == before  # exactly where they were: level, memory, rng
         hub2 = Hub(settings, store2)
         await hub2.start()  # (and at once they think again, which moves their rng on)
@@ -67,6 +68,7 @@ def test_a_graceful_restart_keeps_each_bots_level_memory_and_random_state(tmp_pa
         assert room2.result["reason"] in ("vote", "demon", "stuck")
         await hub2.stop()
         store2.close()
+
     asyncio.run(main())
 
 
@@ -75,14 +77,18 @@ def test_bots_carry_on_after_a_sigterm_restart_of_the_server(tmp_path):
 
     async def before() -> tuple[dict, int]:
         async with httpx.AsyncClient() as http:
-            r = await http.post(server.base + "/api/rooms/practice",
-                                json={"name": "Ann", "bots": 2, "level": "hard", "rounds": 1})
+            r = await http.post(
+                server.base + "/api/rooms/practice", json={"name": "Ann", "bots": 2, "level": "hard", "rounds": 1}
+            )
             r.raise_for_status()
             grant = r.json()
         ann = Player(server.ws_base, grant)
         await ann.connect()
         await ann.wait_for(lambda: ann.state is not None and ann.state["phase"] == "playing", 10)
-        moves = lambda: [e for e in ann.received if e["type"] == "event" and e["event"]["kind"] == "move"]
+
+        def moves():
+            return [e for e in ann.received if e["type"] == "event" and e["event"]["kind"] == "move"]
+
         await ann.wait_for(lambda: len(moves()) >= 10, 20)
         await ann.close()
         return grant, len(moves())
@@ -94,8 +100,12 @@ def test_bots_carry_on_after_a_sigterm_restart_of_the_server(tmp_path):
         bots = [p for p in ann.state["players"] if p["bot"]]
         assert [p["bot"] for p in bots] == ["hard", "hard"] and all(p["connected"] for p in bots)
         start_v = ann.v
-        await ann.wait_for(lambda: any(e["type"] == "event" and e["v"] > start_v and e["event"]["kind"] == "move"
-                                       for e in ann.received), 20)
+        await ann.wait_for(
+            lambda: any(
+                e["type"] == "event" and e["v"] > start_v and e["event"]["kind"] == "move" for e in ann.received
+            ),
+            20,
+        )
         await ann.send({"type": "vote", "end": True})
         await ann.wait_for(lambda: ann.state["phase"] == "match_over", 60)
         await ann.close()
@@ -104,8 +114,11 @@ def test_bots_carry_on_after_a_sigterm_restart_of_the_server(tmp_path):
     with server:
         grant, seen = asyncio.run(before())
         server.stop(signal.SIGTERM)
-        meta = json.loads(sqlite3.connect(tmp_path / "data" / DB_NAME).execute(
-            "SELECT meta FROM rooms WHERE code = ?", (grant["code"],)).fetchone()[0])
+        meta = json.loads(
+            sqlite3.connect(tmp_path / "data" / DB_NAME)
+            .execute("SELECT meta FROM rooms WHERE code = ?", (grant["code"],))
+            .fetchone()[0]
+        )
         saved = [p["bot"] for p in meta["players"] if "bot" in p]
         assert [b["level"] for b in saved] == ["hard", "hard"]
         assert all(b["memory"]["decisions"] > 0 for b in saved)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import time
 
-from app.grip.service.sessions import GripSessions
 from app.demon.room.persist import round_record
 from app.demon.room.room import Options, Phase, Room
-from app.support.secrets_util import hash_token
-from app.storage.store import Store
 from app.demon.rules.record import replay_demon
+from app.grip.service.sessions import GripSessions
+from app.storage.store import Store
+from app.support.secrets_util import hash_token
 from tests.support.actions import as_sent
 
 now = time.monotonic
@@ -69,8 +69,10 @@ def test_a_damaged_room_is_skipped_and_the_others_restored(tmp_path):
     bad.act(players[0], "d", as_sent({"type": "draw"}), now())
     store.save_room(good)
     store.save_room(bad)
-    store.conn.execute("UPDATE steps SET step = ? WHERE code = ?",
-                       (json.dumps({"type": "tableau", "seat": 0, "src": 0, "dst": 0, "count": 1}), "BADAAAA"))
+    store.conn.execute(
+        "UPDATE steps SET step = ? WHERE code = ?",
+        (json.dumps({"type": "tableau", "seat": 0, "src": 0, "dst": 0, "count": 1}), "BADAAAA"),
+    )
     rooms = Store.open(tmp_path).load_rooms()
     assert [r.code for r in rooms] == ["GOODAAA"]
     assert Store.open(tmp_path).conn.execute("SELECT count(*) FROM rooms").fetchone()[0] == 2
@@ -195,5 +197,8 @@ def test_applied_ids_of_the_previous_round_come_back_after_a_rematch_too(tmp_pat
     room.begin_round(now())
     store.save_room(room)
     back = restored(Store.open(tmp_path), room.code)
-    assert {a["id"] for a in back.answered.of(players[0].id)} == {"r2"} == {
-        a["id"] for a in room.answered.of(players[0].id)}
+    assert (
+        {a["id"] for a in back.answered.of(players[0].id)}
+        == {"r2"}
+        == {a["id"] for a in room.answered.of(players[0].id)}
+    )

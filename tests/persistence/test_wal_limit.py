@@ -28,8 +28,9 @@ def test_the_wal_stays_within_its_limit_under_a_flood_of_writes(tmp_path):
         stop = threading.Event()
 
         def flood(source: str) -> None:
-            with httpx.Client(base_url=srv.base, transport=httpx.HTTPTransport(local_address=source),
-                              timeout=5) as http:
+            with httpx.Client(
+                base_url=srv.base, transport=httpx.HTTPTransport(local_address=source), timeout=5
+            ) as http:
                 while not stop.is_set():
                     if http.post("/api/grip", json={}).status_code == 200:
                         created[0] += 1
@@ -49,6 +50,8 @@ def test_the_wal_stays_within_its_limit_under_a_flood_of_writes(tmp_path):
             t.join()
         # A new game writes about 25 KB of WAL (pages of its row and indexes; 849 games made
         # 22.5 MB before the fix): enough games that the flood alone passes the limit.
-        assert created[0] * 25 / 1024 > 1.5 * LIMIT_MB, f"the flood wrote too little to test anything ({created[0]} games)"
+        assert created[0] * 25 / 1024 > 1.5 * LIMIT_MB, (
+            f"the flood wrote too little to test anything ({created[0]} games)"
+        )
         print(f"largest WAL {largest / 1024 / 1024:.2f} MB of {LIMIT_MB} MB, {created[0]} games in {FLOOD_S} s")
         assert largest <= LIMIT_MB * 1024 * 1024, f"WAL reached {largest / 1024 / 1024:.2f} MB ({created[0]} games)"

@@ -13,11 +13,11 @@ import asyncio
 import pytest
 
 from app.config import Settings
-from app.demon.rules.round import DemonRound
-from app.protocol import messages as m
 from app.demon.hub.connection import Pipe
 from app.demon.hub.hub import Hub
 from app.demon.room.room import Phase, RoomError
+from app.demon.rules.round import DemonRound
+from app.protocol import messages as m
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.rooms.test_room import T0, make_room
 from tests.support.actions import as_sent
@@ -49,30 +49,35 @@ def test_the_host_seats_bots_that_show_as_bots_and_removes_them():
 
 def bad_requests():
     """(name, how to set the room up, the request) for every refused bot request."""
+
     def full(room, host, guest):
         room.add_bot(host, "easy", T0)
         room.add_bot(host, "easy", T0)
+
     def playing(room, host, guest):
         room.add_bot(host, "easy", T0)
         room.start(host, T0)
         room.begin_round(T0 + 3)
+
     def counting_down(room, host, guest):
         room.start(host, T0)
+
     def nothing(room, host, guest):
         room.add_bot(host, "medium", T0)
-    bot_id = lambda room: room.bots()[0].id
+
+    def bot_id(room):
+        return room.bots()[0].id
+
     return [
         ("full", full, lambda room, host, guest: room.add_bot(host, "hard", T0), "room_full"),
         ("in play", playing, lambda room, host, guest: room.add_bot(host, "hard", T0), "bad_phase"),
         ("countdown", counting_down, lambda room, host, guest: room.add_bot(host, "hard", T0), "bad_phase"),
         ("not host", nothing, lambda room, host, guest: room.add_bot(guest, "hard", T0), "not_host"),
         ("level", nothing, lambda room, host, guest: room.add_bot(host, "godlike", T0), "invalid"),
-        ("remove not host", nothing, lambda room, host, guest: room.remove_bot(guest, bot_id(room), T0),
-         "not_host"),
+        ("remove not host", nothing, lambda room, host, guest: room.remove_bot(guest, bot_id(room), T0), "not_host"),
         ("remove a person", nothing, lambda room, host, guest: room.remove_bot(host, guest.id, T0), "invalid"),
         ("remove nobody", nothing, lambda room, host, guest: room.remove_bot(host, "p99", T0), "invalid"),
-        ("remove in play", playing, lambda room, host, guest: room.remove_bot(host, bot_id(room), T0),
-         "bad_phase"),
+        ("remove in play", playing, lambda room, host, guest: room.remove_bot(host, bot_id(room), T0), "bad_phase"),
     ]
 
 
@@ -171,14 +176,19 @@ def test_letting_the_bots_finish_is_refused_where_another_person_plays():
 
 
 def fast(tmp_path, **overrides) -> Settings:
-    values = {"data_dir": tmp_path, "countdown_s": 0.0, "test_seed": 288, "persist": False,
-              "bot_think_scale": 0.001, **overrides}
+    values = {
+        "data_dir": tmp_path,
+        "countdown_s": 0.0,
+        "test_seed": 288,
+        "persist": False,
+        "bot_think_scale": 0.001,
+        **overrides,
+    }
     return Settings(**values)
 
 
 def seat_cards(view: dict, home: int) -> int:
-    return (sum(p["down"] + len(p["up"]) for p in view["tableau"]) + view["stock"] + view["waste_count"]
-            + home)
+    return sum(p["down"] + len(p["up"]) for p in view["tableau"]) + view["stock"] + view["waste_count"] + home
 
 
 async def until(predicate, timeout: float = 30.0) -> None:
@@ -195,6 +205,7 @@ def test_seeded_bot_rounds_play_to_the_end_through_the_room(tmp_path, seed, bots
     the round ends by their votes (or a bot's Demon, or all stuck), every seat's 52 cards
     are accounted for after every move, and the person's socket sees every version once,
     in order."""
+
     async def main():
         hub = Hub(fast(tmp_path, test_seed=seed))
         handle, person, _ = hub.create_practice(m.PracticeRoom(name="Ann", bots=bots, level=level, rounds=1))
@@ -221,6 +232,7 @@ def test_seeded_bot_rounds_play_to_the_end_through_the_room(tmp_path, seed, bots
         assert sum(room.result["scores"].values()) > 0
         assert hub.bots.actions >= len(moves)
         assert not [t for t in handle.bot_timers.values() if not t.cancelled()] or room.phase is not Phase.PLAYING
+
     asyncio.run(main())
 
 
@@ -228,9 +240,12 @@ def race_round() -> DemonRound:
     """Seats 0 (a person) and 1 (a bot) both show the 2 of clubs; the ace is home. (The 3
     in seat 0's stock keeps the round going once a 2 is home.)"""
     return DemonRound.from_layout(
-        [{"tableau": [{"up": ["2C"]}] + [{}] * 6, "stock": "3C"},
-         {"tableau": [{"up": ["2C"]}] + [{}] * 6, "stock": "9H"}],
-        [[("AC", 0)]])
+        [
+            {"tableau": [{"up": ["2C"]}] + [{}] * 6, "stock": "3C"},
+            {"tableau": [{"up": ["2C"]}] + [{}] * 6, "stock": "9H"},
+        ],
+        [[("AC", 0)]],
+    )
 
 
 async def race_table(tmp_path, think_scale: float):
@@ -253,7 +268,8 @@ async def race_table(tmp_path, think_scale: float):
 
 def play_two(pipe_id: str) -> m.Action:
     return m.client_message.validate_python(
-        {"type": "action", "id": pipe_id, "action": {"type": "foundation", "src": 0, "pile": 0}})
+        {"type": "action", "id": pipe_id, "action": {"type": "foundation", "src": 0, "pile": 0}}
+    )
 
 
 def test_a_person_who_arrives_first_wins_the_race_against_a_bot(tmp_path):
@@ -269,6 +285,7 @@ def test_a_person_who_arrives_first_wins_the_race_against_a_bot(tmp_path):
         assert lost["by_name"] == "Ann" and lost["id"].startswith(f"bot-{hub.epoch}-")
         assert handle.room.round.foundations[0][-1] == (handle.room.round.foundations[0][-1][0], 0)
         hub.bots.forget(handle)
+
     asyncio.run(main())
 
 
@@ -283,12 +300,14 @@ def test_a_bot_that_arrives_first_wins_the_race_against_a_person(tmp_path):
         assert mine["by_seat"] == 1 and mine["by_name"] == bot.name
         assert [r["type"] for r in handle.room.answered.of(bot.id)][:1] == ["ack"]
         hub.bots.forget(handle)
+
     asyncio.run(main())
 
 
 def test_bad_bot_messages_get_an_error_and_change_nothing(tmp_path):
     """Through the hub's dispatch, as a socket's message: not the host, a full room, a
     room in play, more bots than DEMON_MAX_BOTS."""
+
     async def main():
         hub = Hub(fast(tmp_path, max_bots=3))
         handle, host, _ = hub.create_room(m.CreateRoom(name="Ann", rounds=1, max_players=3))
@@ -317,8 +336,7 @@ def test_bad_bot_messages_get_an_error_and_change_nothing(tmp_path):
         await until(lambda: room.phase is Phase.PLAYING)
         hub.bots.forget(handle)
         hub.bots.think_scale = 100  # the bot sits still while the refusals are checked
-        await refused(host, pipes[0], socks[0], m.RemoveBot(type="remove_bot", player=room.bots()[0].id),
-                      "bad_phase")
+        await refused(host, pipes[0], socks[0], m.RemoveBot(type="remove_bot", player=room.bots()[0].id), "bad_phase")
         await refused(host, pipes[0], socks[0], add, "bad_phase")
         # The server-wide limit: 3 bots; one is playing, a practice room of 3 is refused whole.
         with pytest.raises(RoomError) as err:
@@ -328,6 +346,7 @@ def test_bad_bot_messages_get_an_error_and_change_nothing(tmp_path):
         assert hub.bot_count() == 3 and handle2.room.phase is Phase.COUNTDOWN
         hub.bots.forget(handle)
         hub.bots.forget(handle2)
+
     asyncio.run(main())
 
 
@@ -352,6 +371,7 @@ def test_bots_stop_when_only_bots_are_left_and_the_room_expires(tmp_path):
         now[0] += 301
         hub.tick()
         assert room.code not in hub.rooms
+
     asyncio.run(main())
 
 
@@ -372,6 +392,7 @@ def test_bots_stay_seated_for_the_next_round_and_the_rematch():
 def test_a_bot_that_finds_a_play_after_voting_takes_its_vote_back_first(tmp_path):
     """Found in review against docs/bots.md: a bot's vote stood while it played on, so a
     person's vote could end the round while the bot still had plays."""
+
     async def main():
         hub, handle, person, bot, sock, pipe = await race_table(tmp_path, think_scale=100)
         hub.bots.forget(handle)
@@ -388,6 +409,7 @@ def test_a_bot_that_finds_a_play_after_voting_takes_its_vote_back_first(tmp_path
         events = [msg["event"] for msg in sock.messages() if msg["type"] == "event"]
         kinds = [(e["kind"], e.get("votes", e.get("seat"))) for e in events if e["kind"] in ("votes", "move")]
         assert kinds[:2] == [("votes", []), ("move", 1)]  # the vote went before the play
+
     asyncio.run(main())
 
 
@@ -395,6 +417,7 @@ def test_people_see_a_move_before_the_bots_think_about_it(tmp_path):
     """A bot's look at the table costs a view and a decision per bot; the flush sends
     every frame of the turn first, so people never wait for the bots' thinking (it made
     bench/server.py --bots's fan-out p99 several times the all-sockets one)."""
+
     async def main():
         hub, handle, person, bot, _sock, pipe = await race_table(tmp_path, think_scale=10)
         order: list[str] = []
@@ -402,16 +425,23 @@ def test_people_see_a_move_before_the_bots_think_about_it(tmp_path):
         pipe.socket = watched
         hub.bots.forget(handle)  # the bot is idle: the next change makes it think
         real_think = hub.bots.think
+
         def think(h, player):
             order.append("think")
             real_think(h, player)
+
         hub.bots.think = think
-        hub.handle_message(handle, person, pipe, m.client_message.validate_python(
-            {"type": "action", "id": "draw", "action": {"type": "draw"}}))
+        hub.handle_message(
+            handle,
+            person,
+            pipe,
+            m.client_message.validate_python({"type": "action", "id": "draw", "action": {"type": "draw"}}),
+        )
         await turns()
         assert order[:2] == ["frame", "think"]
         assert any(msg.get("id") == "draw" and msg["type"] == "ack" for msg in watched.messages())
         hub.bots.forget(handle)
+
     asyncio.run(main())
 
 
@@ -419,6 +449,7 @@ def test_letting_the_bots_finish_plays_the_round_out_fast(tmp_path):
     """Issue 26: stuck in a practice round, the person waited minutes while Easy bots
     (4-8 s a decision) played on. Handed the round, they play it out at the fast-forward
     pace: far within the minute this test allows, where their own pace takes several."""
+
     async def main():
         hub = Hub(fast(tmp_path, test_seed=4242, bot_think_scale=1.0))
         handle, person, _ = hub.create_practice(m.PracticeRoom(name="Ann", bots=3, level="easy", rounds=1))
@@ -435,4 +466,5 @@ def test_letting_the_bots_finish_plays_the_round_out_fast(tmp_path):
         assert room.result["reason"] in ("vote", "demon", "stuck")
         votes = [msg["event"] for msg in sock.messages() if msg["type"] == "event" and msg["event"]["kind"] == "votes"]
         assert votes[0] == {"kind": "votes", "votes": [0], "bots_finish": True}
+
     asyncio.run(main())

@@ -15,8 +15,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bots_bench_plays_rounds_against_each_other_and_the_reference_players():
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--rounds", "2", "--big", "1",
-                          "--reference", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bots.py"), "--rounds", "2", "--big", "1", "--reference", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     for pair in ("easy v hard", "beginner v easy", "club v medium", "club v hard"):
         row = re.search(rf"^{pair}\s+\d+%\s+\d+%\s+\d+%\s+[\d.]+\s+[\d.]+\s+(\d+)/(\d+)/(\d+)/(\d+)", run.stdout, re.M)

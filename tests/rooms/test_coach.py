@@ -6,16 +6,17 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pydantic
 import pytest
 
-from app.demon.rules.round import DemonRound
-from app.demon.rules.layout import Pile, SeatState
-from app.protocol import messages as m
 from app.demon.hub import coach
 from app.demon.hub.connection import Pipe
-from app.demon.room.errors import RoomError
 from app.demon.hub.hub import Hub
+from app.demon.room.errors import RoomError
 from app.demon.room.room import Phase
+from app.demon.rules.layout import Pile, SeatState
+from app.demon.rules.round import DemonRound
+from app.protocol import messages as m
 from tests.rooms.test_bots import fast, until
 from tests.rooms.test_hub_flush import RecordingSocket, turns
 from tests.rooms.test_room import T0, make_room
@@ -44,11 +45,10 @@ def hidden_shuffled(r: DemonRound, rng: random.Random, seen_stock: set[int]) -> 
         rng.shuffle(hidden)
         piles = []
         for p in st.tableau:
-            piles.append(Pile(tuple(hidden[:len(p.down)]), p.up))
-            del hidden[:len(p.down)]
+            piles.append(Pile(tuple(hidden[: len(p.down)]), p.up))
+            del hidden[: len(p.down)]
         seats.append(SeatState(tuple(piles), st.stock if keep else tuple(hidden), st.waste))
-    return DemonRound.from_layout(seats, r.foundations, started=r.started, absent=r.absent, end=r.end,
-                                  seed=r.seed)
+    return DemonRound.from_layout(seats, r.foundations, started=r.started, absent=r.absent, end=r.end, seed=r.seed)
 
 
 def test_following_the_coach_plays_a_round_move_after_move():
@@ -99,10 +99,12 @@ def test_the_coach_sees_only_the_seats_view(seed):
 
 def test_the_advice_changes_when_a_visible_card_does():
     """The other side of the same coin: the coach does look at what is on view."""
-    ace = DemonRound.from_layout([{"tableau": [{"down": "9C", "up": "AH"}], "stock": "5S"},
-                                  {"tableau": [{"up": "KD"}], "stock": "6S"}])
-    eight = DemonRound.from_layout([{"tableau": [{"down": "9C", "up": "8H"}], "stock": "5S"},
-                                    {"tableau": [{"up": "KD"}], "stock": "6S"}])
+    ace = DemonRound.from_layout(
+        [{"tableau": [{"down": "9C", "up": "AH"}], "stock": "5S"}, {"tableau": [{"up": "KD"}], "stock": "6S"}]
+    )
+    eight = DemonRound.from_layout(
+        [{"tableau": [{"down": "9C", "up": "8H"}], "stock": "5S"}, {"tableau": [{"up": "KD"}], "stock": "6S"}]
+    )
     room, person = practice(bots=1)
     room.round = ace
     assert coach.advice(room, person)["why"] == {"kind": "ace", "card": "AH"}
@@ -110,20 +112,30 @@ def test_the_advice_changes_when_a_visible_card_does():
     assert coach.advice(room, person)["why"] == {"kind": "draw"}
 
 
-@pytest.mark.parametrize("seat0,kind,why", [
-    ({"tableau": [{"down": "2C", "up": "7S"}, {"up": "8H"}], "stock": "5S"}, "uncover",
-     {"kind": "uncover", "card": "7S", "onto": "8H"}),
-    ({"tableau": [{"down": "2C", "up": "KS"}, {}], "stock": "5S"}, "uncover",
-     {"kind": "uncover", "card": "KS"}),
-    ({"tableau": [{"up": "8H"}], "waste": "7C", "stock": "5S"}, "waste",
-     {"kind": "waste", "card": "7C", "onto": "8H"}),
-    ({"tableau": [{"down": "2C", "up": "3H"}], "stock": "5S"}, "home",
-     {"kind": "home", "card": "3H", "onto": "2H", "uncover": True}),
-    ({"tableau": [{"up": "8H"}], "waste": "9S KS 7C 5D", "stock": ""}, "recycle", {"kind": "recycle"}),
-])
+@pytest.mark.parametrize(
+    "seat0,kind,why",
+    [
+        (
+            {"tableau": [{"down": "2C", "up": "7S"}, {"up": "8H"}], "stock": "5S"},
+            "uncover",
+            {"kind": "uncover", "card": "7S", "onto": "8H"},
+        ),
+        ({"tableau": [{"down": "2C", "up": "KS"}, {}], "stock": "5S"}, "uncover", {"kind": "uncover", "card": "KS"}),
+        (
+            {"tableau": [{"up": "8H"}], "waste": "7C", "stock": "5S"},
+            "waste",
+            {"kind": "waste", "card": "7C", "onto": "8H"},
+        ),
+        (
+            {"tableau": [{"down": "2C", "up": "3H"}], "stock": "5S"},
+            "home",
+            {"kind": "home", "card": "3H", "onto": "2H", "uncover": True},
+        ),
+        ({"tableau": [{"up": "8H"}], "waste": "9S KS 7C 5D", "stock": ""}, "recycle", {"kind": "recycle"}),
+    ],
+)
 def test_each_kind_of_play_says_why(seat0, kind, why):
-    r = DemonRound.from_layout([seat0, {"tableau": [{"up": "KD"}], "stock": "6S"}],
-                               [[("AH", 1), ("2H", 1)]])
+    r = DemonRound.from_layout([seat0, {"tableau": [{"up": "KD"}], "stock": "6S"}], [[("AH", 1), ("2H", 1)]])
     room, person = practice(bots=1)
     room.round = r
     answer = coach.advice(room, person)
@@ -192,9 +204,10 @@ def test_the_hub_answers_coach_on_the_socket_and_refuses_it_in_a_race(tmp_path):
         assert [e["code"] for e in errors] == ["not_practice"]
         assert not [msg for msg in sock2.messages() if msg["type"] == "coach"]
         assert handle2.room.v == v
+
     asyncio.run(main())
 
 
 def test_a_coach_message_takes_no_fields():
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError):
         m.client_message.validate_python({"type": "coach", "seat": 1})

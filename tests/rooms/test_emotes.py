@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from app.protocol import messages as m
 from app.demon.hub.connection import Pipe
 from app.demon.hub.emotes import COOLDOWN_S, EMOTES, EmoteGate
-from app.demon.room.errors import SpectatorCannotPlay
 from app.demon.hub.hub import Hub
+from app.demon.room.errors import SpectatorCannotPlay
 from app.demon.room.seating import Player
+from app.protocol import messages as m
 from app.storage.store import Store
 from tests.rooms.test_hub_flush import RecordingSocket, seated_room, settings, turns
 
@@ -56,6 +56,7 @@ def test_an_emote_reaches_every_seat_and_changes_nothing_in_the_room(tmp_path):
         assert room.log.since(v - 3) is not None and all('"emote"' not in t for t in room.log.since(v - 3))
         assert store.load_rooms(countdown_s=0, replay_window=500, grace_s=60)[0].v == saved
         store.close()
+
     asyncio.run(main())
 
 
@@ -77,11 +78,13 @@ def test_one_player_waits_out_a_cooldown_and_the_others_do_not(tmp_path):
         hub.handle_message(handle, players[0], pipes[0], emote("gg"))
         await turns()
         assert [e["emote"] for e in of_type(sockets[1], "emote")] == ["wave", "laugh", "gg"]
+
     asyncio.run(main())
 
 
 def test_the_cooldown_belongs_to_the_player_not_the_socket(tmp_path):
     """A reconnect (a new socket for the same seat) does not buy a fresh emote."""
+
     async def main():
         clock = Clock()
         hub = Hub(settings(tmp_path, persist=False), clock=clock)
@@ -94,6 +97,7 @@ def test_the_cooldown_belongs_to_the_player_not_the_socket(tmp_path):
         await turns()
         assert [e["code"] for e in of_type(again, "error")] == ["slow_down"]
         assert len(of_type(sockets[1], "emote")) == 1
+
     asyncio.run(main())
 
 
@@ -112,6 +116,7 @@ def test_spectators_see_emotes_but_cannot_send_them(tmp_path):
         assert [e["code"] for e in of_type(watching, "error")] == ["spectator"]
         assert [e["player"] for e in of_type(watching, "emote")] == [players[0].id]
         assert [e["player"] for e in of_type(sockets[1], "emote")] == [players[0].id]
+
     asyncio.run(main())
 
 
@@ -130,6 +135,7 @@ def test_emotes_work_in_the_lobby_and_stay_in_their_room(tmp_path):
         await turns()
         assert [e["emote"] for e in of_type(sockets[0], "emote")] == ["gg"]
         assert of_type(sockets[2], "emote") == []
+
     asyncio.run(main())
 
 
@@ -140,6 +146,7 @@ def test_a_bot_cannot_emote(tmp_path):
         hub.handle_message(handle, host, Pipe(RecordingSocket(), 256), m.AddBot(type="add_bot"))
         bot = next(p for p in handle.room.players if p.bot is not None)
         assert hub.bot_message(handle, bot, emote("wave"))["code"] == "invalid"
+
     asyncio.run(main())
 
 

@@ -66,6 +66,7 @@ def test_a_line_that_does_not_win_is_not_certified(tmp_path):
 def test_certified_solution_replays_to_score_zero(tmp_path):
     """Ask the real solver for deals until one is certified; its stored line replays,
     every step legal, to a won deal."""
+
     async def run():
         advisor = GripAdvisor(solve_budget_s=5.0)
         store = Store.open(tmp_path)

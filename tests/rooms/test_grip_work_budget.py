@@ -38,13 +38,14 @@ class BusyThread:
     """Takes the interpreter from the search half of the time, as another process on a
     busy core would."""
 
-    def __enter__(self) -> "BusyThread":
+    def __enter__(self) -> BusyThread:
         self.stop = threading.Event()
         self.spins = 0
 
         def spin() -> None:
             while not self.stop.is_set():
                 self.spins += 1
+
         self.thread = threading.Thread(target=spin, daemon=True)
         self.thread.start()
         return self

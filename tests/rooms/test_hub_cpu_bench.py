@@ -13,8 +13,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_hub_cpu_applies_moves_and_times_its_parts():
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / "hub_cpu.py"), "--rooms", "2", "--moves", "60",
-                          "--warm", "10", "--parts"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "hub_cpu.py"),
+            "--rooms",
+            "2",
+            "--moves",
+            "60",
+            "--warm",
+            "10",
+            "--parts",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     applied = re.search(r"(\d+) moves applied of 60 plays; (\d+) us of CPU per applied move", run.stdout)
     assert applied and int(applied.group(1)) > 0, run.stdout

@@ -14,10 +14,10 @@ import sqlite3
 import pytest
 
 from app.config import Settings
-from app.protocol import messages as m
 from app.demon.hub import flush
 from app.demon.hub.connection import Pipe, take_frame
 from app.demon.hub.hub import Hub
+from app.protocol import messages as m
 from app.storage.store import DB_NAME, Store
 
 
@@ -75,8 +75,7 @@ async def seated_room(hub: Hub, n: int = 2, sockets=None):
 def play(handle, player, kind: str | None = None) -> m.Action:
     """The seat's first legal action (of that type), as the client would send it."""
     action = next(a for a in handle.room.legal_for(player) if kind in (None, a["type"]))
-    return m.client_message.validate_python({"type": "action", "id": f"{player.id}-{handle.room.v}",
-                                             "action": action})
+    return m.client_message.validate_python({"type": "action", "id": f"{player.id}-{handle.room.v}", "action": action})
 
 
 async def first_seats_play(hub: Hub, rooms: list) -> None:
@@ -106,6 +105,7 @@ def test_one_frame_per_socket_per_turn_events_then_legal_then_replies(tmp_path):
         assert [msg["type"] for msg in sockets[1].messages()] == ["event", "event", "legal", "ack"]
         ack = sockets[0].messages()[-1]
         assert ack["id"] == first.id and ack["v"] == moves[0]["v"]
+
     asyncio.run(main())
 
 
@@ -119,21 +119,25 @@ def test_an_ack_leaves_only_once_its_move_is_in_the_database(tmp_path):
             for line in frame.split("\n"):
                 msg = json.loads(line)
                 if msg["type"] == "ack":
-                    seen_at_ack.append(reader.execute(
-                        "SELECT action_id, v FROM steps WHERE action_id = ?", (msg["id"],)).fetchone())
+                    seen_at_ack.append(
+                        reader.execute("SELECT action_id, v FROM steps WHERE action_id = ?", (msg["id"],)).fetchone()
+                    )
 
         handle, players, pipes, sockets = await seated_room(
-            hub, 2, sockets=[RecordingSocket(on_frame), RecordingSocket()])
+            hub, 2, sockets=[RecordingSocket(on_frame), RecordingSocket()]
+        )
         action = play(handle, players[0])
         hub.handle_message(handle, players[0], pipes[0], action)
         await turns()
         assert seen_at_ack == [(action.id, handle.room.v)]
         store.close()
+
     asyncio.run(main())
 
 
 def test_the_other_seats_see_a_move_before_its_commit_and_the_mover_after(tmp_path):
     """A broadcast does not wait for the disk; the mover's frame (with its ack) does."""
+
     async def main():
         store, hub = saving_hub(tmp_path)
         reader = sqlite3.connect(tmp_path / DB_NAME)
@@ -143,13 +147,17 @@ def test_the_other_seats_see_a_move_before_its_commit_and_the_mover_after(tmp_pa
         def watch(name: str):
             def on_frame(frame: str) -> None:
                 if watched:
-                    on_disk_when_sent[name] = reader.execute(
-                        "SELECT count(*) FROM steps WHERE action_id = ?", watched).fetchone()[0] == 1
+                    on_disk_when_sent[name] = (
+                        reader.execute("SELECT count(*) FROM steps WHERE action_id = ?", watched).fetchone()[0] == 1
+                    )
+
             return on_frame
 
         handle, players, pipes, sockets = await seated_room(
-            hub, 3, sockets=[RecordingSocket(watch("mover")), RecordingSocket(watch("other")),
-                             RecordingSocket(watch("third"))])
+            hub,
+            3,
+            sockets=[RecordingSocket(watch("mover")), RecordingSocket(watch("other")), RecordingSocket(watch("third"))],
+        )
         action = play(handle, players[0])
         watched.append(action.id)
         hub.handle_message(handle, players[0], pipes[0], action)
@@ -157,6 +165,7 @@ def test_the_other_seats_see_a_move_before_its_commit_and_the_mover_after(tmp_pa
         assert on_disk_when_sent == {"other": False, "third": False, "mover": True}
         assert [m["type"] for m in sockets[1].messages()] == ["event"]
         store.close()
+
     asyncio.run(main())
 
 
@@ -166,6 +175,7 @@ def test_a_client_holding_an_event_a_crash_kept_from_disk_gets_a_snapshot(tmp_pa
     holding the lost event must start again from a snapshot, which only the server run
     (`epoch`) can tell it: the version cannot. (Found in review: a version jump on
     restore failed when two restarts came without a save between them.)"""
+
     async def main():
         store, hub = saving_hub(tmp_path)
         handle, players, pipes, sockets = await seated_room(hub, 2)
@@ -196,6 +206,7 @@ def test_a_client_holding_an_event_a_crash_kept_from_disk_gets_a_snapshot(tmp_pa
         await hub2.stop()
         store2.close()
         store.close()
+
     asyncio.run(main())
 
 
@@ -213,6 +224,7 @@ def test_one_commit_saves_every_room_a_turn_changed(tmp_path):
             back = next(r for r in Store.open(tmp_path).load_rooms() if r.code == handle.room.code)
             assert back.v == handle.room.v and back.round == handle.room.round
         store.close()
+
     asyncio.run(main())
 
 
@@ -235,6 +247,7 @@ def test_a_room_that_cannot_be_saved_does_not_keep_the_others_from_being_saved(t
         back = {r.code: r for r in Store.open(tmp_path).load_rooms()}
         assert back[bad[0].room.code].v == bad[0].room.v
         store.close()
+
     asyncio.run(main())
 
 
@@ -273,18 +286,21 @@ def test_a_socket_that_has_to_wait_gets_the_rest_in_order_and_a_long_backlog_clo
         socket.gate.set()
         await pipe.drain_and_stop()
         assert socket.frames == ["1", "2\n3", "4"] and socket.closed_with[0] == 1013
+
     asyncio.run(main())
 
 
 def test_a_long_backlog_that_the_socket_takes_at_once_is_not_a_slow_client():
     """Found in review: a resume with more missed events than the backlog limit was
     closed with 1013 before anything was tried, though the socket took it all at once."""
+
     async def main():
         socket = RecordingSocket()
         pipe = Pipe(socket, max_queue=5)
         pipe.send_many([str(i) for i in range(20)])
         assert not pipe.closed
         assert "\n".join(socket.frames).split("\n") == [str(i) for i in range(20)]
+
     asyncio.run(main())
 
 
@@ -292,6 +308,7 @@ def test_a_long_backlog_that_the_socket_takes_at_once_is_not_a_slow_client():
 def test_a_write_cancelled_before_it_resumes_leaves_no_coroutine_behind():
     """Found in review: a socket gone in the same turn as a write that had to wait left a
     coroutine that was never awaited ("RuntimeWarning: ... was never awaited")."""
+
     async def main():
         gate = asyncio.Event()
         finished = []
@@ -315,6 +332,7 @@ def test_a_write_cancelled_before_it_resumes_leaves_no_coroutine_behind():
 def test_a_joined_seat_is_on_disk_before_its_token_is_handed_out(tmp_path):
     """Found in review: the join was saved by the next flush, after the HTTP answer could
     already be on its way; a crash in between left a token the server did not know."""
+
     async def main():
         store, hub = saving_hub(tmp_path)
         handle, _host, _token = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
@@ -322,6 +340,7 @@ def test_a_joined_seat_is_on_disk_before_its_token_is_handed_out(tmp_path):
         back = next(r for r in Store.open(tmp_path).load_rooms() if r.code == handle.room.code)
         assert [p.id for p in back.players] == [handle.room.players[0].id, player.id]
         store.close()
+
     asyncio.run(main())
 
 
@@ -330,6 +349,7 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path, monkey
     foundations, which did not move, so the flush does not even ask for them. (Watched at
     the flush's own question, `flush._legal_message`: the room may be compiled by mypyc,
     app/support/native.py, and a compiled room's methods cannot be replaced.)"""
+
     async def main():
         hub = Hub(settings(tmp_path, persist=False))
         handle, players, pipes, _sockets = await seated_room(hub, 3)
@@ -344,11 +364,13 @@ def test_after_a_draw_only_the_mover_is_asked_for_legal_actions(tmp_path, monkey
             if kind == "draw":
                 assert asked == [players[0].id]
         assert sorted(asked) == sorted(p.id for p in players)  # the foundations moved: all
+
     asyncio.run(main())
 
 
 def test_the_hub_is_racing_only_while_someone_is_connected_to_a_round_in_play(tmp_path):
     """`Hub.racing` tells the collector when a pause would be felt (app/server/loop/collector.py)."""
+
     async def main() -> None:
         hub = Hub(settings(tmp_path))
         assert not hub.racing()  # no room

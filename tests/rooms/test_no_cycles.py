@@ -49,8 +49,12 @@ async def people_race(hub: Hub, rng: random.Random, moves: int) -> int:
             plays = [a for a in legal if a["type"] == "foundation"] or legal
             action = rng.choice(plays)
             sent += 1
-            hub.handle_message(handle, player, pipe, m.client_message.validate_python(
-                {"type": "action", "id": f"{player.id}-{sent}", "action": action}))
+            hub.handle_message(
+                handle,
+                player,
+                pipe,
+                m.client_message.validate_python({"type": "action", "id": f"{player.id}-{sent}", "action": action}),
+            )
         await turns()
         if sent % 40 == 0:  # now and then everybody votes (rule 17), so rounds end too
             for player, pipe in zip(players, pipes):
@@ -62,8 +66,9 @@ async def people_race(hub: Hub, rng: random.Random, moves: int) -> int:
 def test_moves_races_and_bot_turns_leave_no_cyclic_garbage(tmp_path):
     async def main() -> tuple[int, int, int]:
         store = Store.open(tmp_path)
-        hub = Hub(Settings(data_dir=tmp_path, countdown_s=0.0, test_seed=288, bot_think_scale=0.001,
-                           max_bots=20), store)
+        hub = Hub(
+            Settings(data_dir=tmp_path, countdown_s=0.0, test_seed=288, bot_think_scale=0.001, max_bots=20), store
+        )
         await hub.start()
         rng = random.Random(25)
         await people_race(hub, rng, 40)  # warm: first-time imports and caches may hold cycles

@@ -5,7 +5,7 @@ that phase does what the table says."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -111,9 +111,14 @@ def test_a_transition_off_the_table_is_a_bug_not_a_refusal():
 def test_the_rooms_own_steps_happen_only_where_the_table_lists_them():
     for op in (Op.SIT, Op.BEGIN_ROUND, Op.END_ROUND):
         where = {phase for phase in Phase if isinstance(TABLE[phase].get(op), Goes)}
-        assert where == {Op.SIT: {Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER},
-                         Op.BEGIN_ROUND: {Phase.COUNTDOWN},
-                         Op.END_ROUND: {Phase.PLAYING}}[op]
+        assert (
+            where
+            == {
+                Op.SIT: {Phase.LOBBY, Phase.ROUND_OVER, Phase.MATCH_OVER},
+                Op.BEGIN_ROUND: {Phase.COUNTDOWN},
+                Op.END_ROUND: {Phase.PLAYING},
+            }[op]
+        )
     room, host, _bot = room_in(Phase.COUNTDOWN)
     assert room.join("Late", b"l").seat is None  # no sitting down during a countdown
     room.begin_round(T0)

@@ -18,12 +18,13 @@ def _pile_with(room, seat: int, card: str) -> int:
 def race_for_two_of_clubs(pile_target, t_win: float, t_lose: float):
     """Seat 0 plays AC; seat 1 then puts 2C on it at `t_win`, seat 0 tries at `t_lose`."""
     room, players = started()
-    room.act(players[0], "ace", as_sent({"type": "foundation", "src": _pile_with(room, 0, "AC"), "pile": None}),
-             T0 + 4)
-    won = room.act(players[1], "b", as_sent({"type": "foundation", "src": _pile_with(room, 1, "2C"),
-                                             "pile": pile_target}), t_win)
-    lost = room.act(players[0], "a", as_sent({"type": "foundation", "src": _pile_with(room, 0, "2C"),
-                                              "pile": pile_target}), t_lose)
+    room.act(players[0], "ace", as_sent({"type": "foundation", "src": _pile_with(room, 0, "AC"), "pile": None}), T0 + 4)
+    won = room.act(
+        players[1], "b", as_sent({"type": "foundation", "src": _pile_with(room, 1, "2C"), "pile": pile_target}), t_win
+    )
+    lost = room.act(
+        players[0], "a", as_sent({"type": "foundation", "src": _pile_with(room, 0, "2C"), "pile": pile_target}), t_lose
+    )
     return room, players, won, lost
 
 
@@ -32,8 +33,9 @@ def test_the_loser_hears_the_margin_and_the_winner_is_told_it():
     assert won.reply["type"] == "ack" and won.direct == []
     assert lost.reply["code"] == "race_lost" and lost.reply["by_name"] == "P1"
     assert lost.reply["margin_ms"] == 40
-    assert lost.direct == [(players[1].id, {"type": "race_won", "pile": 0, "over_seat": 0,
-                                           "over_name": "P0", "margin_ms": 40})]
+    assert lost.direct == [
+        (players[1].id, {"type": "race_won", "pile": 0, "over_seat": 0, "over_name": "P0", "margin_ms": 40})
+    ]
 
 
 def test_a_play_to_any_pile_gets_the_margin_of_the_play_it_lost_to():
@@ -71,29 +73,40 @@ def test_a_record_without_times_stays_readable():
 
 def test_a_restored_round_keeps_its_times_and_measures_races_from_them():
     room, players = started()
-    room.act(players[0], "ace", as_sent({"type": "foundation", "src": _pile_with(room, 0, "AC"), "pile": None}),
-             T0 + 4)
-    room.act(players[1], "b", as_sent({"type": "foundation", "src": _pile_with(room, 1, "2C"), "pile": 0}),
-             T0 + 10)
+    room.act(players[0], "ace", as_sent({"type": "foundation", "src": _pile_with(room, 0, "AC"), "pile": None}), T0 + 4)
+    room.act(players[1], "b", as_sent({"type": "foundation", "src": _pile_with(room, 1, "2C"), "pile": 0}), T0 + 10)
     later = 50_000.0  # another process: its monotonic clock started elsewhere
-    again = restore_room(room_meta(room, T0 + 11), room.record.initial_json(), room.round_actions,
-                         room.round_step_ids, now=later, times=room.record.times, countdown_s=3, grace_s=120)
+    again = restore_room(
+        room_meta(room, T0 + 11),
+        room.record.initial_json(),
+        room.round_actions,
+        room.round_step_ids,
+        now=later,
+        times=room.record.times,
+        countdown_s=3,
+        grace_s=120,
+    )
     assert again.record.times == [1.0, 7.0]
     loser = again.seating.by_id(players[0].id)
-    lost = again.act(loser, "a", as_sent({"type": "foundation", "src": _pile_with(again, 0, "2C"), "pile": 0}),
-                     later + 0.25)
+    lost = again.act(
+        loser, "a", as_sent({"type": "foundation", "src": _pile_with(again, 0, "2C"), "pile": 0}), later + 0.25
+    )
     assert lost.reply["margin_ms"] == 250  # the downtime does not count
 
 
 def test_a_round_saved_without_times_gives_no_margin():
     room, players = started()
-    room.act(players[0], "ace", as_sent({"type": "foundation", "src": _pile_with(room, 0, "AC"), "pile": None}),
-             T0 + 4)
-    room.act(players[1], "b", as_sent({"type": "foundation", "src": _pile_with(room, 1, "2C"), "pile": 0}),
-             T0 + 10)
-    again = restore_room(room_meta(room, T0 + 11), room.record.initial_json(), room.round_actions,
-                         room.round_step_ids, now=T0, countdown_s=3, grace_s=120)
+    room.act(players[0], "ace", as_sent({"type": "foundation", "src": _pile_with(room, 0, "AC"), "pile": None}), T0 + 4)
+    room.act(players[1], "b", as_sent({"type": "foundation", "src": _pile_with(room, 1, "2C"), "pile": 0}), T0 + 10)
+    again = restore_room(
+        room_meta(room, T0 + 11),
+        room.record.initial_json(),
+        room.round_actions,
+        room.round_step_ids,
+        now=T0,
+        countdown_s=3,
+        grace_s=120,
+    )
     loser = again.seating.by_id(players[0].id)
-    lost = again.act(loser, "a", as_sent({"type": "foundation", "src": _pile_with(again, 0, "2C"), "pile": 0}),
-                     T0 + 1)
+    lost = again.act(loser, "a", as_sent({"type": "foundation", "src": _pile_with(again, 0, "2C"), "pile": 0}), T0 + 1)
     assert lost.reply["code"] == "race_lost" and "margin_ms" not in lost.reply and lost.direct == []

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from app.demon.rules.round import DemonRound
 from app.demon.room.room import Options, Phase, Room, RoomError
+from app.demon.rules.round import DemonRound
 from app.support.secrets_util import hash_token, new_code, normalise_code, token_matches
 from tests.support.actions import as_sent
 
@@ -40,7 +40,7 @@ def test_codes_and_tokens():
     codes = {new_code() for _ in range(200)}
     assert len(codes) == 200 and all(len(c) == 7 and c.isalpha() and c.isupper() for c in codes)
     assert not any(ch in c for c in codes for ch in "IO")
-    assert 24 ** 7 >= 10 ** 9
+    assert 24**7 >= 10**9
     assert normalise_code(" kxw-prtm ") == "KXWPRTM"
     h = hash_token("secret")
     assert token_matches("secret", h) and not token_matches("secreT", h)
@@ -200,8 +200,11 @@ def test_stuck_is_shown_only_for_seats_that_have_seen_their_whole_stock():
     once every stock card has been on view (review finding)."""
     room, players = started(2)
     stuck = DemonRound.from_layout(
-        [{"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H"},
-         {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"}])
+        [
+            {"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H"},
+            {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"},
+        ]
+    )
     room.round = stuck
     assert room.round.stuck_seats() == {0, 1}
     assert room.public_stuck() == []
@@ -245,8 +248,8 @@ def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer(seed):
     seat's kept answer must equal one worked out from nothing (a fresh analysis)."""
     import dataclasses
 
-    from app.demon.rules.round import RoundAnalysis, action_to_json
     from app.demon.room.answers import TableAnswers
+    from app.demon.rules.round import RoundAnalysis, action_to_json
 
     for room, players in random_moves(seed):
         fresh = TableAnswers()
@@ -255,8 +258,9 @@ def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer(seed):
             if room.phase is Phase.PLAYING:
                 anew = dataclasses.replace(room.round, analysis=RoundAnalysis())
                 assert kept == fresh.legal(anew, q.seat, q.id)
-                assert kept == [{k: v for k, v in action_to_json(a).items() if k != "seat"}
-                                for a in anew.legal_actions(q.seat)]
+                assert kept == [
+                    {k: v for k, v in action_to_json(a).items() if k != "seat"} for a in anew.legal_actions(q.seat)
+                ]
 
 
 def test_a_refused_recycle_does_not_count_as_having_seen_the_stock():
@@ -264,8 +268,11 @@ def test_a_refused_recycle_does_not_count_as_having_seen_the_stock():
     marked the seat as having been through its stock, so its stuck status showed early."""
     room, players = started(2)
     room.round = DemonRound.from_layout(
-        [{"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H 6H"},
-         {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"}])
+        [
+            {"tableau": [{"up": ["KS"]}] + [{}] * 6, "stock": "2D 9C 5H 6H"},
+            {"tableau": [{"up": ["KH"]}] + [{}] * 6, "stock": "7C"},
+        ]
+    )
     assert room.act(players[0], "r", as_sent({"type": "recycle"}), T0).reply["code"] == "illegal"
     assert room.public_stuck() == []
 
@@ -319,9 +326,9 @@ def test_match_totals_rounds_and_rematch():
 def test_demon_ends_the_round_with_62_for_the_winner():
     room, players = started(2)
     one_left = DemonRound.from_layout(
-        [{"tableau": [{"up": ["KS"]}] + [{}] * 6},
-         {"tableau": [{"up": ["KH"]}] + [{}] * 6}],
-        foundations=[[(f"{r}S", 0) for r in "A23456789TJQ"], [(f"{r}H", 1) for r in "A23456789TJQ"]])
+        [{"tableau": [{"up": ["KS"]}] + [{}] * 6}, {"tableau": [{"up": ["KH"]}] + [{}] * 6}],
+        foundations=[[(f"{r}S", 0) for r in "A23456789TJQ"], [(f"{r}H", 1) for r in "A23456789TJQ"]],
+    )
     room.round = one_left
     out = room.act(players[0], "last", as_sent({"type": "foundation", "src": 0, "pile": 0}), T0)
     assert out.reply["type"] == "ack"
@@ -350,6 +357,7 @@ def test_idle_room_expires():
 
 
 # ---------------------------------------------------------------- issue 14: a round ends cleanly
+
 
 def test_a_rematch_starts_the_new_matchs_countdown_for_everyone():
     """The host's Rematch is the new match's Start: the table counts down at once and
@@ -398,9 +406,9 @@ def test_each_spectator_is_told_whether_a_seat_waits_for_them():
     others watch on (the public state says which, so the page can say it truthfully)."""
     room, players = started(2, max_players=3)
     assert room.to_public_summary()["free_seats"] == 1  # what the join form promises
-    dee = room.join("Dee", hash_token("tokd"))
+    room.join("Dee", hash_token("tokd"))
     assert room.to_public_summary()["free_seats"] == 0
-    eve = room.join("Eve", hash_token("toke"))
+    room.join("Eve", hash_token("toke"))
     spectators = room.public_state(T0)["spectators"]
     assert [(s["name"], s["next_round"]) for s in spectators] == [("Dee", True), ("Eve", False)]
     room.leave(players[1], T0)  # a seat frees up for good at the next deal

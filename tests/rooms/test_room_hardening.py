@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 import json
 
-from app.demon.rules.round import DemonRound
 from app.demon.room.room import Phase
+from app.demon.rules.round import DemonRound
 from tests.rooms.test_room import T0, make_room, started
 from tests.support.actions import as_sent
 
@@ -52,7 +52,8 @@ def three_twos_of_clubs(room) -> None:
     and 1 have each started a clubs pile with their ace."""
     room.round = DemonRound.from_layout(
         [{"tableau": [{"up": ["2C"]}, {"up": ["KS"]}] + [{}] * 5, "stock": "AD"}] * 3,
-        foundations=[[("AC", 0)], [("AC", 1)]])
+        foundations=[[("AC", 0)], [("AC", 1)]],
+    )
 
 
 def test_a_race_lost_with_pile_null_names_the_pile_and_seat_that_just_took_the_card():

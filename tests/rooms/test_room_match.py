@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.demon.rules.round import DemonRound
 from app.demon.room.room import Phase, RoomError
+from app.demon.rules.round import DemonRound
 from tests.rooms.test_room import T0, started
 
 
@@ -17,8 +17,8 @@ def voted_round_with(room, players, homes: list[tuple[str, int, int]]) -> None:
     each seat scores its cards on the foundations)."""
     room.round = DemonRound.from_layout(
         [{"tableau": [{"up": ["KS"]}] + [{}] * 6}, {"tableau": [{"up": ["KH"]}] + [{}] * 6}],
-        foundations=[[(f"{r}{suit}", owner) for r in "A23456789TJQ"[:height]]
-                     for suit, height, owner in homes])
+        foundations=[[(f"{r}{suit}", owner) for r in "A23456789TJQ"[:height]] for suit, height, owner in homes],
+    )
     for p in players:
         room.vote(p, True)
 
@@ -26,8 +26,7 @@ def voted_round_with(room, players, homes: list[tuple[str, int, int]]) -> None:
 def test_the_highest_total_over_the_match_wins():
     room, players = started(2, rounds=2)
     voted_round_with(room, players, [("D", 5, 0), ("C", 3, 1)])
-    assert room.phase is Phase.ROUND_OVER and room.history[-1]["scores"] == {
-        players[0].id: 5, players[1].id: 3}
+    assert room.phase is Phase.ROUND_OVER and room.history[-1]["scores"] == {players[0].id: 5, players[1].id: 3}
     room.next_round(players[0], T0)
     room.begin_round(T0 + 3)
     # the foundation cards went back to their owners: a fresh full deal for everyone

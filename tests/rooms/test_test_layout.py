@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from app.config import Settings
-from app.demon.rules.round import DemonRound
-from app.demon.rules.layout import LayoutError
 from app.demon.hub.hub import Hub
 from app.demon.room.room import Options, Room
-from app.support.secrets_util import hash_token
 from app.demon.room.test_layout import layout_round, load_test_layout
+from app.demon.rules.layout import LayoutError
+from app.demon.rules.round import DemonRound
+from app.support.secrets_util import hash_token
 from tests.support.actions import as_sent
 
 LAYOUT = Path(__file__).resolve().parents[1] / "browser" / "layouts" / "tall-pile.json"
-TALL = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split()
+TALL = ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S", "2H"]
 T0 = 1000.0
 
 
@@ -94,8 +94,7 @@ NEAR_DEMON = LAYOUT.parent / "near-demon.json"
 def test_a_layout_may_start_with_foundations_and_the_round_can_be_won_in_two_plays():
     """A near-finished round (issue 14: a test reaches "Demon!"): seat 0 owns every
     foundation card and holds Q♠ and K♠; seat 1 is stuck from the deal."""
-    room = Room("ROOMABC", Options(rounds=1), countdown_s=3, test_seed=288,
-                test_layout=load_test_layout(NEAR_DEMON))
+    room = Room("ROOMABC", Options(rounds=1), countdown_s=3, test_seed=288, test_layout=load_test_layout(NEAR_DEMON))
     room.clock = lambda: T0
     ann, bob = play_round(room, 2)
     assert room.round.foundation_counts() == (50, 0)

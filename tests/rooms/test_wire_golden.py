@@ -21,9 +21,9 @@ import random
 from pathlib import Path
 
 from app.config import Settings
-from app.protocol import messages as m
 from app.demon.hub.connection import Pipe
 from app.demon.hub.hub import Hub
+from app.protocol import messages as m
 from app.storage.store import Store
 
 SEATS = 4
@@ -111,8 +111,12 @@ async def session(data_dir: Path) -> list[str]:
             legal = last_legal(frames, f"s{i}")
             if rng.random() < 0.05 or not legal:
                 # a play that is not legal (a foundation that does not exist) or a ping
-                send(i, {"type": "action", "action": {"type": "foundation", "src": "waste", "pile": 63}}
-                     if rng.random() < 0.5 else {"type": "ping"})
+                send(
+                    i,
+                    {"type": "action", "action": {"type": "foundation", "src": "waste", "pile": 63}}
+                    if rng.random() < 0.5
+                    else {"type": "ping"},
+                )
             else:
                 foundation = [a for a in legal if a["type"] == "to_foundation"]
                 action = rng.choice(foundation) if foundation and rng.random() < 0.7 else rng.choice(legal)

@@ -9,7 +9,14 @@ RACE_SEED = 288
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("server"), test_seed=RACE_SEED, countdown_s=0.2,
-                     rate_per_s=400, rate_burst=400, send_queue=1024, reconnect_grace_s=60)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("server"),
+        test_seed=RACE_SEED,
+        countdown_s=0.2,
+        rate_per_s=400,
+        rate_burst=400,
+        send_queue=1024,
+        reconnect_grace_s=60,
+    )
     with srv:
         yield srv

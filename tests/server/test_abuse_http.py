@@ -8,13 +8,13 @@ import asyncio
 import json
 import sqlite3
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 import websockets
 
 from app.storage.store import DB_NAME
-from tests.server.test_abuse import abuse_server, client, counted, new_address, ws_connect  # noqa: F401
+from tests.server.test_abuse import abuse_server, client, counted, new_address, ws_connect
 
 HEADERS = {"Content-Type": "application/json"}
 
@@ -37,8 +37,15 @@ def test_malformed_bodies_get_a_4xx_never_a_500(abuse_server):
     with client(abuse_server, source) as http:
         room = http.post("/api/rooms", json={"name": "Ann"}).json()
         grip = http.post("/api/grip", json={}).json()
-        bad = [b'{"name":"a","rounds":NaN}', b'{"name":"a","rounds":Infinity}', b'{"name":"a\\ud800b"}',
-               b'{"name":"\\udfff"}', b'{"name":"a","bots":-Infinity}', b'{"name": "a"', b'\xff\xfe']
+        bad = [
+            b'{"name":"a","rounds":NaN}',
+            b'{"name":"a","rounds":Infinity}',
+            b'{"name":"a\\ud800b"}',
+            b'{"name":"\\udfff"}',
+            b'{"name":"a","bots":-Infinity}',
+            b'{"name": "a"',
+            b"\xff\xfe",
+        ]
         paths = ["/api/rooms", "/api/rooms/practice", f"/api/rooms/{room['code']}/join", "/api/grip"]
         for path in paths:
             for body in bad:
@@ -46,8 +53,10 @@ def test_malformed_bodies_get_a_4xx_never_a_500(abuse_server):
                 assert 400 <= answer.status_code < 500, (path, body, answer.status_code, answer.text)
                 assert answer.json()["detail"]
         auth = {**HEADERS, "Authorization": f"Bearer {grip['token']}"}
-        for body in [b'{"op":"action","action":{"type":"move","src":NaN,"dst":1,"count":1}}',
-                     b'{"op":"action","action":{"type":"talon","dst":"\\ud800"}}']:
+        for body in [
+            b'{"op":"action","action":{"type":"move","src":NaN,"dst":1,"count":1}}',
+            b'{"op":"action","action":{"type":"talon","dst":"\\ud800"}}',
+        ]:
             answer = http.post(f"/api/grip/{grip['id']}", content=body, headers=auth)
             assert 400 <= answer.status_code < 500, (body, answer.status_code, answer.text)
         assert http.get("/health").status_code == 200
@@ -131,8 +140,11 @@ def test_an_abandoned_grip_game_is_forgotten_soon_a_played_one_kept(abuse_server
         idle = http.post("/api/grip", json={}).json()
         played = http.post("/api/grip", json={}).json()
         action = played["legal"][0]
-        r = http.post(f"/api/grip/{played['id']}", json={"op": "action", "action": action},
-                      headers={"Authorization": f"Bearer {played['token']}"})
+        r = http.post(
+            f"/api/grip/{played['id']}",
+            json={"op": "action", "action": action},
+            headers={"Authorization": f"Bearer {played['token']}"},
+        )
         assert r.status_code == 200
 
         def stored(game: dict) -> bool:  # asking the server would keep the game in use
@@ -141,10 +153,13 @@ def test_an_abandoned_grip_game_is_forgotten_soon_a_played_one_kept(abuse_server
 
         assert stored(idle) and stored(played)
         eventually(lambda: not stored(idle))  # memory forgets it first, in the same sweep
-        assert http.get(f"/api/grip/{idle['id']}",
-                        headers={"Authorization": f"Bearer {idle['token']}"}).status_code == 404
-        assert http.get(f"/api/grip/{played['id']}",
-                        headers={"Authorization": f"Bearer {played['token']}"}).status_code == 200
+        assert (
+            http.get(f"/api/grip/{idle['id']}", headers={"Authorization": f"Bearer {idle['token']}"}).status_code == 404
+        )
+        assert (
+            http.get(f"/api/grip/{played['id']}", headers={"Authorization": f"Bearer {played['token']}"}).status_code
+            == 200
+        )
 
 
 # ---------------------------------------------------------------- item 4: guessing
@@ -173,8 +188,10 @@ def test_wrong_joins_and_grip_ids_count_as_misses(abuse_server):
         assert statuses == [404] * 5 + [429], statuses
     with client(abuse_server, new_address()) as http:
         mine = http.post("/api/grip", json={}).json()
-        statuses = [http.get(f"/api/grip/{mine['id']}", headers={"Authorization": f"Bearer wrong{i}"}).status_code
-                    for i in range(6)]
+        statuses = [
+            http.get(f"/api/grip/{mine['id']}", headers={"Authorization": f"Bearer wrong{i}"}).status_code
+            for i in range(6)
+        ]
         assert statuses == [404] * 5 + [429], statuses
 
 
@@ -210,23 +227,29 @@ def test_wrong_socket_tokens_are_throttled_with_1008(abuse_server):
 def test_limits_use_the_forwarded_address_only_from_a_trusted_proxy(abuse_server):
     # 127.0.0.1 is named as a trusted proxy here: each forwarded address has its own budget.
     with client(abuse_server, "127.0.0.1") as http:
-        first = [http.post("/api/rooms", json={"name": "A"}, headers={"X-Forwarded-For": "203.0.113.5"}).status_code
-                 for _ in range(5)]
+        first = [
+            http.post("/api/rooms", json={"name": "A"}, headers={"X-Forwarded-For": "203.0.113.5"}).status_code
+            for _ in range(5)
+        ]
         assert 429 in first
-        assert http.post("/api/rooms", json={"name": "A"},
-                         headers={"X-Forwarded-For": "203.0.113.6"}).status_code == 200
+        assert (
+            http.post("/api/rooms", json={"name": "A"}, headers={"X-Forwarded-For": "203.0.113.6"}).status_code == 200
+        )
     # Any other address is not trusted: what it claims to forward is ignored.
     with client(abuse_server, new_address()) as http:
-        statuses = [http.post("/api/rooms", json={"name": "A"},
-                              headers={"X-Forwarded-For": f"203.0.113.{10 + i}"}).status_code for i in range(5)]
+        statuses = [
+            http.post("/api/rooms", json={"name": "A"}, headers={"X-Forwarded-For": f"203.0.113.{10 + i}"}).status_code
+            for i in range(5)
+        ]
         assert 429 in statuses, statuses
 
 
 # ---------------------------------------------------------------- item 11: Origin
 
 
-@pytest.mark.parametrize("origin,accepted", [(None, True), ("own", True), ("http://evil.example", False),
-                                             ("null", False)])
+@pytest.mark.parametrize(
+    "origin,accepted", [(None, True), ("own", True), ("http://evil.example", False), ("null", False)]
+)
 def test_origin_rule(abuse_server, origin, accepted):
     """No Origin: accepted (not a browser; see docs/security.md). A browser always sends
     one, and only the page's own origin (or DEMON_ALLOWED_ORIGINS) is accepted."""
@@ -266,7 +289,8 @@ def test_a_flood_of_refused_requests_makes_a_few_log_lines(abuse_server):
         assert statuses.count(429) >= 195
         # the last ones are summarised when their interval ends
         new = abuse_server.wait_for_log(
-            lambda text: counted(text, "requests_refused", "status_429") >= statuses.count(429), since=before)
+            lambda text: counted(text, "requests_refused", "status_429") >= statuses.count(429), since=before
+        )
     lines = [line for line in new.splitlines() if source in line or "429" in line]
     assert len(lines) <= 2 * ((time.monotonic() - started) / LOG_INTERVAL_S + 1), lines[:10]
 
@@ -274,8 +298,8 @@ def test_a_flood_of_refused_requests_makes_a_few_log_lines(abuse_server):
 def test_grip_errors_carry_wire_codes_the_http_layer_maps(abuse_server):
     """Issue 13: the rooms layer's GripError has a wire code and no HTTP status; the
     API layer has a status for every code."""
-    from app.server.grip_http import STATUS
     from app.grip.service.sessions import GripError
+    from app.server.grip_http import STATUS
 
     err = GripError("illegal", "no")
     assert err.code == "illegal" and not hasattr(err, "status")
@@ -289,7 +313,7 @@ def test_one_client_cannot_fill_the_room_cap_and_the_cap_says_what_it_is(tmp_pat
     opened are gone within DEMON_UNUSED_ROOM_TTL_S and the server takes rooms again."""
     from tests.support.live_server import LiveServer
 
-    settings = dict(max_rooms=4, room_create_burst=2, room_create_per_min=1, unused_room_ttl_s=2)
+    settings = {"max_rooms": 4, "room_create_burst": 2, "room_create_per_min": 1, "unused_room_ttl_s": 2}
     with LiveServer(tmp_path, **settings) as srv:
         a, b, c = new_address(), new_address(), new_address()
         with client(srv, a) as http:

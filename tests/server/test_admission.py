@@ -29,9 +29,16 @@ PER_PREFIX = 24
 
 @pytest.fixture(scope="module")
 def admission_server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("admission"), max_connections=TOTAL, connection_reserve=RESERVE,
-                     max_connections_per_addr=PER_ADDR, max_connections_per_prefix=PER_PREFIX,
-                     request_timeout_s=4, hello_timeout_s=3, refusal_log_interval_s=0.5)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("admission"),
+        max_connections=TOTAL,
+        connection_reserve=RESERVE,
+        max_connections_per_addr=PER_ADDR,
+        max_connections_per_prefix=PER_PREFIX,
+        request_timeout_s=4,
+        hello_timeout_s=3,
+        refusal_log_interval_s=0.5,
+    )
     with srv:
         yield srv
 
@@ -53,6 +60,7 @@ def test_idle_authenticated_seats_cannot_take_the_reserve(admission_server):
     pings): only TOTAL - RESERVE are let in, the rest are told 1013 (try again later),
     and a visitor from elsewhere still gets the page, /health and a new room. Before,
     the 60 seats took every place and the visitor's connection was closed unanswered."""
+
     async def main() -> None:
         grants = []
         for r in range(8):
@@ -99,7 +107,7 @@ def test_half_open_connections_past_the_cap_make_way_for_a_visitor(admission_ser
     assert time.monotonic() - started < 2  # not after the request deadline (4 s) freed places
     open_now = [s for s in sockets if not closed_now(s)]
     assert len(open_now) <= TOTAL - 1
-    assert all(closed_now(s) for s in sockets[:80 - TOTAL])  # the oldest made way first
+    assert all(closed_now(s) for s in sockets[: 80 - TOTAL])  # the oldest made way first
     for s in sockets:
         s.close()
 

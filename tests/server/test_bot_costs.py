@@ -25,9 +25,19 @@ PRACTICE_TTL_S = 3.0
 
 @pytest.fixture(scope="module")
 def bot_server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("bot-costs"), test_seed=288, countdown_s=0.2, max_bots=MAX_BOTS,
-                     bot_think_scale=0.05, bot_create_per_min=14, bot_create_burst=14,
-                     unopened_practice_ttl_s=PRACTICE_TTL_S, rate_per_s=400, rate_burst=400, send_queue=4096)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("bot-costs"),
+        test_seed=288,
+        countdown_s=0.2,
+        max_bots=MAX_BOTS,
+        bot_think_scale=0.05,
+        bot_create_per_min=14,
+        bot_create_burst=14,
+        unopened_practice_ttl_s=PRACTICE_TTL_S,
+        rate_per_s=400,
+        rate_burst=400,
+        send_queue=4096,
+    )
     with srv:
         yield srv
 
@@ -58,6 +68,7 @@ def test_bots_wait_for_their_person_and_an_unopened_room_goes_in_seconds(bot_ser
     """A practice room's bots do not play while its person has not opened the socket (a
     spectator watching sees no move); once the person connects, they play. An unopened
     practice room is removed after DEMON_UNOPENED_PRACTICE_TTL_S."""
+
     async def main() -> None:
         grant = practice(bot_server, "127.0.62.10").json()
         watcher = Player(bot_server.ws_base, await join_room(bot_server.base, grant["code"], "Watcher"))
@@ -68,8 +79,9 @@ def test_bots_wait_for_their_person_and_an_unopened_room_goes_in_seconds(bot_ser
         assert moves == []
         ann = Player(bot_server.ws_base, grant)
         await ann.connect()
-        await watcher.wait_for(lambda: any(m["type"] == "event" and m["event"]["kind"] == "move"
-                                           for m in watcher.received), 10)
+        await watcher.wait_for(
+            lambda: any(m["type"] == "event" and m["event"]["kind"] == "move" for m in watcher.received), 10
+        )
         await ann.close()
         await watcher.close()
 

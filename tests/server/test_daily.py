@@ -19,8 +19,7 @@ from tests.support.live_server import LiveServer
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("daily"), countdown_s=0.2, daily_time_limit_s=3,
-                     bot_think_scale=0.2)
+    srv = LiveServer(tmp_path_factory.mktemp("daily"), countdown_s=0.2, daily_time_limit_s=3, bot_think_scale=0.2)
     with srv:
         yield srv
 
@@ -76,5 +75,6 @@ def test_the_deal_is_the_days_and_differs_from_day_to_day():
     assert len(set(seeds)) == 7 and all(1 <= s <= 999_999_999 for s in seeds)
     assert daily_race_seed(dt.date(2026, 12, 3)) == daily_race_seed(dt.date(2026, 12, 3))
     assert parse_day("2026-12-03") == dt.date(2026, 12, 3) and parse_day("3.12.2026") is None
-    assert race_day(dt.datetime(2026, 12, 3, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))) == \
-        dt.date(2026, 12, 4)
+    assert race_day(dt.datetime(2026, 12, 3, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))) == dt.date(
+        2026, 12, 4
+    )

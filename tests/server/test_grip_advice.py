@@ -5,6 +5,7 @@ with a clear error that changes nothing."""
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import signal
 
 import httpx
@@ -19,9 +20,15 @@ def grip_server(tmp_path_factory):
     # Small limits so that floods are quick to provoke; no winnable-deal search. A
     # generous hint deadline: on a loaded machine a hint may otherwise be refused (503)
     # for lack of CPU, which tests/rooms/test_grip_advisor.py tests on its own.
-    srv = LiveServer(tmp_path_factory.mktemp("grip-advice"), winnable_ready=0, hint_deadline_s=3,
-                     grip_search_rate_per_s=0.05, grip_search_burst=3,
-                     grip_addr_rate_per_s=0.05, grip_addr_burst=1000)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("grip-advice"),
+        winnable_ready=0,
+        hint_deadline_s=3,
+        grip_search_rate_per_s=0.05,
+        grip_search_burst=3,
+        grip_addr_rate_per_s=0.05,
+        grip_addr_burst=1000,
+    )
     with srv:
         yield srv
 
@@ -61,9 +68,11 @@ def test_a_hint_is_legal_and_marks_the_game(http):
 def test_hint_par_and_solution_refuse_unknown_or_foreign_games(http):
     game, auth = new_game(http)
     other = {"Authorization": "Bearer not-the-token"}
-    for method, path, body in (("POST", f"/api/grip/{game['id']}", {"op": "hint"}),
-                               ("GET", f"/api/grip/{game['id']}/par", None),
-                               ("GET", f"/api/grip/{game['id']}/solution", None)):
+    for method, path, body in (
+        ("POST", f"/api/grip/{game['id']}", {"op": "hint"}),
+        ("GET", f"/api/grip/{game['id']}/par", None),
+        ("GET", f"/api/grip/{game['id']}/solution", None),
+    ):
         for headers in (other, {}):
             answer = http.request(method, path, headers=headers, json=body)
             assert answer.status_code == 404, (path, answer.text)
@@ -108,8 +117,15 @@ def test_solution_only_for_a_finished_certified_deal(http):
     assert "no stored solution" in answer.json()["detail"]
 
 
-@pytest.mark.parametrize("body", [{"winnable": True, "passes": 3}, {"winnable": True, "number": 5},
-                                  {"winnable": True, "daily": True}, {"winnable": "yes"}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"winnable": True, "passes": 3},
+        {"winnable": True, "number": 5},
+        {"winnable": True, "daily": True},
+        {"winnable": "yes"},
+    ],
+)
 def test_winnable_only_with_unlimited_passes_and_no_number(http, body):
     answer = http.post("/api/grip", json=body)
     assert answer.status_code == 422, answer.text
@@ -123,8 +139,7 @@ def test_winnable_without_any_certified_deal_is_a_clear_503(http):
 
 def test_a_flood_of_hints_from_one_game_is_rate_limited(http):
     game, auth = new_game(http, number=21)
-    codes = [http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}).status_code
-             for _ in range(5)]
+    codes = [http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}).status_code for _ in range(5)]
     assert codes[:3] == [200, 200, 200]
     assert codes[3:] == [429, 429]
     refused = http.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"})
@@ -142,9 +157,10 @@ def test_a_flood_of_hints_from_one_game_is_rate_limited(http):
 
 
 def test_a_flood_from_one_address_is_rate_limited(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=3, grip_addr_rate_per_s=0.05,
-                    grip_addr_burst=4) as srv, \
-            httpx.Client(base_url=srv.base, timeout=30) as http:
+    with (
+        LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=3, grip_addr_rate_per_s=0.05, grip_addr_burst=4) as srv,
+        httpx.Client(base_url=srv.base, timeout=30) as http,
+    ):
         codes = []
         for number in range(6):  # a fresh game each time: only the address limit can bite
             game, auth = new_game(http, number=number)
@@ -155,8 +171,10 @@ def test_a_flood_from_one_address_is_rate_limited(tmp_path):
 
 
 def test_hints_past_the_queue_bound_are_refused_at_once(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, hint_queue=1, hint_budget_s=1.0, hint_deadline_s=3) as srv, \
-            httpx.Client(base_url=srv.base, timeout=30) as http:
+    with (
+        LiveServer(tmp_path, winnable_ready=0, hint_queue=1, hint_budget_s=1.0, hint_deadline_s=3) as srv,
+        httpx.Client(base_url=srv.base, timeout=30) as http,
+    ):
         games = [new_game(http, number=n) for n in range(30, 36)]
 
         def ask(game_auth):
@@ -211,7 +229,7 @@ def test_a_winnable_deal_and_its_solution(tmp_path):
         last = body["steps"][-1]["state"]
         assert last["won"] is True and last["score"] == 0
         scores = [body["initial"]["score"]] + [s["state"]["score"] for s in body["steps"]]
-        assert all(b <= a for a, b in zip(scores, scores[1:]))  # no card ever leaves the grid
+        assert all(b <= a for a, b in itertools.pairwise(scores))  # no card ever leaves the grid
         foreign = http.get(f"/api/grip/{game['id']}/solution", headers={"Authorization": "Bearer nope"})
         assert foreign.status_code == 404
         # Issue 27: the solution shown makes it an aided game, like a hint, and undoing
@@ -228,9 +246,9 @@ def test_a_winnable_deal_and_its_solution(tmp_path):
 def test_the_legal_actions_sent_are_the_engines(http):
     """The answers' legal list (built partly from a shared list of swaps) is exactly the
     engine's, over a deal played by the hints to its end."""
-    from app.grip.rules import GripState, grip_action_from_json, grip_action_to_json
-
     import random
+
+    from app.grip.rules import GripState, grip_action_from_json, grip_action_to_json
 
     rng = random.Random(5)
     game, auth = new_game(http, number=31, passes=1)
@@ -279,7 +297,6 @@ def test_a_killed_server_leaves_no_search_process_behind(tmp_path):
     assert _processes_with_data_dir(tmp_path) == []
 
 
-
 def test_the_daily_deals_par_is_computed_at_start_and_kept(tmp_path):
     """Nobody asks: the server computes the daily deal's par under every pass limit and
     stores it; a game of the daily deal then has its par at once."""
@@ -290,14 +307,17 @@ def test_the_daily_deals_par_is_computed_at_start_and_kept(tmp_path):
     from app.storage.store import DB_NAME
 
     daily = GripSessions.daily_number()
-    with LiveServer(tmp_path, winnable_ready=0, par_budget_s=0.05) as srv, \
-            httpx.Client(base_url=srv.base, timeout=30) as http:
+    with (
+        LiveServer(tmp_path, winnable_ready=0, par_budget_s=0.05) as srv,
+        httpx.Client(base_url=srv.base, timeout=30) as http,
+    ):
         deadline = time.monotonic() + 120
         rows = []
         while time.monotonic() < deadline:
             with sqlite3.connect(tmp_path / DB_NAME) as db:
-                rows = db.execute("SELECT passes, par FROM grip_par WHERE number = ? ORDER BY passes",
-                                  (str(daily),)).fetchall()
+                rows = db.execute(
+                    "SELECT passes, par FROM grip_par WHERE number = ? ORDER BY passes", (str(daily),)
+                ).fetchall()
             if len(rows) == 3:
                 break
             time.sleep(0.1)

@@ -79,8 +79,9 @@ def test_a_batch_is_replayed_and_acknowledged_with_the_record(http):
         engine.apply(grip_action_from_json(action))
     assert game["state"] == engine.state.view()
     # the next batch builds on seq 23
-    more = http.post(f"/api/grip/{game_id}/moves", json={"base": 23, "ops": [{"op": "redo"}] + ops_of(line[20:])},
-                     headers=headers)
+    more = http.post(
+        f"/api/grip/{game_id}/moves", json={"base": 23, "ops": [{"op": "redo"}] + ops_of(line[20:])}, headers=headers
+    )
     assert more.status_code == 200, more.text
     assert more.json()["actions"] == line and more.json()["seq"] == 34
     assert sync(http, game_id, headers) == more.json()
@@ -92,8 +93,11 @@ def test_an_illegal_move_in_the_middle_of_a_batch_changes_nothing(http):
     first = http.post(f"/api/grip/{game_id}/moves", json={"base": 0, "ops": ops_of(line[:4])}, headers=headers)
     assert first.status_code == 200
     before = sync(http, game_id, headers)
-    bad = ops_of(line[4:8]) + [{"op": "action", "action": {"type": "move", "src": 0, "dst": 0, "count": 1}}] \
+    bad = (
+        ops_of(line[4:8])
+        + [{"op": "action", "action": {"type": "move", "src": 0, "dst": 0, "count": 1}}]
         + ops_of(line[8:])
+    )
     answer = http.post(f"/api/grip/{game_id}/moves", json={"base": 4, "ops": bad}, headers=headers)
     assert answer.status_code == 409
     refusal = answer.json()
@@ -113,25 +117,29 @@ def test_a_batch_sent_twice_is_played_once(http):
     assert len(sync(http, game_id, headers)["actions"]) == 5
 
 
-@pytest.mark.parametrize("body", [
-    "not json",
-    {"base": 0},
-    {"base": -1, "ops": [{"op": "undo"}]},
-    {"base": 0, "ops": []},
-    {"base": 0, "ops": [{"op": "hint"}]},
-    {"base": 0, "ops": [{"op": "action"}]},
-    {"base": 0, "ops": [{"op": "action", "action": {"type": "deal"}, "extra": 1}]},
-    {"base": 0, "ops": [{"op": "action", "action": {"type": "warp"}}]},
-    {"base": "0", "ops": [{"op": "undo"}]},
-    {"base": 0, "ops": [{"op": "undo"}] * (GRIP_MAX_BATCH + 1)},  # too many operations
-    {"base": 0, "ops": [{"op": "action", "action": {"type": "deal"}}] * 1000},  # too many bytes
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "not json",
+        {"base": 0},
+        {"base": -1, "ops": [{"op": "undo"}]},
+        {"base": 0, "ops": []},
+        {"base": 0, "ops": [{"op": "hint"}]},
+        {"base": 0, "ops": [{"op": "action"}]},
+        {"base": 0, "ops": [{"op": "action", "action": {"type": "deal"}, "extra": 1}]},
+        {"base": 0, "ops": [{"op": "action", "action": {"type": "warp"}}]},
+        {"base": "0", "ops": [{"op": "undo"}]},
+        {"base": 0, "ops": [{"op": "undo"}] * (GRIP_MAX_BATCH + 1)},  # too many operations
+        {"base": 0, "ops": [{"op": "action", "action": {"type": "deal"}}] * 1000},  # too many bytes
+    ],
+)
 def test_bad_batches_are_refused_and_change_nothing(http, body):
     game_id, headers = new_game(http)
     before = sync(http, game_id, headers)
     if isinstance(body, str):
-        answer = http.post(f"/api/grip/{game_id}/moves", content=body,
-                           headers={**headers, "Content-Type": "application/json"})
+        answer = http.post(
+            f"/api/grip/{game_id}/moves", content=body, headers={**headers, "Content-Type": "application/json"}
+        )
     else:
         answer = http.post(f"/api/grip/{game_id}/moves", json=body, headers=headers)
     assert answer.status_code in (409, 413, 422), answer.text
@@ -157,8 +165,9 @@ def test_a_whole_game_played_offline_is_verified_by_replay(http):
     ops = ops_of(line) + [{"op": "end"}]  # 300 actions leave this deal still going
     assert len(ops) > 150
     for base in range(0, len(ops), 150):  # as the page sends it: at most 150 a request
-        answer = http.post(f"/api/grip/{game_id}/moves", json={"base": base, "ops": ops[base:base + 150]},
-                           headers=headers)
+        answer = http.post(
+            f"/api/grip/{game_id}/moves", json={"base": base, "ops": ops[base : base + 150]}, headers=headers
+        )
         assert answer.status_code == 200, answer.text
     game = answer.json()
     assert game["state"]["over"] is True and game["explain"] is not None
@@ -176,8 +185,10 @@ def test_the_count_survives_a_restart(tmp_path):
         with httpx.Client(base_url=srv.base, timeout=30) as client:
             game_id, headers = new_game(client)
             ops = ops_of(local_line(4242, 6))
-            assert client.post(f"/api/grip/{game_id}/moves", json={"base": 0, "ops": ops},
-                               headers=headers).status_code == 200
+            assert (
+                client.post(f"/api/grip/{game_id}/moves", json={"base": 0, "ops": ops}, headers=headers).status_code
+                == 200
+            )
         srv.stop()
         srv.start()
         with httpx.Client(base_url=srv.base, timeout=30) as client:

@@ -17,12 +17,26 @@ GAME = TypeAdapter(GripGameAnswer)
 def test_openapi_lists_the_grip_answers(server):
     spec = httpx.get(f"{server.base}/openapi.json", timeout=10).json()
     schemas = spec["components"]["schemas"]
-    for name in ("GripGameAnswer", "GripParAnswer", "GripSolutionAnswer", "GripStateView", "GripHintInfo",
-                 "GripHintReason", "GripEndExplanation", "GripMove", "GripSwap"):
+    for name in (
+        "GripGameAnswer",
+        "GripParAnswer",
+        "GripSolutionAnswer",
+        "GripStateView",
+        "GripHintInfo",
+        "GripHintReason",
+        "GripEndExplanation",
+        "GripMove",
+        "GripSwap",
+    ):
         assert name in schemas, name
-    ok = {path: {m: op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
-                 for m, op in item.items()}
-          for path, item in spec["paths"].items() if path.startswith("/api/grip")}
+    ok = {
+        path: {
+            m: op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+            for m, op in item.items()
+        }
+        for path, item in spec["paths"].items()
+        if path.startswith("/api/grip")
+    }
     assert ok["/api/grip"]["post"] == "GripGameAnswer"
     assert ok["/api/grip/{game_id}"] == {"get": "GripGameAnswer", "post": "GripGameAnswer"}
     assert ok["/api/grip/{game_id}/par"]["get"] == "GripParAnswer"
@@ -45,8 +59,11 @@ def test_a_played_game_sends_answers_of_its_type(server):
         for _ in range(60):
             if not answer["legal"]:
                 break
-            reply = http.post(f"/api/grip/{first['id']}", headers=headers,
-                              json={"op": "action", "action": rng.choice(answer["legal"])})
+            reply = http.post(
+                f"/api/grip/{first['id']}",
+                headers=headers,
+                json={"op": "action", "action": rng.choice(answer["legal"])},
+            )
             assert reply.status_code == 200
             answer = reply.json()
             check(answer)

@@ -48,8 +48,10 @@ def new_game(http: httpx.Client) -> tuple[dict, dict]:
 
 
 def test_a_killed_worker_answers_503_with_retry_after_then_comes_back_with_the_games(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, hint_budget_s=2.0, hint_deadline_s=30) as srv, \
-            httpx.Client(base_url=srv.base, timeout=60) as http:
+    with (
+        LiveServer(tmp_path, winnable_ready=0, hint_budget_s=2.0, hint_deadline_s=30) as srv,
+        httpx.Client(base_url=srv.base, timeout=60) as http,
+    ):
         [worker] = grip_workers(srv.proc.pid)
         game, auth = new_game(http)
         action = game["legal"][0]
@@ -91,8 +93,10 @@ def test_a_killed_worker_answers_503_with_retry_after_then_comes_back_with_the_g
 
 
 def test_a_stopped_worker_holds_up_no_demon_play_and_its_request_gets_503(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, test_seed=RACE_SEED, countdown_s=0.2,
-                    grip_worker_timeout_s=8) as srv, httpx.Client(base_url=srv.base, timeout=30) as http:
+    with (
+        LiveServer(tmp_path, winnable_ready=0, test_seed=RACE_SEED, countdown_s=0.2, grip_worker_timeout_s=8) as srv,
+        httpx.Client(base_url=srv.base, timeout=30) as http,
+    ):
         game, auth = new_game(http)
         [worker] = grip_workers(srv.proc.pid)
 
@@ -129,8 +133,10 @@ def test_a_stopped_worker_holds_up_no_demon_play_and_its_request_gets_503(tmp_pa
 
 
 def test_without_the_worker_the_server_answers_devils_grip_itself(tmp_path):
-    with LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=30, grip_worker="false") as srv, \
-            httpx.Client(base_url=srv.base, timeout=60) as http:
+    with (
+        LiveServer(tmp_path, winnable_ready=0, hint_deadline_s=30, grip_worker="false") as srv,
+        httpx.Client(base_url=srv.base, timeout=60) as http,
+    ):
         assert grip_workers(srv.proc.pid) == []
         assert http.get("/health").json()["grip"] == "in-process"
         game, auth = new_game(http)

@@ -9,9 +9,18 @@ import pytest
 EXPECTED = {"content-security-policy", "x-content-type-options", "referrer-policy"}
 
 
-@pytest.mark.parametrize("method,path", [("GET", "/"), ("GET", "/grip"), ("GET", "/static/app.js"),
-                                         ("GET", "/health"), ("GET", "/api/grip/nosuchgame"),
-                                         ("POST", "/api/grip"), ("GET", "/no/such/page")])
+@pytest.mark.parametrize(
+    "method,path",
+    [
+        ("GET", "/"),
+        ("GET", "/grip"),
+        ("GET", "/static/app.js"),
+        ("GET", "/health"),
+        ("GET", "/api/grip/nosuchgame"),
+        ("POST", "/api/grip"),
+        ("GET", "/no/such/page"),
+    ],
+)
 def test_security_headers_once_on_every_answer(server, method, path):
     answer = httpx.request(method, server.base + path, json={} if method == "POST" else None)
     names = [name.lower() for name, _ in answer.headers.multi_items()]

@@ -21,8 +21,9 @@ def test_other_hosts(host):
 
 
 def test_public_url_wins_over_everything():
-    got = invite_for("http://127.0.0.1:8000", public_url="https://cards.example/", listen_host="127.0.0.1",
-                     port=8000, lan=LAN)
+    got = invite_for(
+        "http://127.0.0.1:8000", public_url="https://cards.example/", listen_host="127.0.0.1", port=8000, lan=LAN
+    )
     assert (got.base, got.loopback_only) == ("https://cards.example", False)
 
 
@@ -89,8 +90,7 @@ def test_a_bad_public_url_stops_the_server_with_a_clear_message(tmp_path):
     from tests.support.live_server import ROOT, LiveServer
 
     env = LiveServer(tmp_path, public_url="cards.example.org/path").env()
-    done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.startswith("error: DEMON_PUBLIC_URL: ")
 
@@ -121,7 +121,6 @@ def test_the_server_prints_what_to_share_at_start(tmp_path):
     assert f"open http://127.0.0.1:{srv.port} in your browser" in log
     assert "make run HOST=0.0.0.0" in log
     env = LiveServer(tmp_path, public_url="not a url").env()
-    done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.startswith("error: DEMON_PUBLIC_URL: ") and "Traceback" not in done.stderr

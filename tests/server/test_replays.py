@@ -38,6 +38,7 @@ def played_round(server, **options) -> tuple[list, dict]:
         for p in players:
             await p.close()
         return players, final
+
     return asyncio.run(play())
 
 
@@ -61,8 +62,9 @@ def test_a_finished_round_replays_to_the_table_its_players_saw(server):
     for frame in moves:
         table = apply_move(table, frame)
     assert table["seats"] == final["seats"] == replay["final"]["seats"]
-    assert [{k: f[k] for k in ("top", "seat", "count")} for f in table["foundations"]] == \
-        [{k: f[k] for k in ("top", "seat", "count")} for f in final["foundations"]]
+    assert [{k: f[k] for k in ("top", "seat", "count")} for f in table["foundations"]] == [
+        {k: f[k] for k in ("top", "seat", "count")} for f in final["foundations"]
+    ]
     assert replay["end"]["reason"] in ("demon", "stuck", "vote")
 
 
@@ -71,8 +73,9 @@ def test_only_the_players_may_watch_until_the_host_shares_it(server):
     code = players[0].grant["code"]
     host, guest = players[0].grant["token"], players[1].grant["token"]
     with httpx.Client(base_url=server.base) as http:
-        rid = http.get("/api/replays", params={"code": code},
-                       headers={"Authorization": f"Bearer {host}"}).json()["replays"][0]["id"]
+        rid = http.get("/api/replays", params={"code": code}, headers={"Authorization": f"Bearer {host}"}).json()[
+            "replays"
+        ][0]["id"]
         stranger = http.get(f"/api/replays/{rid}")
         wrong = http.get(f"/api/replays/{rid}", headers={"Authorization": "Bearer not-a-seat"})
         missing = http.get("/api/replays/no-such-round", headers={"Authorization": f"Bearer {host}"})
@@ -80,17 +83,26 @@ def test_only_the_players_may_watch_until_the_host_shares_it(server):
         assert stranger.json() == missing.json()
         assert http.get("/api/replays", params={"code": code}).json() == {"replays": []}
         # a player who is not the host cannot share it
-        assert http.post(f"/api/replays/{rid}/share", json={"shared": True},
-                         headers={"Authorization": f"Bearer {guest}"}).status_code == 403
+        assert (
+            http.post(
+                f"/api/replays/{rid}/share", json={"shared": True}, headers={"Authorization": f"Bearer {guest}"}
+            ).status_code
+            == 403
+        )
         assert http.get(f"/api/replays/{rid}").status_code == 404
         assert http.get(f"/api/replays/{rid}", headers={"Authorization": f"Bearer {host}"}).json()["may_share"]
-        shared = http.post(f"/api/replays/{rid}/share", json={"shared": True},
-                           headers={"Authorization": f"Bearer {host}"})
+        shared = http.post(
+            f"/api/replays/{rid}/share", json={"shared": True}, headers={"Authorization": f"Bearer {host}"}
+        )
         assert shared.status_code == 200 and shared.json()["shared"] is True
         anyone = http.get(f"/api/replays/{rid}")
         assert anyone.status_code == 200 and anyone.json()["may_share"] is False
-        assert http.post(f"/api/replays/{rid}/share", json={"shared": "yes"},
-                         headers={"Authorization": f"Bearer {host}"}).status_code == 422
+        assert (
+            http.post(
+                f"/api/replays/{rid}/share", json={"shared": "yes"}, headers={"Authorization": f"Bearer {host}"}
+            ).status_code
+            == 422
+        )
         http.post(f"/api/replays/{rid}/share", json={"shared": False}, headers={"Authorization": f"Bearer {host}"})
         assert http.get(f"/api/replays/{rid}").status_code == 404
 

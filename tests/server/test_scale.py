@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -26,17 +26,26 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docker"))
 from cluster import Cluster, haproxy_path  # noqa: E402
 
-pytestmark = pytest.mark.skipif(haproxy_path() is None,
-                                reason="haproxy is not installed (apt-get install haproxy): "
-                                       "the multi-process tests need a real load balancer")
+pytestmark = pytest.mark.skipif(
+    haproxy_path() is None,
+    reason="haproxy is not installed (apt-get install haproxy): the multi-process tests need a real load balancer",
+)
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     data = tmp_path_factory.mktemp("cluster")
     env = {f"DEMON_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()}
-    env.update({"DEMON_TEST_SEED": str(RACE_SEED), "DEMON_COUNTDOWN_S": "0.2", "DEMON_RATE_PER_S": "400",
-                "DEMON_RATE_BURST": "400", "DEMON_RECONNECT_GRACE_S": "60", "DEMON_WINNABLE_READY": "0"})
+    env.update(
+        {
+            "DEMON_TEST_SEED": str(RACE_SEED),
+            "DEMON_COUNTDOWN_S": "0.2",
+            "DEMON_RATE_PER_S": "400",
+            "DEMON_RATE_BURST": "400",
+            "DEMON_RECONNECT_GRACE_S": "60",
+            "DEMON_WINNABLE_READY": "0",
+        }
+    )
     with open(data / "cluster.log", "w") as log:
         c = Cluster(2, port=free_port(), ports=[free_port(), free_port()], data_dir=data, env=env, log=log)
         try:
@@ -84,8 +93,13 @@ async def grips_on_both(http: httpx.AsyncClient) -> dict:
             continue
         token = game["token"]
         for _ in range(2):
-            game = (await http.post(f"/api/grip/{game['id']}", json={"op": "action", "action": game["legal"][0]},
-                                    headers={"Authorization": f"Bearer {token}"})).json()
+            game = (
+                await http.post(
+                    f"/api/grip/{game['id']}",
+                    json={"op": "action", "action": game["legal"][0]},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+            ).json()
         games[game["id"][0]] = {**game, "token": token}
         if set(games) == {"A", "B"}:
             return games
@@ -119,8 +133,11 @@ async def kill_scenario(cluster: Cluster) -> None:
         assert b[0].v > v and b[0].close_code is None and b[1].close_code is None
         assert round_of(b[0].state) == round_of(b[1].state)
         assert (await http.get(f"/api/rooms/{b[0].code}")).status_code == 200
-        moved = await http.post(f"/api/grip/{grips['B']['id']}", json={"op": "undo"},
-                                headers={"Authorization": f"Bearer {grips['B']['token']}"})
+        moved = await http.post(
+            f"/api/grip/{grips['B']['id']}",
+            json={"op": "undo"},
+            headers={"Authorization": f"Bearer {grips['B']['token']}"},
+        )
         assert moved.status_code == 200
         # Once the balancer's checks have seen A gone (a request in the second before gets a
         # 503 or a dropped connection; browsers retry either way), A's room answers 503, the
@@ -148,7 +165,9 @@ async def kill_scenario(cluster: Cluster) -> None:
         await play_some(a[0], 3, rng)
         await settle(a)
         assert a[0].v > v and round_of(a[0].state) == round_of(a[1].state)
-        game = await http.get(f"/api/grip/{grips['A']['id']}", headers={"Authorization": f"Bearer {grips['A']['token']}"})
+        game = await http.get(
+            f"/api/grip/{grips['A']['id']}", headers={"Authorization": f"Bearer {grips['A']['token']}"}
+        )
         assert game.status_code == 200 and game.json()["state"] == grips["A"]["state"]
         assert (await http.get("/health/all")).json()["status"] == "ok"
         for p in a + b:
@@ -166,8 +185,10 @@ async def drain_scenario(cluster: Cluster) -> None:
         await asyncio.to_thread(cluster.wait_servers, "new_rooms", {"B"})
         mine = httpx.get(cluster.process_base("A") + "/health/accepting")
         assert mine.status_code == 503 and mine.json()["accepting"] is False
-        assert {p["shard"]: p["accepting"] for p in (await http.get("/health/all")).json()["processes"]} == \
-            {"A": False, "B": True}
+        assert {p["shard"]: p["accepting"] for p in (await http.get("/health/all")).json()["processes"]} == {
+            "A": False,
+            "B": True,
+        }
         # No new room or game goes to the draining process...
         for _ in range(4):
             assert (await http.post("/api/rooms", json={"name": "Cy"})).json()["code"][0] == "B"
@@ -259,6 +280,7 @@ def test_the_processes_believe_the_balancer_about_the_client_address(cluster):
 def test_peer_answers_are_kept_a_second(cluster):
     """Hammering /health/all on one process asks its peer about once a second, not once
     per request."""
+
     def peer_health_lines() -> int:
         log = (cluster.data_dir / "cluster.log").read_text()
         return sum(1 for line in log.splitlines() if line.startswith("B | ") and '"GET /health HTTP' in line)

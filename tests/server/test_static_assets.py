@@ -12,8 +12,8 @@ import re
 import httpx
 import pytest
 
-from app.server.static_assets import StaticShell
 from app.server.app import STATIC_DIR
+from app.server.static_assets import StaticShell
 
 
 def _versioned_links(html: str) -> list[str]:
@@ -152,6 +152,7 @@ def test_an_api_404_stays_json_even_for_a_browser(server):
 
 # ---- the module graph and its preload list (issue 23) ------------------------------------
 
+
 def _preloaded(html: str) -> list[str]:
     return re.findall(r'<link rel="modulepreload" href="(/static/[^"]+)">', html)
 
@@ -171,7 +172,7 @@ def test_the_page_preloads_every_module_its_imports_reach(server, shell):
         queue.extend(posixpath.normpath(posixpath.join(base, spec)) for spec in loose.findall(source))
     html = httpx.get(server.base + "/", headers={"Accept-Language": "en-GB,en;q=0.8"}).text
     prefix = f"/static/{shell.version}/"
-    listed = {link[len(prefix):] for link in _preloaded(html)}
+    listed = {link[len(prefix) :] for link in _preloaded(html)}
     assert needed - {"app.js", "common/pwa.js"} <= listed, sorted(needed - listed)
     assert listed - {"i18n/en.js"} <= needed, sorted(listed - needed)  # nothing extra but the strings
     for link in _preloaded(html):
@@ -193,17 +194,21 @@ def test_a_page_loaded_when_shown_is_preloaded_at_its_own_address_only(server, s
             continue
         needed.add(rel)
         base = rel.rsplit("/", 1)[0] if "/" in rel else ""
-        queue.extend(posixpath.normpath(posixpath.join(base, spec)) for spec in loose.findall((STATIC_DIR / rel).read_text()))
+        queue.extend(
+            posixpath.normpath(posixpath.join(base, spec)) for spec in loose.findall((STATIC_DIR / rel).read_text())
+        )
     prefix = f"/static/{shell.version}/"
-    here = {link[len(prefix):] for link in _preloaded(httpx.get(server.base + address).text)}
-    home = {link[len(prefix):] for link in _preloaded(httpx.get(server.base + "/").text)}
+    here = {link[len(prefix) :] for link in _preloaded(httpx.get(server.base + address).text)}
+    home = {link[len(prefix) :] for link in _preloaded(httpx.get(server.base + "/").text)}
     assert needed <= here, sorted(needed - here)
     assert module not in home
     assert "import(" in (STATIC_DIR / "app.js").read_text() and f"'./{module}'" in (STATIC_DIR / "app.js").read_text()
 
 
-@pytest.mark.parametrize("accept, code", [("de-DE,de;q=0.9,en;q=0.8", "de"), ("fr-FR,fr;q=0.9", "en"),
-                                          ("fr;q=1, ru;q=0.5, fi;q=0.7", "fi"), ("", "en")])
+@pytest.mark.parametrize(
+    "accept, code",
+    [("de-DE,de;q=0.9,en;q=0.8", "de"), ("fr-FR,fr;q=0.9", "en"), ("fr;q=1, ru;q=0.5, fi;q=0.7", "fi"), ("", "en")],
+)
 def test_the_first_visits_language_is_hinted_from_accept_language(server, accept, code):
     answer = httpx.get(server.base + "/", headers={"Accept-Language": accept})
     strings = [link for link in _preloaded(answer.text) if "/i18n/" in link]
@@ -213,10 +218,13 @@ def test_the_first_visits_language_is_hinted_from_accept_language(server, accept
 
 def test_static_imports_are_found_however_they_are_written():
     from app.server.static_assets import module_imports
-    source = ("// import { no } from './comment.js';\n"
-              "import { a,\n  b } from './a.js';\n"
-              "import * as c from \"../c.js\";\n"
-              "import './side.js';\n"
-              "export { d } from './d.js';\n"
-              "const lazy = () => import('./lazy.js');\n")
+
+    source = (
+        "// import { no } from './comment.js';\n"
+        "import { a,\n  b } from './a.js';\n"
+        'import * as c from "../c.js";\n'
+        "import './side.js';\n"
+        "export { d } from './d.js';\n"
+        "const lazy = () => import('./lazy.js');\n"
+    )
     assert module_imports("x/y.js", source) == ["x/a.js", "c.js", "x/side.js", "x/d.js"]

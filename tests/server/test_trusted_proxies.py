@@ -17,9 +17,15 @@ from tests.support.live_server import LiveServer
 @pytest.fixture(scope="module")
 def untrusting_server(tmp_path_factory):
     """DEMON_TRUSTED_PROXIES left unset; small budgets and caps."""
-    srv = LiveServer(tmp_path_factory.mktemp("untrusting"), room_create_per_min=6, room_create_burst=3,
-                     grip_create_per_min=6, grip_create_burst=3, max_connections_per_addr=6,
-                     request_timeout_s=5)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("untrusting"),
+        room_create_per_min=6,
+        room_create_burst=3,
+        grip_create_per_min=6,
+        grip_create_burst=3,
+        max_connections_per_addr=6,
+        request_timeout_s=5,
+    )
     with srv:
         yield srv
 
@@ -28,10 +34,14 @@ def test_a_forwarded_address_from_the_loopback_is_not_believed_by_default(untrus
     """A fresh X-Forwarded-For per request from 127.0.0.1 no longer buys a fresh budget:
     the loopback's own budget runs out, for rooms and for Devil's Grip games."""
     with client(untrusting_server, "127.0.0.1") as http:
-        rooms = [http.post("/api/rooms", json={"name": "A"},
-                           headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code for i in range(8)]
-        games = [http.post("/api/grip", json={}, headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
-                 for i in range(8)]
+        rooms = [
+            http.post("/api/rooms", json={"name": "A"}, headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code
+            for i in range(8)
+        ]
+        games = [
+            http.post("/api/grip", json={}, headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
+            for i in range(8)
+        ]
     assert rooms.count(200) == 3 and rooms.count(429) == 5, rooms
     assert games.count(200) == 3 and games.count(429) == 5, games
     assert "203.0.113." not in untrusting_server.log()

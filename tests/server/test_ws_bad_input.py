@@ -20,8 +20,12 @@ async def still_works(players: list[Player]) -> None:
     p = players[0]
     await p.send({"type": "ping"})
     before = len(p.received)
-    await p.wait_for(lambda: any(m["type"] == "pong" for m in p.received[before - 1:]) or
-                     any(m["type"] == "pong" for m in p.received), 5)
+    await p.wait_for(
+        lambda: (
+            any(m["type"] == "pong" for m in p.received[before - 1 :]) or any(m["type"] == "pong" for m in p.received)
+        ),
+        5,
+    )
     if p.state["phase"] == "playing":
         draw = next(a for a in p.legal if a["type"] in ("draw", "recycle", "foundation", "tableau"))
         reply = await p.reply(await p.act(draw))
@@ -29,8 +33,7 @@ async def still_works(players: list[Player]) -> None:
 
 
 async def raw_socket(server, code: str, headers=None):
-    return await websockets.connect(f"{server.ws_base}/ws/{code}", additional_headers=headers,
-                                    compression=None)
+    return await websockets.connect(f"{server.ws_base}/ws/{code}", additional_headers=headers, compression=None)
 
 
 async def expect_close(ws, code: int) -> None:
@@ -111,6 +114,7 @@ def test_actions_before_the_start_and_by_spectators_are_rejected(server):
         assert reply["code"] == "not_started"
         await start_round(players)
         from tests.support.ws_client import join_room
+
         late = Player(server.ws_base, await join_room(server.base, p.code, "Late"))
         assert late.grant["spectator"] is True
         await late.connect()
@@ -157,6 +161,7 @@ def test_unknown_token_foreign_origin_missing_hello_are_closed_with_1008(server)
 def test_socket_paths_other_than_a_room_are_refused(server):
     """Only `/ws/{code}` takes the sockets' short way past the router; any other socket
     path is still refused by the router, before the handshake completes."""
+
     async def main():
         players = await seat_players(server, 2)
         for path in ("/ws/", f"/ws/{players[0].code}/extra", "/elsewhere"):
@@ -200,7 +205,10 @@ def test_http_bad_input(server):
         assert http.post("/api/rooms", json={"name": "a\nb"}).status_code == 422
         assert http.post("/api/rooms", json={"name": "A", "max_players": 9}).status_code == 422
         assert http.post("/api/rooms", json={"name": "A", "extra": 1}).status_code == 422
-        assert http.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+        assert (
+            http.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"}).status_code
+            == 422
+        )
         assert http.post("/api/rooms/NOSUCHR/join", json={"name": "B"}).status_code == 404
         created = http.post("/api/rooms", json={"name": "<b>Ann</b>"}).json()
         summary = http.get(f"/api/rooms/{created['code']}").json()
@@ -221,6 +229,7 @@ def test_http_bad_input(server):
 
 def test_slow_reader_is_dropped_with_1013_and_resyncs(tmp_path):
     """A client that stops reading is cut off when its queue fills; the room goes on."""
+
     async def main(server):
         players = await seat_players(server, 2)
         await start_round(players)
@@ -239,8 +248,9 @@ def test_slow_reader_is_dropped_with_1013_and_resyncs(tmp_path):
                 break
             if any(p["id"] == slow.grant["you"] and not p["connected"] for p in fast.state["players"]):
                 break
-        await fast.wait_for(lambda: any(p["id"] == slow.grant["you"] and not p["connected"]
-                                        for p in fast.state["players"]), 10)
+        await fast.wait_for(
+            lambda: any(p["id"] == slow.grant["you"] and not p["connected"] for p in fast.state["players"]), 10
+        )
         await fast.reply(await fast.act(next(a for a in fast.legal if a["type"] in ("draw", "recycle"))))
         again = Player(server.ws_base, slow.grant)
         await again.connect()

@@ -17,8 +17,16 @@ MAX_BOTS = 4
 
 @pytest.fixture
 def bot_server(tmp_path):
-    srv = LiveServer(tmp_path, test_seed=288, countdown_s=0.2, max_bots=MAX_BOTS,
-                     bot_think_scale=0.03, rate_per_s=400, rate_burst=400, send_queue=4096)
+    srv = LiveServer(
+        tmp_path,
+        test_seed=288,
+        countdown_s=0.2,
+        max_bots=MAX_BOTS,
+        bot_think_scale=0.03,
+        rate_per_s=400,
+        rate_burst=400,
+        send_queue=4096,
+    )
     with srv:
         yield srv
 
@@ -40,8 +48,12 @@ async def lobby(server, n: int = 2, max_players: int = 3) -> list[Player]:
     for p in players:
         await p.connect()
     for p in players:  # everyone has seen everyone arrive: no event is still on its way
-        await p.wait_for(lambda p=p: p.state is not None and len(p.state["players"]) == n
-                         and all(x["connected"] for x in p.state["players"]), 5)
+        await p.wait_for(
+            lambda p=p: (
+                p.state is not None and len(p.state["players"]) == n and all(x["connected"] for x in p.state["players"])
+            ),
+            5,
+        )
     await players[0].wait_for(lambda: len({p.v for p in players}) == 1, 5)
     return players
 
@@ -81,6 +93,7 @@ def test_the_host_adds_and_removes_a_bot_and_every_bad_request_changes_nothing(b
         await refused(host, {"type": "remove_bot", "player": host.state["players"][2]["id"]}, "bad_phase")
         for p in (host, guest):
             await p.close()
+
     asyncio.run(main())
 
 
@@ -94,11 +107,17 @@ def test_the_servers_bot_limit_is_kept_and_a_refused_practice_room_is_not_create
         assert await rooms_held(bot_server) == rooms
         host, _guest = await lobby(bot_server)
         await refused(host, {"type": "add_bot", "level": "easy"}, "too_many_bots")
-        for body in ({"bots": 0}, {"bots": 8}, {"bots": 2, "level": "expert"}, {"bots": "3"},
-                     {"bots": 2, "extra": True}):
+        for body in (
+            {"bots": 0},
+            {"bots": 8},
+            {"bots": 2, "level": "expert"},
+            {"bots": "3"},
+            {"bots": 2, "extra": True},
+        ):
             bad = await practice(bot_server, **body)
             assert bad.status_code == 422, body
         assert await rooms_held(bot_server) == rooms + 1  # only the lobby above
+
     asyncio.run(main())
 
 
@@ -115,8 +134,9 @@ def test_a_practice_room_plays_a_round_to_its_end_over_a_real_socket(tmp_path):
         await ann.wait_for(lambda: ann.state and ann.state["phase"] == "playing" and ann.legal, 10)
         assert [p["bot"] for p in ann.state["players"]] == [None, "hard", "hard", "hard"]
         assert ann.state["host"] == grant["you"]
-        await ann.wait_for(lambda: sum(1 for m in ann.received if m["type"] == "event"
-                                       and m["event"]["kind"] == "move") >= 20, 20)
+        await ann.wait_for(
+            lambda: sum(1 for m in ann.received if m["type"] == "event" and m["event"]["kind"] == "move") >= 20, 20
+        )
         await ann.send({"type": "vote", "end": True})
         await ann.wait_for(lambda: ann.state["phase"] == "match_over", 90)
         assert ann.gaps == 0  # every version arrived, once, in order
@@ -131,8 +151,9 @@ def test_a_practice_room_plays_a_round_to_its_end_over_a_real_socket(tmp_path):
         assert set(result["scores"]) == {p["id"] for p in ann.state["players"]}
         await ann.close()
         async with httpx.AsyncClient() as http:
-            games = (await http.post(f"{server.base}/api/rooms/{grant['code']}/history",
-                                     json={"token": grant["token"]})).json()["games"]
+            games = (
+                await http.post(f"{server.base}/api/rooms/{grant['code']}/history", json={"token": grant["token"]})
+            ).json()["games"]
         mine = next(g for g in games if g["code"] == grant["code"])
         assert [p.get("bot") for p in mine["players"]] == [None, "hard", "hard", "hard"]
 

@@ -17,8 +17,14 @@ from tests.support.ws_client import Player, create_room, join_room
 @pytest.fixture(scope="module")
 def coach_server(tmp_path_factory):
     # Slow bots (an easy one thinks 15-30 s): the table holds still while the test plays.
-    srv = LiveServer(tmp_path_factory.mktemp("ws-coach"), test_seed=288, countdown_s=0.2,
-                     bot_think_scale=10, rate_per_s=400, rate_burst=400)
+    srv = LiveServer(
+        tmp_path_factory.mktemp("ws-coach"),
+        test_seed=288,
+        countdown_s=0.2,
+        bot_think_scale=10,
+        rate_per_s=400,
+        rate_burst=400,
+    )
     with srv:
         yield srv
 
@@ -33,13 +39,14 @@ async def coach(p: Player) -> dict:
 def test_a_practice_room_is_coached_and_the_advice_is_accepted(coach_server):
     async def main():
         async with httpx.AsyncClient() as http:
-            r = await http.post(coach_server.base + "/api/rooms/practice",
-                                json={"name": "Ann", "bots": 1, "level": "easy", "rounds": 1})
+            r = await http.post(
+                coach_server.base + "/api/rooms/practice", json={"name": "Ann", "bots": 1, "level": "easy", "rounds": 1}
+            )
         assert r.status_code == 200, r.text
         ann = Player(coach_server.ws_base, r.json())
         await ann.connect()
         await ann.wait_for(lambda: ann.state is not None and ann.state["phase"] == "playing" and ann.legal, 10)
-        for step in range(4):
+        for _step in range(4):
             answer = await coach(ann)
             assert answer["why"]["kind"] in ("ace", "home", "uncover", "waste", "free", "empty", "draw", "recycle")
             assert answer["action"] in ann.legal, (answer, ann.legal)
@@ -47,6 +54,7 @@ def test_a_practice_room_is_coached_and_the_advice_is_accepted(coach_server):
             reply = await ann.reply(action_id)
             assert reply["type"] == "ack", reply
         await ann.close()
+
     asyncio.run(main())
 
 
@@ -68,4 +76,5 @@ def test_a_race_between_people_is_not_coached(coach_server):
         await refused(ann, {"type": "coach", "seat": 1}, "invalid")  # no fields: a typo is an error
         for p in (ann, bob):
             await p.close()
+
     asyncio.run(main())

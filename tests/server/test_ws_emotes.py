@@ -106,6 +106,7 @@ def test_an_emote_flood_is_closed_like_any_flood_and_disturbs_no_one(server):
     """The test server allows 400 messages a second, 400 at once (conftest.py): past
     that an emote flood is closed with 1008 like a flood of pings; the cooldown lets
     at most one of its emotes reach the table, and the room and other rooms go on."""
+
     async def main():
         players = await seated(server, 3)
         other_room = await seated(server, 2)

@@ -31,8 +31,11 @@ async def _after_a_rematch_a_client_that_applies_events_holds_what_a_snapshot_sa
     # the new match's countdown starts at once (issue 14), and its `room` event clears
     # the old table from the events alone; then the new match's first round is dealt
     await ann.wait_for(lambda: ann.state["phase"] == "playing" and ann.state["round_no"] == 1)
-    rematch_event = next(msg["event"] for msg in ann.received if msg["type"] == "event"
-                         and msg["event"]["kind"] == "room" and "round" in msg["event"]["state"])
+    rematch_event = next(
+        msg["event"]
+        for msg in ann.received
+        if msg["type"] == "event" and msg["event"]["kind"] == "room" and "round" in msg["event"]["state"]
+    )
     assert rematch_event["state"]["round"] is None and rematch_event["state"]["phase"] == "countdown"
     by_events = copy.deepcopy(ann.state)
     snapshots = sum(1 for msg in ann.received if msg["type"] == "snapshot")
@@ -45,16 +48,19 @@ async def _after_a_rematch_a_client_that_applies_events_holds_what_a_snapshot_sa
         await p.close()
 
 
-@pytest.mark.parametrize("name", [
-    "\u202eevil",         # right-to-left override
-    "Ann\u2066",          # left-to-right isolate
-    "\u200b",             # zero width space, alone
-    "\u200b\u200d\u2060",  # nothing but invisible characters
-    "\u3164",             # Hangul filler: a letter that shows nothing
-    "An\u2028n",          # line separator
-    "An\u0085n",          # next line (a C1 control)
-    "An\u009bn",          # another C1 control
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u202eevil",  # right-to-left override
+        "Ann\u2066",  # left-to-right isolate
+        "\u200b",  # zero width space, alone
+        "\u200b\u200d\u2060",  # nothing but invisible characters
+        "\u3164",  # Hangul filler: a letter that shows nothing
+        "An\u2028n",  # line separator
+        "An\u0085n",  # next line (a C1 control)
+        "An\u009bn",  # another C1 control
+    ],
+)
 def test_names_that_hide_or_reorder_text_are_refused(server, name):
     asyncio.run(_names_that_hide_or_reorder_text_are_refused(server, name))
 

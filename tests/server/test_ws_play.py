@@ -43,9 +43,14 @@ def choose(legal: list[dict], rng: random.Random, view: dict) -> dict | None:
     from_waste = [a for a in legal if a["type"] == "tableau" and a["src"] == "waste"]
     if from_waste:
         return rng.choice(from_waste)
-    exposing = [a for a in legal if a["type"] == "tableau" and a["src"] != "waste"
-                and view["tableau"][a["src"]]["down"] > 0
-                and a["count"] == len(view["tableau"][a["src"]]["up"])]
+    exposing = [
+        a
+        for a in legal
+        if a["type"] == "tableau"
+        and a["src"] != "waste"
+        and view["tableau"][a["src"]]["down"] > 0
+        and a["count"] == len(view["tableau"][a["src"]]["up"])
+    ]
     if exposing:
         return rng.choice(exposing)
     cycle = [a for a in legal if a["type"] in ("draw", "recycle")]
@@ -130,8 +135,10 @@ def test_race_for_the_same_foundation_is_won_exactly_once(server):
         await b.wait_for(lambda: len(public_round(b)["foundations"]) == 1)
         two_a = next(s for s, pile in enumerate(public_round(a)["seats"][0]["tableau"]) if pile["up"][-1:] == ["2C"])
         two_b = next(s for s, pile in enumerate(public_round(b)["seats"][1]["tableau"]) if pile["up"][-1:] == ["2C"])
-        ida, idb = await asyncio.gather(a.act({"type": "foundation", "src": two_a, "pile": 0}),
-                                        b.act({"type": "foundation", "src": two_b, "pile": 0}))
+        ida, idb = await asyncio.gather(
+            a.act({"type": "foundation", "src": two_a, "pile": 0}),
+            b.act({"type": "foundation", "src": two_b, "pile": 0}),
+        )
         ra, rb = await a.reply(ida), await b.reply(idb)
         assert sorted([ra["type"], rb["type"]]) == ["ack", "rejected"]
         winner, loser = (0, rb) if ra["type"] == "ack" else (1, ra)
@@ -163,6 +170,7 @@ def test_a_play_reaches_each_socket_as_one_frame_with_legal_actions_before_the_a
     """Messages of one turn share a frame, one per line: the mover reads the move, its new
     legal actions and then its ack; the other seat the move and its own new legal actions
     (it holds the 2 of clubs, which the ace makes playable)."""
+
     async def main():
         a, b = await seat_players(server, 2)
         await start_round([a, b])

@@ -4,11 +4,10 @@ After coming back, a client's state is identical to one that never dropped."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 from tests.server.test_ws_play import choose, seat_players, start_round
 from tests.support.live_server import LiveServer
-
-import random
 
 
 async def play_some(p, n: int, rng: random.Random) -> None:
@@ -58,7 +57,6 @@ def test_reconnect_with_missed_events_replays_them(server):
 
 
 def test_reconnect_past_the_replay_window_gets_a_snapshot(tmp_path):
-    with LiveServer(tmp_path, replay_window=8, countdown_s=0.1, rate_per_s=400, rate_burst=400,
-                    test_seed=288) as srv:
+    with LiveServer(tmp_path, replay_window=8, countdown_s=0.1, rate_per_s=400, rate_burst=400, test_seed=288) as srv:
         snapshots, gaps = asyncio.run(scenario(srv, 20))
     assert snapshots == 1 and gaps == 0

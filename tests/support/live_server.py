@@ -12,8 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import httpx
 
@@ -29,9 +29,15 @@ def free_port() -> int:
 # Every test client connects from 127.0.0.1, so a whole test session is one client
 # address to the server: the per-address budgets (docs/security.md) are raised out of
 # the way here, unless a test sets them itself (tests/server/test_abuse*.py do).
-GENEROUS_LIMITS = {"room_create_burst": 100_000, "join_burst": 100_000, "grip_create_burst": 100_000,
-                   "miss_burst": 100_000, "max_connections_per_addr": 5000,
-                   "max_connections_per_prefix": 5000, "bot_create_burst": 100_000}
+GENEROUS_LIMITS = {
+    "room_create_burst": 100_000,
+    "join_burst": 100_000,
+    "grip_create_burst": 100_000,
+    "miss_burst": 100_000,
+    "max_connections_per_addr": 5000,
+    "max_connections_per_prefix": 5000,
+    "bot_create_burst": 100_000,
+}
 
 
 class LiveServer:
@@ -52,8 +58,14 @@ class LiveServer:
 
     def env(self) -> dict:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DEMON_")}
-        env.update({"DEMON_PORT": str(self.port), "DEMON_HOST": "127.0.0.1",
-                    "DEMON_DATA_DIR": str(self.data_dir), "DEMON_LOG_LEVEL": "info"})
+        env.update(
+            {
+                "DEMON_PORT": str(self.port),
+                "DEMON_HOST": "127.0.0.1",
+                "DEMON_DATA_DIR": str(self.data_dir),
+                "DEMON_LOG_LEVEL": "info",
+            }
+        )
         env.update({f"DEMON_{k.upper()}": str(v) for k, v in {**GENEROUS_LIMITS, **self.settings}.items()})
         return env
 
@@ -62,11 +74,17 @@ class LiveServer:
 
     # Start-up is two interpreters' imports since the Devil's Grip worker (issue 25): at
     # load averages of 20-40 on the shared test machine, more than the 20 s this was.
-    def start(self, timeout: float = 45.0) -> "LiveServer":
+    def start(self, timeout: float = 45.0) -> LiveServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env(),
-                                     stdout=log, stderr=subprocess.STDOUT, preexec_fn=self.in_child)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app"],
+            cwd=ROOT,
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=self.in_child,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -110,7 +128,7 @@ class LiveServer:
         self.proc = None
         return code
 
-    def __enter__(self) -> "LiveServer":
+    def __enter__(self) -> LiveServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

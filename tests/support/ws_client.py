@@ -38,6 +38,8 @@ class Player:
         self.code = grant["code"]
         self.token = grant["token"]
         self.ws: Any = None
+        # resync requests sent from the reader: held so the loop does not drop them unfinished
+        self._pending: set[asyncio.Future[Any]] = set()
         self.state: dict | None = None
         self.v: int | None = None
         self.epoch: str | None = None  # the server run `v` belongs to (from `welcome`)
@@ -63,8 +65,7 @@ class Player:
             return None
         return next((p for p in self.state["players"] if p["id"] == self.grant["you"]), None)
 
-    async def connect(self, *, resume: bool = False, origin: str | None = None,
-                      tiny_buffers: bool = False) -> None:
+    async def connect(self, *, resume: bool = False, origin: str | None = None, tiny_buffers: bool = False) -> None:
         """`tiny_buffers` makes a client whose socket fills up fast (slow-reader tests)."""
         headers = {"Origin": origin} if origin else None
         extra: dict[str, Any] = {}
@@ -75,11 +76,19 @@ class Player:
             sock.connect((host, int(port)))
             sock.setblocking(False)
             extra = {"sock": sock, "max_queue": 1}
-        self.ws = await websockets.connect(f"{self.ws_base}/ws/{self.code}", additional_headers=headers,
-                                           compression=None, max_size=2**22, **extra)
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token,
-                                       "v": self.v if resume else None,
-                                       "epoch": self.epoch if resume else None}))
+        self.ws = await websockets.connect(
+            f"{self.ws_base}/ws/{self.code}", additional_headers=headers, compression=None, max_size=2**22, **extra
+        )
+        await self.ws.send(
+            json.dumps(
+                {
+                    "type": "hello",
+                    "token": self.token,
+                    "v": self.v if resume else None,
+                    "epoch": self.epoch if resume else None,
+                }
+            )
+        )
         self.close_code = None
         self._reader = asyncio.create_task(self._read())
 
@@ -109,6 +118,7 @@ class Player:
                 if self.close_code is not None and not predicate():
                     raise ConnectionError(f"socket closed with {self.close_code}")
                 await self._changed.wait()
+
         await asyncio.wait_for(waiter(), timeout)
 
     async def _read(self) -> None:
@@ -141,7 +151,7 @@ class Player:
                 return
             if msg["v"] != self.v + 1:
                 self.gaps += 1
-                asyncio.ensure_future(self.send({"type": "resync"}))
+                self._pending.add(asyncio.ensure_future(self.send({"type": "resync"})))
                 return
             self.apply_event(msg["event"])
             self.v = msg["v"]

@@ -64,6 +64,7 @@ class BotDoor(Protocol):
 
     def bot_message(self, handle: RoomHandle, player: Player, msg: m.RoomMessage) -> out.Reply | None: ...
 
+
 log = logging.getLogger("demon.bots")
 
 
@@ -131,8 +132,7 @@ class BotDriver:
             delay = hurried(delay)
         delay *= self.think_scale
         loop = asyncio.get_running_loop()
-        handle.bot_timers[player.id] = loop.call_later(
-            delay, self._fire, handle, player, message, handle.room.round_no)
+        handle.bot_timers[player.id] = loop.call_later(delay, self._fire, handle, player, message, handle.room.round_no)
 
     def forget(self, handle: RoomHandle) -> None:
         """The room is gone (or the server stops): its bots stop thinking."""
@@ -149,12 +149,23 @@ class BotDriver:
 
     def _can_play(self, handle: RoomHandle, player: Player) -> bool:
         room = handle.room
-        if (player.bot is None or player.left or self.hub.rooms.get(room.code) is not handle
-                or room.phase is not Phase.PLAYING or room.round is None or not handle.person_seen):
+        if (
+            player.bot is None
+            or player.left
+            or self.hub.rooms.get(room.code) is not handle
+            or room.phase is not Phase.PLAYING
+            or room.round is None
+            or not handle.person_seen
+        ):
             return False
         seat = player.seat
-        return (seat is not None and seat < len(room.players) and room.players[seat] is player
-                and seat not in room.round.absent and room.has_people())
+        return (
+            seat is not None
+            and seat < len(room.players)
+            and room.players[seat] is player
+            and seat not in room.round.absent
+            and room.has_people()
+        )
 
     def _decide(self, handle: RoomHandle, player: Player) -> Intent:
         """The message this bot means to send (`Intent`)."""

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
-from app.demon.rules.bot import LEVELS, BotMemory, decide
-from app.demon.rules.view import SeatView, seat_view
 from app.common.rng import SplitMix64
-from app.protocol import server as out
-from app.protocol.actions import public_action
 from app.demon.room.errors import NotPractice, SpectatorCannotPlay
 from app.demon.room.phases import Op, require
 from app.demon.room.room import Player, Room
+from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
+from app.demon.rules.bot import LEVELS, BotMemory, decide
+from app.demon.rules.view import SeatView, seat_view
+from app.protocol import server as out
+from app.protocol.actions import public_action
 
 COACH = replace(LEVELS["hard"], name="coach", overlook=0.0, noise=0.0)
 

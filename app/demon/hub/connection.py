@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable, Coroutine, Iterable, Protocol
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, Protocol
 
 log = logging.getLogger("demon.connection")
 
@@ -63,7 +64,7 @@ def start(coro: Coroutine[Any, Any, None]) -> Suspended | None:
     return coro, waits_on
 
 
-async def finish(coro: Coroutine[Any, Any, None], waits_on: "asyncio.Future[Any] | None") -> None:
+async def finish(coro: Coroutine[Any, Any, None], waits_on: asyncio.Future[Any] | None) -> None:
     """Drive a coroutine that `start` began: wait for what it waits on, resume it, repeat
     (what a Task does). The coroutine reads the outcome of what it waited on itself."""
     try:
@@ -153,7 +154,7 @@ class Pipe:
             if self._task is asyncio.current_task():
                 self._task = None
 
-    async def drain_and_stop(self, timeout: float = 1.0) -> None:
+    async def drain_and_stop(self, timeout: float = 1.0) -> None:  # noqa: ASYNC109 (a budget for the close)
         """Let a close we asked for reach the client; a socket that is simply gone has
         nothing left to receive, so its writes stop at once (and a server stop is quick)."""
         task = self._task
@@ -165,7 +166,7 @@ class Pipe:
             return
         try:
             await asyncio.wait_for(asyncio.shield(task), timeout)
-        except (asyncio.TimeoutError, Exception):
+        except (TimeoutError, Exception):
             self._stop(task)
 
     def _stop(self, task: asyncio.Task[None] | None) -> None:
@@ -174,4 +175,3 @@ class Pipe:
         if self._suspended is not None:  # its task never started: end the send it held
             self._suspended[0].close()
             self._suspended = None
-

@@ -9,15 +9,16 @@ but `hello` (the socket endpoint's) has a row (tests/rooms/test_protocol_shapes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
+from app.demon.hub import coach
 from app.demon.hub.connection import Pipe
 from app.demon.hub.flush import Outbox
 from app.demon.hub.handle import RoomHandle, RoomStore
-from app.demon.hub import coach
 from app.demon.room.errors import Invalid, RoomError
 from app.demon.room.room import Options, Outcome, Player
 from app.ops import instruments
@@ -29,8 +30,14 @@ M = TypeVar("M", bound=BaseModel)  # one of m.RoomMessage's classes
 
 
 class Dispatcher:
-    def __init__(self, outbox: Outbox, store: RoomStore | None, clock: Callable[[], float],
-                 check_bot_cap: Callable[[int], None], after_change: Callable[[RoomHandle], None]) -> None:
+    def __init__(
+        self,
+        outbox: Outbox,
+        store: RoomStore | None,
+        clock: Callable[[], float],
+        check_bot_cap: Callable[[int], None],
+        after_change: Callable[[RoomHandle], None],
+    ) -> None:
         self.outbox = outbox
         self.store = store
         self.clock = clock
@@ -60,8 +67,9 @@ class Dispatcher:
 # where pipe is None for a bot; each returns the room's Outcome or raises RoomError.
 
 
-def _on_action(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Action,
-               now: float) -> Outcome:
+def _on_action(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Action, now: float
+) -> Outcome:
     started = perf_counter()
     outcome = handle.room.act(player, msg.id, msg.action, now)
     for pid, note in outcome.direct:  # a race's winner hears its margin (a bot has no socket)
@@ -78,56 +86,63 @@ def _on_action(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | N
     return outcome
 
 
-def _on_start(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Start,
-              now: float) -> Outcome:
+def _on_start(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Start, now: float
+) -> Outcome:
     return handle.room.start(player, now)
 
 
-def _on_next_round(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.NextRound,
-                   now: float) -> Outcome:
+def _on_next_round(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.NextRound, now: float
+) -> Outcome:
     return handle.room.next_round(player, now)
 
 
-def _on_options(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.SetOptions,
-                now: float) -> Outcome:
+def _on_options(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.SetOptions, now: float
+) -> Outcome:
     return handle.room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
 
 
-def _on_vote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Vote,
-             now: float) -> Outcome:
+def _on_vote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Vote, now: float) -> Outcome:
     return handle.room.vote(player, msg.end, msg.bots_finish)
 
 
-def _on_rematch(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Rematch,
-                now: float) -> Outcome:
+def _on_rematch(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Rematch, now: float
+) -> Outcome:
     outcome = handle.room.rematch(player, now)
     if d.store is not None:
         d.store.reopen_match(handle.room)
     return outcome
 
 
-def _on_leave(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Leave,
-              now: float) -> Outcome:
+def _on_leave(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Leave, now: float
+) -> Outcome:
     return handle.room.leave(player, now)
 
 
-def _on_add_bot(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.AddBot,
-                now: float) -> Outcome:
+def _on_add_bot(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.AddBot, now: float
+) -> Outcome:
     d.check_bot_cap(1)
     outcome, bot = handle.room.add_bot(player, msg.level, now)
     log_event("bot_added", code=handle.room.code, player=bot.id, level=msg.level)
     return outcome
 
 
-def _on_remove_bot(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.RemoveBot,
-                   now: float) -> Outcome:
+def _on_remove_bot(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.RemoveBot, now: float
+) -> Outcome:
     outcome = handle.room.remove_bot(player, msg.player, now)
     log_event("bot_removed", code=handle.room.code, player=msg.player)
     return outcome
 
 
-def _on_resync(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Resync,
-               now: float) -> Outcome:
+def _on_resync(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Resync, now: float
+) -> Outcome:
     if pipe is None:  # a bot has no state to resync
         raise Invalid("Unexpected message.")
     d.outbox.stream(pipe, [out.encode(handle.room.snapshot(now))])
@@ -136,13 +151,13 @@ def _on_resync(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | N
     return Outcome()
 
 
-def _on_ping(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Ping,
-             now: float) -> Outcome:
+def _on_ping(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Ping, now: float) -> Outcome:
     return Outcome(reply=out.pong())
 
 
-def _on_emote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Emote,
-              now: float) -> Outcome:
+def _on_emote(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Emote, now: float
+) -> Outcome:
     """To every socket of the room, the sender's too; not an event (app/demon/hub/emotes.py)."""
     if pipe is None:  # bots do not emote
         raise Invalid("Unexpected message.")
@@ -152,38 +167,45 @@ def _on_emote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | No
     return Outcome()
 
 
-def _on_coach(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Coach,
-              now: float) -> Outcome:
+def _on_coach(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Coach, now: float
+) -> Outcome:
     return Outcome(reply=coach.advice(handle.room, player))
 
 
 Handler = Callable[[Dispatcher, RoomHandle, Player, "Pipe | None", m.RoomMessage, float], Outcome]
 
 
-def _row(kind: type[M], handler: Callable[[Dispatcher, RoomHandle, Player, Pipe | None, M, float], Outcome]
-         ) -> tuple[type[BaseModel], Handler]:
+def _row(
+    kind: type[M], handler: Callable[[Dispatcher, RoomHandle, Player, Pipe | None, M, float], Outcome]
+) -> tuple[type[BaseModel], Handler]:
     """A row of the table: a handler of one message class, callable with any message
     (the table is looked up by the message's class, so the check never fails)."""
-    def run(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.RoomMessage,
-            now: float) -> Outcome:
+
+    def run(
+        d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.RoomMessage, now: float
+    ) -> Outcome:
         assert isinstance(msg, kind)
         return handler(d, handle, player, pipe, msg, now)
+
     run.__doc__ = handler.__doc__
     return kind, run
 
 
-HANDLERS: dict[type[BaseModel], Handler] = dict([
-    _row(m.Action, _on_action),
-    _row(m.Start, _on_start),
-    _row(m.NextRound, _on_next_round),
-    _row(m.SetOptions, _on_options),
-    _row(m.Vote, _on_vote),
-    _row(m.Rematch, _on_rematch),
-    _row(m.Leave, _on_leave),
-    _row(m.AddBot, _on_add_bot),
-    _row(m.RemoveBot, _on_remove_bot),
-    _row(m.Resync, _on_resync),
-    _row(m.Ping, _on_ping),
-    _row(m.Emote, _on_emote),
-    _row(m.Coach, _on_coach),
-])
+HANDLERS: dict[type[BaseModel], Handler] = dict(
+    [
+        _row(m.Action, _on_action),
+        _row(m.Start, _on_start),
+        _row(m.NextRound, _on_next_round),
+        _row(m.SetOptions, _on_options),
+        _row(m.Vote, _on_vote),
+        _row(m.Rematch, _on_rematch),
+        _row(m.Leave, _on_leave),
+        _row(m.AddBot, _on_add_bot),
+        _row(m.RemoveBot, _on_remove_bot),
+        _row(m.Resync, _on_resync),
+        _row(m.Ping, _on_ping),
+        _row(m.Emote, _on_emote),
+        _row(m.Coach, _on_coach),
+    ]
+)

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import get_args
 
-from app.protocol import server as out
-from app.protocol.messages import EmoteName
 from app.demon.room.errors import RoomError, SpectatorCannotPlay
 from app.demon.room.seating import Player
+from app.protocol import server as out
+from app.protocol.messages import EmoteName
 
 EMOTES: tuple[str, ...] = get_args(EmoteName)
 COOLDOWN_S = 1.5  # between two emotes of one player; the browser waits a little longer

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Iterable
 from time import perf_counter
-from typing import Callable, Iterable
 
 from app.demon.hub.connection import Pipe
 from app.demon.hub.handle import SAVE_ALL, SAVE_MOVES, SAVED, RoomHandle, RoomStore
@@ -64,11 +64,17 @@ class Outbox:
             body = event["event"]
             if body["kind"] == "round_ended":
                 result = body["result"]
-                log_event("round_ended", code=handle.room.code, round_no=result["round_no"],
-                          reason=result["reason"], match_over=result["match_over"])
+                log_event(
+                    "round_ended",
+                    code=handle.room.code,
+                    round_no=result["round_no"],
+                    reason=result["reason"],
+                    match_over=result["match_over"],
+                )
             elif body["kind"] == "round_started":
-                log_event("round_started", code=handle.room.code, round_no=body["round_no"],
-                          players=len(handle.room.players))
+                log_event(
+                    "round_started", code=handle.room.code, round_no=body["round_no"], players=len(handle.room.players)
+                )
 
     def stream(self, pipe: Pipe, texts: Iterable[str]) -> None:
         """Room news for one socket only (its welcome, a snapshot, an emote), in order
@@ -136,17 +142,22 @@ class Outbox:
         for handle in changed.values():
             self._after_flush(handle)
 
-    def _send_turns(self, pipes: Iterable[Pipe], stream: dict[Pipe, list[str]], seats: dict[Pipe, Seat],
-                    replies: dict[Pipe, list[str]]) -> None:
+    def _send_turns(
+        self,
+        pipes: Iterable[Pipe],
+        stream: dict[Pipe, list[str]],
+        seats: dict[Pipe, Seat],
+        replies: dict[Pipe, list[str]],
+    ) -> None:
         for pipe in pipes:
             try:
                 self._send_turn(pipe, stream.get(pipe), seats.get(pipe), replies.get(pipe))
             except Exception:  # a bug about one socket must not keep the others' news back
-                log.exception("could not send to a socket of room %s", seats[pipe][0].room.code
-                              if pipe in seats else "?")
+                log.exception(
+                    "could not send to a socket of room %s", seats[pipe][0].room.code if pipe in seats else "?"
+                )
 
-    def _send_turn(self, pipe: Pipe, events: list[str] | None, seat: Seat | None,
-                   replies: list[str] | None) -> None:
+    def _send_turn(self, pipe: Pipe, events: list[str] | None, seat: Seat | None, replies: list[str] | None) -> None:
         """One socket's share of a turn, as one frame: its events, its `legal`, its replies."""
         texts = events or []
         if seat is not None:

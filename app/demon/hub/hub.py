@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from app.config import Settings
 from app.demon.hub.bot_driver import BotDriver
@@ -53,8 +53,9 @@ class HubFull(Exception):
 
 
 class Hub:
-    def __init__(self, settings: Settings, store: RoomStore | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, settings: Settings, store: RoomStore | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.settings = settings
         self.store = store
         self.clock = clock
@@ -73,16 +74,17 @@ class Hub:
 
     async def start(self) -> None:
         if self.store is not None:
-            for room in self.store.load_rooms(countdown_s=self.settings.countdown_s,
-                                              replay_window=self.settings.replay_window,
-                                              grace_s=self.settings.reconnect_grace_s,
-                                              test_seed=self.settings.test_seed):
+            for room in self.store.load_rooms(
+                countdown_s=self.settings.countdown_s,
+                replay_window=self.settings.replay_window,
+                grace_s=self.settings.reconnect_grace_s,
+                test_seed=self.settings.test_seed,
+            ):
                 room.clock = self.clock
                 handle = RoomHandle(room)
                 self.rooms[room.code] = handle
                 self.bots.poke(handle)  # a restored room's bots carry on
-                log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v,
-                          bots=len(room.bots()))
+                log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v, bots=len(room.bots()))
         self.timers.start()
 
     async def stop(self) -> None:
@@ -106,9 +108,15 @@ class Hub:
         code = new_code(self.settings.shard)
         while code in self.rooms:
             code = new_code(self.settings.shard)
-        room = Room(code, options, countdown_s=self.settings.countdown_s,
-                    replay_window=self.settings.replay_window, grace_s=self.settings.reconnect_grace_s,
-                    test_seed=self.settings.test_seed, test_layout=self.test_layout)
+        room = Room(
+            code,
+            options,
+            countdown_s=self.settings.countdown_s,
+            replay_window=self.settings.replay_window,
+            grace_s=self.settings.reconnect_grace_s,
+            test_seed=self.settings.test_seed,
+            test_layout=self.test_layout,
+        )
         room.clock = self.clock
         return room
 
@@ -140,14 +148,16 @@ class Hub:
         self.outbox.save([handle])  # the new seat is on disk before its token is handed out
         return handle, player, token
 
-    def create_practice(self, body: m.PracticeRoom, *, seed: int | None = None,
-                        time_limit_s: int | None = None) -> tuple[RoomHandle, Player, str]:
-        """"Play against bots": one person and `body.bots` bots, the countdown started.
+    def create_practice(
+        self, body: m.PracticeRoom, *, seed: int | None = None, time_limit_s: int | None = None
+    ) -> tuple[RoomHandle, Player, str]:
+        """ "Play against bots": one person and `body.bots` bots, the countdown started.
         The daily race (app/server/daily_http.py) names the deal (`seed`, which also
         seeds the bots) and a time limit."""
         self._check_bot_room(body.bots)
         handle, player, token = self.create_room(
-            m.CreateRoom(name=body.name, rounds=body.rounds, max_players=body.bots + 1))
+            m.CreateRoom(name=body.name, rounds=body.rounds, max_players=body.bots + 1)
+        )
         room, now = handle.room, self.clock()
         if seed is not None:
             room.test_seed = seed
@@ -171,8 +181,9 @@ class Hub:
 
     # ------------------------------------------------------------ sockets
 
-    def attach(self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None,
-               epoch: str | None = None) -> bool:
+    def attach(
+        self, handle: RoomHandle, player: Player, pipe: Pipe, last_v: int | None, epoch: str | None = None
+    ) -> bool:
         """A socket authenticated as `player`: send what it missed, then go live. False
         when the room was removed or the player left while the socket was opening.
 
@@ -194,8 +205,9 @@ class Hub:
         pipe.on_drop = lambda dropped: self._drop(handle, player, dropped)
         missed = room.log.since(last_v) if last_v is not None and epoch == self.epoch else None
         welcome = out.encode(out.welcome(room.code, player.id, player.seat, room.v, self.epoch))
-        self.outbox.stream(pipe, [welcome] + (missed if missed is not None
-                                              else [out.encode(room.snapshot(self.clock()))]))
+        self.outbox.stream(
+            pipe, [welcome] + (missed if missed is not None else [out.encode(room.snapshot(self.clock()))])
+        )
         room.answers.forget_sent(player.id)
         self.outbox.mark_changed(handle)
         log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from app.config import Settings
 from app.demon.hub.flush import Outbox
@@ -29,9 +29,15 @@ CHECKPOINT_EVERY_TICKS = 20  # 5 s
 
 
 class Timers:
-    def __init__(self, rooms: dict[str, RoomHandle], outbox: Outbox, settings: Settings,
-                 store: RoomStore | None, clock: Callable[[], float],
-                 on_removed: Callable[[RoomHandle], None]) -> None:
+    def __init__(
+        self,
+        rooms: dict[str, RoomHandle],
+        outbox: Outbox,
+        settings: Settings,
+        store: RoomStore | None,
+        clock: Callable[[], float],
+        on_removed: Callable[[RoomHandle], None],
+    ) -> None:
         self.rooms = rooms  # the hub's own dict: rooms come and go there
         self.outbox = outbox
         self.settings = settings
@@ -73,8 +79,9 @@ class Timers:
             ticks += 1
             try:
                 self.tick()
-                if self.store is not None and (ticks % CHECKPOINT_EVERY_TICKS == 0
-                                               or self.store.wal_wants_checkpoint()):
+                if self.store is not None and (
+                    ticks % CHECKPOINT_EVERY_TICKS == 0 or self.store.wal_wants_checkpoint()
+                ):
                     await asyncio.to_thread(self.store.checkpoint)
                     if self.store.wal_wants_checkpoint():  # writes kept coming: catch up here
                         self.store.finish_checkpoint()

@@ -20,7 +20,8 @@ when the round began (`kept`, `restore_kept`); rejections do not.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from app.protocol import server as out
 
@@ -72,9 +73,12 @@ class ActionIds:
         """The applied ids the current round's log (`in_log`: (player, action id)) does
         not hold, for the store: the previous round's (earlier=True), and, between a
         rematch and its first round, the last round's (earlier=False)."""
-        return ([KeptId(pid, aid, v, True) for pid, ids in self._applied_before.items() for aid, v in ids.items()]
-                + [KeptId(pid, aid, v, False) for pid, ids in self._applied.items() for aid, v in ids.items()
-                   if (pid, aid) not in in_log])
+        return [KeptId(pid, aid, v, True) for pid, ids in self._applied_before.items() for aid, v in ids.items()] + [
+            KeptId(pid, aid, v, False)
+            for pid, ids in self._applied.items()
+            for aid, v in ids.items()
+            if (pid, aid) not in in_log
+        ]
 
     def restore_kept(self, kept: Iterable[KeptId]) -> None:
         for pid, action_id, v, earlier in kept:
@@ -82,6 +86,6 @@ class ActionIds:
 
     def of(self, pid: str) -> list[out.Ack | out.Rejected]:
         """Every answer remembered for `pid`, applied ones first (what the tests look at)."""
-        return ([out.ack(a, v) for applied in (self._applied_before, self._applied)
-                 for a, v in applied.get(pid, {}).items()]
-                + list(self._rejected.get(pid, {}).values()))
+        return [
+            out.ack(a, v) for applied in (self._applied_before, self._applied) for a, v in applied.get(pid, {}).items()
+        ] + list(self._rejected.get(pid, {}).values())

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from app.demon.rules.bot import LEVELS, BotMemory
 from app.common.rng import SplitMix64
+from app.demon.rules.bot import LEVELS, BotMemory
 
 BOT_LEVELS = tuple(LEVELS)  # "easy", "medium", "hard"
 
@@ -31,7 +31,7 @@ class BotSeat:
     rng: SplitMix64
 
     @classmethod
-    def new(cls, level: str, seed: int) -> "BotSeat":
+    def new(cls, level: str, seed: int) -> BotSeat:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}")
         return cls(level, BotMemory(), SplitMix64(seed))
@@ -40,7 +40,7 @@ class BotSeat:
         return BotSeatJson(level=self.level, memory=self.memory.to_json(), rng=self.rng.state)
 
     @classmethod
-    def from_json(cls, data: BotSeatJson) -> "BotSeat":
+    def from_json(cls, data: BotSeatJson) -> BotSeat:
         if data["level"] not in LEVELS:
             raise ValueError(f"unknown bot level {data['level']!r}")
         return cls(data["level"], BotMemory.from_json(data["memory"]), SplitMix64(int(data["rng"])))

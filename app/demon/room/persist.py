@@ -11,7 +11,8 @@ the phase and the match (`match_json`).
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable, NotRequired, TypedDict
+from collections.abc import Iterable
+from typing import Any, NotRequired, TypedDict
 
 from app.demon.room.action_ids import KeptId
 from app.demon.room.phases import Phase
@@ -61,8 +62,13 @@ def match_json(room: Room, now: float) -> MatchJson:
 
 def room_meta(room: Room, now: float) -> RoomMeta:
     """Everything but the round's cards and action log."""
-    return RoomMeta(code=room.code, options=room.options.to_json(), listed=room.listed,
-                    **room.seating.to_json(), **match_json(room, now))
+    return RoomMeta(
+        code=room.code,
+        options=room.options.to_json(),
+        listed=room.listed,
+        **room.seating.to_json(),
+        **match_json(room, now),
+    )
 
 
 def room_initial(room: Room) -> dict[str, Any] | None:
@@ -81,10 +87,17 @@ def round_record(room: Room) -> dict[str, Any] | None:
     return room.record.record()
 
 
-def restore_room(meta: RoomMeta, initial: dict[str, Any] | None, steps: list[Step],
-                 step_ids: list[StepIds | None], *, now: float, kept: Iterable[KeptId] = (),
-                 times: list[float | None] | None = None,
-                 **room_kwargs: Any) -> Room:
+def restore_room(
+    meta: RoomMeta,
+    initial: dict[str, Any] | None,
+    steps: list[Step],
+    step_ids: list[StepIds | None],
+    *,
+    now: float,
+    kept: Iterable[KeptId] = (),
+    times: list[float | None] | None = None,
+    **room_kwargs: Any,
+) -> Room:
     """Rebuild a Room as `room_meta` and the round's record left it. Every person comes
     back disconnected (the grace period restarts); a countdown starts again from its
     beginning."""

@@ -98,31 +98,64 @@ NO_REMATCH = Refused(BadPhase, "The match is not over.")
 
 TABLE: dict[Phase, dict[Op, Cell]] = {
     Phase.LOBBY: {
-        Op.SET_OPTIONS: _goes(L), Op.ADD_BOT: _goes(L), Op.REMOVE_BOT: _goes(L), Op.SIT: _goes(L),
-        Op.START: _goes(C), Op.NEXT_ROUND: NO_NEXT_ROUND, Op.REMATCH: NO_REMATCH,
-        Op.ACT: NOT_STARTED, Op.VOTE: NO_VOTE, Op.COACH: NO_COACH,
+        Op.SET_OPTIONS: _goes(L),
+        Op.ADD_BOT: _goes(L),
+        Op.REMOVE_BOT: _goes(L),
+        Op.SIT: _goes(L),
+        Op.START: _goes(C),
+        Op.NEXT_ROUND: NO_NEXT_ROUND,
+        Op.REMATCH: NO_REMATCH,
+        Op.ACT: NOT_STARTED,
+        Op.VOTE: NO_VOTE,
+        Op.COACH: NO_COACH,
     },
     Phase.COUNTDOWN: {
-        Op.SET_OPTIONS: NO_OPTIONS, Op.ADD_BOT: NO_ADDING_BOTS, Op.REMOVE_BOT: NO_REMOVING_BOTS,
-        Op.START: NO_START, Op.NEXT_ROUND: NO_NEXT_ROUND, Op.REMATCH: NO_REMATCH,
-        Op.ACT: NOT_STARTED, Op.VOTE: NO_VOTE, Op.COACH: NO_COACH,
+        Op.SET_OPTIONS: NO_OPTIONS,
+        Op.ADD_BOT: NO_ADDING_BOTS,
+        Op.REMOVE_BOT: NO_REMOVING_BOTS,
+        Op.START: NO_START,
+        Op.NEXT_ROUND: NO_NEXT_ROUND,
+        Op.REMATCH: NO_REMATCH,
+        Op.ACT: NOT_STARTED,
+        Op.VOTE: NO_VOTE,
+        Op.COACH: NO_COACH,
         Op.BEGIN_ROUND: _goes(P, L, R),  # back to the lobby or round over: fewer than two left
     },
     Phase.PLAYING: {
-        Op.SET_OPTIONS: NO_OPTIONS, Op.ADD_BOT: NO_ADDING_BOTS, Op.REMOVE_BOT: NO_REMOVING_BOTS,
-        Op.START: NO_START, Op.NEXT_ROUND: NO_NEXT_ROUND, Op.REMATCH: NO_REMATCH,
-        Op.ACT: _goes(P, R, M), Op.VOTE: _goes(P, R, M), Op.COACH: _goes(P),
+        Op.SET_OPTIONS: NO_OPTIONS,
+        Op.ADD_BOT: NO_ADDING_BOTS,
+        Op.REMOVE_BOT: NO_REMOVING_BOTS,
+        Op.START: NO_START,
+        Op.NEXT_ROUND: NO_NEXT_ROUND,
+        Op.REMATCH: NO_REMATCH,
+        Op.ACT: _goes(P, R, M),
+        Op.VOTE: _goes(P, R, M),
+        Op.COACH: _goes(P),
         Op.END_ROUND: _goes(R, M),
     },
     Phase.ROUND_OVER: {
-        Op.SET_OPTIONS: NO_OPTIONS, Op.ADD_BOT: _goes(R), Op.REMOVE_BOT: _goes(R), Op.SIT: _goes(R),
-        Op.START: _goes(C), Op.NEXT_ROUND: _goes(C), Op.REMATCH: NO_REMATCH,
-        Op.ACT: OVER, Op.VOTE: NO_VOTE, Op.COACH: NO_COACH,
+        Op.SET_OPTIONS: NO_OPTIONS,
+        Op.ADD_BOT: _goes(R),
+        Op.REMOVE_BOT: _goes(R),
+        Op.SIT: _goes(R),
+        Op.START: _goes(C),
+        Op.NEXT_ROUND: _goes(C),
+        Op.REMATCH: NO_REMATCH,
+        Op.ACT: OVER,
+        Op.VOTE: NO_VOTE,
+        Op.COACH: NO_COACH,
     },
     Phase.MATCH_OVER: {
-        Op.SET_OPTIONS: NO_OPTIONS, Op.ADD_BOT: _goes(M), Op.REMOVE_BOT: _goes(M), Op.SIT: _goes(M),
-        Op.START: NO_START, Op.NEXT_ROUND: NO_NEXT_ROUND, Op.REMATCH: _goes(C, L),
-        Op.ACT: OVER, Op.VOTE: NO_VOTE, Op.COACH: NO_COACH,
+        Op.SET_OPTIONS: NO_OPTIONS,
+        Op.ADD_BOT: _goes(M),
+        Op.REMOVE_BOT: _goes(M),
+        Op.SIT: _goes(M),
+        Op.START: NO_START,
+        Op.NEXT_ROUND: NO_NEXT_ROUND,
+        Op.REMATCH: _goes(C, L),
+        Op.ACT: OVER,
+        Op.VOTE: NO_VOTE,
+        Op.COACH: NO_COACH,
     },
 }
 
@@ -130,7 +163,8 @@ TABLE: dict[Phase, dict[Op, Cell]] = {
 # The table read the other way, for `allows` (asked for every seat at every flush):
 # the phases, by identity, where each operation may happen.
 _ALLOWED_IN: dict[Op, tuple[Phase, ...]] = {
-    op: tuple(phase for phase in Phase if isinstance(TABLE[phase].get(op), Goes)) for op in Op}
+    op: tuple(phase for phase in Phase if isinstance(TABLE[phase].get(op), Goes)) for op in Op
+}
 
 
 def allows(phase: Phase, op: Op) -> bool:

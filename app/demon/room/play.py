@@ -14,7 +14,8 @@ phase table's (`phases.py`), asked here in one place (`_allows`, `_require`, `_e
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from app.common.errors import EngineError, RaceLost
 from app.demon.room import views
@@ -27,8 +28,8 @@ from app.demon.room.phases import NO_VOTE, NOT_STARTED, Op, Phase, allows, check
 from app.demon.room.round_record import RoundRecord
 from app.demon.room.seating import Player, Seating
 from app.demon.rules.actions import action_to_json
-from app.demon.rules.events import Played
 from app.demon.rules.ending import Termination
+from app.demon.rules.events import Played
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 from app.protocol.actions import MalformedMove, PlayerAction, bind_seat, public_action
@@ -98,8 +99,9 @@ class RoundPlay:
         self.answered.remember(player.id, reply)
         return outcome
 
-    def _race_lost(self, player: Player, action_id: str, action: PlayerAction, race: RaceLost, now: float,
-                   outcome: Outcome) -> out.Rejected:
+    def _race_lost(
+        self, player: Player, action_id: str, action: PlayerAction, race: RaceLost, now: float, outcome: Outcome
+    ) -> out.Rejected:
         """The loser's answer names the winner and, when the winning play's time is known,
         the margin on the receive clock (docs/protocol.md, "The margin of a race"); the
         winner is told the same margin directly (not an event: it changes nothing)."""
@@ -110,14 +112,12 @@ class RoundPlay:
             pile, by_seat, reason = self.record.race_winner(self.round, player.seat, engine_action, race)
             margin = self.record.margin_s(self.round, player.seat, engine_action, pile, now)
         winner = self.seating.at_seat(by_seat)
-        margin_ms = None if margin is None else int(round(margin * 1000))
+        margin_ms = None if margin is None else round(margin * 1000)
         if margin_ms is not None and winner is not None and player.seat is not None:
             outcome.direct.append((winner.id, out.race_won(pile, player.seat, player.name, margin_ms)))
-        return out.race_lost(action_id, race.code, reason, pile, by_seat, winner.name if winner else None,
-                             margin_ms)
+        return out.race_lost(action_id, race.code, reason, pile, by_seat, winner.name if winner else None, margin_ms)
 
-    def _apply(self, player: Player, action_id: str, action: PlayerAction, outcome: Outcome,
-               now: float) -> out.Ack:
+    def _apply(self, player: Player, action_id: str, action: PlayerAction, outcome: Outcome, now: float) -> out.Ack:
         seat = player.seat
         if seat is None or not self.seating.is_seated(player):
             raise SpectatorCannotPlay("Spectators cannot play.")
@@ -134,14 +134,24 @@ class RoundPlay:
         step = action_to_json(engine_action)
         self.record.log(step, (player.id, action_id, self.v + 1), now)  # before the stuck flags: a recycle counts
         self.record.note(engine_events)
-        outcome.events.append(self._emit(out.MoveEvent(
-            kind="move", seat=seat, action=public_action(step),
-            engine=[e.to_json() for e in engine_events],
-            seat_view=new_round.seat_view(seat),
-            foundations=[views.foundation_entry(e.pile, new_round.foundations[e.pile])
-                         for e in engine_events if isinstance(e, Played)],
-            stuck=self.public_stuck(),
-            cards_home=list(new_round.foundation_counts()))))
+        outcome.events.append(
+            self._emit(
+                out.MoveEvent(
+                    kind="move",
+                    seat=seat,
+                    action=public_action(step),
+                    engine=[e.to_json() for e in engine_events],
+                    seat_view=new_round.seat_view(seat),
+                    foundations=[
+                        views.foundation_entry(e.pile, new_round.foundations[e.pile])
+                        for e in engine_events
+                        if isinstance(e, Played)
+                    ],
+                    stuck=self.public_stuck(),
+                    cards_home=list(new_round.foundation_counts()),
+                )
+            )
+        )
         move_v = self.v
         self._close_round_if_ended(outcome)
         return out.ack(action_id, move_v)
@@ -211,8 +221,9 @@ class RoundPlay:
         self.round, _events = self.round.with_absent(seat)
         self.record.log({"type": "absent", "seat": seat, "absent": True})
         self.votes.discard(seat)
-        outcome.events.append(self._emit(out.AbsentEvent(
-            kind="absent", absent=sorted(self.round.absent), stuck=self.public_stuck())))
+        outcome.events.append(
+            self._emit(out.AbsentEvent(kind="absent", absent=sorted(self.round.absent), stuck=self.public_stuck()))
+        )
         self._close_round_if_ended(outcome)
 
     def _round_deadlines(self, now: float, outcome: Outcome) -> None:
@@ -221,9 +232,15 @@ class RoundPlay:
             self._finish(Termination.TIME, outcome)
         if self._allows(Op.END_ROUND) and self.round is not None:
             absent = self.round.absent
-            expired = [p.seat for p in self.players
-                       if not p.connected and p.dropped_at is not None and p.seat is not None
-                       and p.seat not in absent and now - p.dropped_at >= self.grace_s]
+            expired = [
+                p.seat
+                for p in self.players
+                if not p.connected
+                and p.dropped_at is not None
+                and p.seat is not None
+                and p.seat not in absent
+                and now - p.dropped_at >= self.grace_s
+            ]
             for seat in expired:
                 self._mark_absent(seat, outcome)
             if expired:
@@ -242,8 +259,7 @@ class RoundPlay:
         return self._as_wire(legal) if self.answers.news(player.id, legal) else None
 
     def _legal(self, player: Player) -> list[dict[Any, Any]]:
-        if not self._allows(Op.ACT) or self.round is None or player.seat is None \
-                or not self.seating.is_seated(player):
+        if not self._allows(Op.ACT) or self.round is None or player.seat is None or not self.seating.is_seated(player):
             return []
         return self.answers.legal(self.round, player.seat, player.id)
 
@@ -262,7 +278,11 @@ class RoundPlay:
         return self.answers.stuck(self.round, self.record.cycled)
 
     def round_view(self) -> out.RoundView | None:
-        return None if self.round is None else views.round_view(self.round, self.public_stuck(), self.votes, self.bots_finish)
+        return (
+            None
+            if self.round is None
+            else views.round_view(self.round, self.public_stuck(), self.votes, self.bots_finish)
+        )
 
     def _emit(self, body: out.RoomEventBody) -> out.Event:
         return self.log.append(body)

@@ -49,15 +49,23 @@ class Options:
         return out.OptionsJson(rounds=self.rounds, time_limit_s=self.time_limit_s, max_players=self.max_players)
 
     @classmethod
-    def from_json(cls, d: out.OptionsJson) -> "Options":
+    def from_json(cls, d: out.OptionsJson) -> Options:
         return cls(d["rounds"], d["time_limit_s"], d["max_players"])
 
 
 class Room(RoundPlay):
-    def __init__(self, code: str, options: Options, *, countdown_s: float = 3.0,
-                 replay_window: int = 512, grace_s: float = 120.0,
-                 test_seed: int | None = None, seed_source: SplitMix64 | None = None,
-                 test_layout: DemonRound | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        options: Options,
+        *,
+        countdown_s: float = 3.0,
+        replay_window: int = 512,
+        grace_s: float = 120.0,
+        test_seed: int | None = None,
+        seed_source: SplitMix64 | None = None,
+        test_layout: DemonRound | None = None,
+    ) -> None:
         super().__init__(replay_window, grace_s)
         self.code = code
         self.options = options
@@ -115,8 +123,12 @@ class Room(RoundPlay):
         """Give up the seat for good. Mid-round the cards stay and still score."""
         outcome = Outcome()
         in_play = self._allows(Op.END_ROUND)
-        if self.seating.leave(player, renumber=not in_play) and in_play and self.round is not None \
-                and player.seat is not None:
+        if (
+            self.seating.leave(player, renumber=not in_play)
+            and in_play
+            and self.round is not None
+            and player.seat is not None
+        ):
             self._mark_absent(player.seat, outcome)
         outcome.events.append(self.room_event())
         self._check_vote(outcome)
@@ -187,8 +199,7 @@ class Room(RoundPlay):
         self.countdown_ends = now + self.countdown_s
         self.result = None
         outcome.events.append(self.room_event(with_round=with_round))
-        outcome.events.append(self._emit(out.CountdownEvent(
-            kind="countdown", ends_in_ms=int(self.countdown_s * 1000))))
+        outcome.events.append(self._emit(out.CountdownEvent(kind="countdown", ends_in_ms=int(self.countdown_s * 1000))))
 
     def begin_round(self, now: float) -> Outcome:
         """Countdown -> playing. The signal (rule 4): deal and open the round for
@@ -201,8 +212,11 @@ class Room(RoundPlay):
             return Outcome(events=[self.room_event()])
         self.round_no += 1
         self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
-        dealt = (layout_round(self.test_layout, self.round_seed, len(self.players)) if self.test_layout is not None
-                 else DemonRound.deal(self.round_seed, len(self.players)))
+        dealt = (
+            layout_round(self.test_layout, self.round_seed, len(self.players))
+            if self.test_layout is not None
+            else DemonRound.deal(self.round_seed, len(self.players))
+        )
         self.record.begin(dealt, started_at=now)
         self.answered.new_round()
         self.round = dealt.start()
@@ -213,14 +227,25 @@ class Room(RoundPlay):
         self.round_deadline = now + limit if limit else None
         outcome = Outcome()
         for p in self.players:  # a seat already away past its grace is out from the start
-            if not p.connected and p.dropped_at is not None and now - p.dropped_at >= self.grace_s \
-                    and p.seat is not None:
+            if (
+                not p.connected
+                and p.dropped_at is not None
+                and now - p.dropped_at >= self.grace_s
+                and p.seat is not None
+            ):
                 self.round, _ = self.round.with_absent(p.seat)
                 self.record.log({"type": "absent", "seat": p.seat, "absent": True})
         outcome.events.append(self.room_event())
-        outcome.events.append(self._emit(out.RoundStartedEvent(
-            kind="round_started", round_no=self.round_no, round=self.round_view(),
-            time_left_ms=views.ms_until(self.round_deadline, now))))
+        outcome.events.append(
+            self._emit(
+                out.RoundStartedEvent(
+                    kind="round_started",
+                    round_no=self.round_no,
+                    round=self.round_view(),
+                    time_left_ms=views.ms_until(self.round_deadline, now),
+                )
+            )
+        )
         self._close_round_if_ended(outcome)
         return outcome
 
@@ -258,8 +283,12 @@ class Room(RoundPlay):
         """Deadlines: the round's time limit and the reconnection grace period."""
         outcome = Outcome()
         host = self.seating.by_id(self.host) if self.host else None
-        if (host is not None and not host.connected and host.dropped_at is not None
-                and now - host.dropped_at >= self.grace_s):
+        if (
+            host is not None
+            and not host.connected
+            and host.dropped_at is not None
+            and now - host.dropped_at >= self.grace_s
+        ):
             self.seating.pass_host()
             if self.host != host.id:
                 outcome.events.append(self.room_event())

@@ -22,14 +22,15 @@ only the foundations, names the lowest one (issue 16, item 7).
 from __future__ import annotations
 
 import secrets
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-from app.common.errors import RaceLost
 from app.common.cards import Card
+from app.common.errors import RaceLost
 from app.demon.rules.actions import DemonAction, ToFoundation, action_from_json
 from app.demon.rules.events import DemonEvent, Played
-from app.demon.rules.round import DemonRound
 from app.demon.rules.record import make_demon_record
+from app.demon.rules.round import DemonRound
 
 StepIds = tuple[str, str, int]  # (player id, action id, version) of a player's step
 # One step of the log in the engine's record format (docs/records.md): an action's
@@ -132,9 +133,14 @@ class RoundRecord:
         return make_demon_record(self.initial, self.steps, times=self.times)
 
     @classmethod
-    def restore(cls, initial: dict[str, Any] | None, steps: list[Step],
-                step_ids: list[StepIds | None], times: list[float | None] | None = None,
-                now: float = 0.0) -> tuple["RoundRecord", DemonRound | None]:
+    def restore(
+        cls,
+        initial: dict[str, Any] | None,
+        steps: list[Step],
+        step_ids: list[StepIds | None],
+        times: list[float | None] | None = None,
+        now: float = 0.0,
+    ) -> tuple[RoundRecord, DemonRound | None]:
         """The saved record and the round it replays to (None when there is no round).
         `times`: each step's saved time (None: not kept). The round's clock carries on
         from the last known time at `now`: the time the server was down does not count."""

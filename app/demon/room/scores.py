@@ -27,12 +27,19 @@ def score_round(rnd: DemonRound, seating: Seating, round_no: int, rounds: int) -
     match_over = round_no >= rounds
     totals = {p.id: p.total for p in seating.players}
     best = max(totals.values())
-    return out.MatchResult(round_no=round_no, reason=end.reason.value, winner=winner.id if winner else None,
-                           scores=by_id, totals=totals, match_over=match_over,
-                           winners=[pid for pid, t in totals.items() if t == best] if match_over else [])
+    return out.MatchResult(
+        round_no=round_no,
+        reason=end.reason.value,
+        winner=winner.id if winner else None,
+        scores=by_id,
+        totals=totals,
+        match_over=match_over,
+        winners=[pid for pid, t in totals.items() if t == best] if match_over else [],
+    )
 
 
 def history_entry(result: out.MatchResult) -> out.RoundResult:
     """The round alone, as the match's history keeps it."""
-    return out.RoundResult(round_no=result["round_no"], reason=result["reason"], winner=result["winner"],
-                           scores=result["scores"])
+    return out.RoundResult(
+        round_no=result["round_no"], reason=result["reason"], winner=result["winner"], scores=result["scores"]
+    )

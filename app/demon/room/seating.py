@@ -54,26 +54,49 @@ class Player:
     bot: BotSeat | None = None  # a computer player (app/demon/hub/bot_driver.py); no token, no socket
 
     def public(self) -> out.PlayerPublic:
-        return out.PlayerPublic(id=self.id, name=self.name, seat=self.seat, colour=self.colour,
-                                connected=self.connected, left=self.left, total=self.total,
-                                bot=self.bot.level if self.bot is not None else None)
+        return out.PlayerPublic(
+            id=self.id,
+            name=self.name,
+            seat=self.seat,
+            colour=self.colour,
+            connected=self.connected,
+            left=self.left,
+            total=self.total,
+            bot=self.bot.level if self.bot is not None else None,
+        )
 
     def to_json(self) -> PlayerJson:
-        d = PlayerJson(id=self.id, name=self.name, token_hash=self.token_hash.hex(), seat=self.seat,
-                       colour=self.colour, left=self.left, total=self.total)
+        d = PlayerJson(
+            id=self.id,
+            name=self.name,
+            token_hash=self.token_hash.hex(),
+            seat=self.seat,
+            colour=self.colour,
+            left=self.left,
+            total=self.total,
+        )
         if self.bot is not None:
             d["bot"] = self.bot.to_json()
         return d
 
     @classmethod
-    def from_json(cls, d: PlayerJson, now: float) -> "Player":
+    def from_json(cls, d: PlayerJson, now: float) -> Player:
         """People come back disconnected (their grace period restarts); a bot is back at once."""
         saved_bot = d.get("bot")
         bot = BotSeat.from_json(saved_bot) if saved_bot else None
         present = bot is not None and not d["left"]
-        return cls(id=d["id"], name=d["name"], token_hash=bytes.fromhex(d["token_hash"]), seat=d["seat"],
-                   colour=d["colour"], left=d["left"], total=d["total"], connected=present,
-                   dropped_at=None if bot is not None else now, bot=bot)
+        return cls(
+            id=d["id"],
+            name=d["name"],
+            token_hash=bytes.fromhex(d["token_hash"]),
+            seat=d["seat"],
+            colour=d["colour"],
+            left=d["left"],
+            total=d["total"],
+            connected=present,
+            dropped_at=None if bot is not None else now,
+            bot=bot,
+        )
 
 
 def name_key(name: str) -> str:
@@ -137,8 +160,9 @@ class Seating:
 
     # ------------------------------------------------------------ changing the table
 
-    def new_player(self, name: str, token_hash: bytes, *, connected: bool = False,
-                   bot: BotSeat | None = None) -> Player:
+    def new_player(
+        self, name: str, token_hash: bytes, *, connected: bool = False, bot: BotSeat | None = None
+    ) -> Player:
         player = Player(id=f"p{self.next_number}", name=name, token_hash=token_hash, connected=connected, bot=bot)
         self.next_number += 1
         return player
@@ -246,23 +270,26 @@ class Seating:
         taken = self._taken_names()
         if name_key(name) not in taken:
             return name
-        return next(f"{name} ({k})" for k in range(2, MAX_SEATS + MAX_SPECTATORS + 2)
-                    if name_key(f"{name} ({k})") not in taken)
+        return next(
+            f"{name} ({k})" for k in range(2, MAX_SEATS + MAX_SPECTATORS + 2) if name_key(f"{name} ({k})") not in taken
+        )
 
     def bot_name(self) -> str:
         taken = self._taken_names()
-        return next(f"Bot {k}" for k in range(1, MAX_SEATS + MAX_SPECTATORS + 2)
-                    if name_key(f"Bot {k}") not in taken)
+        return next(f"Bot {k}" for k in range(1, MAX_SEATS + MAX_SPECTATORS + 2) if name_key(f"Bot {k}") not in taken)
 
     # ------------------------------------------------------------ saving
 
     def to_json(self) -> SeatingJson:
-        return SeatingJson(players=[p.to_json() for p in self.players],
-                           spectators=[p.to_json() for p in self.spectators],
-                           host=self.host, next_player=self.next_number)
+        return SeatingJson(
+            players=[p.to_json() for p in self.players],
+            spectators=[p.to_json() for p in self.spectators],
+            host=self.host,
+            next_player=self.next_number,
+        )
 
     @classmethod
-    def from_json(cls, data: SeatingJson, now: float) -> "Seating":
+    def from_json(cls, data: SeatingJson, now: float) -> Seating:
         seating = cls()
         seating.players = [Player.from_json(d, now) for d in data["players"]]
         seating.spectators = [Player.from_json(d, now) for d in data["spectators"]]

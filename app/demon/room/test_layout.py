@@ -16,8 +16,8 @@ import json
 from pathlib import Path
 
 from app.common.cards import standard_deck
-from app.demon.rules.round import DemonRound
 from app.demon.rules.layout import LayoutError, deal_seat
+from app.demon.rules.round import DemonRound
 
 
 def load_test_layout(path: Path | str | None) -> DemonRound | None:

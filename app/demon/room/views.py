@@ -10,7 +10,8 @@ itself (which imports it).
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, TypedDict
+from collections.abc import Sequence
+from typing import Protocol, TypedDict
 
 from app.common.cards import Card
 from app.demon.room.phases import Op, Phase, allows
@@ -112,11 +113,13 @@ def public_state(room: ShownRoom, now: float, *, with_round: bool) -> out.Public
         phase=room.phase.value,
         host=room.host,
         options=room.options.to_json(),
-        players=[out.SeatedPlayer(**p.public(), absent=p.seat in absent, voted=p.seat in room.votes)
-                 for p in room.players],
-        spectators=[out.SpectatorPublic(id=p.id, name=p.name, connected=p.connected,
-                                        next_round=p.id in seated_next)
-                    for p in room.spectators],
+        players=[
+            out.SeatedPlayer(**p.public(), absent=p.seat in absent, voted=p.seat in room.votes) for p in room.players
+        ],
+        spectators=[
+            out.SpectatorPublic(id=p.id, name=p.name, connected=p.connected, next_round=p.id in seated_next)
+            for p in room.spectators
+        ],
         round_no=room.round_no,
         countdown_ends_in_ms=ms_until(room.countdown_ends, now),
         time_left_ms=ms_until(room.round_deadline, now),
@@ -131,11 +134,17 @@ def public_state(room: ShownRoom, now: float, *, with_round: bool) -> out.Public
 def summary(room: ShownRoom) -> RoomSummary:
     """`GET /api/rooms/{code}`: enough to decide whether to join."""
     return RoomSummary(
-        code=room.code, phase=room.phase.value,
-        players=[SummaryPlayer(id=p.id, seat=p.seat, name=p.name, connected=p.connected,
-                               bot=p.bot.level if p.bot is not None else None)
-                 for p in room.players],
-        max_players=room.options.max_players, spectators=len(room.spectators),
+        code=room.code,
+        phase=room.phase.value,
+        players=[
+            SummaryPlayer(
+                id=p.id, seat=p.seat, name=p.name, connected=p.connected, bot=p.bot.level if p.bot is not None else None
+            )
+            for p in room.players
+        ],
+        max_players=room.options.max_players,
+        spectators=len(room.spectators),
         # seats a newcomer could still take (at once between rounds, else at the next
         # deal), after those already waiting for one: 0 means they would only watch
-        free_seats=max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting())))
+        free_seats=max(0, room.options.max_players - len(room.seating.seated()) - len(room.seating.waiting())),
+    )

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from app.common.checks import is_int
-from app.demon.rules.layout import PILES
 from app.common.errors import IllegalAction
+from app.demon.rules.layout import PILES
 
 __all__ = [
-    "WASTE",
-    "Draw",
-    "Recycle",
-    "ToTableau",
-    "ToFoundation",
-    "DemonAction",
     "ACTION_TYPES",
+    "WASTE",
+    "DemonAction",
+    "Draw",
     "MalformedAction",
+    "Recycle",
+    "ToFoundation",
+    "ToTableau",
     "action_from_json",
     "action_to_json",
 ]
@@ -60,7 +60,6 @@ def _check_count(count: Any) -> None:
 def _check_pile(pile: Any) -> None:
     if pile is not None and (not is_int(pile) or pile < 0):
         raise MalformedAction(f"pile must be a non-negative integer or null, not {pile!r}")
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +136,7 @@ def action_to_json(action: DemonAction) -> dict[str, Any]:
     if isinstance(action, Recycle):
         return {"type": "recycle", "seat": action.seat}
     if isinstance(action, ToTableau):
-        return {"type": "tableau", "seat": action.seat, "src": action.src, "dst": action.dst,
-                "count": action.count}
+        return {"type": "tableau", "seat": action.seat, "src": action.src, "dst": action.dst, "count": action.count}
     if isinstance(action, ToFoundation):
         return {"type": "foundation", "seat": action.seat, "src": action.src, "pile": action.pile}
     raise MalformedAction(f"not a Demon action: {action!r}")
@@ -155,8 +153,7 @@ def action_from_json(data: Any) -> DemonAction:
         raise MalformedAction(f"an action must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _JSON_KEYS:
-        raise MalformedAction(
-            f"unknown action type {kind!r}; expected one of draw, recycle, tableau, foundation")
+        raise MalformedAction(f"unknown action type {kind!r}; expected one of draw, recycle, tableau, foundation")
     extra = set(data) - _JSON_KEYS[kind]
     if extra:
         names = ", ".join(sorted(repr(k) for k in extra))
@@ -186,4 +183,3 @@ def action_from_json(data: Any) -> DemonAction:
     pile = data.get("pile")
     _check_pile(pile)
     return ToFoundation(seat, src, pile)
-

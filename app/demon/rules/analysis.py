@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.demon.rules import legal, stuck as demon_stuck
+from app.demon.rules import legal
+from app.demon.rules import stuck as demon_stuck
 from app.demon.rules.actions import DemonAction
 from app.demon.rules.layout import Foundations, Pile, PileView, SeatState
 
@@ -52,8 +53,18 @@ class RoundAnalysis:
     or JSON.
     """
 
-    __slots__ = ("entries", "legal", "moves", "tableau_parts", "searches", "accepts", "home", "wants",
-                 "views", "pile_views")
+    __slots__ = (
+        "accepts",
+        "entries",
+        "home",
+        "legal",
+        "moves",
+        "pile_views",
+        "searches",
+        "tableau_parts",
+        "views",
+        "wants",
+    )
 
     def __init__(self) -> None:
         self.entries: dict[int, tuple[SeatState, frozenset[int], Witness]] = {}
@@ -123,8 +134,7 @@ class RoundAnalysis:
         return parts
 
     def foundation_plays(self, seat: int, layout: SeatState, foundations: Foundations) -> legal.Plays:
-        return legal.foundation_plays(self.layout_moves(seat, layout), self.accepting(foundations),
-                                      len(foundations))
+        return legal.foundation_plays(self.layout_moves(seat, layout), self.accepting(foundations), len(foundations))
 
     def legal_actions(self, seat: int, layout: SeatState, foundations: Foundations) -> tuple[DemonAction, ...]:
         """The legal actions of a seat in play: the same tuple as last time while they are
@@ -139,8 +149,9 @@ class RoundAnalysis:
             if plays == entry[2]:
                 self.legal[seat] = (layout, foundations, plays, entry[3])
                 return entry[3]
-        actions, plays = legal.legal_answer(seat, self.layout_moves(seat, layout),
-                                            self.accepting(foundations), len(foundations))
+        actions, plays = legal.legal_answer(
+            seat, self.layout_moves(seat, layout), self.accepting(foundations), len(foundations)
+        )
         self.legal[seat] = (layout, foundations, plays, actions)
         return actions
 
@@ -175,8 +186,9 @@ class RoundAnalysis:
         """`demon_stuck.progress_witness` for the seat, keeping the tableau half's answers
         per tableau object: a seat drawing through its stock searches its tableau once,
         not after every draw. The answer depends on nothing but the key it is kept under."""
-        found, takers, king = demon_stuck.waste_witness(demon_stuck.ids(layout.stock),
-                                                        demon_stuck.ids(layout.waste), wants)
+        found, takers, king = demon_stuck.waste_witness(
+            demon_stuck.ids(layout.stock), demon_stuck.ids(layout.waste), wants
+        )
         if found is not None:
             return found
         entry = self.searches.get(seat)

@@ -28,16 +28,17 @@ random (the caller passes a `SplitMix64`, so a seeded bot round replays exactly)
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from app.common.cards import Card
 from app.common.checks import is_int
+from app.common.rng import SplitMix64
 from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau
 from app.demon.rules.view import SeatView
-from app.common.rng import SplitMix64
 
-__all__ = ["BotLevel", "LEVELS", "BotMemory", "Decision", "decide", "think_time", "level"]
+__all__ = ["LEVELS", "BotLevel", "BotMemory", "Decision", "decide", "level", "think_time"]
 
 
 @dataclass(frozen=True)
@@ -97,13 +98,29 @@ class BotLevel:
 
 
 LEVELS: dict[str, BotLevel] = {
-    "easy": BotLevel("easy", reaction_s=(4.0, 8.0), overlook=0.70, move_overlook=0.8, noise=40.0,
-                     rechecks=False),
-    "medium": BotLevel("medium", reaction_s=(0.8, 1.6), overlook=0.20, noise=12.0,
-                       uncover=15.0, per_down=1.0, waste=5.0, remembers=True),
-    "hard": BotLevel("hard", reaction_s=(0.4, 0.8), overlook=0.01, noise=1.0,
-                     uncover=30.0, per_down=2.0, race=25.0, waste=10.0, lookahead=True,
-                     remembers=True),
+    "easy": BotLevel("easy", reaction_s=(4.0, 8.0), overlook=0.70, move_overlook=0.8, noise=40.0, rechecks=False),
+    "medium": BotLevel(
+        "medium",
+        reaction_s=(0.8, 1.6),
+        overlook=0.20,
+        noise=12.0,
+        uncover=15.0,
+        per_down=1.0,
+        waste=5.0,
+        remembers=True,
+    ),
+    "hard": BotLevel(
+        "hard",
+        reaction_s=(0.4, 0.8),
+        overlook=0.01,
+        noise=1.0,
+        uncover=30.0,
+        per_down=2.0,
+        race=25.0,
+        waste=10.0,
+        lookahead=True,
+        remembers=True,
+    ),
 }
 
 
@@ -143,11 +160,16 @@ class BotMemory:
     decisions: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"pass_sig": self.pass_sig, "seen": list(self.seen), "missed": self.missed,
-                "idle_passes": self.idle_passes, "decisions": self.decisions}
+        return {
+            "pass_sig": self.pass_sig,
+            "seen": list(self.seen),
+            "missed": self.missed,
+            "idle_passes": self.idle_passes,
+            "decisions": self.decisions,
+        }
 
     @classmethod
-    def from_json(cls, data: Any) -> "BotMemory":
+    def from_json(cls, data: Any) -> BotMemory:
         """Inverse of to_json; ValueError on anything malformed."""
         if isinstance(data, str):
             data = json.loads(data)
@@ -197,8 +219,7 @@ def think_time(level: BotLevel, rng: SplitMix64) -> float:
 
 
 def _signature(view: SeatView) -> list[object]:
-    return [view.stock + view.waste_count, view.home,
-            [[p.down, len(p.up)] for p in view.tableau]]
+    return [view.stock + view.waste_count, view.home, [[p.down, len(p.up)] for p in view.tableau]]
 
 
 def _wanted(view: SeatView) -> set[tuple[str, int]]:
@@ -235,8 +256,9 @@ def _contested(view: SeatView) -> set[tuple[str, int]]:
     return out
 
 
-def _score(view: SeatView, lv: BotLevel, a: DemonAction, contested: set[tuple[str, int]],
-           wanted: set[tuple[str, int]]) -> float | None:
+def _score(
+    view: SeatView, lv: BotLevel, a: DemonAction, contested: set[tuple[str, int]], wanted: set[tuple[str, int]]
+) -> float | None:
     """How good `a` is for this level, or None when it cannot help (never a candidate)."""
     tableau = view.tableau
     if isinstance(a, ToFoundation):
@@ -251,8 +273,13 @@ def _score(view: SeatView, lv: BotLevel, a: DemonAction, contested: set[tuple[st
                 s += lv.uncover + lv.per_down * pile.down
         if (card.suit, card.rank) in contested:
             s += lv.race
-        elif lv.race and card.rank > 1 and a.pile is not None and a.pile < len(view.foundations) \
-                and view.foundations[a.pile].owner != view.seat:
+        elif (
+            lv.race
+            and card.rank > 1
+            and a.pile is not None
+            and a.pile < len(view.foundations)
+            and view.foundations[a.pile].owner != view.seat
+        ):
             s += lv.race / 2  # a pile others are building: keep up with them
         return s - card.rank * 0.1  # low cards first: they open the way for others
     if isinstance(a, ToTableau):
@@ -282,8 +309,7 @@ def _king_waiting(view: SeatView, emptied: int) -> bool:
         return False
     if view.waste and view.waste[-1].rank == 13:
         return True
-    return any(i != emptied and p.down and p.up and p.up[0].rank == 13
-               for i, p in enumerate(view.tableau))
+    return any(i != emptied and p.down and p.up and p.up[0].rank == 13 for i, p in enumerate(view.tableau))
 
 
 def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set[tuple[str, int]]) -> bool:
@@ -293,7 +319,7 @@ def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set[
     if memory.pass_sig != _signature(view) or (memory.missed and lv.rechecks):
         return True
     tops = [p.up[-1] if p.up else None for p in view.tableau if p.up or not p.down]
-    for text in (memory.seen if lv.remembers else ()):
+    for text in memory.seen if lv.remembers else ():
         c = Card.parse(text)
         if (c.suit, c.rank) in wanted or any(_fits(c, t) for t in tops):
             return True

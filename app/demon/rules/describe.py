@@ -35,8 +35,9 @@ def describe(round_: DemonRound) -> str:
             tags.append("absent")
         if s in stuck:
             tags.append("stuck")
-        lines.append(f"Seat {s}{' [' + ', '.join(tags) + ']' if tags else ''}: "
-                     f"{round_.cards_on_foundations(s)} on foundations")
+        lines.append(
+            f"Seat {s}{' [' + ', '.join(tags) + ']' if tags else ''}: {round_.cards_on_foundations(s)} on foundations"
+        )
         for k, pile in enumerate(st.tableau):
             down = f"({format_cards(pile.down)}) " if pile.down else ""
             lines.append(f"  pile {k}: {down}{format_cards(pile.up) or '-'}")

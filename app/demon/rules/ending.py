@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Termination", "RoundEnd", "WIN_BONUS", "OUT_SCORE", "round_scores"]
+__all__ = ["OUT_SCORE", "WIN_BONUS", "RoundEnd", "Termination", "round_scores"]
 
 WIN_BONUS = 10
 OUT_SCORE = 52 + WIN_BONUS

@@ -15,15 +15,15 @@ from app.common.events import Event
 from app.demon.rules.ending import Termination
 
 __all__ = [
-    "DemonEvent",
-    "Started",
-    "Drew",
-    "Recycled",
-    "Moved",
-    "TurnedUp",
-    "Played",
     "AbsenceChanged",
+    "DemonEvent",
+    "Drew",
+    "Moved",
+    "Played",
+    "Recycled",
     "RoundEnded",
+    "Started",
+    "TurnedUp",
 ]
 
 

@@ -18,15 +18,28 @@ The waste starts empty.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from app.common.cards import Card, CardError, opposite_colour, parse_cards, standard_deck
 from app.common.errors import EngineError
 from app.common.rng import SplitMix64, derive_seed
 
-__all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "PILES", "LayoutError", "Pile", "PileView", "SeatState", "FoundationPile", "Foundations",
-           "deal_seat", "is_run"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PILES",
+    "FoundationPile",
+    "Foundations",
+    "LayoutError",
+    "Pile",
+    "PileView",
+    "SeatState",
+    "deal_seat",
+    "is_run",
+]
 
 MIN_PLAYERS = 2  # rule 1 (a test position may hold fewer)
 MAX_PLAYERS = 8
@@ -52,7 +65,7 @@ def _cards_from(value: Any, what: str) -> tuple[Card, ...]:
 
 def is_run(cards: Sequence[Card]) -> bool:
     """Rule 8's shape of face-up cards: descending by one, alternating colours."""
-    for lower, upper in zip(cards, cards[1:]):
+    for lower, upper in itertools.pairwise(cards):
         if upper.rank != lower.rank - 1 or not opposite_colour(lower, upper):
             return False
     return True
@@ -66,7 +79,7 @@ class Pile:
     up: tuple[Card, ...] = ()
 
     @classmethod
-    def parse(cls, down: Any = (), up: Any = ()) -> "Pile":
+    def parse(cls, down: Any = (), up: Any = ()) -> Pile:
         return cls(_cards_from(down, "face-down cards"), _cards_from(up, "face-up cards"))
 
     @property
@@ -99,7 +112,7 @@ class SeatState:
     waste: tuple[Card, ...] = ()
 
     @classmethod
-    def parse(cls, tableau: Iterable[Any], stock: Any = (), waste: Any = ()) -> "SeatState":
+    def parse(cls, tableau: Iterable[Any], stock: Any = (), waste: Any = ()) -> SeatState:
         """Build from text: tableau items are Pile objects, (down, up) pairs,
         {"down":..., "up":...} mappings or () / None for an empty pile; each side is a card
         string like "5H 6S" or a list. Missing piles (fewer than 7) are empty."""

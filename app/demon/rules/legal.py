@@ -20,19 +20,19 @@ from app.demon.rules.actions import WASTE, DemonAction, Draw, Recycle, ToFoundat
 from app.demon.rules.layout import Foundations, Pile, SeatState
 
 __all__ = [
-    "Target",
-    "Source",
-    "LayoutMoves",
     "Accepting",
+    "LayoutMoves",
     "Plays",
-    "pile_targets",
-    "takes",
-    "tableau_moves",
-    "layout_moves",
+    "Source",
+    "Target",
     "accepting_piles",
     "foundation_piles",
     "foundation_plays",
+    "layout_moves",
     "legal_answer",
+    "pile_targets",
+    "tableau_moves",
+    "takes",
 ]
 
 # (pile, the rank it takes, whether that card must be black; None: an empty pile, any king)
@@ -90,8 +90,9 @@ def tableau_moves(seat: int, tableau: tuple[Pile, ...]) -> tuple[tuple[Target, .
     return targets, tuple(sources)
 
 
-def layout_moves(seat: int, st: SeatState, targets: tuple[Target, ...],
-                 pile_sources: tuple[Source, ...]) -> LayoutMoves:
+def layout_moves(
+    seat: int, st: SeatState, targets: tuple[Target, ...], pile_sources: tuple[Source, ...]
+) -> LayoutMoves:
     """A seat's draw or recycle and, per source (the waste, then the piles with face-up
     cards), its top card and its tableau moves; `targets` and `pile_sources` are
     `tableau_moves(seat, st.tableau)`."""
@@ -99,8 +100,11 @@ def layout_moves(seat: int, st: SeatState, targets: tuple[Target, ...],
     if not st.waste:
         return head, pile_sources
     w = st.waste[-1]
-    waste: Source = (WASTE, w, tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets
-                                     if takes(w, wanted, black)))
+    waste: Source = (
+        WASTE,
+        w,
+        tuple(ToTableau(seat, WASTE, j, 1) for j, wanted, black in targets if takes(w, wanted, black)),
+    )
     return head, (waste,) + pile_sources
 
 
@@ -122,12 +126,12 @@ def foundation_piles(card: Card, accepting: Accepting, new_pile: int) -> tuple[i
 def foundation_plays(moves: LayoutMoves, accepting: Accepting, new_pile: int) -> Plays:
     """The (source, pile) pairs of the seat's foundation plays: the part of its legal
     actions that another seat's move can change."""
-    return tuple((src, i) for src, card, _moves in moves[1]
-                 for i in foundation_piles(card, accepting, new_pile))
+    return tuple((src, i) for src, card, _moves in moves[1] for i in foundation_piles(card, accepting, new_pile))
 
 
-def legal_answer(seat: int, moves: LayoutMoves, accepting: Accepting,
-                 new_pile: int) -> tuple[tuple[DemonAction, ...], Plays]:
+def legal_answer(
+    seat: int, moves: LayoutMoves, accepting: Accepting, new_pile: int
+) -> tuple[tuple[DemonAction, ...], Plays]:
     """The seat's legal actions (draw or recycle; then for the waste and each pile in
     turn, its foundation plays and its tableau moves) and their `foundation_plays`."""
     head, sources = moves

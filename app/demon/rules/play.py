@@ -28,14 +28,15 @@ from app.demon.rules.actions import ToFoundation, ToTableau
 from app.demon.rules.events import DemonEvent, Drew, Moved, Played, Recycled, TurnedUp
 from app.demon.rules.layout import Foundations, Pile, SeatState
 
-__all__ = ["draw", "recycle", "to_tableau", "to_foundation"]
+__all__ = ["draw", "recycle", "to_foundation", "to_tableau"]
 
 
 def draw(seat: int, st: SeatState, events: list[DemonEvent]) -> SeatState:
     """Rule 5: up to three cards from the stock onto the waste."""
     if not st.stock:
-        raise IllegalAction("the stock is empty: recycle the waste instead"
-                            if st.waste else "there is nothing left to draw")
+        raise IllegalAction(
+            "the stock is empty: recycle the waste instead" if st.waste else "there is nothing left to draw"
+        )
     n = min(3, len(st.stock))
     moved = tuple(reversed(st.stock[-n:]))
     new = SeatState(st.tableau, st.stock[:-n], st.waste + moved)
@@ -71,11 +72,10 @@ def to_tableau(seat: int, st: SeatState, a: ToTableau, events: list[DemonEvent])
         src_pile = a.src
         src = piles[src_pile]
         if a.count > len(src.up):
-            raise IllegalAction(f"pile {src_pile} has {len(src.up)} face-up card(s), "
-                                f"cannot move {a.count}")
-        cards = src.up[-a.count:]
+            raise IllegalAction(f"pile {src_pile} has {len(src.up)} face-up card(s), cannot move {a.count}")
+        cards = src.up[-a.count :]
         _check_builds(dst, cards[0], a.dst)
-        piles[src_pile], turned = _turn_up(Pile(src.down, src.up[:-a.count]))
+        piles[src_pile], turned = _turn_up(Pile(src.down, src.up[: -a.count]))
     piles[a.dst] = Pile(dst.down, dst.up + cards)
     events.append(Moved(seat, a.src, a.dst, cards))
     if turned is not None and not isinstance(a.src, str):
@@ -83,8 +83,9 @@ def to_tableau(seat: int, st: SeatState, a: ToTableau, events: list[DemonEvent])
     return SeatState(tuple(piles), st.stock, waste)
 
 
-def to_foundation(seat: int, st: SeatState, a: ToFoundation, foundations: Foundations,
-                  events: list[DemonEvent]) -> tuple[SeatState, Foundations]:
+def to_foundation(
+    seat: int, st: SeatState, a: ToFoundation, foundations: Foundations, events: list[DemonEvent]
+) -> tuple[SeatState, Foundations]:
     """Rules 11-14: the top card of the waste or of a pile onto a foundation pile."""
     piles = list(st.tableau)
     waste = st.waste
@@ -126,12 +127,10 @@ def _check_builds(dst: Pile, card: Card, dst_index: int) -> None:
     top = dst.top
     if top is None:
         if card.rank != 13:
-            raise IllegalAction(f"an empty pile takes only a king (pile {dst_index} is empty, "
-                                f"{card} is not a king)")
+            raise IllegalAction(f"an empty pile takes only a king (pile {dst_index} is empty, {card} is not a king)")
         return
     if top.rank != card.rank + 1 or not opposite_colour(top, card):
-        raise IllegalAction(f"{card} cannot go on {top}: it needs one rank lower and the "
-                            "opposite colour")
+        raise IllegalAction(f"{card} cannot go on {top}: it needs one rank lower and the opposite colour")
 
 
 def _accepting_pile(foundations: Foundations, card: Card) -> int | None:
@@ -152,11 +151,9 @@ def _resolve_foundation(foundations: Foundations, card: Card, pile: int | None) 
         if found is not None:
             return found
         _raise_if_race_lost(foundations, card, None)
-        raise IllegalAction(f"no foundation pile accepts {card} (it needs "
-                            f"{Card(card.rank - 1, card.suit)} on top)")
+        raise IllegalAction(f"no foundation pile accepts {card} (it needs {Card(card.rank - 1, card.suit)} on top)")
     if pile >= nf:
-        raise IllegalAction(f"there is no foundation pile {pile} (there are {nf}); only an "
-                            "ace starts a new pile")
+        raise IllegalAction(f"there is no foundation pile {pile} (there are {nf}); only an ace starts a new pile")
     top = foundations[pile][-1][0]
     if top.suit == card.suit and top.rank == card.rank - 1:
         return pile
@@ -177,5 +174,6 @@ def _raise_if_race_lost(foundations: Foundations, card: Card, pile: int | None) 
         fpile = foundations[i]
         if fpile[0][0].suit == card.suit and len(fpile) >= card.rank:
             by = fpile[card.rank - 1][1]
-            raise RaceLost(f"too late: seat {by} put {fpile[card.rank - 1][0]} on "
-                           f"foundation pile {i} first", pile=i, by_seat=by)
+            raise RaceLost(
+                f"too late: seat {by} put {fpile[card.rank - 1][0]} on foundation pile {i} first", pile=i, by_seat=by
+            )

@@ -16,7 +16,7 @@ from app.common.checks import is_int
 from app.demon.rules.ending import RoundEnd, Termination
 from app.demon.rules.layout import MAX_PLAYERS, PILES, Foundations, LayoutError, SeatState, is_run
 
-__all__ = ["parse_seats", "parse_foundations", "check_position", "state_to_json", "parse_state"]
+__all__ = ["check_position", "parse_foundations", "parse_seats", "parse_state", "state_to_json"]
 
 
 def parse_seats(seats: Iterable[Any]) -> tuple[SeatState, ...]:
@@ -26,8 +26,7 @@ def parse_seats(seats: Iterable[Any]) -> tuple[SeatState, ...]:
         if isinstance(s, SeatState):
             seat_list.append(s)
         elif isinstance(s, Mapping):
-            seat_list.append(SeatState.parse(s.get("tableau", ()), s.get("stock", ()),
-                                             s.get("waste", ())))
+            seat_list.append(SeatState.parse(s.get("tableau", ()), s.get("stock", ()), s.get("waste", ())))
         else:
             raise LayoutError(f"seat {i}: expected a SeatState or a mapping")
     return tuple(seat_list)
@@ -59,8 +58,9 @@ def parse_foundations(foundations: Iterable[Iterable[Any]]) -> Foundations:
     return tuple(piles)
 
 
-def check_position(seats: tuple[SeatState, ...], foundations: Foundations,
-                   absent: frozenset[int], end: RoundEnd | None) -> None:
+def check_position(
+    seats: tuple[SeatState, ...], foundations: Foundations, absent: frozenset[int], end: RoundEnd | None
+) -> None:
     """Raise LayoutError unless this is a well-formed position: 1..8 seats, 7 piles each,
     no face-down card on top of a pile, face-up cards form a run (descending, alternating
     colours), foundation piles are a suit from the ace up, owners are real seats, and no
@@ -83,8 +83,10 @@ def check_position(seats: tuple[SeatState, ...], foundations: Foundations,
             if p.down and not p.up:
                 raise LayoutError(f"seat {s} pile {k}: a face-down card is on top")
             if not is_run(p.up):
-                raise LayoutError(f"seat {s} pile {k}: face-up cards {format_cards(p.up)} "
-                                  "are not a descending run of alternating colours")
+                raise LayoutError(
+                    f"seat {s} pile {k}: face-up cards {format_cards(p.up)} "
+                    "are not a descending run of alternating colours"
+                )
             for c in p.down + p.up:
                 own(s, c, f"pile {k}")
         for c in st.stock:
@@ -97,8 +99,7 @@ def check_position(seats: tuple[SeatState, ...], foundations: Foundations,
         suit = fpile[0][0].suit
         for h, (card, owner) in enumerate(fpile):
             if card.rank != h + 1 or card.suit != suit:
-                raise LayoutError(f"foundation pile {i}: {card} cannot be at height {h + 1} "
-                                  f"of a {suit} pile")
+                raise LayoutError(f"foundation pile {i}: {card} cannot be at height {h + 1} of a {suit} pile")
             if not is_int(owner) or not (0 <= owner < n):
                 raise LayoutError(f"foundation pile {i}: owner {owner!r} is not a seat")
             own(owner, card, f"foundation pile {i}")
@@ -113,8 +114,14 @@ def check_position(seats: tuple[SeatState, ...], foundations: Foundations,
             raise LayoutError(f"winner {w!r} is not a seat")
 
 
-def state_to_json(seats: tuple[SeatState, ...], foundations: Foundations, started: bool,
-                  absent: frozenset[int], end: RoundEnd | None, seed: int | None) -> dict[str, Any]:
+def state_to_json(
+    seats: tuple[SeatState, ...],
+    foundations: Foundations,
+    started: bool,
+    absent: frozenset[int],
+    end: RoundEnd | None,
+    seed: int | None,
+) -> dict[str, Any]:
     """The canonical full state, hidden cards included (server side only)."""
     return {
         "players": len(seats),
@@ -124,8 +131,7 @@ def state_to_json(seats: tuple[SeatState, ...], foundations: Foundations, starte
         "end": None if end is None else {"reason": end.reason.value, "winner": end.winner},
         "seats": [
             {
-                "tableau": [{"down": [str(c) for c in p.down], "up": [str(c) for c in p.up]}
-                            for p in st.tableau],
+                "tableau": [{"down": [str(c) for c in p.down], "up": [str(c) for c in p.up]} for p in st.tableau],
                 "stock": [str(c) for c in st.stock],
                 "waste": [str(c) for c in st.waste],
             }
@@ -159,10 +165,15 @@ def parse_state(data: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(seats, list) or not isinstance(absent, list):
         raise LayoutError("seats and absent must be lists")
     for s in seats:
-        if not isinstance(s, Mapping) or not isinstance(s.get("tableau"), list) \
-                or len(s["tableau"]) != PILES:
+        if not isinstance(s, Mapping) or not isinstance(s.get("tableau"), list) or len(s["tableau"]) != PILES:
             raise LayoutError(f"every seat needs a tableau of {PILES} piles")
     if "players" in data and data["players"] != len(seats):
         raise LayoutError("players does not match the number of seats")
-    return {"seats": seats, "foundations": data.get("foundations", []), "started": started,
-            "absent": absent, "end": end, "seed": seed}
+    return {
+        "seats": seats,
+        "foundations": data.get("foundations", []),
+        "started": started,
+        "absent": absent,
+        "end": end,
+        "seed": seed,
+    }

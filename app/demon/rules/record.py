@@ -9,7 +9,8 @@ going `absent`).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from app.common.errors import EngineError, InvalidRecord
 from app.common.records import RECORD_FORMAT, RECORD_VERSION, check_header
@@ -18,7 +19,7 @@ from app.demon.rules.ending import Termination
 from app.demon.rules.layout import MAX_PLAYERS, LayoutError
 from app.demon.rules.round import DemonRound
 
-__all__ = ["make_demon_record", "demon_initial", "replay_demon", "record_times"]
+__all__ = ["demon_initial", "make_demon_record", "record_times", "replay_demon"]
 
 DEMON_OPTIONS = {"draw": 3}
 
@@ -46,16 +47,19 @@ def _check_room_entry(entry: dict[str, Any], index: int | None) -> None:
         need = ", ".join(sorted(_ROOM_ENTRY_KEYS[kind]))
         raise InvalidRecord(f"a {kind!r} entry has exactly the keys {need}", index=index)
     if kind == "finish" and entry["reason"] not in _FINISH_REASONS:
-        raise InvalidRecord("a 'finish' entry needs a reason: one of "
-                            + ", ".join(_FINISH_REASONS), index=index)
+        raise InvalidRecord("a 'finish' entry needs a reason: one of " + ", ".join(_FINISH_REASONS), index=index)
     if kind == "absent" and not isinstance(entry["absent"], bool):
         raise InvalidRecord("an 'absent' entry needs absent: true or false", index=index)
 
 
 def _initial_json(initial: DemonRound) -> dict[str, Any]:
     full = initial.to_json()
-    return {"seats": full["seats"], "foundations": full["foundations"],
-            "started": full["started"], "absent": full["absent"]}
+    return {
+        "seats": full["seats"],
+        "foundations": full["foundations"],
+        "started": full["started"],
+        "absent": full["absent"],
+    }
 
 
 def _is_fresh_deal(initial: DemonRound) -> bool:
@@ -66,8 +70,9 @@ def _is_fresh_deal(initial: DemonRound) -> bool:
     return DemonRound.deal(initial.seed, len(initial.seats)).seats == initial.seats
 
 
-def make_demon_record(initial: DemonRound, actions: Iterable[Any],
-                      times: Sequence[float | None] | None = None) -> dict[str, Any]:
+def make_demon_record(
+    initial: DemonRound, actions: Iterable[Any], times: Sequence[float | None] | None = None
+) -> dict[str, Any]:
     """The record of a Demon round played from `initial`.
 
     `actions` holds DemonAction objects or their JSON, in the order the server applied
@@ -104,9 +109,13 @@ def record_times(record: Mapping[str, Any]) -> list[float | None]:
     times = record.get("times")
     if times is None:
         return [None] * len(actions)
-    if not isinstance(times, list) or len(times) != len(actions) or not all(
-            t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e9)
-            for t in times):
+    if (
+        not isinstance(times, list)
+        or len(times) != len(actions)
+        or not all(
+            t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e9) for t in times
+        )
+    ):
         raise InvalidRecord("'times' must be one number of seconds (or null) per action")
     return [None if t is None else float(t) for t in times]
 
@@ -124,8 +133,11 @@ def demon_initial(record: Mapping[str, Any]) -> DemonRound:
     if options["draw"] != 3:
         raise InvalidRecord(f"only draw-three Demon is supported, not draw {options['draw']!r}")
     init = record.get("initial")
-    if not isinstance(init, Mapping) or not {"seats", "foundations", "started"} <= set(init) \
-            or not set(init) <= {"seats", "foundations", "started", "absent"}:
+    if (
+        not isinstance(init, Mapping)
+        or not {"seats", "foundations", "started"} <= set(init)
+        or not set(init) <= {"seats", "foundations", "started", "absent"}
+    ):
         raise InvalidRecord("'initial' needs seats, foundations and started (absent optional)")
     seats = init["seats"]
     if not isinstance(seats, list) or not (2 <= len(seats) <= MAX_PLAYERS):
@@ -136,12 +148,15 @@ def demon_initial(record: Mapping[str, Any]) -> DemonRound:
     except LayoutError as exc:
         raise InvalidRecord(f"bad initial position: {exc}") from None
     if options["players"] != len(state.seats):
-        raise InvalidRecord(f"options.players is {options['players']!r} but the initial "
-                            f"position has {len(state.seats)} seats")
-    if seed is not None:
-        if not (2 <= len(state.seats) <= MAX_PLAYERS) or \
-                DemonRound.deal(seed, len(state.seats)).seats != state.seats or state.foundations:
-            raise InvalidRecord(f"the initial cards are not those of deal {seed}")
+        raise InvalidRecord(
+            f"options.players is {options['players']!r} but the initial position has {len(state.seats)} seats"
+        )
+    if seed is not None and (
+        not (2 <= len(state.seats) <= MAX_PLAYERS)
+        or DemonRound.deal(seed, len(state.seats)).seats != state.seats
+        or state.foundations
+    ):
+        raise InvalidRecord(f"the initial cards are not those of deal {seed}")
     return state
 
 

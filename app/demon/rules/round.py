@@ -59,20 +59,51 @@ from typing import Any
 from app.common.checks import is_int
 from app.common.errors import GameOver, IllegalAction, NotStarted
 from app.demon.rules import actions, events, layout, play, position
+
 # Named one by one, not `import *`: a module compiled by mypyc (app/support/native.py)
 # binds only the names its source spells out.
-from app.demon.rules.actions import (ACTION_TYPES, WASTE, DemonAction, Draw, MalformedAction, Recycle,  # noqa: F401
-                                     ToFoundation, ToTableau, action_from_json, action_to_json)
+from app.demon.rules.actions import (
+    ACTION_TYPES,
+    WASTE,
+    DemonAction,
+    Draw,
+    MalformedAction,
+    Recycle,
+    ToFoundation,
+    ToTableau,
+    action_from_json,
+    action_to_json,
+)
 from app.demon.rules.analysis import RoundAnalysis
 from app.demon.rules.ending import OUT_SCORE, WIN_BONUS, RoundEnd, Termination, round_scores
-from app.demon.rules.events import (AbsenceChanged, DemonEvent, Drew, Moved, Played, Recycled,  # noqa: F401
-                                    RoundEnded, Started, TurnedUp)
-from app.demon.rules.layout import (MAX_PLAYERS, MIN_PLAYERS, PILES, FoundationPile, Foundations,  # noqa: F401
-                                    LayoutError, Pile, PileView, SeatState, deal_seat, is_run)
+from app.demon.rules.events import (
+    AbsenceChanged,
+    DemonEvent,
+    Drew,
+    Moved,
+    Played,
+    Recycled,
+    RoundEnded,
+    Started,
+    TurnedUp,
+)
+from app.demon.rules.layout import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PILES,
+    FoundationPile,
+    Foundations,
+    LayoutError,
+    Pile,
+    PileView,
+    SeatState,
+    deal_seat,
+    is_run,
+)
 
 # The round's own names, and every public name of the value modules (re-exported, so that
 # `from app.demon.rules.round import X` serves for all of them).
-__all__ = ["RoundAnalysis", "RoundEnd", "Termination", "WIN_BONUS", "OUT_SCORE", "DemonRound"]
+__all__ = ["OUT_SCORE", "WIN_BONUS", "DemonRound", "RoundAnalysis", "RoundEnd", "Termination"]
 __all__ += actions.__all__
 __all__ += events.__all__
 __all__ += layout.__all__
@@ -120,8 +151,14 @@ class DemonRound:
         mappings {"tableau": [...], "stock": ..., "waste": ...}; foundation piles are
         sequences of (card, seat) pairs or {"card": ..., "seat": ...} mappings. Checked
         as `validate` says."""
-        r = cls(seats=position.parse_seats(seats), foundations=position.parse_foundations(foundations),
-                started=bool(started), absent=frozenset(absent), end=end, seed=seed)
+        r = cls(
+            seats=position.parse_seats(seats),
+            foundations=position.parse_foundations(foundations),
+            started=bool(started),
+            absent=frozenset(absent),
+            end=end,
+            seed=seed,
+        )
         r.validate()
         return r
 
@@ -182,8 +219,7 @@ class DemonRound:
         wants, absent, analysis = self.foundation_wants(), self.absent, self.analysis
         if first is not None and first not in absent and not analysis.is_stuck(first, self.seats[first], wants):
             return False
-        return all(analysis.is_stuck(s, st, wants) for s, st in enumerate(self.seats)
-                   if s != first and s not in absent)
+        return all(analysis.is_stuck(s, st, wants) for s, st in enumerate(self.seats) if s != first and s not in absent)
 
     def _ended(self, reason: Termination, winner: int | None, events: list[DemonEvent]) -> DemonRound:
         done = replace(self, end=RoundEnd(reason, winner))
@@ -290,7 +326,7 @@ class DemonRound:
             new = play.recycle(seat, st, events)
         else:
             new = play.to_tableau(seat, st, action, events)
-        r = replace(self, seats=self.seats[:seat] + (new,) + self.seats[seat + 1:], foundations=foundations)
+        r = replace(self, seats=self.seats[:seat] + (new,) + self.seats[seat + 1 :], foundations=foundations)
         if isinstance(action, ToFoundation) and new.is_empty:  # rule 15: "Demon!"
             return r._ended(Termination.DEMON, seat, events), events
         return r._maybe_end(seat, events), events
@@ -313,8 +349,7 @@ class DemonRound:
 
     def to_json(self) -> dict[str, Any]:
         """The canonical full state, hidden cards included (server side only)."""
-        return position.state_to_json(self.seats, self.foundations, self.started, self.absent,
-                                      self.end, self.seed)
+        return position.state_to_json(self.seats, self.foundations, self.started, self.absent, self.end, self.seed)
 
     @classmethod
     def from_json(cls, data: object) -> DemonRound:
@@ -325,9 +360,14 @@ class DemonRound:
             # Keyword by keyword, not `**`: mypyc (app/support/native.py) mismatches a
             # dict spread into a compiled classmethod's arguments.
             state = position.parse_state(data)
-            return cls.from_layout(seats=state["seats"], foundations=state["foundations"],
-                                   started=state["started"], absent=state["absent"], end=state["end"],
-                                   seed=state["seed"])
+            return cls.from_layout(
+                seats=state["seats"],
+                foundations=state["foundations"],
+                started=state["started"],
+                absent=state["absent"],
+                end=state["end"],
+                seed=state["seed"],
+            )
         except LayoutError:
             raise
         except (KeyError, TypeError, ValueError) as exc:

@@ -33,7 +33,7 @@ themselves: the seat that just moved is asked after every move and usually has s
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from app.common.cards import SUITS, Card
 from app.demon.rules.layout import Pile, SeatState
@@ -145,8 +145,9 @@ def progress_witness(
     return tableau_witness(piles, wants, takers, king_in_r)
 
 
-def waste_witness(stock: Sequence[int], waste: Sequence[int],
-                  wants: frozenset[int]) -> tuple[int | None, frozenset[int], bool]:
+def waste_witness(
+    stock: Sequence[int], waste: Sequence[int], wants: frozenset[int]
+) -> tuple[int | None, frozenset[int], bool]:
     """The stock-and-waste half of `progress_witness`: (a wanted card that draws can bring
     to the top of the waste, or None; the tableau tops that would take a card the waste
     can show; whether the waste can show a king). The other half, `tableau_witness`,
@@ -249,8 +250,7 @@ def visible_progress(layout: SeatState, wants: frozenset[int]) -> int | None:
     fits = {(wanted, not black) for _j, wanted, black in targets if black is not None}
     empty_pile = any(black is None for _j, _wanted, black in targets)
     waste_top = layout.waste[-1] if layout.waste else None
-    if waste_top is not None and (empty_pile if waste_top.rank == KING
-                                  else (waste_top.rank, waste_top.is_red) in fits):
+    if waste_top is not None and (empty_pile if waste_top.rank == KING else (waste_top.rank, waste_top.is_red) in fits):
         return ANY_FOUNDATIONS  # the waste card goes to the tableau
     for pile in layout.tableau:
         if pile.down and pile.up:

@@ -26,7 +26,7 @@ from app.demon.rules.actions import DemonAction
 from app.demon.rules.layout import PileView
 from app.demon.rules.round import DemonRound
 
-__all__ = ["PileView", "FoundationView", "OtherSeatView", "SeatView", "seat_view"]
+__all__ = ["FoundationView", "OtherSeatView", "PileView", "SeatView", "seat_view"]
 
 WASTE_SHOWN = 3  # as many waste cards as the table (and the room's seat view) shows
 
@@ -83,8 +83,17 @@ def seat_view(round_: DemonRound, seat: object, *, stuck: bool = False) -> SeatV
     for s, st in enumerate(round_.seats):
         if s == seat:
             continue
-        others.append(OtherSeatView(s, round_.analysis.pile_view(s, st.tableau), len(st.stock), st.waste[-WASTE_SHOWN:],
-                                    len(st.waste), homes[s], s in absent))
+        others.append(
+            OtherSeatView(
+                s,
+                round_.analysis.pile_view(s, st.tableau),
+                len(st.stock),
+                st.waste[-WASTE_SHOWN:],
+                len(st.waste),
+                homes[s],
+                s in absent,
+            )
+        )
     own = round_.seats[seat]
     return SeatView(
         seat=seat,

@@ -12,6 +12,20 @@ its caller gives, e.g. a `NodeBudget`)::
     game.apply(game.hint())
 """
 
+from app.common.records import RECORD_FORMAT, RECORD_VERSION
+from app.grip.rules.budget import Budget, NodeBudget
+from app.grip.rules.game import (
+    GripGame,
+    daily_deal_number,
+    describe,
+    game_from_record,
+    make_grip_record,
+    replay_record,
+)
+from app.grip.rules.search import Hint, PlanMemo
+from app.grip.rules.search import hint as grip_hint
+from app.grip.rules.search import par as grip_par
+from app.grip.rules.search import solve as grip_solve
 from app.grip.rules.state import (
     CELLS,
     COLS,
@@ -30,11 +44,11 @@ from app.grip.rules.state import (
     GripEvent,
     GripState,
     PileMoved,
+    Redeal,
     Redealt,
+    Swap,
     Swapped,
     TalonPlayed,
-    Redeal,
-    Swap,
     TalonToGrid,
     cell_name,
     chain_of,
@@ -46,20 +60,6 @@ from app.grip.rules.state import (
     rating,
     talon_showable,
 )
-from app.common.records import RECORD_FORMAT, RECORD_VERSION
-from app.grip.rules.game import (
-    GripGame,
-    daily_deal_number,
-    describe,
-    game_from_record,
-    make_grip_record,
-    replay_record,
-)
-from app.grip.rules.budget import Budget, NodeBudget
-from app.grip.rules.search import Hint, PlanMemo
-from app.grip.rules.search import hint as grip_hint
-from app.grip.rules.search import par as grip_par
-from app.grip.rules.search import solve as grip_solve
 from app.grip.rules.view import GripView
 
 __all__ = [
@@ -74,8 +74,8 @@ __all__ = [
     "Arranged",
     "Budget",
     "DealEnded",
-    "Dealt",
     "DealThree",
+    "Dealt",
     "EndDeal",
     "Filled",
     "GridToGrid",
@@ -86,8 +86,8 @@ __all__ = [
     "GripView",
     "Hint",
     "NodeBudget",
-    "PlanMemo",
     "PileMoved",
+    "PlanMemo",
     "Redeal",
     "Redealt",
     "Swap",

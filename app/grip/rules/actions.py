@@ -7,8 +7,9 @@ its fields, cells 0..23 and a count 1..4.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Union
+from typing import Any, ClassVar, Union
 
 from app.common.checks import is_int
 from app.common.errors import IllegalAction

@@ -48,8 +48,7 @@ def explain_end(state: GripState) -> GripEndExplanation | None:
     # (this pass and the next) is one card, and twins from the two decks stay two.
     cards = state.talon + state.stock
     n_talon = len(state.talon)
-    positions = set(talon_showable(tuple(range(n_talon, len(cards))), tuple(range(n_talon)),
-                                   state.may_redeal_later))
+    positions = set(talon_showable(tuple(range(n_talon, len(cards))), tuple(range(n_talon)), state.may_redeal_later))
     showable_fit = sum(1 for i in positions if any(fits(cards[i], top) for top in open_tops))
     by: Literal["won", "rule", "player"]
     if state.won:

@@ -7,6 +7,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from app.common.checks import is_int
+from app.common.errors import IllegalAction, InvalidRecord
+from app.common.records import RECORD_FORMAT, RECORD_VERSION
+from app.common.rng import derive_seed
 from app.grip.rules.state import (
     COLS,
     ROWS,
@@ -19,10 +23,6 @@ from app.grip.rules.state import (
     rating,
     state_from_parts,
 )
-from app.common.checks import is_int
-from app.common.errors import IllegalAction, InvalidRecord
-from app.common.records import RECORD_FORMAT, RECORD_VERSION
-from app.common.rng import derive_seed
 
 GAME_FORMAT = "demon-devils-grip-game"
 _DAILY_TAG = 0x4447_4441_494C_59  # "DGDAILY": keeps daily numbers apart from other seeds
@@ -52,14 +52,14 @@ class GripGame:
         self.used_undo = False
 
     @classmethod
-    def new(cls, number: int, passes: int | None = None) -> "GripGame":
+    def new(cls, number: int, passes: int | None = None) -> GripGame:
         return cls(GripState.deal(number, passes), number)
 
     @property
     def state(self) -> GripState:
         return self._states[-1]
 
-    def copy(self) -> "GripGame":
+    def copy(self) -> GripGame:
         """An independent copy (states are immutable and shared): a batch of operations
         is tried on a copy, so that a refused one leaves the game as it was."""
         twin = GripGame(self.initial, self.number)
@@ -131,7 +131,7 @@ class GripGame:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "GripGame":
+    def from_json(cls, data: Any) -> GripGame:
         """Inverse of `to_json`: replays the actions (and checks the redo stack replays
         too); raises `InvalidRecord` for anything malformed or illegal."""
         if not isinstance(data, dict):
@@ -238,7 +238,12 @@ def game_from_record(record: Any) -> GripGame:
     if not isinstance(used_undo, bool):
         raise InvalidRecord("'used_undo' must be true or false")
     init = record.get("initial")
-    if not isinstance(init, dict) or not {"grid", "stock", "talon"} <= set(init) <= {"grid", "stock", "talon", "passes_used"}:
+    if not isinstance(init, dict) or not {"grid", "stock", "talon"} <= set(init) <= {
+        "grid",
+        "stock",
+        "talon",
+        "passes_used",
+    }:
         raise InvalidRecord("'initial' must have grid, stock and talon")
     initial = state_from_parts(init["grid"], init["stock"], init["talon"], passes, init.get("passes_used", 1))
     if number is not None:

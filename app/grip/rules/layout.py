@@ -14,7 +14,7 @@ Layout conventions
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from app.common.cards import SUITS, Card
 
@@ -52,4 +52,3 @@ def is_chain(pile: Sequence[Card]) -> bool:
 def cell_name(cell: int) -> str:
     """A person's name for a cell: row 1-3 and column 1-8, e.g. ``r2c5`` for cell 12."""
     return f"r{cell // COLS + 1}c{cell % COLS + 1}"
-

@@ -70,4 +70,3 @@ def rule_hint(pos: Position) -> GripAction | None:
     if pos.can_redeal:
         return Redeal()
     return None  # unreachable while not over; kept for safety
-

@@ -15,8 +15,17 @@ from app.common.cards import SUITS, Card
 from app.common.checks import is_int
 from app.common.errors import GameOver, IllegalAction
 from app.grip.rules.actions import DealThree, EndDeal, GridToGrid, GripAction, Redeal, Swap, TalonToGrid
-from app.grip.rules.events import (Arranged, DealEnded, Dealt, Filled, GripEvent, PileMoved, Redealt,
-                                   Swapped, TalonPlayed)
+from app.grip.rules.events import (
+    Arranged,
+    DealEnded,
+    Dealt,
+    Filled,
+    GripEvent,
+    PileMoved,
+    Redealt,
+    Swapped,
+    TalonPlayed,
+)
 from app.grip.rules.layout import CELLS, COLS, DRAW, chain_of, fits
 from app.grip.rules.position import Position, rating
 
@@ -177,4 +186,3 @@ def arranged(state: P) -> P:
         raise IllegalAction("only a won deal is arranged")
     grid = tuple(p for r in rows for _, _, p in sorted(r, key=lambda x: (x[0], x[1])))
     return replace(state, grid=grid)
-

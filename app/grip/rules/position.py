@@ -9,9 +9,10 @@ importing the state module that uses them: the imports go one way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 from app.common.cards import Card
 from app.grip.rules.layout import DRAW, Grid
@@ -140,7 +141,4 @@ def no_card_can_enter(grid: Grid, stock: tuple[Card, ...], talon: tuple[Card, ..
                 # A pile's bottom never fits on its own top (bottom rank <= top rank),
                 # so this is a move onto another pile.
                 return False
-    for card in talon_showable(stock, talon, may_redeal):
-        if (card.suit, card.rank) in wanted:
-            return False
-    return True
+    return all((card.suit, card.rank) not in wanted for card in talon_showable(stock, talon, may_redeal))

@@ -38,10 +38,12 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from app.common.cards import Card
+from app.grip.rules.budget import Budget
+from app.grip.rules.solver import Move, Pos, SearchResult, beam, dfs, greedy_left, to_actions, variants_for
 from app.grip.rules.state import (
     DealThree,
     GridToGrid,
@@ -50,8 +52,6 @@ from app.grip.rules.state import (
     Redeal,
     TalonToGrid,
 )
-from app.grip.rules.budget import Budget
-from app.grip.rules.solver import Move, Pos, SearchResult, beam, dfs, greedy_left, to_actions, variants_for
 from app.grip.rules.view import GripView
 
 SAMPLES = 16  # sampled stock orders per decision in a one-pass deal
@@ -330,10 +330,11 @@ def par(number: int, passes: int | None, budget: Callable[[], Budget], *, seed: 
     the deal's start, each hint within a fresh `budget()`. With node budgets the figure
     does not depend on the machine's speed; with clock budgets a slow or busy machine may
     find a weaker line."""
-    state = GripState.deal(number, passes)
-    for state, _h in play_hints(state, budget, seed=seed):
+    start = GripState.deal(number, passes)
+    final = start
+    for final, _hint in play_hints(start, budget, seed=seed):  # noqa: B007 (the last state is the result)
         pass
-    return state.score()
+    return final.score()
 
 
 def solve(state: GripState, budget: Budget) -> list[GripAction] | None:

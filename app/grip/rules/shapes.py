@@ -11,9 +11,9 @@ are the schema names, hence the `Grip` prefix.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal, NotRequired, Union
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 # ------------------------------------------------------------------ actions (rules 4-10)
 

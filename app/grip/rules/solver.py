@@ -23,8 +23,9 @@ piles, leaving the tops and the bottoms the same multisets (see `GripState.is_ov
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Union
 
 from app.common.cards import SUITS, Card
 from app.grip.rules.state import (
@@ -75,8 +76,14 @@ class Pos:
     allowed: int | None
 
     @classmethod
-    def of(cls, grid: Sequence[tuple[Card, ...]], talon: Sequence[Card], stock: Sequence[Card],
-           used: int, allowed: int | None) -> "Pos":
+    def of(
+        cls,
+        grid: Sequence[tuple[Card, ...]],
+        talon: Sequence[Card],
+        stock: Sequence[Card],
+        used: int,
+        allowed: int | None,
+    ) -> Pos:
         """From card tuples (stock with its top last, as in `GripState`)."""
         b = bytes(sorted(enc(p[0]) for p in grid if p))
         t = bytes(sorted(enc(p[-1]) for p in grid if p))
@@ -344,8 +351,13 @@ def _rank_moves(st: Pos, i: int, out: list[Ranked]) -> None:
                 out.append((used, p, k, len(out), i, (q, red, 1, b)))
 
 
-def beam(pos: Pos, max_expansions: int, remaining: Callable[[], float] | None = None, *,
-         stop: Callable[[], bool] | None = None) -> SearchResult:
+def beam(
+    pos: Pos,
+    max_expansions: int,
+    remaining: Callable[[], float] | None = None,
+    *,
+    stop: Callable[[], bool] | None = None,
+) -> SearchResult:
     """Beam search for a pass limit: level by level (every macro move brings one card
     in, so a level's positions all have the same score), keep the positions that have
     spent the least of the cycle (fewest passes used, then the talon pointer furthest
@@ -375,7 +387,7 @@ def beam(pos: Pos, max_expansions: int, remaining: Callable[[], float] | None = 
         # A child's rank follows from the move alone (passes used, talon pointer), so
         # rank every move first and play only until `width` distinct children are found.
         ranked: list[Ranked] = []
-        for i, (st, link) in enumerate(level):
+        for i, (st, _link) in enumerate(level):
             if i and remaining is not None and remaining() <= 0:
                 break  # out of time in the middle of a level: rank what there is
             expansions += 1

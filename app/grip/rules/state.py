@@ -23,19 +23,50 @@ shuffled card 24 is the first card the first deal turns up (it is the stock's to
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from app.common.cards import Card, CardError
 from app.common.checks import is_int
 from app.common.errors import InvalidRecord
 from app.common.rng import SplitMix64, derive_seed
-from app.grip.rules.actions import (DealThree, EndDeal, GridToGrid, GripAction, Redeal, Swap,
-                                    TalonToGrid, grip_action_from_json, grip_action_to_json)
-from app.grip.rules.events import (Arranged, DealEnded, Dealt, Filled, GripEvent, PileMoved, Redealt,
-                                   Swapped, TalonPlayed)
-from app.grip.rules.layout import (CELLS, COLS, DRAW, MAX_PILE, PASS_OPTIONS, ROWS, Grid,
-                                   cell_name, chain_of, fits, grip_deck, is_chain)
+from app.grip.rules.actions import (
+    DealThree,
+    EndDeal,
+    GridToGrid,
+    GripAction,
+    Redeal,
+    Swap,
+    TalonToGrid,
+    grip_action_from_json,
+    grip_action_to_json,
+)
+from app.grip.rules.events import (
+    Arranged,
+    DealEnded,
+    Dealt,
+    Filled,
+    GripEvent,
+    PileMoved,
+    Redealt,
+    Swapped,
+    TalonPlayed,
+)
+from app.grip.rules.layout import (
+    CELLS,
+    COLS,
+    DRAW,
+    MAX_PILE,
+    PASS_OPTIONS,
+    ROWS,
+    Grid,
+    cell_name,
+    chain_of,
+    fits,
+    grip_deck,
+    is_chain,
+)
 from app.grip.rules.moves import legal_actions as list_legal_actions
 from app.grip.rules.moves import rule_hint
 from app.grip.rules.play import apply as play_action
@@ -44,11 +75,40 @@ from app.grip.rules.position import Position, rating, talon_showable
 from app.grip.rules.shapes import GripStateView
 
 __all__ = [
-    "CELLS", "COLS", "DRAW", "MAX_PILE", "PASS_OPTIONS", "ROWS", "Arranged",
-    "DealEnded", "DealThree", "Dealt", "EndDeal", "Filled", "GridToGrid", "Grid", "GripAction", "GripEvent",
-    "GripState", "PileMoved", "Redeal", "Redealt", "Swap", "Swapped", "TalonPlayed", "TalonToGrid",
-    "cell_name", "chain_of", "fits", "grip_action_from_json", "grip_action_to_json", "grip_deck", "is_chain",
-    "rating", "state_from_parts", "talon_showable",
+    "CELLS",
+    "COLS",
+    "DRAW",
+    "MAX_PILE",
+    "PASS_OPTIONS",
+    "ROWS",
+    "Arranged",
+    "DealEnded",
+    "DealThree",
+    "Dealt",
+    "EndDeal",
+    "Filled",
+    "Grid",
+    "GridToGrid",
+    "GripAction",
+    "GripEvent",
+    "GripState",
+    "PileMoved",
+    "Redeal",
+    "Redealt",
+    "Swap",
+    "Swapped",
+    "TalonPlayed",
+    "TalonToGrid",
+    "cell_name",
+    "chain_of",
+    "fits",
+    "grip_action_from_json",
+    "grip_action_to_json",
+    "grip_deck",
+    "is_chain",
+    "rating",
+    "state_from_parts",
+    "talon_showable",
 ]
 
 
@@ -80,7 +140,7 @@ class GripState(Position):
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def deal(cls, number: int, passes: int | None = None) -> "GripState":
+    def deal(cls, number: int, passes: int | None = None) -> GripState:
         """Deal `number` (rules 1-2; the order is documented in the module docstring)."""
         if not is_int(number) or not 0 <= number < 1 << 64:
             raise ValueError("a deal number is an integer 0 .. 2**64-1")
@@ -100,7 +160,7 @@ class GripState(Position):
         talon: Any = (),
         passes: int | None = None,
         passes_used: int = 1,
-    ) -> "GripState":
+    ) -> GripState:
         """A position from explicit cards (``Card`` objects or strings like ``"TS"``; a
         pile may also be one string ``"5S 8S"``). The cards need not be a full double deck
         (tests use small, made-up positions; copies are not counted), but there are no
@@ -130,7 +190,7 @@ class GripState(Position):
         state = cls(tuple(tuple(p) for p in piles), tuple(stock_l), tuple(talon_l), passes, passes_used, False)
         return state._with_end_detected()
 
-    def _with_end_detected(self) -> "GripState":
+    def _with_end_detected(self) -> GripState:
         if not self.ended and self.stuck:
             return replace(self, ended=True)
         return self
@@ -191,7 +251,7 @@ class GripState(Position):
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "GripState":
+    def from_json(cls, data: Any) -> GripState:
         """Inverse of `to_json`; raises `InvalidRecord` for anything malformed or
         inconsistent (including an empty cell beside a non-empty stock or talon)."""
         if not isinstance(data, dict):
@@ -201,7 +261,9 @@ class GripState(Position):
             raise InvalidRecord(f"a state has exactly the fields {sorted(need)}")
         if not isinstance(data["ended"], bool):
             raise InvalidRecord("'ended' must be true or false")
-        state = state_from_parts(data["grid"], data["stock"], data["talon"], data["passes_allowed"], data["passes_used"])
+        state = state_from_parts(
+            data["grid"], data["stock"], data["talon"], data["passes_allowed"], data["passes_used"]
+        )
         if data["ended"]:
             state = replace(state, ended=True)
         elif state.ended:
@@ -249,4 +311,3 @@ def _check_cards(piles: list[list[Card]], stock: tuple[Card, ...], talon: tuple[
     for c in [c for p in piles for c in p] + list(stock) + list(talon):
         if c.rank == 1:
             raise ValueError("Devil's Grip has no aces")
-

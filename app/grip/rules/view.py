@@ -37,7 +37,7 @@ class GripView:
     ended: bool
 
     @classmethod
-    def of(cls, state: GripState) -> "GripView":
+    def of(cls, state: GripState) -> GripView:
         """The view of `state`: the stock's order is kept only when a player has seen it."""
         known = state.passes_used >= 2 or not state.stock
         return cls(

@@ -49,10 +49,14 @@ def hint_reason(view: GripView, action: GripAction) -> GripHintReason:
         card, onto = pile[-action.count], grid[action.dst][-1]
         if action.count == len(pile):
             refill: Literal["stock", "talon"] = "stock" if view.stock_order or view.unseen else "talon"
-            return {"kind": "whole", "card": str(card), "onto": str(onto), "chain": chain_of(card),
-                    "refill": refill}
-        return {"kind": "part", "card": str(card), "onto": str(onto), "chain": chain_of(card),
-                "under": str(pile[-action.count - 1])}
+            return {"kind": "whole", "card": str(card), "onto": str(onto), "chain": chain_of(card), "refill": refill}
+        return {
+            "kind": "part",
+            "card": str(card),
+            "onto": str(onto),
+            "chain": chain_of(card),
+            "under": str(pile[-action.count - 1]),
+        }
     if isinstance(action, Swap):
         # A cell is empty only when the stock and the talon are (rule 7), and then no card
         # can enter and the deal is over (rule 10): both cells of a hinted swap hold piles.

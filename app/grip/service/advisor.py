@@ -58,17 +58,18 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from app.config import Settings
 from app.grip.rules.actions import grip_action_to_json
 from app.grip.rules.budget import SearchStopped
-from app.grip.rules.shapes import ActionJson
 from app.grip.rules.search import PlanMemo
 from app.grip.rules.search import hint as search_hint
 from app.grip.rules.search import par as search_par
 from app.grip.rules.search import solve as search_solve
+from app.grip.rules.shapes import ActionJson
 from app.grip.rules.state import GripState
 from app.grip.rules.view import GripView
 from app.grip.service.clock import ClockBudget, WorkBudget
@@ -142,7 +143,9 @@ class WorkerMemory:
 Job = TypeVar("Job", bound=Callable[..., Any])
 T = TypeVar("T")
 Args = tuple[Any, ...]
-Queued = tuple[int, int, Callable[..., Any], Args, "asyncio.Future[Any]", float | None]  # priority, seq, job, args, answer, expires
+Queued = tuple[
+    int, int, Callable[..., Any], Args, "asyncio.Future[Any]", float | None
+]  # priority, seq, job, args, answer, expires
 
 
 def _uses_memory(fn: Job) -> Job:
@@ -158,8 +161,9 @@ def _warm() -> bool:
 
 
 @_uses_memory
-def _hint_job(memory: WorkerMemory, view: GripView, deadline: float, budget_s: float,
-              seed: int) -> tuple[ActionJson | None, float, bool, float]:
+def _hint_job(
+    memory: WorkerMemory, view: GripView, deadline: float, budget_s: float, seed: int
+) -> tuple[ActionJson | None, float, bool, float]:
     # The work is fixed (the same view, the same hint); the deadline is the safety stop.
     # CLOCK_MONOTONIC is one clock for every process of the machine.
     answer = search_hint(view, WorkBudget.for_hint(budget_s, deadline - HINT_MARGIN_S), memory.memo, seed=seed)
@@ -286,8 +290,15 @@ class _Pool:
         while len(self._workers) < self.size:
             self._workers.append(_Worker(f"grip-{self.name}-{len(self._workers)}"))
 
-    async def run(self, fn: Callable[..., T], *args: Any, bounded: bool = True, priority: int = 0,
-                  expires: float | None = None, give_up: float | None = None) -> T:
+    async def run(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        bounded: bool = True,
+        priority: int = 0,
+        expires: float | None = None,
+        give_up: float | None = None,
+    ) -> T:
         """Run `fn(*args)` in a worker and await it; `Busy` when `limit` jobs are pending
         (`bounded=False`: work the server queues itself, which must not take a
         request's place), when no worker was free before `expires`, or when the answer
@@ -305,7 +316,7 @@ class _Pool:
                 return await done
             try:
                 return await asyncio.wait_for(asyncio.shield(done), max(0.0, give_up - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 done.add_done_callback(_drop_answer)
                 raise Busy(f"the {self.name} search did not answer in time") from None
         finally:
@@ -364,9 +375,18 @@ class _Pool:
 class GripAdvisor:
     """The server's door to the search engine: `hint`, `par`, `solve`, all awaitable."""
 
-    def __init__(self, *, hint_workers: int = 1, search_workers: int = 1, hint_queue: int = 8,
-                 search_queue: int = 64, hint_budget_s: float = 0.25, hint_deadline_s: float = 0.3,
-                 par_budget_s: float = 0.25, solve_budget_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        *,
+        hint_workers: int = 1,
+        search_workers: int = 1,
+        hint_queue: int = 8,
+        search_queue: int = 64,
+        hint_budget_s: float = 0.25,
+        hint_deadline_s: float = 0.3,
+        par_budget_s: float = 0.25,
+        solve_budget_s: float = 10.0,
+    ) -> None:
         self.hints = _Pool("hint", hint_workers, hint_queue)
         self.search = _Pool("search", search_workers, search_queue)
         self.hint_budget_s = hint_budget_s
@@ -376,19 +396,26 @@ class GripAdvisor:
         self._background: set[asyncio.Task[None]] = set()
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "GripAdvisor":
-        return cls(hint_workers=settings.hint_workers, search_workers=settings.search_workers,
-                   hint_queue=settings.hint_queue, hint_budget_s=settings.hint_budget_s,
-                   hint_deadline_s=settings.hint_deadline_s, par_budget_s=settings.par_budget_s,
-                   solve_budget_s=settings.solve_budget_s)
+    def from_settings(cls, settings: Settings) -> GripAdvisor:
+        return cls(
+            hint_workers=settings.hint_workers,
+            search_workers=settings.search_workers,
+            hint_queue=settings.hint_queue,
+            hint_budget_s=settings.hint_budget_s,
+            hint_deadline_s=settings.hint_deadline_s,
+            par_budget_s=settings.par_budget_s,
+            solve_budget_s=settings.solve_budget_s,
+        )
 
     def start(self) -> list[asyncio.Task[None]]:
         """Start both pools' workers in the background (importing the engine)."""
+
         async def warm(pool: _Pool) -> None:
             try:
                 await pool.run(_warm, bounded=False)
-            except Exception:  # noqa: BLE001 - a failed warm-up shows again on real use
+            except Exception:
                 log.exception("could not start the %s workers", pool.name)
+
         tasks = [asyncio.create_task(warm(p)) for p in (self.hints, self.search)]
         for task in tasks:  # the loop keeps only weak references to tasks
             self._background.add(task)
@@ -405,8 +432,14 @@ class GripAdvisor:
         deadline = (arrived if arrived is not None else time.monotonic()) + self.hint_deadline_s
         try:
             action, expected, complete, budget = await self.hints.run(
-                _hint_job, view, deadline, self.hint_budget_s, seed,
-                expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S, give_up=deadline + HINT_GRACE_S)
+                _hint_job,
+                view,
+                deadline,
+                self.hint_budget_s,
+                seed,
+                expires=deadline - HINT_MARGIN_S - MIN_HINT_BUDGET_S,
+                give_up=deadline + HINT_GRACE_S,
+            )
         except SearchStopped:
             raise Busy("the hint search passed its safety stop") from None
         return HintAnswer(action, expected, complete, budget)
@@ -414,8 +447,14 @@ class GripAdvisor:
     async def par(self, number: int, passes: int | None, *, background: bool = False) -> int:
         """A deal's par; `background` (precomputing) yields to every request a player
         is waiting for and does not count against the queue bound."""
-        return await self.search.run(_par_job, number, passes, self.par_budget_s,
-                                     bounded=not background, priority=BACKGROUND if background else URGENT)
+        return await self.search.run(
+            _par_job,
+            number,
+            passes,
+            self.par_budget_s,
+            bounded=not background,
+            priority=BACKGROUND if background else URGENT,
+        )
 
     async def solve(self, number: int) -> list[ActionJson] | None:
         """Certification runs in the background only: it yields to every player request."""

@@ -40,7 +40,7 @@ class ClockBudget:
         self._end = time.perf_counter() + seconds
 
     @classmethod
-    def for_hint(cls, seconds: float) -> "ClockBudget":
+    def for_hint(cls, seconds: float) -> ClockBudget:
         """A hint's search budget: `SEARCH_SHARE` of its time (the rest is margin for
         building and sending the answer)."""
         return cls(seconds * SEARCH_SHARE)
@@ -65,7 +65,7 @@ class WorkBudget:
         self.stop_at = stop_at
 
     @classmethod
-    def for_hint(cls, seconds: float, stop_at: float) -> "WorkBudget":
+    def for_hint(cls, seconds: float, stop_at: float) -> WorkBudget:
         """The work `SEARCH_SHARE` of `seconds` buys at `WORK_NODES_PER_SECOND`."""
         return cls(int(seconds * SEARCH_SHARE * WORK_NODES_PER_SECOND), stop_at)
 

@@ -11,8 +11,8 @@ restores another one).
 from __future__ import annotations
 
 from app.grip.rules.actions import grip_action_to_json
-from app.grip.rules.shapes import ActionJson
 from app.grip.rules.layout import CELLS
+from app.grip.rules.shapes import ActionJson
 from app.grip.rules.state import GripState
 
 # The swaps of a grid with no empty cell, as `legal_actions` lists them (a < b): the same
@@ -31,7 +31,7 @@ def legal_json(state: GripState) -> list[ActionJson]:
 class LegalActions:
     """One session's legal actions, computed again only for another state."""
 
-    __slots__ = ("_state", "_legal")
+    __slots__ = ("_legal", "_state")
 
     def __init__(self) -> None:
         self._state: GripState | None = None

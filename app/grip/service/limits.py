@@ -14,14 +14,15 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 from app.support.rate import RateLimiter
 
 
 class KeyedLimiter:
-    def __init__(self, rate: float, burst: int, max_keys: int = 10_000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, rate: float, burst: int, max_keys: int = 10_000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
         self.max_keys = max_keys

@@ -27,8 +27,18 @@ from app.support.logfmt import log_event
 log = logging.getLogger("demon.grip_par")
 
 # The modules whose change changes a hint: the search and everything it plays by.
-ENGINE_FILES = ("search.py", "solver.py", "budget.py", "view.py", "state.py", "layout.py", "actions.py",
-                "position.py", "moves.py", "play.py")
+ENGINE_FILES = (
+    "search.py",
+    "solver.py",
+    "budget.py",
+    "view.py",
+    "state.py",
+    "layout.py",
+    "actions.py",
+    "position.py",
+    "moves.py",
+    "play.py",
+)
 PASS_LIMITS: tuple[int | None, ...] = (1, 3, None)
 MEMORY_KEYS = 10_000
 
@@ -98,7 +108,7 @@ class ParBook:
     async def _quietly(self, number: int, passes: int | None) -> None:
         try:
             await self.get(number, passes, background=True)
-        except Exception:  # noqa: BLE001 - computed again when a player asks
+        except Exception:
             log.exception("could not precompute the par of deal %s", number)
 
     async def _compute(self, key: tuple[int, int | None], background: bool) -> int:

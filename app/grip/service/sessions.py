@@ -26,14 +26,14 @@ from typing import Any, Protocol
 from app.common.errors import IllegalAction
 from app.grip.rules import GripGame, daily_deal_number, grip_action_from_json
 from app.grip.rules.explain import explain_end
+from app.grip.rules.shapes import ActionJson
 from app.grip.rules.view import GripView
 from app.grip.rules.why import hint_reason
-from app.grip.rules.shapes import ActionJson
 from app.grip.service.legal import LegalActions
 from app.grip.service.shapes import GripGameAnswer, GripHintInfo
+from app.ops import instruments
 from app.support.logfmt import log_event
 from app.support.secrets_util import hash_token, new_grip_id, new_token, token_matches
-from app.ops import instruments
 
 
 @dataclass
@@ -92,11 +92,18 @@ class GripSessions:
     @staticmethod
     def daily_number(today: dt.date | None = None) -> int:
         """The number of today's daily deal (UTC), or of the date given."""
-        today = today or dt.datetime.now(dt.timezone.utc).date()
+        today = today or dt.datetime.now(dt.UTC).date()
         return daily_deal_number(today.year, today.month, today.day)
 
-    def new(self, number: int | None, daily: bool, passes: int | None,
-            today: dt.date | None = None, *, winnable: bool = False) -> tuple[GripSession, str]:
+    def new(
+        self,
+        number: int | None,
+        daily: bool,
+        passes: int | None,
+        today: dt.date | None = None,
+        *,
+        winnable: bool = False,
+    ) -> tuple[GripSession, str]:
         if daily:
             number = self.daily_number(today)
         elif number is None:
@@ -104,8 +111,12 @@ class GripSessions:
         if len(self.games) >= self.max_games:
             self._evict_oldest()
         token = new_token()
-        session = GripSession(id=new_grip_id(self.shard), token_hash=hash_token(token),
-                              game=GripGame.new(number, passes), winnable=winnable)
+        session = GripSession(
+            id=new_grip_id(self.shard),
+            token_hash=hash_token(token),
+            game=GripGame.new(number, passes),
+            winnable=winnable,
+        )
         self.games[session.id] = session
         self._save(session)
         instruments.GRIP_GAMES.inc()
@@ -121,8 +132,9 @@ class GripSessions:
         """Drop from memory the games nobody played that were last used longer ago than
         `older_than_s` (the database forgets them by the same rule); returns how many."""
         now = time.time() if now is None else now
-        gone = [gid for gid, session in self.games.items()
-                if not session.played and now - session.last_used > older_than_s]
+        gone = [
+            gid for gid, session in self.games.items() if not session.played and now - session.last_used > older_than_s
+        ]
         for gid in gone:
             del self.games[gid]
         return len(gone)
@@ -176,13 +188,13 @@ class GripSessions:
         """What the hint engine may see: the player's view, never the stock order."""
         return GripView.of(session.game.state)
 
-    def record_hint(self, session: GripSession, changes: int, action: ActionJson | None,
-                    expected_score: float, complete: bool) -> bool:
+    def record_hint(
+        self, session: GripSession, changes: int, action: ActionJson | None, expected_score: float, complete: bool
+    ) -> bool:
         """Keep a hint's answer if the game is still where it was asked (`changes` as
         it was then); marks the game as played with a hint. Returns whether it was kept
         (an operation made meanwhile makes the answer stale)."""
-        if (self.games.get(session.id) is not session or session.changes != changes
-                or session.game.state.is_over()):
+        if self.games.get(session.id) is not session or session.changes != changes or session.game.state.is_over():
             return False
         why = None
         if action is not None:  # the page only ever shows a legal hint: check the engine's
@@ -194,8 +206,7 @@ class GripSessions:
                 log_event("grip_bad_hint", game=session.id, action=action, reason=str(err))
                 raise GripError("internal", "The hint engine suggested an illegal move.") from err
             why = hint_reason(GripView.of(state), move)  # the guide's sentence (rules/why.py)
-        session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete,
-                        "why": why}
+        session.hint = {"action": action, "expected_score": round(expected_score, 2), "complete": complete, "why": why}
         if action is not None and not session.used_hint:
             session.used_hint = True
             self._save(session)

@@ -4,7 +4,9 @@ the HTTP edge's response models)."""
 
 from __future__ import annotations
 
-from typing_extensions import NotRequired, TypedDict
+from typing import NotRequired
+
+from typing_extensions import TypedDict
 
 from app.grip.rules.shapes import ActionJson, GripEndExplanation, GripHintReason, GripStateView
 

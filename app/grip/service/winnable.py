@@ -95,8 +95,7 @@ class WinnableDeals:
     def _certified(self, *, undealt: bool) -> int:
         if self.store is not None:
             return self.store.grip_winnable_count(undealt=undealt)
-        return sum(1 for n, line in self._memory.items() if line is not None
-                   and not (undealt and self._dealt.get(n)))
+        return sum(1 for n, line in self._memory.items() if line is not None and not (undealt and self._dealt.get(n)))
 
     def take(self) -> int | None:
         """A certified deal's number (None when none is certified yet)."""
@@ -139,7 +138,7 @@ class WinnableDeals:
                     await asyncio.sleep(PAUSE_AFTER_MISS_S)
             except Busy:
                 await asyncio.sleep(1.0)
-            except Exception:  # noqa: BLE001 - keep the server up, try later
+            except Exception:
                 log.exception("certifying deal %s failed", number)
                 await asyncio.sleep(5.0)
 
@@ -154,6 +153,5 @@ class WinnableDeals:
             self.store.save_grip_solution(number, line)
         else:
             self._memory[number] = line
-        log_event("grip_certify", number=number, winnable=line is not None,
-                  steps=len(line) if line is not None else 0)
+        log_event("grip_certify", number=number, winnable=line is not None, steps=len(line) if line is not None else 0)
         return line is not None

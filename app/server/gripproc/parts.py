@@ -22,7 +22,6 @@ from app.grip.service.winnable import WinnableDeals
 from app.storage.store import PRUNE_BATCH, Store
 
 
-
 class GripFigures(NamedTuple):
     """What /metrics shows of the service's state (app/ops/census.py)."""
 
@@ -43,20 +42,32 @@ class GripParts:
     _warming: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
-    def build(cls, settings: Settings, store: Store | None) -> "GripParts":
+    def build(cls, settings: Settings, store: Store | None) -> GripParts:
         advisor = GripAdvisor.from_settings(settings)
-        parts = cls(settings, store, GripSessions(settings.max_rooms, store, shard=settings.shard), advisor,
-                    ParBook(advisor, store, settings.par_budget_s),
-                    WinnableDeals(advisor, store, settings.winnable_ready),
-                    {"game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
-                     "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst)})
+        parts = cls(
+            settings,
+            store,
+            GripSessions(settings.max_rooms, store, shard=settings.shard),
+            advisor,
+            ParBook(advisor, store, settings.par_budget_s),
+            WinnableDeals(advisor, store, settings.winnable_ready),
+            {
+                "game": KeyedLimiter(settings.grip_search_rate_per_s, settings.grip_search_burst),
+                "addr": KeyedLimiter(settings.grip_addr_rate_per_s, settings.grip_addr_burst),
+            },
+        )
         parts.prune()
         return parts
 
     def install(self, state: object) -> None:
         """Put the objects where `app/server/deps.py` reads them."""
-        for name, value in (("grips", self.grips), ("grip_advisor", self.advisor), ("grip_par", self.par),
-                            ("grip_winnable", self.winnable), ("grip_limits", self.limits)):
+        for name, value in (
+            ("grips", self.grips),
+            ("grip_advisor", self.advisor),
+            ("grip_par", self.par),
+            ("grip_winnable", self.winnable),
+            ("grip_limits", self.limits),
+        ):
             setattr(state, name, value)
 
     @property
@@ -68,8 +79,12 @@ class GripParts:
         settings = self.settings
         self.grips.forget_unplayed(settings.grip_unplayed_ttl_s)
         if self.store is not None:
-            while self.store.expire_grips(settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s,
-                                          settings.grip_max_stored) >= PRUNE_BATCH:
+            while (
+                self.store.expire_grips(
+                    settings.grip_expiry_days * 86400, settings.grip_unplayed_ttl_s, settings.grip_max_stored
+                )
+                >= PRUNE_BATCH
+            ):
                 pass
 
     async def start(self) -> None:

@@ -33,7 +33,8 @@ import math
 import socket
 import sys
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import orjson
 from prometheus_client import Metric
@@ -106,7 +107,7 @@ class GripRelay:
         if process is not None and process.returncode is None:
             try:
                 await asyncio.wait_for(process.wait(), STOP_S)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 process.kill()
                 await process.wait()
         if self._supervisor is not None:
@@ -136,7 +137,8 @@ class GripRelay:
         ours, theirs = socket.socketpair()
         try:
             self._process = process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "app.server.gripproc", str(theirs.fileno()), pass_fds=(theirs.fileno(),))
+                sys.executable, "-m", "app.server.gripproc", str(theirs.fileno()), pass_fds=(theirs.fileno(),)
+            )
         finally:
             theirs.close()
         self.starts += 1
@@ -149,7 +151,7 @@ class GripRelay:
             self._up.set()
             log_event("grip_worker_ready", pid=self.pid, start=self.starts)
             await self._read_answers(reader)
-        except (asyncio.IncompleteReadError, ConnectionError, frames.FrameError, asyncio.TimeoutError) as err:
+        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError, frames.FrameError) as err:
             if not self._stopping:
                 log_event("grip_worker_lost", error=type(err).__name__)
         finally:
@@ -193,7 +195,7 @@ class GripRelay:
         if self._writer is None and not self._up.is_set():  # the first start: wait for it, not a restart
             try:
                 await asyncio.wait_for(self._up.wait(), self.timeout_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         writer = self._writer
         if writer is None:
@@ -204,12 +206,18 @@ class GripRelay:
         waiting: asyncio.Future[tuple[dict[str, Any], bytes]] = loop.create_future()
         self._pending[number] = waiting
         client, server = scope.get("client"), scope.get("server")
-        meta = {"method": scope["method"], "path": scope["path"],
-                "raw_path": (scope.get("raw_path") or scope["path"].encode()).decode("latin-1"),
-                "query": scope.get("query_string", b"").decode("latin-1"),
-                "headers": frames.headers_out(scope["headers"]), "client": list(client) if client else None,
-                "server": list(server) if server else None, "scheme": scope.get("scheme", "http"),
-                "http_version": scope.get("http_version", "1.1"), "request_id": jsonlog.REQUEST_ID.get()}
+        meta = {
+            "method": scope["method"],
+            "path": scope["path"],
+            "raw_path": (scope.get("raw_path") or scope["path"].encode()).decode("latin-1"),
+            "query": scope.get("query_string", b"").decode("latin-1"),
+            "headers": frames.headers_out(scope["headers"]),
+            "client": list(client) if client else None,
+            "server": list(server) if server else None,
+            "scheme": scope.get("scheme", "http"),
+            "http_version": scope.get("http_version", "1.1"),
+            "request_id": jsonlog.REQUEST_ID.get(),
+        }
         timer = loop.call_later(self.timeout_s, _expire, waiting)
         try:
             writer.write(frames.pack(number, meta, body))
@@ -217,15 +225,16 @@ class GripRelay:
         except WorkerGone:
             await self._unavailable(send, "Devil's Grip is restarting: try again in a moment.")
             return
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log_event("grip_worker_slow", timeout_s=self.timeout_s, path=scope["path"])
             await self._unavailable(send, "Devil's Grip did not answer in time: try again in a moment.")
             return
         finally:
             timer.cancel()
             self._pending.pop(number, None)
-        await send({"type": "http.response.start", "status": answer["status"],
-                    "headers": frames.headers_in(answer["headers"])})
+        await send(
+            {"type": "http.response.start", "status": answer["status"], "headers": frames.headers_in(answer["headers"])}
+        )
         await send({"type": "http.response.body", "body": content})
 
     def retry_after_s(self) -> int:
@@ -233,9 +242,17 @@ class GripRelay:
 
     async def _unavailable(self, send: Send, detail: str) -> None:
         body = orjson.dumps({"detail": detail})
-        await send({"type": "http.response.start", "status": 503,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"retry-after", str(self.retry_after_s()).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 503,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", str(self.retry_after_s()).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     # ------------------------------------------------------------------ metrics
@@ -252,7 +269,7 @@ class GripRelay:
             writer.write(frames.pack(0, {"kind": "metrics"}))
             try:
                 self.snapshot = await asyncio.wait_for(self._control, METRICS_TIMEOUT_S)
-            except (WorkerGone, asyncio.TimeoutError):
+            except (TimeoutError, WorkerGone):
                 self.snapshot = None
 
     def figures(self) -> GripFigures | None:
@@ -275,7 +292,7 @@ class GripRelay:
 
 def _expire(waiting: asyncio.Future[Any]) -> None:
     if not waiting.done():
-        waiting.set_exception(asyncio.TimeoutError())
+        waiting.set_exception(TimeoutError())
 
 
 async def _read_body(receive: Receive) -> bytes | None:

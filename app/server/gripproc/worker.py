@@ -66,11 +66,18 @@ async def answer(app: FastAPI, meta: dict[str, Any], body: bytes) -> tuple[int, 
     jsonlog.REQUEST_ID.set(meta.get("request_id") or jsonlog.new_request_id())
     client = meta.get("client")
     scope: dict[str, Any] = {
-        "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": meta.get("http_version", "1.1"), "method": meta["method"], "scheme": meta.get("scheme", "http"),
-        "path": meta["path"], "raw_path": meta["raw_path"].encode("latin-1"), "root_path": "",
-        "query_string": meta.get("query", "").encode("latin-1"), "headers": frames.headers_in(meta["headers"]),
-        "client": tuple(client) if client else None, "server": tuple(meta["server"]) if meta.get("server") else None,
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": meta.get("http_version", "1.1"),
+        "method": meta["method"],
+        "scheme": meta.get("scheme", "http"),
+        "path": meta["path"],
+        "raw_path": meta["raw_path"].encode("latin-1"),
+        "root_path": "",
+        "query_string": meta.get("query", "").encode("latin-1"),
+        "headers": frames.headers_in(meta["headers"]),
+        "client": tuple(client) if client else None,
+        "server": tuple(meta["server"]) if meta.get("server") else None,
     }
     start: dict[str, Any] = {}
     chunks: list[bytes] = []
@@ -107,10 +114,16 @@ async def answer(app: FastAPI, meta: dict[str, Any], body: bytes) -> tuple[int, 
 def metrics_snapshot(parts: GripParts) -> dict[str, Any]:
     """The process's instruments (the Devil's Grip ones and its CPU and memory) and the
     service's state, for the server's /metrics (relay.py turns them back into families)."""
-    families = [{"name": f.name, "doc": f.documentation, "type": f.type,
-                 "samples": [[s.name, s.labels, s.value] for s in f.samples]}
-                for f in instruments.REGISTRY.collect()
-                if f.name.startswith("devils_grip") or f.name.startswith("process")]
+    families = [
+        {
+            "name": f.name,
+            "doc": f.documentation,
+            "type": f.type,
+            "samples": [[s.name, s.labels, s.value] for s in f.samples],
+        }
+        for f in instruments.REGISTRY.collect()
+        if f.name.startswith("devils_grip") or f.name.startswith("process")
+    ]
     return {"kind": "metrics", "families": families, "figures": list(parts.figures())}
 
 
@@ -149,8 +162,11 @@ async def serve(sock: socket.socket) -> None:
     settings = Settings.model_validate(meta["settings"])
     jsonlog.configure(settings.log_level, settings.shard, as_json=settings.log_format == "json")
     # The server checked the file's integrity a moment ago (a scan of the whole file).
-    store = (Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024), check=False)
-             if settings.persist else None)
+    store = (
+        Store.open(settings.data_dir, wal_limit_bytes=int(settings.wal_limit_mb * 1024 * 1024), check=False)
+        if settings.persist
+        else None
+    )
     parts = GripParts.build(settings, store)
     app = grip_app(settings, parts)
     await parts.start()

@@ -43,7 +43,7 @@ import asyncio
 import gc
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from app.ops import instruments
 
@@ -61,9 +61,16 @@ class Collector:
     """See the module docstring. `start()` once the server has started (rooms restored);
     `stop()` at shutdown."""
 
-    def __init__(self, busy: Callable[[], bool] = lambda: False, *, tick_s: float = TICK_S,
-                 check_every: int = CHECK_EVERY, quiet_growth: float = QUIET_GROWTH,
-                 busy_growth: float = BUSY_GROWTH, floor: int = FLOOR) -> None:
+    def __init__(
+        self,
+        busy: Callable[[], bool] = lambda: False,
+        *,
+        tick_s: float = TICK_S,
+        check_every: int = CHECK_EVERY,
+        quiet_growth: float = QUIET_GROWTH,
+        busy_growth: float = BUSY_GROWTH,
+        floor: int = FLOOR,
+    ) -> None:
         self.busy = busy  # whether a pause now would be felt (Hub.racing)
         self.tick_s = tick_s
         self.check_every = check_every
@@ -96,9 +103,14 @@ class Collector:
         self.baseline = gc.get_freeze_count()
         self.full_collections += 1
         (instruments.GC_FULL_RACING if busy else instruments.GC_FULL_QUIET).observe(took)
-        log.log(logging.WARNING if busy else logging.INFO,
-                "full collection%s: %d unreachable, %d objects kept, %.1f ms",
-                " while people raced" if busy else "", found, self.baseline, took * 1e3)
+        log.log(
+            logging.WARNING if busy else logging.INFO,
+            "full collection%s: %d unreachable, %d objects kept, %.1f ms",
+            " while people raced" if busy else "",
+            found,
+            self.baseline,
+            took * 1e3,
+        )
         return took
 
     def tick(self) -> None:

@@ -55,8 +55,12 @@ class LoopWatch:
         instruments.LOOP_STALLS.inc()
         if now >= self._next_log:
             self._next_log = now + LOG_EVERY_S
-            log.warning("the event loop stalled: %.0f ms late (%d stalls of %.0f ms or more since start)",
-                        late_s * 1e3, self.stalls, self.stall_s * 1e3)
+            log.warning(
+                "the event loop stalled: %.0f ms late (%d stalls of %.0f ms or more since start)",
+                late_s * 1e3,
+                self.stalls,
+                self.stall_s * 1e3,
+            )
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
