@@ -24,7 +24,8 @@ def test_the_newest_release_in_the_changelog_is_the_version() -> None:
     assert versions, "CHANGELOG.md has no '## [X.Y.Z] - YYYY-MM-DD' heading"
     assert versions[0] == app.__version__, (
         f"CHANGELOG.md's newest release is {versions[0]}, app.__version__ is {app.__version__}: "
-        "add the release's entry (or bump __version__ in app/__init__.py)")
+        "add the release's entry (or bump __version__ in app/__init__.py)"
+    )
 
 
 def test_unreleased_comes_first() -> None:
