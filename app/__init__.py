@@ -4,4 +4,5 @@ Packages, with dependency arrows pointing one way only:
 api -> rooms -> engine, and api/rooms -> protocol.
 """
 
-__version__ = "0.1.0"
+# The one source of the version: pyproject.toml reads it, /health and CHANGELOG.md agree.
+__version__ = "1.0.0"
