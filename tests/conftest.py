@@ -11,6 +11,8 @@ loaded, rather than quietly testing pure Python.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -32,3 +34,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         missing = sorted(set(native.NATIVE_MODULES) - set(native.compiled_modules()))
         if missing:
             raise pytest.UsageError(f"DEMON_EXPECT_COMPILED=1 but these run as Python: {', '.join(missing)}")
+
+
+# Skip reasons that mean "a tool this machine lacks", not "this test does not apply here".
+_MISSING_TOOL = re.compile(r"not installed|no \w+ binary|could not import|does not detect ES module", re.IGNORECASE)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """With DEMON_REQUIRE_TOOLS=1 (set by .ci/run, which installs Node, Chromium, HAProxy
+    and Prometheus) a test skipped for a missing tool fails instead: a quiet skip would
+    leave the JavaScript, the browser or the balancer untested while CI reads green."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if os.environ.get("DEMON_REQUIRE_TOOLS") != "1" or not report.skipped:
+        return
+    reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if _MISSING_TOOL.search(reason):
+        report.outcome = "failed"
+        report.longrepr = f"DEMON_REQUIRE_TOOLS=1, but this test was skipped for a missing tool: {reason}"
