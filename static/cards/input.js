@@ -282,7 +282,7 @@ export function makeGhost(elements, { hide = true } = {}) {
 // `transform` alone: the compositor runs it, with no style written per frame.
 /**
  * @param {HTMLElement | null} el
- * @param {Box | null} fromRect
+ * @param {Box | null | undefined} fromRect
  * @param {number} [ms]
  * @param {Box | null} [toRect]
  */
