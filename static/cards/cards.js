@@ -163,8 +163,8 @@ function miniBody(card, colours) {
 }
 
 // A tab: the top of a card only, rank and suit side by side, for a foundation pile on a
-// phone when the piles are many (issue 23: three rows of whole cards left your own layout
-// too little height). Its height is 44/60 of its width (style.css `.card.tab`).
+// phone when the piles are many (three rows of whole cards left your own layout too
+// little height at a table of eight: docs/performance.md). Its height is 44/60 of its width (style.css `.card.tab`).
 /**
  * @param {string} card
  * @param {Colours} colours
@@ -220,7 +220,7 @@ function patternBody(kind, fg) {
 // page is idle. A card image is an SVG document of its own, which the browser parses and
 // lays out the first time a node shows it (about 2 ms of the main thread each, more on a
 // slow phone); at a Demon table of eight those first showings fell in the middle of the
-// race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, issue 23). The
+// race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, docs/performance.md). The
 // cards then drawn with the same address find the image made, while an <img> of it is
 // held here (the page's life: 156 faces per look of the deck at most). Returns a
 // function that stops the warming.

@@ -170,7 +170,8 @@ export function createStatusBar(el, { onVote }) {
 // and every pile (dom.js keyedChildren), made again only when what it shows changed: a
 // play changes the mover's seat view (a new object, demon-model.js) and its cards home,
 // so at eight seats one play makes a pile and a count again, not seven panels. Fewer
-// nodes made means fewer cards the browser paints again (issue 23).
+// nodes made means fewer cards the browser paints again (docs/performance.md, "The
+// table's page at 8 seats").
 /** @param {HTMLElement} el */
 export function createOpponents(el) {
   const panels = keyedChildren(el);
@@ -330,7 +331,7 @@ function opponentPile(pile, i, { fan, top, colour }) {
 }
 
 // On a phone, this many foundation piles and more wrap to a second row of whole cards,
-// which leaves your own layout less than 40 px a card at a table of eight (issue 23): the
+// which leaves your own layout less than 40 px a card at a table of eight (docs/performance.md): the
 // piles are then drawn as tabs, the top of a card only (cards.js, style.css).
 const TABS_FROM = 8;
 // A round that can reach this many piles (four a seat) draws its foundations with smaller

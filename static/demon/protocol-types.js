@@ -1,6 +1,7 @@
 // The shapes of Demon's wire messages (docs/protocol.md) as JSDoc types, for tsc
-// --checkJs only: this module has no code, and the page never loads it (a type import,
-// `import('./protocol-types.js').RoomState`, is dropped from the JavaScript that runs).
+// --checkJs only: this module has no code, and no page imports it (a type import in a
+// comment, `import('./protocol-types.js').RoomState`, is nothing to the browser; the
+// service worker's copy of the shell holds it, as it holds every static file).
 // The server's own definitions are app/protocol/server.py (server → client) and
 // app/protocol/messages.py (client → server); these follow the fields the browser reads.
 

@@ -454,7 +454,8 @@ export function mount(container, ctx) {
   // room as they grew (on a phone they become tabs from eight piles: demon-panels.js):
   // that gave your cards a few px more in the middle of the race, and every card of your
   // layout was then laid out and painted again at its new size, each face an SVG image
-  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x, issue 23).
+  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x,
+  // docs/performance.md).
   // They grow again when the window changes size, and at a new round (its foundations
   // start empty).
   /** @type {number | null} */
