@@ -24,7 +24,8 @@ import { sameParts } from '../common/keyed.js';
 /** @typedef {(player: Player | null) => HTMLElement | null} MuteButton emotes.js: a toggle hiding a player's emotes */
 
 /**
- * What the table draws its panels from (table.js `view()`).
+ * What the table draws its panels from (table.js `view()`; a replay, replay/replay.js,
+ * draws some of the panels from the parts they read).
  * @typedef {object} TableView
  * @property {RoomState} state
  * @property {Round} round
@@ -94,12 +95,12 @@ export function createStatusBar(el, { onVote }) {
    * @param {string} [short]
    */
   const label = (node, long, short = long) => {
-    setText(node.querySelector('.long'), long);
-    setText(node.querySelector('.short'), short);
+    setText(/** @type {Element} */ (node.querySelector('.long')), long);
+    setText(/** @type {Element} */ (node.querySelector('.short')), short);
   };
   const parts = { ...fixed, vote, botsFinish, finishing: h('span', { class: 'finishing', role: 'status' }) };
 
-  /** @param {TableView} view */
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'timeEnd' | 'you'>} view */
   function update({ state: st, round: r, seat, timeEnd, you }) {
     const opts = st.options || {};
     const { votes, voters } = voteCount(st);
@@ -178,7 +179,7 @@ export function createOpponents(el) {
   /** @type {Map<number, ReturnType<typeof opponentPanel>>} */
   const bySeat = new Map();
 
-  /** @param {TableView} view */
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'>} view */
   function draw({ state: st, round: r, seat: me, muteButton = null }) {
     const seats = r.seats.map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
     el.classList.toggle('many', seats.length > 3);
@@ -345,6 +346,8 @@ const narrowQuery = typeof window !== 'undefined' && window.matchMedia ? window.
 
 // The shared foundations, and the place for a new one: one node per pile, made again
 // only when its top card (or its owner's colour or name, or the tabs) changed.
+/** @typedef {Pick<TableView, 'state' | 'round'>} FoundationsView */
+
 /** @param {HTMLElement} el */
 export function createFoundations(el) {
   const heading = h('h2', { class: 'sr-only' });
@@ -352,12 +355,12 @@ export function createFoundations(el) {
   const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
-  /** @type {TableView | null} the view drawn last: drawn again when the window crosses the phone's width */
+  /** @type {FoundationsView | null} the view drawn last: drawn again when the window crosses the phone's width */
   let last = null;
   const redraw = () => { if (last) draw(last); };
   if (narrowQuery) narrowQuery.addEventListener('change', redraw);
 
-  /** @param {TableView} v */
+  /** @param {FoundationsView} v */
   function draw(v) {
     last = v;
     const { state: st, round: r } = v;
@@ -421,7 +424,7 @@ export function createMinePanel(el, { onDraw, extra = null }) {
   const piles = keyedChildren(tableau);
 
   /**
-   * @param {TableView} view
+   * @param {Pick<TableView, 'state' | 'round' | 'seat' | 'legal' | 'canAct'>} view
    * @returns {boolean} whether any piece was made
    */
   function draw({ state: st, round: r, seat, legal, canAct }) {

@@ -245,6 +245,7 @@ export function createEmotes(host, { model, send, code }) {
   function muteButton(player) {
     if (!player || !player.id || player.id === model.you || player.bot) return null;
     const id = player.id;
+    /** @type {HTMLElement} */
     const button = h('button', { type: 'button', class: 'emote-mute',
       dataset: { focus: `emote-mute-${player.id}`, player: player.id },
       'aria-label': t('emote.mute', { name: player.name }), title: t('emote.mute', { name: player.name }),

@@ -180,7 +180,7 @@ export function mount(container, ctx) {
           h('h2', { id: 'opt-title', text: t('lobby.options') }),
           h('dl', { class: 'opt-list' },
             h('dt', { text: t('options.rounds') }), h('dd', { text: String(opts.rounds ?? '—') }),
-            h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s) }),
+            h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s ?? null) }),
             h('dt', { text: t('options.maxPlayers') }), h('dd', { text: String(opts.max_players ?? '—') })));
       }
     }

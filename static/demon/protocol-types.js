@@ -26,7 +26,10 @@
 
 // ---- the public state (`snapshot.state`) ----------------------------------------------
 
-/** @typedef {'lobby' | 'countdown' | 'playing' | 'round_over' | 'match_over'} Phase */
+/**
+ * The server's phases, and 'replay': the page's own, for a round watched again (replay/).
+ * @typedef {'lobby' | 'countdown' | 'playing' | 'round_over' | 'match_over' | 'replay'} Phase
+ */
 
 /** @typedef {'easy' | 'medium' | 'hard'} BotLevel */
 

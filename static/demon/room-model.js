@@ -12,12 +12,13 @@ import { applyEvent, seatOf } from './demon-model.js';
 /**
  * This browser's seat in a room (common/storage.js keeps it per room code).
  * @typedef {object} RoomCreds
+ * @property {string} code
  * @property {string} token
- * @property {string} [code]
- * @property {number | null} [seat]
- * @property {string | null} [you]
- * @property {boolean} [spectator]
+ * @property {number | null} seat null for a spectator
+ * @property {boolean} spectator
+ * @property {string | null} [you] this browser's player id
  * @property {string} [name]
+ * @property {number} [saved] when storage.js kept it
  */
 
 /**

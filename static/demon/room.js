@@ -128,14 +128,14 @@ export function mount(container, { code, navigate }) {
     const cache = getRoomCache(code);
     /** @type {number | null} */
     let v = null;
-    /** @type {string | null} */
+    /** @type {string | number | null} */
     let epoch = null;
     if (cache && cache.token === creds.token && cache.state) {
       adoptState(model, cache.state, performance.now());
       model.legal = Array.isArray(cache.legal) ? cache.legal : [];
       model.legalV = cache.legalV ?? -1;
       v = cache.v;
-      epoch = cache.epoch ?? null;
+      epoch = /** @type {string | number | null} */ (cache.epoch ?? null); // what a welcome named
     }
     model.seat = creds.seat ?? null;
     model.you = creds.you ?? null;

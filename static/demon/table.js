@@ -236,7 +236,7 @@ export function mount(container, ctx) {
     const run = nextRun(sel, src, me.tableau[src].up.length);
     select(run);
     if (!run) return true;
-    const node = mine.querySelector(`[data-focus="pile-${src}"]`);
+    const node = /** @type {HTMLElement | null} */ (mine.querySelector(`[data-focus="pile-${src}"]`));
     if (node) node.focus({ preventScroll: true });
     return true;
   }
