@@ -16,7 +16,7 @@ import * as home from './home.js';
 
 // The Demon room and Devil's Grip are loaded when first shown: the home page, the first
 // page of a first visit, need not wait for their ~25 modules (over a phone's network that
-// was about a second before its buttons worked, issue 23). The server preloads each
+// was about a second before its buttons worked). The server preloads each
 // page's own modules in the HTML (app/server/static_assets.py), and the home page asks
 // for the room's once it is idle (where most of its buttons lead), so that click finds
 // them ready. Not the others': with Devil's Grip, the replays and the daily race too, a
@@ -25,13 +25,26 @@ import * as home from './home.js';
 const PAGES = {
   room: () => import('./demon/room.js'),
   grip: () => import('./grip/grip.js'),
-  replay: () => import('./replay/replay.js'), // issue 29
+  replay: () => import('./replay/replay.js'),
   gripReplay: () => import('./replay/grip-viewer.js'),
   daily: () => import('./daily/daily.js'),
 };
 
-const header = document.getElementById('top');
-const main = document.getElementById('main');
+/**
+ * What a page's mount() returns: the router and the header call what it has.
+ * @typedef {object} Page
+ * @property {() => void} [destroy]
+ * @property {() => void} [rerender] the settings or the language changed
+ * @property {() => string} [title]
+ * @property {() => unknown[][]} [keys] its part of the keyboard help: [title, [[keys, what]]]
+ *   sections (KeyHelp; a page whose keys() is not annotated has its array literal inferred
+ *   as plain arrays, so the help takes it as KeyHelp where it reads it)
+ */
+
+// index.html has both (the page's header and main).
+const header = /** @type {HTMLElement} */ (document.getElementById('top'));
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+/** @type {Page | null} */
 let current = null;
 
 // the settings take effect before anything is drawn; a change redraws the page
@@ -40,6 +53,10 @@ initSettings(() => {
   if (current && current.rerender) current.rerender();
 });
 
+/**
+ * @param {string} path
+ * @param {{replace?: boolean}} [how]
+ */
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
@@ -82,9 +99,14 @@ function route() {
 }
 
 // Mounts a page module once it is loaded, unless the player went elsewhere meanwhile.
+/**
+ * @template {keyof typeof PAGES} K
+ * @param {K} name
+ * @param {(mod: Awaited<ReturnType<(typeof PAGES)[K]>>) => Page} mount
+ */
 function show(name, mount) {
   const mine = routed;
-  PAGES[name]().then((mod) => {
+  /** @type {() => Promise<Awaited<ReturnType<(typeof PAGES)[K]>>>} */ (PAGES[name])().then((mod) => {
     if (mine !== routed) return;
     current = mount(mod);
     renderHeader();
@@ -94,6 +116,7 @@ function show(name, mount) {
   });
 }
 
+/** @param {() => void} fn */
 function whenIdle(fn) {
   if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 3000 });
   else setTimeout(fn, 1000);
@@ -101,7 +124,7 @@ function whenIdle(fn) {
 
 function renderHeader() {
   const langSelect = h('select', { class: 'lang', 'aria-label': t('header.language'),
-    onchange: (e) => setLang(e.target.value) },
+    onchange: (/** @type {Event} */ e) => setLang(/** @type {HTMLSelectElement} */ (e.target).value) },
   LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === getLang() }, name)));
   // sound, four colours, card letters, table colour, left hand, animations: one dialog
   const settingsBtn = h('button', { type: 'button', class: 'icon-btn settings-btn', id: 'settings-btn',
@@ -113,7 +136,7 @@ function renderHeader() {
   const rulesBtn = h('button', { type: 'button', class: 'text-btn rules-btn', title: t('header.rules'),
     onclick: () => showRules() }, icon('book'), h('span', { class: 'label', text: t('header.rules') }));
   // named by its own words even where a phone shows only the mark
-  const brand = h('a', { href: '/', class: 'brand', 'aria-label': t('app.title'), onclick: (e) => { e.preventDefault(); navigate('/'); } },
+  const brand = h('a', { href: '/', class: 'brand', 'aria-label': t('app.title'), onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); navigate('/'); } },
     h('span', { class: 'brand-mark', 'aria-hidden': 'true', text: '♠' }),
     h('span', { class: 'brand-name', text: t('app.title') }));
   replaceChildren(header, brand, h('nav', { class: 'top-tools', 'aria-label': t('header.tools') },
@@ -125,10 +148,11 @@ function renderHeader() {
 }
 
 function showKeys() {
+  /** @type {import('./demon/room.js').KeyHelp} */
   const sections = [
     [t('keys.general'), [['?', t('keys.help')], ['Esc', t('keys.escape')], ['Tab', t('keys.tab')]]],
   ];
-  if (current && current.keys) sections.push(...current.keys());
+  if (current && current.keys) sections.push(.../** @type {import('./demon/room.js').KeyHelp} */ (current.keys()));
   const body = h('div', { class: 'keys-help' }, sections.map(([title, rows]) => h('section', null,
     h('h3', { text: title }),
     h('dl', null, rows.map(([key, what]) => [h('dt', null, h('kbd', { text: key })), h('dd', { text: what })])))));
@@ -137,7 +161,7 @@ function showKeys() {
     body.append(h('section', null, h('h3', { text: t('say.title') }),
       h('label', { class: 'check' },
         h('input', { type: 'checkbox', id: 'announce-mine', checked: getAnnounce() === 'mine',
-          onchange: (e) => setAnnounce(e.target.checked ? 'mine' : 'all') }),
+          onchange: (/** @type {Event} */ e) => setAnnounce(/** @type {HTMLInputElement} */ (e.target).checked ? 'mine' : 'all') }),
         ' ', t('say.onlyMine'))));
   }
   modal(t('keys.title'), body);
@@ -145,7 +169,8 @@ function showKeys() {
 
 document.addEventListener('keydown', (e) => {
   if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey) return;
-  const tag = e.target && e.target.tagName;
+  const target = /** @type {HTMLElement | null} */ (e.target);
+  const tag = target ? target.tagName : '';
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
   if (document.querySelector('.modal-shade')) return;
   e.preventDefault();

@@ -13,30 +13,43 @@ import { errorText, optionFields } from './common/ui.js';
 import { markGuidedRoom } from './guide/guide.js';
 import { mergeRecent, seatsToAsk } from './recent-games.js';
 
+/**
+ * @param {HTMLElement} container
+ * @param {{navigate: (path: string) => void}} options
+ */
 export function mount(container, { navigate }) {
   let destroyed = false;
+  /** @type {import('./recent-games.js').RecentGame[] | null} */
   let history = null;
+  /**
+   * @type {{name: string, code: string, listed: boolean,
+   *   options: {rounds: number, time_limit_s: number | null, max_players: number},
+   *   practice: {bots: number, level: string}}}
+   */
   const form = { name: getPref('name', ''), code: '', listed: false,
     options: { rounds: 3, time_limit_s: null, max_players: 8 },
     practice: { bots: Number(getPref('practiceBots', 3)) || 3, level: getPref('practiceLevel', 'medium') } };
-  if (!BOT_LEVELS.includes(form.practice.level)) form.practice.level = 'medium';
+  if (!BOT_LEVELS.some((lv) => lv === form.practice.level)) form.practice.level = 'medium';
   let busy = false;
   let error = { create: '', join: '', practice: '' };
 
   // Listed rooms' matches and this browser's own, asked at once; one that fails is left out.
+  /** @param {Promise<{games?: unknown} | null>} ask */
   const games = (ask) => ask.then((data) => (data && Array.isArray(data.games) ? data.games : []), () => []);
   Promise.all([games(api.history()),
     ...seatsToAsk(listRoomCreds()).map((seat) => games(api.seatHistory(seat.code, seat.token)))])
     .then((lists) => { if (!destroyed) { history = mergeRecent(lists); render(); } });
 
+  /** @param {string} id */
   function nameInput(id) {
     return h('input', { id, name: 'name', type: 'text', maxlength: '20', autocomplete: 'nickname',
       required: true, value: form.name, placeholder: t('home.namePlaceholder'),
-      oninput: (e) => { form.name = e.target.value; syncNames(e.target); } });
+      oninput: (/** @type {Event} */ e) => { const input = /** @type {HTMLInputElement} */ (e.target); form.name = input.value; syncNames(input); } });
   }
 
+  /** @param {HTMLInputElement} source */
   function syncNames(source) {
-    container.querySelectorAll('input[name="name"]').forEach((el) => { if (el !== source) el.value = form.name; });
+    /** @type {NodeListOf<HTMLInputElement>} */ (container.querySelectorAll('input[name="name"]')).forEach((el) => { if (el !== source) el.value = form.name; });
   }
 
   function cleanName() {
@@ -46,6 +59,7 @@ export function mount(container, { navigate }) {
     return name;
   }
 
+  /** @param {SubmitEvent} e */
   async function create(e) {
     e.preventDefault();
     const name = cleanName();
@@ -64,6 +78,7 @@ export function mount(container, { navigate }) {
   }
 
   // "Play against bots": a room of you and the bots, whose countdown is already running.
+  /** @param {SubmitEvent} e */
   async function practice(e) {
     e.preventDefault();
     const name = cleanName();
@@ -87,6 +102,7 @@ export function mount(container, { navigate }) {
     }
   }
 
+  /** @param {SubmitEvent} e */
   async function join(e) {
     e.preventDefault();
     const name = cleanName();
@@ -101,7 +117,7 @@ export function mount(container, { navigate }) {
       navigate(`/r/${answer.code}`);
     } catch (err) {
       busy = false;
-      error.join = err.status === 404 ? t('home.noSuchRoom') : errorText(err);
+      error.join = /** @type {{status?: number}} */ (err).status === 404 ? t('home.noSuchRoom') : errorText(err);
       if (!destroyed) render();
     }
   }
@@ -115,7 +131,7 @@ export function mount(container, { navigate }) {
       opts.el,
       h('label', { for: 'create-listed', class: 'check' },
         h('input', { type: 'checkbox', id: 'create-listed', checked: form.listed,
-          onchange: (e) => { form.listed = e.target.checked; } }),
+          onchange: (/** @type {Event} */ e) => { form.listed = /** @type {HTMLInputElement} */ (e.target).checked; } }),
         h('span', { text: t('home.listRoom') })),
       error.create ? h('p', { class: 'error', role: 'alert', text: error.create }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'create-room' }, t('home.createButton')));
@@ -123,7 +139,7 @@ export function mount(container, { navigate }) {
     const codeInput = h('input', { id: 'join-code', name: 'code', type: 'text', maxlength: '12',
       autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', value: form.code,
       placeholder: 'KXWPRTM', class: 'code-input',
-      oninput: (e) => { form.code = e.target.value.toUpperCase(); } });
+      oninput: (/** @type {Event} */ e) => { form.code = /** @type {HTMLInputElement} */ (e.target).value.toUpperCase(); } });
     const joinForm = h('form', { class: 'panel join', onsubmit: join, 'aria-labelledby': 'join-title' },
       h('h2', { id: 'join-title', text: t('home.joinTitle') }),
       h('label', { for: 'join-code' }, h('span', { text: t('home.roomCode') }), codeInput),
@@ -132,10 +148,10 @@ export function mount(container, { navigate }) {
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'join-room' }, t('home.joinButton')));
 
     const botCount = h('select', { id: 'practice-bots', name: 'bots',
-      onchange: (e) => { form.practice.bots = Number(e.target.value); } },
+      onchange: (/** @type {Event} */ e) => { form.practice.bots = Number(/** @type {HTMLSelectElement} */ (e.target).value); } },
     [1, 2, 3, 4, 5, 6, 7].map((n) => h('option', { value: n, selected: n === form.practice.bots }, String(n))));
     const botLevelSelect = h('select', { id: 'practice-level', name: 'level',
-      onchange: (e) => { form.practice.level = e.target.value; } },
+      onchange: (/** @type {Event} */ e) => { form.practice.level = /** @type {HTMLSelectElement} */ (e.target).value; } },
     BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === form.practice.level }, levelChoiceLabel(lv))));
     const practiceForm = h('form', { class: 'panel practice', onsubmit: practice, 'aria-labelledby': 'practice-title' },
       h('h2', { id: 'practice-title', text: t('bots.practiceTitle') }),
@@ -148,7 +164,7 @@ export function mount(container, { navigate }) {
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'practice-start' }, t('bots.practiceButton')),
       h('button', { type: 'submit', class: 'secondary', disabled: busy, id: 'guide-practice' }, t('guide.practice')),
       h('a', { href: '/daily', class: 'button secondary', id: 'daily-link', // the daily race (daily/daily.js)
-        onclick: (e) => { e.preventDefault(); navigate('/daily'); } }, t('daily.homeLink')));
+        onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); navigate('/daily'); } }, t('daily.homeLink')));
 
     const gripPanel = h('section', { class: 'panel grip-promo', 'aria-labelledby': 'grip-title' },
       h('h2', { id: 'grip-title', text: t('home.gripTitle') }),
@@ -156,7 +172,7 @@ export function mount(container, { navigate }) {
       h('div', { class: 'promo-cards', 'aria-hidden': 'true' }, cardEl('2S', { mini: true }), cardEl('5S', { mini: true }),
         cardEl('8S', { mini: true }), cardEl('JS', { mini: true })),
       h('a', { href: '/grip', class: 'button primary', id: 'play-grip',
-        onclick: (e) => { e.preventDefault(); navigate('/grip'); } }, t('home.gripButton')));
+        onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); navigate('/grip'); } }, t('home.gripButton')));
 
     const rules = h('section', { class: 'panel about', 'aria-labelledby': 'about-title' },
       h('h2', { id: 'about-title', text: t('home.aboutTitle') }),
@@ -181,6 +197,7 @@ export function mount(container, { navigate }) {
   return {
     rerender: render,
     title: () => t('app.title'),
+    /** @returns {import('./demon/room.js').KeyHelp} */
     keys: () => [],
     destroy() { destroyed = true; },
   };
@@ -188,6 +205,7 @@ export function mount(container, { navigate }) {
 
 // A finished match of GET /api/history: {code, finished_at (seconds), players [{id, name,
 // total, bot}], rounds [...], winners [player ids]}.
+/** @param {import('./recent-games.js').RecentGame} game */
 function recentItem(game) {
   const date = new Date(game.finished_at * 1000);
   const winners = new Set(game.winners);

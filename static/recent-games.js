@@ -8,19 +8,43 @@ export const MAX_SHOWN = 10;
 
 // Which kept seats to ask about: people's seats (a spectator played no match), newest
 // first, at most MAX_SEATS_ASKED of them. `creds` as storage.js keeps them.
+/**
+ * @template {{code?: unknown, token?: unknown, spectator?: boolean, saved?: number} | null | undefined} C
+ * @param {C[]} creds
+ * @returns {C[]}
+ */
 export function seatsToAsk(creds) {
   return creds
     .filter((c) => c && typeof c.code === 'string' && typeof c.token === 'string' && !c.spectator)
-    .sort((a, b) => (b.saved || 0) - (a.saved || 0))
+    .sort((a, b) => (/** @type {NonNullable<C>} */ (b).saved || 0) - (/** @type {NonNullable<C>} */ (a).saved || 0))
     .slice(0, MAX_SEATS_ASKED);
 }
 
 // One list, newest first, each match once (a listed match of one's own comes in both
 // answers): `lists` are the answers' `games` arrays; a match is its room code and end time.
+/**
+ * A finished match of GET /api/history (docs/protocol.md); `bot` is a computer player's
+ * level (absent in matches recorded before bots).
+ * @typedef {object} RecentGame
+ * @property {string} code
+ * @property {number} finished_at seconds
+ * @property {{id: string, name: string, total: number, bot?: string | null}[]} players
+ * @property {unknown[]} rounds
+ * @property {string[]} winners player ids
+ */
+
+/**
+ * @param {unknown[]} lists each answer's `games` (anything else counts as none)
+ * @returns {RecentGame[]}
+ */
 export function mergeRecent(lists) {
+  /** @type {Map<string, RecentGame>} */
   const byKey = new Map();
   for (const list of lists) {
-    for (const game of Array.isArray(list) ? list : []) {
+    /** @type {unknown[]} */
+    const games = Array.isArray(list) ? list : [];
+    for (const item of games) {
+      const game = /** @type {RecentGame | null} */ (item);
       if (game && typeof game.code === 'string') byKey.set(`${game.code}@${game.finished_at}`, game);
     }
   }

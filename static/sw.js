@@ -2,7 +2,7 @@
 // "you are offline" instead of the browser's error page when the server cannot be reached.
 //
 // The server fills in VERSION and SHELL when it serves this file as /sw.js
-// (app/api/static_assets.py). A new version of the server means a new /sw.js, so the
+// (app/server/static_assets.py). A new version of the server means a new /sw.js, so the
 // browser installs this worker again with a new cache; the old cache is dropped when the
 // new worker takes over. Pages ask for files by versioned URL (/static/<version>/...), so
 // a page never gets a mix of two versions' files.
@@ -10,8 +10,25 @@
 // The strings and rules texts are kept once read (one language's, not all five). Never
 // cached: the API and the room sockets. The pages always go to the network first, so
 // that an upgrade is seen on the next visit; the last copy of the app's page is kept,
-// so that Devil's Grip (/grip), which plays without the server (issue 24), opens with
-// the server gone. Every other page then says "you are offline".
+// so that Devil's Grip (/grip), which plays without the server (the page plays every move
+// itself and sends them once the server is back: docs/protocol.md), opens with the server
+// gone. Every other page then says "you are offline".
+
+// `self` as what it is here: this file runs as a service worker, never in a page. The
+// program's `lib` is the pages' ("dom"), so tsc takes `self` for a window; the few parts
+// of a service worker's scope used here are typed below rather than adding the
+// "webworker" lib, which would declare a worker's globals for every page's file too.
+/** @typedef {Event & {waitUntil(promise: Promise<unknown>): void}} ExtendableEvent */
+/** @typedef {ExtendableEvent & {request: Request, respondWith(answer: Promise<Response> | Response): void}} FetchEvent */
+/**
+ * @typedef {object} WorkerScope
+ * @property {{(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void,
+ *   (type: 'fetch', listener: (event: FetchEvent) => void): void}} addEventListener
+ * @property {() => Promise<void>} skipWaiting
+ * @property {{claim(): Promise<void>}} clients
+ * @property {{origin: string}} location
+ */
+const sw = /** @type {WorkerScope} */ (/** @type {unknown} */ (self));
 
 const VERSION = '__VERSION__';
 const SHELL = ['__SHELL__'];
@@ -23,25 +40,26 @@ const PLAYS_OFFLINE = new Set(['/grip']);
 // The app's page is fetched at install too: the page that installs the worker was loaded
 // before it, and a person who then goes to Devil's Grip inside the app (the client routes
 // on the path, no page load) would otherwise find no copy of it once the server is gone.
-self.addEventListener('install', (event) => {
+sw.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     await cache.addAll(SHELL);
     const page = await fetch('/').catch(() => null);
     if (page && page.ok) await cache.put(APP_PAGE, page);
-    await self.skipWaiting();
+    await sw.skipWaiting();
   })());
 });
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
     await Promise.all(names.filter((name) => name.startsWith('shell-') && name !== CACHE)
       .map((name) => caches.delete(name)));
-    await self.clients.claim();
+    await sw.clients.claim();
   })());
 });
 
+/** @param {Request} request */
 async function pageOrOffline(request) {
   const cache = await caches.open(CACHE);
   const url = new URL(request.url);
@@ -56,6 +74,7 @@ async function pageOrOffline(request) {
   }
 }
 
+/** @param {Request} request */
 async function cachedFirst(request) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request);
@@ -65,11 +84,11 @@ async function cachedFirst(request) {
   return answer;
 }
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== sw.location.origin) return;
   if (request.mode === 'navigate') {
     event.respondWith(pageOrOffline(request));
   } else if (url.pathname.startsWith(`/static/${VERSION}/`)) {

@@ -10,6 +10,7 @@ export const RANKS = 'A23456789TJQK';
 export const SUITS = 'SHDC';
 
 // Suit shapes in a 100 × 100 box, drawn by hand.
+/** @type {Record<string, string>} */
 const SUIT_PATHS = {
   H: 'M50 94C22 70 3 52 3 30C3 13 16 3 30 3C40 3 47 9 50 18C53 9 60 3 70 3C84 3 97 13 '
     + '97 30C97 52 78 70 50 94Z',
@@ -20,7 +21,11 @@ const SUIT_PATHS = {
     + 'M45 55C45 76 40 90 32 98H68C60 90 55 76 55 55Z',
 };
 
+/** @typedef {Record<string, string>} Colours a CSS colour per suit code */
+
+/** @type {Colours} */
 const TWO_COLOUR = { S: '#1b1b1f', H: '#c0152f', D: '#c0152f', C: '#1b1b1f' };
+/** @type {Colours} */
 const FOUR_COLOUR = { S: '#1b1b1f', H: '#c0152f', D: '#0b55c4', C: '#137a3a' };
 
 // Seat colours and back patterns; chosen to stay apart for common colour blindness
@@ -29,35 +34,53 @@ export const SEAT_COLOURS = ['#c62e2e', '#2862c9', '#1d8048', '#7c3fb0',
   '#d4790b', '#0f8c94', '#7a5230', '#c43b86'];
 const PATTERNS = ['stripes', 'dots', 'checks', 'waves', 'diamonds', 'rings', 'cross', 'zigzag'];
 
+/** @param {number | null | undefined} seat */
 export function seatColour(seat) {
   if (seat === null || seat === undefined || seat < 0) return '#56606e';
   return SEAT_COLOURS[seat % SEAT_COLOURS.length];
 }
 
 let fourColour = false;
+/** @param {unknown} on */
 export function setFourColour(on) { fourColour = Boolean(on); }
 export function isFourColour() { return fourColour; }
 
 // The letters faces and short texts are written with (card-letters.js; the settings
 // choose them from the language and the player's choice).
+/** @typedef {import('./card-letters.js').Letters} Letters */
 let letters = INTERNATIONAL;
+/** @param {Letters | null | undefined} table */
 export function setLetters(table) { letters = table || INTERNATIONAL; }
 export function getLetters() { return letters; }
 
+/** @param {string} card */
 export function rankOf(card) { return card[0]; }
+/** @param {string} card */
 export function suitOf(card) { return card[1]; }
+/** @param {string} card */
 export function rankLabel(card) { return rankLetter(card[0], letters); }
-export function suitSymbol(suit) { return { S: '♠', H: '♥', D: '♦', C: '♣' }[suit] || '?'; }
+/** @param {string} suit */
+export function suitSymbol(suit) { return /** @type {Record<string, string>} */ ({ S: '♠', H: '♥', D: '♦', C: '♣' })[suit] || '?'; }
 
+/** @param {string} card */
 export function cardName(card) {
   return t('card.name', { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 }
 
 // Short readable text for a card: "10♥".
+/** @param {string} card */
 export function cardText(card) {
   return `${rankLabel(card)}${suitSymbol(card[1])}`;
 }
 
+/**
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} colour
+ * @param {boolean} [flip]
+ */
 function suitShape(suit, x, y, size, colour, flip = false) {
   const s = size / 100;
   const transform = flip
@@ -66,6 +89,14 @@ function suitShape(suit, x, y, size, colour, flip = false) {
   return `<path transform="${transform}" fill="${colour}" d="${SUIT_PATHS[suit]}"/>`;
 }
 
+/**
+ * @param {string} label
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} colour
+ * @param {string} [anchor]
+ */
 function rankText(label, x, y, size, colour, anchor = 'start') {
   const squeeze = label.length > 1 ? ' textLength="' + (size * 1.05).toFixed(1)
     + '" lengthAdjust="spacingAndGlyphs"' : '';
@@ -74,13 +105,23 @@ function rankText(label, x, y, size, colour, anchor = 'start') {
     + `${label}</text>`;
 }
 
+/**
+ * @param {string} body
+ * @param {number} w
+ * @param {number} h
+ */
 function svgUrl(body, w, h) {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}">${body}</svg>`;
   return `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
 }
 
+/** @type {Map<string, string>} */
 const cache = new Map();
 
+/**
+ * @param {string} card
+ * @param {Colours} colours
+ */
 function faceBody(card, colours) {
   const r = card[0];
   const suit = card[1];
@@ -107,6 +148,10 @@ function faceBody(card, colours) {
 }
 
 // Compact face for small cards: the rank and suit as large as the card allows.
+/**
+ * @param {string} card
+ * @param {Colours} colours
+ */
 function miniBody(card, colours) {
   const suit = card[1];
   const colour = colours[suit];
@@ -118,8 +163,12 @@ function miniBody(card, colours) {
 }
 
 // A tab: the top of a card only, rank and suit side by side, for a foundation pile on a
-// phone when the piles are many (issue 23: three rows of whole cards left your own layout
-// too little height). Its height is 44/60 of its width (style.css `.card.tab`).
+// phone when the piles are many (three rows of whole cards left your own layout too
+// little height at a table of eight: docs/performance.md). Its height is 44/60 of its width (style.css `.card.tab`).
+/**
+ * @param {string} card
+ * @param {Colours} colours
+ */
 function tabBody(card, colours) {
   const suit = card[1];
   const colour = colours[suit];
@@ -131,6 +180,13 @@ function tabBody(card, colours) {
 }
 
 // `kind`: false (a whole face), true (the compact face of a small card) or 'tab'.
+/** @typedef {boolean | 'tab'} FaceKind */
+
+/**
+ * @param {string} card
+ * @param {FaceKind} [kind]
+ * @returns {string}
+ */
 export function faceUrl(card, kind = false) {
   const tag = kind === 'tab' ? 't' : kind ? 'm' : 'f';
   const key = `${tag}${fourColour ? 4 : 2}${letters.id}${card}`;
@@ -140,9 +196,13 @@ export function faceUrl(card, kind = false) {
       : tag === 'm' ? svgUrl(miniBody(card, colours), 60, 84)
         : svgUrl(faceBody(card, colours), 100, 140));
   }
-  return cache.get(key);
+  return /** @type {string} */ (cache.get(key));
 }
 
+/**
+ * @param {string} kind
+ * @param {string} fg
+ */
 function patternBody(kind, fg) {
   switch (kind) {
     case 'stripes': return `<path d="M0 10L10 0M-2 2L2 -2M8 12L12 8" stroke="${fg}" stroke-width="2.4"/>`;
@@ -160,7 +220,7 @@ function patternBody(kind, fg) {
 // page is idle. A card image is an SVG document of its own, which the browser parses and
 // lays out the first time a node shows it (about 2 ms of the main thread each, more on a
 // slow phone); at a Demon table of eight those first showings fell in the middle of the
-// race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, issue 23). The
+// race, several a second (a Chromium trace: `IsolatedSVGDocumentHost`, docs/performance.md). The
 // cards then drawn with the same address find the image made, while an <img> of it is
 // held here (the page's life: 156 faces per look of the deck at most). Returns a
 // function that stops the warming.
@@ -168,6 +228,7 @@ const warmed = new Map(); // address -> <img>
 
 export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 4 } = {}) {
   if (typeof Image !== 'function') return () => {};
+  /** @type {string[]} */
   const urls = [];
   for (const s of SUITS) {
     for (const r of RANKS) {
@@ -176,9 +237,12 @@ export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 4
       if (tabs) urls.push(faceUrl(r + s, 'tab'));
     }
   }
+  /** @type {number | null} */
   let handle = null;
+  /** @type {(fn: () => void) => number} */
   const later = window.requestIdleCallback
     ? (fn) => window.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(fn, 50);
+  /** @type {(id: number) => void} */
   const cancel = window.cancelIdleCallback ? (id) => window.cancelIdleCallback(id) : (id) => clearTimeout(id);
   function slice() {
     handle = null;
@@ -195,6 +259,10 @@ export function warmFaces({ mini = true, full = true, tabs = false, perSlice = 4
   return () => { if (handle !== null) cancel(handle); urls.length = 0; };
 }
 
+/**
+ * @param {number | null | undefined} seat
+ * @returns {string}
+ */
 export function backUrl(seat) {
   const key = `b${seat}`;
   if (!cache.has(key)) {
@@ -207,11 +275,16 @@ export function backUrl(seat) {
     ].join('');
     cache.set(key, svgUrl(body, 100, 140));
   }
-  return cache.get(key);
+  return /** @type {string} */ (cache.get(key));
 }
 
 // A face-up card element. `owner` tints it (foundations show whose card it is); `mini`
 // is false, true (a small card's compact face) or 'tab' (faceUrl).
+/**
+ * @param {string} card
+ * @param {{mini?: FaceKind, owner?: number | null, ownerLabel?: string | null, extraClass?: string}} [options]
+ * @returns {HTMLElement}
+ */
 export function cardEl(card, { mini = false, owner = null, ownerLabel = null, extraClass = '' } = {}) {
   const size = mini === 'tab' ? ' tab' : mini ? ' mini' : '';
   const el = h('div', { class: `card face${size}${extraClass ? ` ${extraClass}` : ''}`,
@@ -225,6 +298,11 @@ export function cardEl(card, { mini = false, owner = null, ownerLabel = null, ex
   return el;
 }
 
+/**
+ * @param {number | null | undefined} seat
+ * @param {{mini?: boolean, label?: string | null, extraClass?: string}} [options]
+ * @returns {HTMLElement}
+ */
 export function backEl(seat, { mini = false, label = null, extraClass = '' } = {}) {
   const el = h('div', { class: `card back${mini ? ' mini' : ''}${extraClass ? ` ${extraClass}` : ''}`,
     role: 'img', 'aria-label': label || t('card.back') });
@@ -232,6 +310,11 @@ export function backEl(seat, { mini = false, label = null, extraClass = '' } = {
   return el;
 }
 
+/**
+ * @param {string} [label]
+ * @param {string} [extraClass]
+ * @returns {HTMLElement}
+ */
 export function slotEl(label = '', extraClass = '') {
   return h('div', { class: `card slot${extraClass ? ` ${extraClass}` : ''}` }, label);
 }

@@ -18,23 +18,54 @@ import { h, animationsOff } from '../common/dom.js';
 const DRAG_THRESHOLD = 6;
 const DOUBLE_MS = 380;
 
+/** @typedef {ReturnType<typeof makeGhost>} Ghost */
+/** @typedef {{ghost?: Ghost, shift?: boolean}} DropHow how a drop was made: the dragged ghost, Shift held */
+/** @typedef {{left: number, top: number, width: number}} Box where something is on the screen */
+
+/**
+ * What a page tells the input about its cards (the comment at the top of this file).
+ * @template S a selection
+ * @typedef {object} CardInputAdapter
+ * @property {(el: HTMLElement) => S | null} pickOf
+ * @property {(a: S, b: S) => boolean} same
+ * @property {(sel: S) => HTMLElement[]} liftOf
+ * @property {(sel: S) => {has(key: string): boolean}} targets
+ * @property {(sel: S, key: string, how: DropHow) => boolean} commit
+ * @property {(sel: S, how: DropHow) => boolean} quick
+ * @property {() => S | null} selected
+ * @property {(sel: S | null) => void} select
+ */
+
+/** @param {EventTarget | null} target */
+const elementOf = (target) => /** @type {HTMLElement} */ (target);
+
+/**
+ * @template S
+ * @param {HTMLElement} root
+ * @param {CardInputAdapter<S>} adapter
+ */
 export function attachCardInput(root, adapter) {
-  let down = null; // {x, y, el, sel, id}
-  let drag = null; // {ghost, sel, legal, hover}
+  /** @type {{x: number, y: number, el: HTMLElement | null, sel: S | null, id: number, target: HTMLElement} | null} */
+  let down = null;
+  /** @type {{ghost: Ghost, sel: S, legal: {has(key: string): boolean}, hover: string | null} | null} */
+  let drag = null;
+  /** @type {{sel: S | null, time: number}} */
   let lastTap = { sel: null, time: 0 };
 
+  /** @param {PointerEvent} e */
   function onDown(e) {
     if (e.button !== undefined && e.button !== 0) return;
-    const el = e.target.closest('[data-pick]');
+    const el = /** @type {HTMLElement | null} */ (elementOf(e.target).closest('[data-pick]'));
     if (!el || !root.contains(el)) {
-      down = { x: e.clientX, y: e.clientY, el: null, sel: null, id: e.pointerId, target: e.target };
+      down = { x: e.clientX, y: e.clientY, el: null, sel: null, id: e.pointerId, target: elementOf(e.target) };
       return;
     }
     const sel = adapter.pickOf(el);
-    down = { x: e.clientX, y: e.clientY, el, sel, id: e.pointerId, target: e.target };
+    down = { x: e.clientX, y: e.clientY, el, sel, id: e.pointerId, target: elementOf(e.target) };
     if (sel) e.preventDefault(); // no text selection, no native image drag
   }
 
+  /** @param {PointerEvent} e */
   function onMove(e) {
     if (!down || e.pointerId !== down.id) return;
     if (!drag) {
@@ -50,16 +81,17 @@ export function attachCardInput(root, adapter) {
     e.preventDefault();
     drag.ghost.moveBy(e.clientX - down.x, e.clientY - down.y);
     const under = document.elementFromPoint(e.clientX, e.clientY);
-    const target = under && under.closest('[data-target]');
-    const key = target && root.contains(target) && drag.legal.has(target.dataset.target)
-      ? target.dataset.target : null;
+    const target = under && /** @type {HTMLElement | null} */ (under.closest('[data-target]'));
+    const key = target && root.contains(target) && drag.legal.has(target.dataset.target || '')
+      ? target.dataset.target || null : null;
     if (key !== drag.hover) {
       root.querySelectorAll('.drop-hover').forEach((n) => n.classList.remove('drop-hover'));
-      if (key) target.classList.add('drop-hover');
+      if (key && target) target.classList.add('drop-hover');
       drag.hover = key;
     }
   }
 
+  /** @param {PointerEvent} e */
   function onUp(e) {
     if (!down || e.pointerId !== down.id) return;
     const was = down;
@@ -74,11 +106,12 @@ export function attachCardInput(root, adapter) {
       if (!sent) ghost.flyBack();
       return;
     }
-    const under = document.elementFromPoint(e.clientX, e.clientY) || was.target;
+    const under = /** @type {HTMLElement | null} */ (document.elementFromPoint(e.clientX, e.clientY)) || was.target;
     if (!root.contains(under)) return;
     activate(under, { shift: e.shiftKey });
   }
 
+  /** @param {PointerEvent} e */
   function onCancel(e) {
     if (!down || e.pointerId !== down.id) return;
     down = null;
@@ -91,11 +124,15 @@ export function attachCardInput(root, adapter) {
   }
 
   // A click, a tap, or Enter on a focused element.
+  /**
+   * @param {Element} el
+   * @param {{shift?: boolean}} [how]
+   */
   function activate(el, { shift = false } = {}) {
     const now = performance.now();
     const current = adapter.selected();
-    const target = el.closest('[data-target]');
-    const pickEl = el.closest('[data-pick]');
+    const target = /** @type {HTMLElement | null} */ (el.closest('[data-target]'));
+    const pickEl = /** @type {HTMLElement | null} */ (el.closest('[data-pick]'));
     const sel = pickEl ? adapter.pickOf(pickEl) : null;
     if (sel && lastTap.sel && adapter.same(sel, lastTap.sel) && now - lastTap.time < DOUBLE_MS) {
       lastTap = { sel: null, time: 0 };
@@ -103,10 +140,11 @@ export function attachCardInput(root, adapter) {
       adapter.quick(sel, {});
       return;
     }
-    if (current && target && adapter.targets(current).has(target.dataset.target)) {
+    const targetKey = target ? target.dataset.target : undefined;
+    if (current && targetKey !== undefined && adapter.targets(current).has(targetKey)) {
       lastTap = { sel: null, time: 0 };
       adapter.select(null);
-      adapter.commit(current, target.dataset.target, { shift });
+      adapter.commit(current, targetKey, { shift });
       return;
     }
     if (sel) {
@@ -121,7 +159,8 @@ export function attachCardInput(root, adapter) {
   window.addEventListener('pointermove', onMove, { passive: false });
   window.addEventListener('pointerup', onUp);
   window.addEventListener('pointercancel', onCancel);
-  const noDrag = (e) => { if (e.target.closest && e.target.closest('[data-pick]')) e.preventDefault(); };
+  /** @param {DragEvent} e */
+  const noDrag = (e) => { const el = elementOf(e.target); if (el.closest && el.closest('[data-pick]')) e.preventDefault(); };
   root.addEventListener('dragstart', noDrag);
 
   return {
@@ -146,6 +185,7 @@ export function attachCardInput(root, adapter) {
 
 // Copies a card element without copying its style attribute (a strict CSP would refuse
 // a copied inline style); the look is set again through the CSSOM.
+/** @param {HTMLElement} el */
 function copyCard(el) {
   const copy = document.createElement('div');
   copy.className = el.className;
@@ -161,8 +201,12 @@ function copyCard(el) {
 
 // A floating copy of some cards that follows the pointer or flies somewhere; the
 // originals are hidden meanwhile.
+/**
+ * @param {(HTMLElement | null | undefined)[]} elements
+ * @param {{hide?: boolean}} [options]
+ */
 export function makeGhost(elements, { hide = true } = {}) {
-  const els = elements.filter(Boolean);
+  const els = elements.filter((el) => el !== null && el !== undefined);
   const rects = els.map((el) => el.getBoundingClientRect());
   const first = rects[0] || { left: 0, top: 0, width: 0, height: 0 };
   const box = h('div', { class: 'ghost', 'aria-hidden': 'true' });
@@ -186,11 +230,19 @@ export function makeGhost(elements, { hide = true } = {}) {
   const ghost = {
     el: box,
     origin: first,
+    /**
+     * @param {number} dx
+     * @param {number} dy
+     */
     moveBy(dx, dy) {
       box.style.transition = 'none';
       box.style.transform = `translate(${dx}px, ${dy}px)`;
     },
     // Fly so that the first card lands on `rect` (scaled to its size).
+    /**
+     * @param {Box} rect
+     * @param {() => void} [then]
+     */
     flyTo(rect, then) {
       const scale = first.width ? rect.width / first.width : 1;
       box.style.transformOrigin = '0 0';
@@ -200,6 +252,7 @@ export function makeGhost(elements, { hide = true } = {}) {
     },
     // Fly back to where the cards are now (the view may have re-drawn them), then show
     // them again.
+    /** @param {HTMLElement[]} [current] */
     flyBack(current) {
       const now = (current || els).filter((el) => el && el.isConnected);
       const to = now.length ? now[0].getBoundingClientRect() : first;
@@ -227,6 +280,12 @@ export function makeGhost(elements, { hide = true } = {}) {
 // element is now when the caller has read it already (reading it here would make the
 // browser lay the page out again if anything changed since). A Web Animation of
 // `transform` alone: the compositor runs it, with no style written per frame.
+/**
+ * @param {HTMLElement | null} el
+ * @param {Box | null | undefined} fromRect
+ * @param {number} [ms]
+ * @param {Box | null} [toRect]
+ */
 export function flyFrom(el, fromRect, ms = 280, toRect = null) {
   if (!el || !fromRect || animationsOff()) return;
   const to = toRect || el.getBoundingClientRect();
@@ -245,10 +304,15 @@ export function flyFrom(el, fromRect, ms = 280, toRect = null) {
 
 // Keyboard shortcuts for a view. Ignored while typing in a field, with Ctrl/Alt/Meta,
 // or while a dialog is open. `map` keys are KeyboardEvent.key values in lower case.
+/**
+ * @param {Record<string, (e: KeyboardEvent) => boolean | void>} map
+ * @returns {() => void} unbinds them
+ */
 export function bindKeys(map) {
+  /** @param {KeyboardEvent} e */
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
+    const t = /** @type {HTMLElement | null} */ (e.target);
     if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
     if (document.querySelector('.modal-shade')) return;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;

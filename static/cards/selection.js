@@ -17,8 +17,29 @@ import { sameSelection } from './targets.js';
 import { cssEscape } from '../common/dom.js';
 import { play } from '../common/sound.js';
 
+/** @typedef {import('./input.js').DropHow} DropHow */
+
+/**
+ * @template S a selection
+ * @template A an action
+ * @typedef {object} SelectionAdapter
+ * @property {(el: HTMLElement) => S | null} pickOf
+ * @property {(sel: S) => HTMLElement[]} liftOf
+ * @property {(sel: S) => Map<string, import('./targets.js').TargetEntry<A>>} targets
+ * @property {(sel: S, key: string, how: DropHow) => boolean} commit
+ * @property {(sel: S, how: DropHow) => boolean} quick
+ */
+
+/**
+ * @template {import('./targets.js').Selection} S
+ * @template A
+ * @param {HTMLElement} root
+ * @param {SelectionAdapter<S, A>} adapter
+ */
 export function createSelection(root, adapter) {
+  /** @type {S | null} */
   let sel = null;
+  /** @type {Element[]} */
   let focusable = [];
 
   const input = attachCardInput(root, {
@@ -32,6 +53,7 @@ export function createSelection(root, adapter) {
     select,
   });
 
+  /** @param {S | null} next */
   function select(next) {
     sel = next;
     if (next) play('select');
@@ -66,6 +88,10 @@ export function createSelection(root, adapter) {
       paint();
     },
     // Drop the held cards on a target from the keyboard; false when it is not legal.
+    /**
+     * @param {string} key
+     * @param {DropHow} [how]
+     */
     dropOn(key, how = {}) {
       if (!sel || !adapter.targets(sel).has(key)) return false;
       const held = sel;
@@ -74,6 +100,7 @@ export function createSelection(root, adapter) {
       return true;
     },
     clear() { sel = null; },
+    /** @param {Element} el */
     activate: (el) => input.activate(el),
     dragging: () => input.dragging(),
     destroy: () => input.destroy(),

@@ -1,4 +1,4 @@
-// The daily race, /daily (issue 29): today's Demon deal, the same for everyone on this
+// The daily race, /daily: today's Demon deal, the same for everyone on this
 // server, against bots of the chosen level; and the day's table of everyone who raced
 // it, each entry with its replay. The browser's one counted attempt a day rests on an
 // id it keeps (honour system: another browser is another attempt; docs/daily.md).
@@ -20,16 +20,43 @@ export function browserId() {
   return id;
 }
 
+/**
+ * One racer of the day (docs/daily.md, GET /api/daily); `score` and `replay_id` are null
+ * while the race is on.
+ * @typedef {object} DailyEntry
+ * @property {string} name
+ * @property {string} level
+ * @property {string} code
+ * @property {number | null} score
+ * @property {number | null} home
+ * @property {string | number | null} replay_id
+ */
+
+/**
+ * @typedef {object} DailyDay
+ * @property {string} day YYYY-MM-DD
+ * @property {number} bots
+ * @property {number} time_limit_s
+ * @property {boolean} played this browser id has raced that day
+ * @property {DailyEntry[]} entries
+ */
+
+/**
+ * @param {HTMLElement} container
+ * @param {{navigate: (path: string) => void}} options
+ */
 export function mount(container, { navigate }) {
   const el = h('div', { class: 'daily' });
   container.append(el);
   const me = browserId();
+  /** @type {DailyDay | null} */
   let day = null;
   let error = '';
   let busy = false;
   let destroyed = false;
+  /** @type {string} */
   let level = getPref('dailyLevel', 'medium');
-  if (!BOT_LEVELS.includes(level)) level = 'medium';
+  if (!BOT_LEVELS.some((lv) => lv === level)) level = 'medium';
   let name = getPref('name', '');
 
   async function load() {
@@ -41,6 +68,7 @@ export function mount(container, { navigate }) {
     if (!destroyed) render();
   }
 
+  /** @param {SubmitEvent} e */
   async function start(e) {
     e.preventDefault();
     name = name.trim();
@@ -70,10 +98,10 @@ export function mount(container, { navigate }) {
       return;
     }
     const minutes = Math.max(1, Math.round(day.time_limit_s / 60));
-    const levelSelect = h('select', { id: 'daily-level', onchange: (e) => { level = e.target.value; } },
+    const levelSelect = h('select', { id: 'daily-level', onchange: (/** @type {Event} */ e) => { level = /** @type {HTMLSelectElement} */ (e.target).value; } },
       BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === level }, t(`bots.level.${lv}`))));
     const nameInput = h('input', { id: 'daily-name', type: 'text', maxlength: '20', autocomplete: 'nickname',
-      required: true, value: name, placeholder: t('home.namePlaceholder'), oninput: (e) => { name = e.target.value; } });
+      required: true, value: name, placeholder: t('home.namePlaceholder'), oninput: (/** @type {Event} */ e) => { name = /** @type {HTMLInputElement} */ (e.target).value; } });
     const form = h('form', { class: 'panel daily-start', onsubmit: start, 'aria-labelledby': 'daily-title' },
       h('h1', { id: 'daily-title', text: t('daily.title') }),
       h('p', { class: 'lead', text: t('daily.lead', { n: day.bots, minutes }) }),
@@ -90,7 +118,7 @@ export function mount(container, { navigate }) {
       h('td', { text: entry.home === null ? '' : `${entry.home}/52` }),
       h('td', { text: entry.score === null ? t('daily.racing') : String(entry.score) }),
       h('td', null, entry.replay_id ? h('a', { href: `/replay/${entry.code}/${entry.replay_id}`, class: 'daily-replay',
-        onclick: (ev) => { ev.preventDefault(); navigate(`/replay/${entry.code}/${entry.replay_id}`); } },
+        onclick: (/** @type {MouseEvent} */ ev) => { ev.preventDefault(); navigate(`/replay/${entry.code}/${entry.replay_id}`); } },
       t('daily.watch', { name: entry.name })) : null)));
     const results = h('section', { class: 'panel daily-results', 'aria-labelledby': 'daily-results-title' },
       h('h2', { id: 'daily-results-title', text: t('daily.resultsTitle', { day: formatDay(day.day) }) }),
@@ -102,6 +130,7 @@ export function mount(container, { navigate }) {
     replaceChildren(el, form, results);
   }
 
+  /** @param {string} iso */
   function formatDay(iso) {
     const [y, m, d] = iso.split('-').map(Number);
     return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(t('lang.code'), { dateStyle: 'long', timeZone: 'UTC' });

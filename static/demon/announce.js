@@ -7,26 +7,39 @@
 // A move event (docs/protocol.md, "Events") as one sentence, or null when it plays no
 // card: a card to a foundation or cards onto a pile, for anyone; a draw only for `mine`
 // (the card now on your waste is what you need to hear; someone else's draw is noise).
+/** @typedef {(key: string, vars?: Record<string, unknown>) => string} Translate */
+/** @typedef {(card: string) => string} CardWords */
+
+/**
+ * @param {import('./protocol-types.js').MoveEvent | null | undefined} event
+ * @param {{t: Translate, cardName: CardWords, name: string, mine?: boolean}} words
+ * @returns {string | null}
+ */
 export function moveWords(event, { t, cardName, name, mine = false }) {
-  const engine = Array.isArray(event && event.engine) ? event.engine : [];
+  const engine = event && Array.isArray(event.engine) ? event.engine : [];
   const parts = [];
   for (const e of engine) {
     if (e.type === 'played') {
-      parts.push(t('say.played', { name, card: cardName(e.card), n: e.pile + 1 }));
+      parts.push(t('say.played', { name, card: cardName(/** @type {string} */ (e.card)), n: /** @type {number} */ (e.pile) + 1 }));
     } else if (e.type === 'moved') {
-      parts.push(t('say.moved', { name, cards: e.cards.map(cardName).join(', '), n: e.dst + 1 }));
+      parts.push(t('say.moved', { name, cards: /** @type {string[]} */ (e.cards).map(cardName).join(', '), n: /** @type {number} */ (e.dst) + 1 }));
     } else if (e.type === 'drew' && mine && e.waste && e.waste.length) {
       parts.push(t('say.drew', { name, card: cardName(e.waste[e.waste.length - 1]) }));
     }
   }
   if (!parts.length) return null;
   for (const e of engine) {
-    if (e.type === 'turned_up') parts.push(t('say.turnedUp', { card: cardName(e.card) }));
+    if (e.type === 'turned_up') parts.push(t('say.turnedUp', { card: cardName(/** @type {string} */ (e.card)) }));
   }
   return parts.join('. ');
 }
 
 // The shared foundations: each pile's top card and whose it is.
+/**
+ * @param {(import('./protocol-types.js').Foundation | null)[] | null | undefined} foundations
+ * @param {{t: Translate, cardText: CardWords, nameOf: (seat: number) => string}} words
+ * @returns {string}
+ */
 export function foundationsWords(foundations, { t, cardText, nameOf }) {
   return (foundations || []).map((f, i) => (f
     ? t('table.foundationPile', { n: i + 1, card: cardText(f.top), name: nameOf(f.seat) })
@@ -34,6 +47,12 @@ export function foundationsWords(foundations, { t, cardText, nameOf }) {
 }
 
 // One seat's layout (its `seat_view`): cards home, stock, waste and every pile.
+/**
+ * @param {import('./protocol-types.js').SeatView | null | undefined} view
+ * @param {number} home
+ * @param {{t: Translate, cardText: CardWords}} words
+ * @returns {string}
+ */
 export function layoutWords(view, home, { t, cardText }) {
   if (!view) return '';
   const waste = view.waste || [];

@@ -6,25 +6,40 @@ import { h } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { shownName } from './demon-model.js';
 
+/** @typedef {import('./protocol-types.js').BotLevel} BotLevel */
+/** @typedef {{name: string, bot?: string | null}} Named a player, or anyone with a name who may be a bot */
+
+/** @type {BotLevel[]} */
 export const BOT_LEVELS = ['easy', 'medium', 'hard'];
 
+/**
+ * @param {Named | null | undefined} player
+ * @returns {BotLevel | null}
+ */
 export function botLevel(player) {
-  return player && BOT_LEVELS.includes(player.bot) ? player.bot : null;
+  const bot = player ? player.bot : null;
+  return BOT_LEVELS.find((level) => level === bot) || null;
 }
 
 // A bot's name in the page's language. The server names bots "Bot 1", "Bot 2", ... in its
 // own words (app/demon/room/seating.py); a person's name is shown as they typed it.
+/** @param {Named | null | undefined} player */
 export function nameOf(player) {
   return shownName(player, t);
 }
 
 // What a level means to a person, beside its name on a level picker (docs/bots.md:
 // measured against a scripted beginner and club player).
+/** @param {string} level */
 export function levelChoiceLabel(level) {
   return `${t(`bots.level.${level}`)} — ${t(`bots.means.${level}`)}`;
 }
 
 // The badge after a bot's name, or null for a person.
+/**
+ * @param {Named | null | undefined} player
+ * @returns {HTMLElement | null}
+ */
 export function botBadge(player) {
   const level = botLevel(player);
   if (!level) return null;

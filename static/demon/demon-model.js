@@ -8,7 +8,21 @@
 // The parts it takes from the event are the event's own objects, which nothing changes
 // after parsing.
 
+/** @typedef {import('./protocol-types.js').RoomState} RoomState */
+/** @typedef {import('./protocol-types.js').Player} Player */
+/** @typedef {import('./protocol-types.js').Spectator} Spectator */
+/** @typedef {import('./protocol-types.js').Round} Round */
+/** @typedef {import('./protocol-types.js').DemonEvent} DemonEvent */
+/** @typedef {import('./protocol-types.js').MoveEvent} MoveEvent */
+/** @typedef {(key: string, vars?: Record<string, unknown>) => string} Translate */
+
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {DemonEvent} event
+ * @returns {RoomState}
+ */
 export function applyEvent(state, event) {
+  /** @type {RoomState} */
   const base = state || {};
   switch (event.kind) {
     case 'room':
@@ -26,7 +40,7 @@ export function applyEvent(state, event) {
       return base.round ? { ...base, round: { ...base.round, absent: event.absent, stuck: event.stuck } } : base;
     case 'votes': {
       const players = (base.players || []).map((p) => {
-        const voted = event.votes.includes(p.seat);
+        const voted = p.seat !== null && event.votes.includes(p.seat);
         return p.voted === voted ? p : { ...p, voted };
       });
       return { ...base, players,
@@ -40,6 +54,11 @@ export function applyEvent(state, event) {
 }
 
 // A move replaces the mover's seat and sets the foundation piles it changed.
+/**
+ * @param {Round} round
+ * @param {MoveEvent} event
+ * @returns {Round}
+ */
 function applyMove(round, event) {
   const seats = round.seats.slice();
   seats[event.seat] = event.seat_view;
@@ -55,15 +74,29 @@ function applyMove(round, event) {
 }
 
 // The foundation plays of a move event, as [{card, pile}]: its engine's `played` events.
+/**
+ * @param {MoveEvent} event
+ * @returns {{card: string, pile: number}[]}
+ */
 export function playsOf(event) {
-  return (event.engine || []).filter((e) => e.type === 'played').map((e) => ({ card: e.card, pile: e.pile }));
+  return (event.engine || []).filter((e) => e.type === 'played').map((e) => ({ card: /** @type {string} */ (e.card), pile: /** @type {number} */ (e.pile) }));
 }
 
 // Players are known by their id ("p3"); `seat` is their place in the current round.
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {number | null | undefined} seat
+ * @returns {Player | null}
+ */
 export function playerAtSeat(state, seat) {
   return (state && state.players || []).find((p) => p.seat === seat) || null;
 }
 
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {string | null | undefined} id
+ * @returns {Player | Spectator | null}
+ */
 export function playerById(state, id) {
   if (!state || id === null || id === undefined) return null;
   return (state.players || []).find((p) => p.id === id)
@@ -73,12 +106,23 @@ export function playerById(state, id) {
 // A player's name as the page shows it. The server names bots "Bot 1", "Bot 2", ... in
 // its own words (app/demon/room/seating.py); with `t` (the page's translate) a bot's name
 // is given in the page's language. A person's name is shown as they typed it.
+/**
+ * @param {{name: string, bot?: string | null} | null | undefined} player
+ * @param {Translate | null} [t]
+ * @returns {string}
+ */
 export function shownName(player, t = null) {
   if (!player) return '';
   const number = t && player.bot ? /^Bot (\d+)$/.exec(player.name || '') : null;
-  return number ? t('bots.name', { n: number[1] }) : player.name;
+  return number && t ? t('bots.name', { n: number[1] }) : player.name;
 }
 
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {number} seat
+ * @param {Translate | null} [t]
+ * @returns {string}
+ */
 export function playerName(state, seat, t = null) {
   const player = playerAtSeat(state, seat);
   return player ? shownName(player, t) : `#${seat + 1}`;
@@ -86,28 +130,55 @@ export function playerName(state, seat, t = null) {
 
 // The card-back colour of a seat: its player's colour index (0–7, kept for the life of
 // the room); the seat number for a seat nobody holds.
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {number} seat
+ * @returns {number}
+ */
 export function colourOfSeat(state, seat) {
   const player = playerAtSeat(state, seat);
   return player ? player.colour : seat;
 }
 
+/** @param {RoomState | null | undefined} state */
 export function spectatorCount(state) {
   return state && state.spectators ? state.spectators.length : 0;
 }
 
 // Whether the player `you` (an id) is the host.
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {string | null | undefined} you
+ */
 export function isHost(state, you) {
   return Boolean(state && you !== null && you !== undefined && state.host === you);
 }
 
+/**
+ * @param {RoomState | null | undefined} state
+ * @returns {(Player & {seat: number})[]}
+ */
 export function seatedPlayers(state) {
-  return (state && state.players || []).filter((p) => !p.left && p.seat !== null && p.seat !== undefined)
+  return (state && state.players || []).filter(isSeated)
     .sort((a, b) => a.seat - b.seat);
+}
+
+/**
+ * @param {Player} p
+ * @returns {p is Player & {seat: number}}
+ */
+function isSeated(p) {
+  return !p.left && p.seat !== null && p.seat !== undefined;
 }
 
 // The seat this browser plays: the seat of its player id, or null (a spectator, or a
 // player who left). A spectator is seated when a round starts, and seats move up when
 // someone leaves the lobby, so this is read from the players list after every change.
+/**
+ * @param {RoomState | null | undefined} state
+ * @param {string | null | undefined} you
+ * @returns {number | null}
+ */
 export function seatOf(state, you) {
   if (!state || !you) return null;
   const me = (state.players || []).find((p) => p.id === you);

@@ -15,7 +15,39 @@ import { foundationsWords, layoutWords } from './announce.js';
 import { voteMatters, voteCount, endChoice, isStuck, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
 import { sameParts } from '../common/keyed.js';
 
+/** @typedef {import('./protocol-types.js').RoomState} RoomState */
+/** @typedef {import('./protocol-types.js').Round} Round */
+/** @typedef {import('./protocol-types.js').Player} Player */
+/** @typedef {import('./protocol-types.js').Pile} Pile */
+/** @typedef {import('./protocol-types.js').SeatView} SeatView */
+/** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
+/** @typedef {(player: Player | null) => HTMLElement | null} MuteButton emotes.js: a toggle hiding a player's emotes */
+
+/**
+ * What the table draws its panels from (table.js `view()`; a replay, replay/replay.js,
+ * draws some of the panels from the parts they read).
+ * @typedef {object} TableView
+ * @property {RoomState} state
+ * @property {Round} round
+ * @property {number | null} seat null: spectating
+ * @property {string | null} you this browser's player id
+ * @property {DemonAction[]} legal this seat's, [] when it cannot act
+ * @property {boolean} canAct
+ * @property {number | null} timeEnd
+ * @property {boolean} isHost
+ * @property {MuteButton | null} [muteButton]
+ */
+
+/**
+ * A piece a keyed container (dom.js keyedChildren) draws: made again when `parts` differ.
+ * @typedef {{key: string | number, parts: unknown[], make: () => HTMLElement}} KeyedItem
+ */
+
 // The letter on a foundation card saying whose it is.
+/**
+ * @param {RoomState} state
+ * @param {number} seat
+ */
 function ownerTag(state, seat) {
   const name = playerName(state, seat);
   const number = botLevel(playerAtSeat(state, seat)) ? /\d+$/.exec(name) : null;
@@ -23,6 +55,7 @@ function ownerTag(state, seat) {
   return [...name][0] ? [...name][0].toUpperCase() : String(seat + 1);
 }
 
+/** @param {Player | null} p */
 function connText(p) {
   if (!p) return '';
   if (p.absent) return t('lobby.absent');
@@ -34,8 +67,12 @@ function connText(p) {
 // every event replaced the vote button between the press and the release of a click,
 // and the click was lost. `onVote(how)`: 'toggle' (vote, or take the vote back), 'end'
 // (alone with bots: end it now), 'bots' (alone with bots: let them finish).
+/**
+ * @param {HTMLElement} el
+ * @param {{onVote: (how: string) => void}} handlers
+ */
 export function createStatusBar(el, { onVote }) {
-  const parts = {
+  const fixed = {
     roundNo: h('span', { class: 'round-no' }),
     timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
     phase: h('span', { class: 'phase' }),
@@ -44,23 +81,30 @@ export function createStatusBar(el, { onVote }) {
     count: h('span', { class: 'count' }),
     label: h('span', { class: 'vote-label' }, h('span', { class: 'long' }), h('span', { class: 'short' })),
   };
-  parts.vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
-    onclick: () => onVote(parts.vote.dataset.how || 'toggle') }, parts.label, parts.count);
+  /** @type {HTMLElement} */
+  const vote = h('button', { type: 'button', class: 'vote', id: 'vote-end', 'aria-keyshortcuts': 'V',
+    onclick: () => onVote(vote.dataset.how || 'toggle') }, fixed.label, fixed.count);
   // Alone with bots: the round can also be left to them, played out fast.
-  parts.botsFinish = h('button', { type: 'button', class: 'vote quiet', id: 'bots-finish', 'aria-keyshortcuts': 'B',
+  const botsFinish = h('button', { type: 'button', class: 'vote quiet', id: 'bots-finish', 'aria-keyshortcuts': 'B',
     onclick: () => onVote('bots') }, h('span', { class: 'long' }), h('span', { class: 'short' }));
   // Each label in two lengths: a phone shows the short one (style.css), so the bar
   // keeps to one line and the player's own cards keep their room.
+  /**
+   * @param {HTMLElement} node
+   * @param {string} long
+   * @param {string} [short]
+   */
   const label = (node, long, short = long) => {
-    setText(node.querySelector('.long'), long);
-    setText(node.querySelector('.short'), short);
+    setText(/** @type {Element} */ (node.querySelector('.long')), long);
+    setText(/** @type {Element} */ (node.querySelector('.short')), short);
   };
-  parts.finishing = h('span', { class: 'finishing', role: 'status' });
+  const parts = { ...fixed, vote, botsFinish, finishing: h('span', { class: 'finishing', role: 'status' }) };
 
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'timeEnd' | 'you'>} view */
   function update({ state: st, round: r, seat, timeEnd, you }) {
     const opts = st.options || {};
     const { votes, voters } = voteCount(st);
-    const voted = Boolean(r && r.votes && r.votes.includes(seat));
+    const voted = Boolean(r && r.votes && seat !== null && r.votes.includes(seat));
     const choice = endChoice(st, seat);
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
     setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
@@ -106,14 +150,16 @@ export function createStatusBar(el, { onVote }) {
   }
 
   // The round's clock, every 200 ms.
+  /** @param {number | null} msLeft */
   function tick(msLeft) {
     const node = el.querySelector('#time-left');
     if (!node) return;
-    setHidden(node.parentElement, msLeft === null);
+    const box = /** @type {HTMLElement} */ (node.parentElement); // the .time-left span
+    setHidden(box, msLeft === null);
     if (msLeft !== null) {
       const text = t('table.timeLeft', { time: formatClock(msLeft) });
       if (node.textContent !== text) node.textContent = text;
-      node.parentElement.classList.toggle('low', msLeft < 30000);
+      box.classList.toggle('low', msLeft < 30000);
     }
   }
 
@@ -125,11 +171,15 @@ export function createStatusBar(el, { onVote }) {
 // and every pile (dom.js keyedChildren), made again only when what it shows changed: a
 // play changes the mover's seat view (a new object, demon-model.js) and its cards home,
 // so at eight seats one play makes a pile and a count again, not seven panels. Fewer
-// nodes made means fewer cards the browser paints again (issue 23).
+// nodes made means fewer cards the browser paints again (docs/performance.md, "The
+// table's page at 8 seats").
+/** @param {HTMLElement} el */
 export function createOpponents(el) {
   const panels = keyedChildren(el);
+  /** @type {Map<number, ReturnType<typeof opponentPanel>>} */
   const bySeat = new Map();
 
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'>} view */
   function draw({ state: st, round: r, seat: me, muteButton = null }) {
     const seats = r.seats.map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
     el.classList.toggle('many', seats.length > 3);
@@ -144,7 +194,7 @@ export function createOpponents(el) {
     const live = st.phase === 'playing'; // the round's own tags go with the round
     const lang = t('lang.code');
     for (const { seat, view } of seats) {
-      bySeat.get(seat).draw(st, {
+      /** @type {ReturnType<typeof opponentPanel>} */ (bySeat.get(seat)).draw(st, {
         view, p: playerAtSeat(st, seat), lang, spectating: me === null, muteButton,
         stuck: Boolean(live && r.stuck && r.stuck.includes(seat)),
         voted: Boolean(live && r.votes && r.votes.includes(seat)),
@@ -158,6 +208,7 @@ export function createOpponents(el) {
 }
 
 // One other seat's panel: its frame stays, its pieces are patched.
+/** @param {number} seat */
 function opponentPanel(seat) {
   const el = h('section', { class: 'opp', dataset: { seat: String(seat), focus: `opp-${seat}` }, tabindex: '0',
     'aria-describedby': `opp-words-${seat}` });
@@ -170,10 +221,18 @@ function opponentPanel(seat) {
   const pieces = keyedChildren(el);
   const cardPieces = keyedChildren(cards);
   const piles = keyedChildren(pileBox);
-  let wordsOf = null; // [view, home, lang] the words were written for
-  let homeCount = null; // the head's "cards home" count: written in place on every play home
-  let drawnFrom = null; // what the panel was last drawn from: the same again draws nothing
+  /** @type {unknown[] | null} [view, home, lang] the words were written for */
+  let wordsOf = null;
+  /** @type {Element | null} the head's "cards home" count: written in place on every play home */
+  let homeCount = null;
+  /** @type {unknown[] | null} what the panel was last drawn from: the same again draws nothing */
+  let drawnFrom = null;
 
+  /**
+   * @param {RoomState} st
+   * @param {{view: SeatView, p: Player | null, lang: string, spectating: boolean, muteButton: MuteButton | null,
+   *   stuck: boolean, voted: boolean, home: number, colour: number}} seatDrawing
+   */
   function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
     const name = playerName(st, seat, t);
     // Most drawings at a table of eight carry another seat's play: this seat's panel is
@@ -202,7 +261,7 @@ function opponentPanel(seat) {
       { key: 'cards', parts: [], make: () => cards },
       { key: 'words', parts: [], make: () => words },
     ]);
-    setText(homeCount, `${home}/52`);
+    if (homeCount) setText(homeCount, `${home}/52`);
     const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
     cardPieces.patch([
       { key: 'stock', parts: [view.stock ?? 0, colour], make: () => h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
@@ -230,11 +289,21 @@ function opponentPanel(seat) {
 
 // A player's match points so far, or null where they say nothing: in the first round
 // everyone has 0 ("Σ0" and "total 0" next to the cards home read as a riddle).
+/**
+ * @param {RoomState} st
+ * @param {Player | null} p
+ * @returns {number | null}
+ */
 function matchPoints(st, p) {
   const total = p ? p.total : null;
   return total === null || total === undefined || (st.round_no ?? 1) <= 1 ? null : total;
 }
 
+/**
+ * @param {Player | null} p
+ * @param {{name: string, stuck: boolean, voted: boolean, colour: number, muteButton: MuteButton | null,
+ *   total: number | null}} head
+ */
 function opponentHead(p, { name, stuck, voted, colour, muteButton, total }) {
   return h('header', { class: 'opp-head' },
     backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
@@ -248,9 +317,14 @@ function opponentHead(p, { name, stuck, voted, colour, muteButton, total }) {
     muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
 }
 
+/**
+ * @param {Pile} pile
+ * @param {number} i
+ * @param {{fan: boolean, top: string | null, colour: number}} look
+ */
 function opponentPile(pile, i, { fan, top, colour }) {
   const shown = fan
-    ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', j); return n; })
+    ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', String(j)); return n; })
     : top ? cardEl(top, { mini: true }) : null;
   return h('div', { class: `opp-pile${fan ? ' fanned' : ''}`, dataset: { src: String(i) } },
     shown || (pile.down ? backEl(colour, { mini: true }) : slotEl()),
@@ -258,7 +332,7 @@ function opponentPile(pile, i, { fan, top, colour }) {
 }
 
 // On a phone, this many foundation piles and more wrap to a second row of whole cards,
-// which leaves your own layout less than 40 px a card at a table of eight (issue 23): the
+// which leaves your own layout less than 40 px a card at a table of eight (docs/performance.md): the
 // piles are then drawn as tabs, the top of a card only (cards.js, style.css).
 const TABS_FROM = 8;
 // A round that can reach this many piles (four a seat) draws its foundations with smaller
@@ -272,22 +346,28 @@ const narrowQuery = typeof window !== 'undefined' && window.matchMedia ? window.
 
 // The shared foundations, and the place for a new one: one node per pile, made again
 // only when its top card (or its owner's colour or name, or the tabs) changed.
+/** @typedef {Pick<TableView, 'state' | 'round'>} FoundationsView */
+
+/** @param {HTMLElement} el */
 export function createFoundations(el) {
   const heading = h('h2', { class: 'sr-only' });
   const words = h('p', { id: 'fnd-words', hidden: true }); // read as a description, never drawn (as opp-words)
   const piles = keyedChildren(el);
   el.tabIndex = 0;
   el.setAttribute('aria-describedby', 'fnd-words');
-  let last = null; // the view drawn last: drawn again when the window crosses the phone's width
+  /** @type {FoundationsView | null} the view drawn last: drawn again when the window crosses the phone's width */
+  let last = null;
   const redraw = () => { if (last) draw(last); };
   if (narrowQuery) narrowQuery.addEventListener('change', redraw);
 
+  /** @param {FoundationsView} v */
   function draw(v) {
     last = v;
     const { state: st, round: r } = v;
     const lang = t('lang.code');
     const next = r.foundations.length;
     const tabs = Boolean(narrowQuery && narrowQuery.matches && next >= TABS_FROM);
+    /** @type {KeyedItem[]} */
     const items = [{ key: 'heading', parts: [], make: () => heading }];
     r.foundations.forEach((f, i) => {
       if (!f) {
@@ -326,9 +406,16 @@ export function createFoundations(el) {
 // cards_home and often the legal list) costs this panel nothing unless it changed what
 // this seat can do. `draw()` answers whether any piece was made. A drawn card fans in
 // when the waste grew.
+/**
+ * @param {HTMLElement} el
+ * @param {{onDraw: () => void, extra?: HTMLElement | null}} options
+ */
 export function createMinePanel(el, { onDraw, extra = null }) {
+  /** @type {string | null} */
   let lastWaste = null;
+  /** @type {number | null} */
   let lastWasteCount = null;
+  /** @type {string | null} */
   let seatColourShown = null;
   const top = h('div', { class: 'mine-top' });
   const tableau = h('div', { class: 'tableau' });
@@ -336,6 +423,10 @@ export function createMinePanel(el, { onDraw, extra = null }) {
   const topPieces = keyedChildren(top);
   const piles = keyedChildren(tableau);
 
+  /**
+   * @param {Pick<TableView, 'state' | 'round' | 'seat' | 'legal' | 'canAct'>} view
+   * @returns {boolean} whether any piece was made
+   */
   function draw({ state: st, round: r, seat, legal, canAct }) {
     if (seat === null) {
       setHidden(el, true);
@@ -393,7 +484,7 @@ export function createMinePanel(el, { onDraw, extra = null }) {
           'aria-label': waste.length ? t('table.wasteTop', { card: cardText(waste[waste.length - 1]), n: me.waste_count ?? waste.length }) : t('table.wasteEmpty') },
         waste.length ? waste.map((c, i) => {
           const node = cardEl(c, { extraClass: drawn ? 'dealt' : '' });
-          node.style.setProperty('--i', i);
+          node.style.setProperty('--i', String(i));
           if (i === waste.length - 1) node.dataset.pick = 'w';
           return node;
         }) : slotEl()) },
@@ -407,23 +498,28 @@ export function createMinePanel(el, { onDraw, extra = null }) {
   return { draw };
 }
 
+/**
+ * @param {Pile} pile
+ * @param {number} i
+ * @param {{canAct: boolean, myColour: number}} look
+ */
 function pileEl(pile, i, { canAct, myColour }) {
   const node = h('div', { class: 'pile', role: 'button', tabindex: '0',
     dataset: { target: `t:${i}`, focus: `pile-${i}`, src: String(i) },
     'aria-keyshortcuts': String(i + 1),
     'aria-label': t('table.pileLabel', { n: i + 1, down: pile.down,
       up: pile.up.map(cardText).join(' ') || t('table.none') }) });
-  node.style.setProperty('--d', pile.down);
-  node.style.setProperty('--u', Math.max(0, pile.up.length - 1));
+  node.style.setProperty('--d', String(pile.down));
+  node.style.setProperty('--u', String(Math.max(0, pile.up.length - 1)));
   for (let k = 0; k < pile.down; k++) {
     const b = backEl(myColour, { extraClass: 'down' });
-    b.style.setProperty('--k', k);
+    b.style.setProperty('--k', String(k));
     node.append(b);
   }
   pile.up.forEach((c, j) => {
     const card = cardEl(c, { extraClass: 'up' });
-    card.style.setProperty('--d', pile.down);
-    card.style.setProperty('--j', j);
+    card.style.setProperty('--d', String(pile.down));
+    card.style.setProperty('--j', String(j));
     if (canAct) card.dataset.pick = `t:${i}:${j}`;
     node.append(card);
   });
@@ -433,6 +529,11 @@ function pileEl(pile, i, { canAct, myColour }) {
 }
 
 // The round's (or the match's) result: the scores, and what comes next.
+/**
+ * @param {HTMLElement} el
+ * @param {{state: RoomState, isHost: boolean, seat?: number | null}} view
+ * @param {{onNext: () => void, onRematch: () => void, onLeave: () => void}} handlers
+ */
 export function drawResults(el, { state: st, isHost: host, seat = null }, { onNext, onRematch, onLeave }) {
   const res = st.result;
   if (!res || (st.phase !== 'round_over' && st.phase !== 'match_over')) {
@@ -441,10 +542,12 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
   }
   const matchOver = st.phase === 'match_over' || res.match_over;
   const players = seatedPlayers(st);
+  /** @param {Player} p */
   const totalOf = (p) => res.totals[p.id] ?? p.total ?? 0;
   const order = [...players].sort((a, b) => totalOf(b) - totalOf(a));
   const { winners, tie } = matchOutcome(res);
   const winnerIds = new Set(winners);
+  /** @param {Player} p */
   const isWinner = (p) => winnerIds.has(p.id);
   const winner = playerById(st, res.winner);
   const demon = res.reason === 'demon';

@@ -1,4 +1,4 @@
-// Emotes in a Demon room (issue 14, "Say hello"): the buttons that send one, the emote
+// Emotes in a Demon room ("Say hello": a greeting over a seat): the buttons that send one, the emote
 // floating over its sender's seat, the polite words for a screen reader, and a toggle per
 // player that hides theirs in this browser. The room page makes one of these
 // (`createEmotes`); the lobby and the table only place what it hands them (`bar`, `dock`,
@@ -14,6 +14,7 @@ import { EMOTES, SHOW_MS, cooldownLeft, mutedIn, setMuted, emoteTarget, emoteWor
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const FACE = 'M21 12a9 9 0 1 1-18 0a9 9 0 1 1 18 0';
 const EYES = ['M9 10h.01', 'M15 10h.01'];
+/** @type {Record<string, string[]>} */
 const PATHS = {
   wave: ['M8.5 12.5V6a1.25 1.25 0 0 1 2.5 0v5', 'M11 10.5V4.5a1.25 1.25 0 0 1 2.5 0v6',
     'M13.5 10.5V5.5a1.25 1.25 0 0 1 2.5 0v5.5',
@@ -31,6 +32,10 @@ const PATHS = {
 
 // An emote's picture, drawn with SVG paths like dom.js `icon` ("GG" too: drawn text would
 // be visible text that the button's name, "Good game", does not contain).
+/**
+ * @param {string} name
+ * @param {string} [extraClass]
+ */
 function picture(name, extraClass = '') {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
@@ -46,16 +51,30 @@ function picture(name, extraClass = '') {
 
 // `host`: where the floating emotes and the spoken words live (the room page's wrapper);
 // `model`: the room model (state, you, seat); `send`: the socket's send (false offline).
+/** @typedef {import('./room-model.js').RoomModel} RoomModel */
+/** @typedef {import('./protocol-types.js').EmoteMessage} EmoteMessage */
+/** @typedef {import('./protocol-types.js').ErrorMessage} ErrorMessage */
+/** @typedef {import('./protocol-types.js').ClientMessage} ClientMessage */
+/** @typedef {{el: Element, at: 'end' | 'middle'}} Anchor */
+
+/**
+ * @param {HTMLElement} host
+ * @param {{model: RoomModel, send: (msg: ClientMessage) => boolean, code: string}} options
+ */
 export function createEmotes(host, { model, send, code }) {
+  /** @type {number | null} */
   let sentAt = null;
-  let coolTimer = null;
-  const floats = new Map(); // player id -> the emote floating for them now
+  /** @type {number | undefined} */
+  let coolTimer;
+  /** @type {Map<string, HTMLElement>} player id -> the emote floating for them now */
+  const floats = new Map();
   const layer = h('div', { class: 'emote-layer', 'aria-hidden': 'true' });
   const said = h('div', { class: 'sr-only', id: 'emotes-said', role: 'log', 'aria-live': 'polite' });
   host.append(layer, said);
 
   function muted() { return mutedIn(getMutedEmotes(), code); }
 
+  /** @param {string} prefix */
   function buttons(prefix) {
     return EMOTES.map((name) => h('button', { type: 'button', class: 'emote-btn',
       dataset: { emote: name, focus: `${prefix}-${name}` },
@@ -74,27 +93,30 @@ export function createEmotes(host, { model, send, code }) {
     dataset: { focus: 'emote-toggle' }, onclick: () => open(pop.hidden) }, picture('smile'));
   const tableDock = h('div', { class: 'emote-dock' }, toggle, pop);
 
+  /** @param {boolean} yes */
   function open(yes) {
     pop.hidden = !yes;
     toggle.setAttribute('aria-expanded', String(yes));
     if (yes) {
       document.addEventListener('pointerdown', outside, true);
-      const first = pop.querySelector('.emote-btn');
+      const first = /** @type {HTMLElement | null} */ (pop.querySelector('.emote-btn'));
       if (first) first.focus();
     } else {
       document.removeEventListener('pointerdown', outside, true);
     }
   }
 
+  /** @param {PointerEvent} e */
   function outside(e) {
-    if (!tableDock.contains(e.target)) open(false);
+    if (!tableDock.contains(/** @type {Node | null} */ (e.target))) open(false);
   }
 
   // Inside the open popover: Escape closes it, the arrows go from emote to emote (and
   // neither reaches the table's own keys, which would move the focus to your cards).
+  /** @param {KeyboardEvent} e */
   function popKey(e) {
-    const all = [...pop.querySelectorAll('.emote-btn')];
-    const i = all.indexOf(document.activeElement);
+    const all = [.../** @type {NodeListOf<HTMLElement>} */ (pop.querySelectorAll('.emote-btn'))];
+    const i = all.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     if (e.key === 'Escape') {
       open(false);
       toggle.focus();
@@ -107,6 +129,7 @@ export function createEmotes(host, { model, send, code }) {
     e.stopPropagation();
   }
 
+  /** @param {string} name */
   function pick(name) {
     if (model.seat === null || cooldownLeft(sentAt, performance.now()) > 0) return;
     if (!send({ type: 'emote', emote: name })) {
@@ -122,6 +145,7 @@ export function createEmotes(host, { model, send, code }) {
   }
 
   // The buttons rest for emote-model.js COOLDOWN_MS after an emote of yours (sent, or come back).
+  /** @param {number} at */
   function cool(at) {
     sentAt = at;
     paintCooldown();
@@ -140,20 +164,26 @@ export function createEmotes(host, { model, send, code }) {
   }
 
   // ---- an emote from the server --------------------------------------------------
+  /** @param {EmoteMessage} msg */
   function show(msg) {
     if (!msg || !EMOTES.includes(msg.emote) || typeof msg.player !== 'string') return;
     const mine = msg.player === model.you;
     if (mine) cool(performance.now());
     const target = emoteTarget(model.state, { id: msg.player, you: model.you, view: viewKind(model.state), muted: muted() });
     if (!target) return;
-    const player = (model.state.players || []).find((p) => p.id === msg.player);
-    const words = emoteWords(msg.emote, { t, name: mine ? t('say.you') : player.name });
+    // (a target means the state holds the sender: emoteTarget found them there)
+    const player = ((model.state && model.state.players) || []).find((p) => p.id === msg.player);
+    const words = emoteWords(msg.emote, { t, name: mine ? t('say.you') : player ? player.name : '' });
     said.append(h('p', { text: words }));
-    while (said.childElementCount > 3) said.firstElementChild.remove();
+    while (said.firstElementChild && said.childElementCount > 3) said.firstElementChild.remove();
     float(msg.player, msg.emote, anchorOf(target));
   }
 
   // The element an emote floats over (and where on it), or null when it is not shown.
+  /**
+   * @param {{kind: 'row' | 'mine' | 'opp', seat: number}} target
+   * @returns {Anchor | null}
+   */
   function anchorOf(target) {
     const root = host.isConnected ? host : document;
     if (target.kind === 'row') {
@@ -171,6 +201,7 @@ export function createEmotes(host, { model, send, code }) {
   }
 
   // Where an element's text ends (a name's box may stretch across its row).
+  /** @param {Element} el */
   function textBox(el) {
     const range = document.createRange();
     range.selectNodeContents(el);
@@ -178,6 +209,11 @@ export function createEmotes(host, { model, send, code }) {
     return box.width ? box : el.getBoundingClientRect();
   }
 
+  /**
+   * @param {string} id
+   * @param {string} emote
+   * @param {Anchor | null} anchor
+   */
   function float(id, emote, anchor) {
     const old = floats.get(id);
     if (old) old.remove();
@@ -202,28 +238,43 @@ export function createEmotes(host, { model, send, code }) {
 
   // ---- hiding a player's emotes ----------------------------------------------------
   // A toggle for one other person's emotes (none for yourself, a bot or a free seat).
+  /**
+   * @param {{id?: string, name: string, bot?: string | null} | null | undefined} player
+   * @returns {HTMLElement | null}
+   */
   function muteButton(player) {
     if (!player || !player.id || player.id === model.you || player.bot) return null;
+    const id = player.id;
+    /** @type {HTMLElement} */
     const button = h('button', { type: 'button', class: 'emote-mute',
       dataset: { focus: `emote-mute-${player.id}`, player: player.id },
       'aria-label': t('emote.mute', { name: player.name }), title: t('emote.mute', { name: player.name }),
-      onclick: () => setMute(player.id, button.getAttribute('aria-pressed') !== 'true') });
-    paintMute(button, muted().has(player.id));
+      onclick: () => setMute(id, button.getAttribute('aria-pressed') !== 'true') });
+    paintMute(button, muted().has(id));
     return button;
   }
 
+  /**
+   * @param {Element} button
+   * @param {boolean} hidden
+   */
   function paintMute(button, hidden) {
     button.setAttribute('aria-pressed', String(hidden));
     button.replaceChildren(picture(hidden ? 'hidden' : 'shown'));
   }
 
+  /**
+   * @param {string} id
+   * @param {boolean} hidden
+   */
   function setMute(id, hidden) {
     setMutedEmotes(setMuted(getMutedEmotes(), code, id, hidden, Date.now()));
-    for (const b of host.querySelectorAll('.emote-mute')) {
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (host.querySelectorAll('.emote-mute'))) {
       if (b.dataset.player === id) paintMute(b, hidden);
     }
-    if (hidden && floats.has(id)) {
-      floats.get(id).remove();
+    const floating = floats.get(id);
+    if (hidden && floating) {
+      floating.remove();
       floats.delete(id);
     }
   }
@@ -233,7 +284,7 @@ export function createEmotes(host, { model, send, code }) {
   function relabel() {
     if (labelled === t('lang.code')) return;
     labelled = t('lang.code');
-    for (const b of [...lobbyBar.children, ...pop.children]) {
+    for (const b of /** @type {HTMLElement[]} */ ([...lobbyBar.children, ...pop.children])) {
       b.setAttribute('aria-label', t(`emote.${b.dataset.emote}`));
       b.title = t(`emote.${b.dataset.emote}`);
     }
@@ -259,6 +310,7 @@ export function createEmotes(host, { model, send, code }) {
     update,
     // A refusal of an emote (sent in the last moment of a cooldown, or from a seat that
     // just became a spectator's) needs no toast: the buttons already show the wait.
+    /** @param {ErrorMessage} msg */
     onError: (msg) => Boolean(msg && (msg.code === 'slow_down'
       || (msg.code === 'spectator' && sentAt !== null && performance.now() - sentAt < 3000))),
     destroy() {

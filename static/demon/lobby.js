@@ -11,10 +11,19 @@ import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './bot-badge.js';
 import { api } from '../common/api.js';
 import { inviteLink, loopbackAdvice } from './invite.js';
 
+/** @typedef {import('./protocol-types.js').RoomState} RoomState */
+/** @typedef {import('./protocol-types.js').Player} Player */
+
+/**
+ * @param {HTMLElement} container
+ * @param {import('./room.js').RoomContext} ctx
+ */
 export function mount(container, ctx) {
   const el = h('div', { class: 'lobby' });
   container.append(el);
+  /** @type {string | null} */
   let lastOptionsKey = null;
+  /** @type {HTMLElement | null} */
   let optionsBox = null;
   let built = false;
   let botLevelChoice = 'medium'; // the level the host's next "Add a bot" seats
@@ -23,9 +32,10 @@ export function mount(container, ctx) {
 
   // The server says which address friends can open (GET /api/invite); until it has
   // answered, and if it cannot, the link uses the page's own address.
+  /** @type {import('./invite.js').InviteInfo | null} */
   let inviteInfo = null;
-  const inviteField = h('input', { id: 'invite-link', type: 'text', readonly: true,
-    'aria-label': t('lobby.inviteLink'), onfocus: (e) => e.target.select() });
+  const inviteField = /** @type {HTMLInputElement} */ (h('input', { id: 'invite-link', type: 'text', readonly: true,
+    'aria-label': t('lobby.inviteLink'), onfocus: (/** @type {FocusEvent} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }));
   const inviteAdvice = h('p', { class: 'note invite-advice', id: 'invite-advice', hidden: true });
 
   function link() {
@@ -68,7 +78,7 @@ export function mount(container, ctx) {
       ok = false;
     }
     if (!ok) {
-      const field = el.querySelector('#invite-link');
+      const field = /** @type {HTMLInputElement | null} */ (el.querySelector('#invite-link'));
       if (field) { field.focus(); field.select(); }
     }
     toast(ok ? t('lobby.copied') : t('lobby.copyManually'));
@@ -84,19 +94,26 @@ export function mount(container, ctx) {
   }
 
   // The host seats a bot in a free seat (choosing its level), and removes one again.
+  /** @param {RoomState} state */
   function addBotControls(state) {
     if (!ctx.isHost() || state.phase !== 'lobby') return null;
-    const level = h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
-      onchange: (e) => { botLevelChoice = e.target.value; } },
+    const level = /** @type {HTMLSelectElement} */ (h('select', { class: 'bot-level', 'aria-label': t('bots.level'),
+      onchange: (/** @type {Event} */ e) => { botLevelChoice = /** @type {HTMLSelectElement} */ (e.target).value; } },
     // a short label in a seat's row (the whole lobby fits a laptop's screen); what the
     // level means on hovering it, as on the home page's picker in full
     BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === botLevelChoice, title: levelChoiceLabel(lv) },
-      t(`bots.level.${lv}`))));
+      t(`bots.level.${lv}`)))));
     return h('span', { class: 'add-bot' }, level,
       h('button', { type: 'button', class: 'secondary small add-bot-button',
         onclick: () => ctx.send({ type: 'add_bot', level: level.value }) }, t('bots.add')));
   }
 
+  /**
+   * @param {number} seat
+   * @param {Player | undefined} player
+   * @param {RoomState} state
+   * @param {boolean} firstFree
+   */
   function seatRow(seat, player, state, firstFree) {
     if (!player) {
       return h('li', { class: 'seat free' },
@@ -146,6 +163,7 @@ export function mount(container, ctx) {
 
     // Options: the host edits them; rebuilding the selects while one is open would
     // close it, so they are rebuilt only when the options change.
+    /** @type {import('./protocol-types.js').RoomOptions} */
     const opts = state.options || {};
     const optionsKey = JSON.stringify([opts, host, ctx.model.status]);
     if (optionsKey !== lastOptionsKey || !optionsBox) {
@@ -162,7 +180,7 @@ export function mount(container, ctx) {
           h('h2', { id: 'opt-title', text: t('lobby.options') }),
           h('dl', { class: 'opt-list' },
             h('dt', { text: t('options.rounds') }), h('dd', { text: String(opts.rounds ?? '—') }),
-            h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s) }),
+            h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s ?? null) }),
             h('dt', { text: t('options.maxPlayers') }), h('dd', { text: String(opts.max_players ?? '—') })));
       }
     }
@@ -204,6 +222,7 @@ export function mount(container, ctx) {
     update,
     // a refused option change: show the room's real options again
     onError: () => { lastOptionsKey = null; update(); },
+    /** @returns {import('./room.js').KeyHelp} */
     keys: () => [[t('keys.lobby'), [['Tab', t('keys.tab')], ['Enter', t('keys.lobbyEnter')]]]],
     destroy() { el.remove(); },
   };

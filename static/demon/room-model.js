@@ -4,6 +4,43 @@
 
 import { applyEvent, seatOf } from './demon-model.js';
 
+/** @typedef {import('./protocol-types.js').RoomState} RoomState */
+/** @typedef {import('./protocol-types.js').DemonEvent} DemonEvent */
+/** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
+/** @typedef {import('./protocol-types.js').LegalMessage} LegalMessage */
+
+/**
+ * This browser's seat in a room (common/storage.js keeps it per room code).
+ * @typedef {object} RoomCreds
+ * @property {string} code
+ * @property {string} token
+ * @property {number | null} seat null for a spectator
+ * @property {boolean} spectator
+ * @property {string | null} [you] this browser's player id
+ * @property {string} [name]
+ * @property {number} [saved] when storage.js kept it
+ */
+
+/**
+ * @typedef {object} RoomModel
+ * @property {string} code
+ * @property {RoomCreds | null} creds
+ * @property {number | null} seat
+ * @property {string | null} you
+ * @property {RoomState | null} state
+ * @property {DemonAction[]} legal
+ * @property {number} legalV
+ * @property {string} status the socket's: 'connecting', 'online', 'reconnecting', …
+ * @property {number | null} countdownEnd
+ * @property {number | null} timeEnd
+ * @property {boolean} [leaving] set once this browser gives up its seat
+ */
+
+/**
+ * @param {string} code
+ * @param {RoomCreds | null} creds
+ * @returns {RoomModel}
+ */
 export function createRoomModel(code, creds) {
   return {
     code,
@@ -20,6 +57,11 @@ export function createRoomModel(code, creds) {
 }
 
 // Where the countdown and the round's clock end, for a state received at `now`.
+/**
+ * @param {RoomState} state
+ * @param {number} now
+ * @returns {{countdownEnd: number | null, timeEnd: number | null}}
+ */
 export function deadlines(state, now) {
   return {
     countdownEnd: state.phase === 'countdown' && typeof state.countdown_ends_in_ms === 'number'
@@ -29,14 +71,25 @@ export function deadlines(state, now) {
 }
 
 // A state that replaces the model's (a snapshot, or the cache of an earlier visit).
+/**
+ * @param {RoomModel} model
+ * @param {RoomState} state
+ * @param {number} now
+ */
 export function adoptState(model, state, now) {
   Object.assign(model, { state }, deadlines(state, now));
   syncSeat(model);
 }
 
 // An event: the new state, the seat, and the clocks the event starts or stops.
+/**
+ * @param {RoomModel} model
+ * @param {DemonEvent} event
+ * @param {number} now
+ */
 export function adoptEvent(model, event, now) {
-  model.state = applyEvent(model.state, event);
+  const state = applyEvent(model.state, event);
+  model.state = state;
   syncSeat(model);
   switch (event.kind) {
     case 'countdown':
@@ -50,8 +103,8 @@ export function adoptEvent(model, event, now) {
       model.timeEnd = null;
       break;
     case 'room':
-      if (model.state.phase !== 'countdown') model.countdownEnd = null;
-      if (model.state.phase !== 'playing') model.timeEnd = null;
+      if (state.phase !== 'countdown') model.countdownEnd = null;
+      if (state.phase !== 'playing') model.timeEnd = null;
       break;
     default:
       break;
@@ -59,6 +112,11 @@ export function adoptEvent(model, event, now) {
 }
 
 // A `legal` message; one older than the legal actions held is dropped. True when taken.
+/**
+ * @param {RoomModel} model
+ * @param {LegalMessage} msg
+ * @returns {boolean}
+ */
 export function adoptLegal(model, msg) {
   if (typeof msg.v === 'number' && msg.v < model.legalV) return false;
   model.legal = Array.isArray(msg.actions) ? msg.actions : [];
@@ -68,11 +126,16 @@ export function adoptLegal(model, msg) {
 
 // The seat follows the players list: a spectator is seated when a round starts, and
 // seats move up when someone leaves the lobby.
+/** @param {RoomModel} model */
 export function syncSeat(model) {
   if (model.state && model.you) model.seat = seatOf(model.state, model.you);
 }
 
 // Which view the room shows: nothing yet, the lobby, or the table.
+/**
+ * @param {RoomState | null} state
+ * @returns {'table' | 'lobby' | null}
+ */
 export function viewKind(state) {
   if (!state) return null;
   return state.phase !== 'lobby' && state.round ? 'table' : 'lobby';

@@ -12,6 +12,11 @@ import { errorText } from '../common/ui.js';
 import { joinProspect } from './round-status.js';
 
 // The line above the room saying whether the socket is connected.
+/**
+ * @param {HTMLElement} el
+ * @param {{status: string, hasState: boolean, leaving?: boolean}} conn
+ * @param {() => void} onReconnect
+ */
 export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
   // drawn on every event: the class is written only when it changes (a write, even of the
   // same value, makes the browser check the page's styles again)
@@ -32,11 +37,17 @@ export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
 }
 
 // The 3-2-1 overlay (with a tick per second) and the "Go!" that follows it.
+/** @param {HTMLElement} overlay */
 export function createCountdown(overlay) {
+  /** @type {number | null} */
   let lastBeep = null;
   return {
     // A countdown (re)started: its first second beeps again.
     reset() { lastBeep = null; },
+    /**
+     * @param {number | null} countdownEnd
+     * @param {number} now
+     */
     tick(countdownEnd, now) {
       if (countdownEnd !== null && countdownEnd > now - 100) {
         const n = Math.max(1, Math.ceil((countdownEnd - now) / 1000));
@@ -70,6 +81,11 @@ export function createCountdown(overlay) {
 // suits in the winner's colour (none with animations off), or a
 // sound. `colour` is the winner's card-back colour (a CSS colour) or null.
 const SUITS = ['♠', '♥', '♦', '♣'];
+/**
+ * @param {import('./protocol-types.js').RoundResult} result
+ * @param {import('./bot-badge.js').Named | null} winner
+ * @param {string | null} [colour]
+ */
 export function announce(result, winner, colour = null) {
   if (result.reason !== 'demon') {
     play('end');
@@ -98,6 +114,7 @@ export function announce(result, winner, colour = null) {
 }
 
 // What joining now gives, truthfully: a seat at the next round, or only a view.
+/** @param {'next' | 'watch' | null} prospect */
 function prospectNote(prospect) {
   if (!prospect) return null;
   return h('p', { class: 'note join-prospect', text: t(prospect === 'next' ? 'room.joinNextRound' : 'room.fullWatch') });
@@ -105,7 +122,18 @@ function prospectNote(prospect) {
 
 // Joining by the room's link: who is there, a name, Join. `onJoined(creds)` gets the
 // new seat; `stillWanted()` turns false once the page has moved on.
+/**
+ * GET /api/rooms/{code}: who is in the room, and whether a seat is free.
+ * @typedef {{phase?: string, free_seats?: number, players?: {name: string, bot?: string | null}[]}} RoomSummary
+ */
+
+/**
+ * @param {HTMLElement} stage
+ * @param {{code: string, error: string, navigate: (path: string) => void,
+ *   onJoined: (creds: import('./room-model.js').RoomCreds) => void, stillWanted: () => boolean}} options
+ */
 export function showJoinForm(stage, { code, error, navigate, onJoined, stillWanted }) {
+  /** @type {RoomSummary | false | null} false: no such room; null: not known (yet) */
   let info = null;
   let busy = false;
   let joinError = error;
@@ -113,7 +141,7 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
   function draw() {
     if (!stillWanted()) return;
     const nameInput = h('input', { id: 'link-name', type: 'text', maxlength: '20', required: true,
-      autocomplete: 'nickname', value: name, oninput: (e) => { name = e.target.value; } });
+      autocomplete: 'nickname', value: name, oninput: (/** @type {Event} */ e) => { name = /** @type {HTMLInputElement} */ (e.target).value; } });
     const players = info && info.players ? h('ul', { class: 'join-players' },
       info.players.map((p) => h('li', null, nameOf(p), botBadge(p) ? ' ' : null, botBadge(p)))) : null;
     replaceChildren(stage, h('form', { class: 'panel join-link', onsubmit: submit },
@@ -125,9 +153,10 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
       h('label', { for: 'link-name' }, h('span', { text: t('home.yourName') }), nameInput),
       h('div', { class: 'row' },
         h('button', { type: 'submit', class: 'primary', id: 'join-by-link', disabled: busy || info === false }, t('home.joinButton')),
-        h('a', { href: '/', class: 'button secondary', onclick: (e) => { e.preventDefault(); navigate('/'); } }, t('room.backHome')))));
+        h('a', { href: '/', class: 'button secondary', onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); navigate('/'); } }, t('room.backHome')))));
     if (!name) nameInput.focus();
   }
+  /** @param {SubmitEvent} e */
   async function submit(e) {
     e.preventDefault();
     const clean = name.trim();
@@ -140,7 +169,7 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
         you: answer.you ?? null, spectator: answer.spectator, name: clean });
     } catch (err) {
       busy = false;
-      joinError = err.status === 404 ? t('home.noSuchRoom') : errorText(err);
+      joinError = /** @type {{status?: number}} */ (err).status === 404 ? t('home.noSuchRoom') : errorText(err);
       draw();
     }
   }

@@ -15,13 +15,74 @@ import * as lobbyView from './lobby.js';
 import * as tableView from './table.js';
 import { createEmotes } from './emotes.js';
 
+/** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
+/** @typedef {import('./protocol-types.js').DemonEvent} DemonEvent */
+/** @typedef {import('./protocol-types.js').MoveEvent} MoveEvent */
+/** @typedef {import('./protocol-types.js').RoomState} RoomState */
+/** @typedef {import('./protocol-types.js').ClientMessage} ClientMessage */
+/** @typedef {import('./protocol-types.js').WelcomeMessage} WelcomeMessage */
+/** @typedef {import('./protocol-types.js').LegalMessage} LegalMessage */
+/** @typedef {import('./protocol-types.js').AckMessage} AckMessage */
+/** @typedef {import('./protocol-types.js').RejectedMessage} RejectedMessage */
+/** @typedef {import('./protocol-types.js').RaceWonMessage} RaceWonMessage */
+/** @typedef {import('./protocol-types.js').ErrorMessage} ErrorMessage */
+/** @typedef {import('./protocol-types.js').EmoteMessage} EmoteMessage */
+/** @typedef {import('./room-model.js').RoomModel} RoomModel */
+/** @typedef {import('./room-model.js').RoomCreds} RoomCreds */
+/** @typedef {import('./table.js').BeforeMove} BeforeMove */
+/** @typedef {Record<string, unknown>} Incoming a message as the socket parsed it: its handler says which it is */
+
+/**
+ * The keyboard help a page adds to the header's (app.js): [title, [[keys, what]]] sections.
+ * @typedef {[string, [string, string][]][]} KeyHelp
+ */
+
+/**
+ * What the lobby and the table get from the room page.
+ * @typedef {object} RoomContext
+ * @property {RoomModel} model
+ * @property {(msg: ClientMessage) => boolean} send false when offline
+ * @property {(action: DemonAction) => string | null} action the action's id, or null when offline
+ * @property {() => void} leave
+ * @property {(path: string) => void} navigate
+ * @property {() => boolean} isHost
+ * @property {ReturnType<typeof createEmotes>} emotes
+ */
+
+/**
+ * What a view (lobby.js, table.js) answers to; the room calls the handlers it has.
+ * @typedef {object} ViewApi
+ * @property {() => void} update
+ * @property {() => void} destroy
+ * @property {() => KeyHelp} keys
+ * @property {() => void} [onSnapshot]
+ * @property {() => void} [onLegal]
+ * @property {(status: string) => void} [onStatus]
+ * @property {(msg: AckMessage) => void} [onAck]
+ * @property {(msg: RaceWonMessage) => void} [onRaceWon]
+ * @property {(msg: unknown) => void} [onCoach]
+ * @property {(msg: RejectedMessage) => void} [onRejected]
+ * @property {(msg: ErrorMessage) => void} [onError]
+ * @property {(msLeft: number | null) => void} [tick]
+ * @property {(event: DemonEvent) => BeforeMove | null} [beforeEvent]
+ * @property {(event: DemonEvent, before: BeforeMove | null) => void} [afterEvent]
+ */
+
+/**
+ * @param {HTMLElement} container
+ * @param {{code: string, navigate: (path: string) => void}} options
+ */
 export function mount(container, { code, navigate }) {
   const model = createRoomModel(code, getRoomCreds(code));
+  /** @type {RoomSocket | null} */
   let socket = null;
-  let view = null; // {kind, api}
+  /** @type {{kind: 'lobby' | 'table', api: ViewApi} | null} */
+  let view = null;
   let destroyed = false;
-  let ticker = null;
-  let saveTimer = null;
+  /** @type {number | undefined} */
+  let ticker;
+  /** @type {number | undefined} */
+  let saveTimer;
   let joinError = '';
 
   const root = h('div', { class: 'room' });
@@ -38,6 +99,7 @@ export function mount(container, { code, navigate }) {
   const emotes = createEmotes(root, { model, code, send: (msg) => (socket ? socket.send(msg) : false) });
 
   // What the lobby and the table get from the page.
+  /** @type {RoomContext} */
   const ctx = {
     model,
     send: (msg) => (socket ? socket.send(msg) : false),
@@ -47,35 +109,52 @@ export function mount(container, { code, navigate }) {
     isHost: () => isHost(model.state, model.you),
     emotes,
   };
-  const tell = (name, ...args) => (view && view.api[name] ? (view.api[name](...args), true) : false);
+  /**
+   * Calls the view's handler `name`, when it has one; true when it did.
+   * @param {keyof ViewApi} name
+   * @param {...unknown} args what that handler takes
+   */
+  const tell = (name, ...args) => {
+    const handler = view ? view.api[name] : undefined;
+    if (!handler) return false;
+    /** @type {(...args: unknown[]) => unknown} */ (handler)(...args);
+    return true;
+  };
 
   // ---- connection --------------------------------------------------------------
+  // (only with credentials: the callers check model.creds)
   function connect() {
+    const creds = /** @type {RoomCreds} */ (model.creds);
     const cache = getRoomCache(code);
+    /** @type {number | null} */
     let v = null;
+    /** @type {string | number | null} */
     let epoch = null;
-    if (cache && cache.token === model.creds.token && cache.state) {
+    if (cache && cache.token === creds.token && cache.state) {
       adoptState(model, cache.state, performance.now());
       model.legal = Array.isArray(cache.legal) ? cache.legal : [];
       model.legalV = cache.legalV ?? -1;
       v = cache.v;
-      epoch = cache.epoch ?? null;
+      epoch = /** @type {string | number | null} */ (cache.epoch ?? null); // what a welcome named
     }
-    model.seat = model.creds.seat ?? null;
-    model.you = model.creds.you ?? null;
+    model.seat = creds.seat ?? null;
+    model.you = creds.you ?? null;
     syncSeat(model);
-    socket = new RoomSocket(code, model.creds.token, v, {
+    socket = new RoomSocket(code, creds.token, v, {
       status: onStatus,
-      welcome: (msg) => {
+      /** @param {Incoming} m */
+      welcome: (m) => {
+        const msg = /** @type {WelcomeMessage} */ (m);
         model.seat = msg.seat ?? null;
         if (msg.you) model.you = msg.you;
         syncSeat(model);
-        if (model.creds.seat !== model.seat || model.creds.you !== model.you) {
+        if (model.creds && (model.creds.seat !== model.seat || model.creds.you !== model.you)) {
           model.creds = { ...model.creds, seat: model.seat, you: model.you, spectator: model.seat === null };
           setRoomCreds(code, model.creds);
         }
         render();
       },
+      /** @param {RoomState} state */
       snapshot: (state) => {
         adoptState(model, state, performance.now());
         tell('onSnapshot');
@@ -83,19 +162,29 @@ export function mount(container, { code, navigate }) {
         save();
       },
       event: onEvent,
-      legal: (msg) => {
+      /** @param {Incoming} m */
+      legal: (m) => {
+        const msg = /** @type {LegalMessage} */ (m);
         if (!adoptLegal(model, msg)) return;
         tell('onLegal');
         save();
       },
-      ack: (msg) => tell('onAck', msg),
-      raceWon: (msg) => tell('onRaceWon', msg),
+      /** @param {Incoming} m */
+      ack: (m) => tell('onAck', /** @type {AckMessage} */ (m)),
+      /** @param {Incoming} m */
+      raceWon: (m) => tell('onRaceWon', /** @type {RaceWonMessage} */ (m)),
+      /** @param {unknown} msg */
       coach: (msg) => tell('onCoach', msg),
-      rejected: (msg) => {
+      /** @param {Incoming} m */
+      rejected: (m) => {
+        const msg = /** @type {RejectedMessage} */ (m);
         if (!tell('onRejected', msg)) toast(msg.reason || t('table.rejected'), 'warn');
       },
-      emote: (msg) => emotes.show(msg),
-      error: (msg) => {
+      /** @param {Incoming} m */
+      emote: (m) => emotes.show(/** @type {EmoteMessage} */ (m)),
+      /** @param {Incoming} m */
+      error: (m) => {
+        const msg = /** @type {ErrorMessage} */ (m);
         if (emotes.onError(msg)) return;
         tell('onError', msg);
         toast(t('room.serverSays', { message: msg.message || msg.code || '?' }), 'warn');
@@ -106,6 +195,7 @@ export function mount(container, { code, navigate }) {
     render();
   }
 
+  /** @param {string} status */
   function onStatus(status) {
     model.status = status;
     if (status === 'denied') {
@@ -126,7 +216,8 @@ export function mount(container, { code, navigate }) {
 
   // Events are taken into the model as they come, and drawn once a frame: at a table of
   // eight the bots' plays often arrive several to a frame (and, on a slow phone, many
-  // while the page was busy), and each drawn on its own was work no one saw (issue 23).
+  // while the page was busy), and each drawn on its own was work no one saw (a slow
+  // table at eight seats, docs/performance.md).
   // What the view wants to know per event (where a played card was) is still asked
   // before the event changes the model; the flights start after the drawing.
   //
@@ -139,9 +230,12 @@ export function mount(container, { code, navigate }) {
   // taken in before it.
   const QUIET_MS = 200;
   let drawQueued = false;
+  /** @type {number | null} */
   let quietTimer = null;
   let lastDrawn = -Infinity;
-  let drawn = []; // [event, before] taken in since the last drawing
+  /** @type {[DemonEvent, BeforeMove | null][]} [event, before] taken in since the last drawing */
+  let drawn = [];
+  /** @param {DemonEvent} event */
   function onEvent(event) {
     const before = view && view.api.beforeEvent ? view.api.beforeEvent(event) : null;
     adoptEvent(model, event, performance.now());
@@ -149,7 +243,8 @@ export function mount(container, { code, navigate }) {
     if (event.kind === 'round_started') countdown.go();
     if (event.kind === 'round_ended') {
       const winner = playerById(model.state, event.result.winner);
-      announce(event.result, winner, winner && winner.colour !== null ? seatColour(winner.colour) : null);
+      const colour = winner && 'colour' in winner ? winner.colour : null; // a spectator has none
+      announce(event.result, winner, colour !== null ? seatColour(colour) : null);
     }
     drawn.push([event, before]);
     if (quiet(event)) drawSoon();
@@ -157,6 +252,7 @@ export function mount(container, { code, navigate }) {
     save();
   }
 
+  /** @param {DemonEvent} event */
   function quiet(event) {
     return event.kind === 'move' && event.seat !== model.seat && playsOf(event).length === 0;
   }
@@ -191,6 +287,7 @@ export function mount(container, { code, navigate }) {
     }
   }
 
+  /** @param {MoveEvent} event */
   function sayMove(event) {
     const mine = model.seat !== null && event.seat === model.seat;
     if (!mine && getAnnounce() === 'mine') return;
@@ -198,7 +295,7 @@ export function mount(container, { code, navigate }) {
     const words = moveWords(event, { t, cardName, name, mine });
     if (!words) return;
     said.append(h('p', { text: words }));
-    while (said.childElementCount > 4) said.firstElementChild.remove();
+    while (said.firstElementChild && said.childElementCount > 4) said.firstElementChild.remove();
   }
 
   function save() {
@@ -243,7 +340,7 @@ export function mount(container, { code, navigate }) {
 
   function render() {
     drawQueued = false;
-    clearTimeout(quietTimer);
+    if (quietTimer !== null) clearTimeout(quietTimer);
     quietTimer = null;
     lastDrawn = performance.now();
     if (destroyed) return;
@@ -281,6 +378,7 @@ export function mount(container, { code, navigate }) {
       error: joinError,
       navigate,
       stillWanted: () => !destroyed && !model.creds,
+      /** @param {RoomCreds} creds */
       onJoined: (creds) => {
         model.creds = creds;
         setRoomCreds(code, creds);
@@ -307,7 +405,7 @@ export function mount(container, { code, navigate }) {
     keys: () => (view && view.api.keys ? view.api.keys() : []),
     destroy() {
       destroyed = true;
-      clearTimeout(quietTimer);
+      if (quietTimer !== null) clearTimeout(quietTimer);
       flushSave();
       window.removeEventListener('pagehide', flushSave);
       if (view && view.api.destroy) view.api.destroy();

@@ -17,6 +17,32 @@ import { play } from '../common/sound.js';
 import { createStatusBar, createMinePanel, createOpponents, createFoundations, drawResults } from './demon-panels.js';
 import { createDemonCoach } from '../guide/guide.js';
 
+/** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
+/** @typedef {import('./protocol-types.js').DemonSelection} DemonSelection */
+/** @typedef {import('./protocol-types.js').DemonEvent} DemonEvent */
+/** @typedef {import('./protocol-types.js').MoveEvent} MoveEvent */
+/** @typedef {import('./protocol-types.js').Round} Round */
+/** @typedef {import('./protocol-types.js').AckMessage} AckMessage */
+/** @typedef {import('./protocol-types.js').RejectedMessage} RejectedMessage */
+/** @typedef {import('./protocol-types.js').RaceWonMessage} RaceWonMessage */
+/** @typedef {import('./protocol-types.js').ErrorMessage} ErrorMessage */
+/** @typedef {import('../cards/input.js').Ghost} Ghost */
+/** @typedef {import('../cards/input.js').DropHow} DropHow */
+/** @typedef {import('../cards/input.js').Box} Box */
+/** @typedef {import('./demon-panels.js').TableView} TableView */
+
+/**
+ * What beforeEvent learnt of a move before the model took it in: the foundation plays
+ * to fly, and where from (`from` for your own, read at once; `seat` and `src` for another
+ * seat's, read once a frame).
+ * @typedef {{plays: {card: string, pile: number}[], mine: boolean, from?: Box | null, seat?: number,
+ *   src?: import('./protocol-types.js').DemonSrc}} BeforeMove
+ */
+
+/**
+ * @param {HTMLElement} container
+ * @param {import('./room.js').RoomContext} ctx
+ */
 export function mount(container, ctx) {
   const model = ctx.model;
 
@@ -58,17 +84,23 @@ export function mount(container, ctx) {
   // ---- what the state says ---------------------------------------------------------
   const state = () => model.state;
   const round = () => (model.state ? model.state.round : null);
-  const playing = () => model.state && model.state.phase === 'playing' && model.seat !== null;
+  const playing = () => Boolean(model.state && model.state.phase === 'playing' && model.seat !== null);
 
+  /** @param {number | null} seat */
   function seatView(seat) {
     const r = round();
-    if (!r || !r.seats) return null;
+    if (!r || !r.seats || seat === null) return null;
     return r.seats[seat] || null;
   }
 
+  /** @returns {DemonAction[]} */
   function legal() { return playing() ? model.legal || [] : []; }
 
   // ---- selection and targets (from the legal list only) ----------------------------
+  /**
+   * @param {HTMLElement} node
+   * @returns {DemonSelection | null}
+   */
   function pickOf(node) {
     if (!playing()) return null;
     const pick = node.dataset.pick;
@@ -83,25 +115,36 @@ export function mount(container, ctx) {
     return { src: Number(m[1]), count: pile.up.length - j };
   }
 
+  /**
+   * @param {DemonSelection | null} s
+   * @returns {HTMLElement[]}
+   */
   function liftOf(s) {
     if (!s) return [];
-    if (s.src === 'waste') return [...mine.querySelectorAll('[data-pick="w"]')];
+    if (s.src === 'waste') return [.../** @type {NodeListOf<HTMLElement>} */ (mine.querySelectorAll('[data-pick="w"]'))];
     const me = seatView(model.seat);
     const pile = me && me.tableau[s.src];
     if (!pile) return [];
     const out = [];
     for (let j = pile.up.length - s.count; j < pile.up.length; j++) {
-      const node = mine.querySelector(`[data-pick="t:${s.src}:${j}"]`);
+      const node = /** @type {HTMLElement | null} */ (mine.querySelector(`[data-pick="t:${s.src}:${j}"]`));
       if (node) out.push(node);
     }
     return out;
   }
 
+  /** @param {DemonSelection | null} s */
   function targetsFor(s) {
     return demonTargets(legal(), s);
   }
 
   // ---- sending ---------------------------------------------------------------------
+  /**
+   * @param {DemonAction} action
+   * @param {DemonSelection | null} s
+   * @param {Ghost | null | undefined} ghost
+   * @param {Element | null} targetNode
+   */
   function send(action, s, ghost, targetNode) {
     const id = ctx.action(action);
     if (!id) {
@@ -115,20 +158,30 @@ export function mount(container, ctx) {
       if (lift.length) g = makeGhost(lift);
     }
     if (g && targetNode) g.flyTo(targetNode.getBoundingClientRect());
-    pending.add(id, { ghost: g, sel: s, action });
+    pending.add(id, { ghost: g || null, sel: s, action });
     return true;
   }
 
+  /** @param {string} key */
   function targetNodeFor(key) {
     return el.querySelector(`[data-target="${cssEscape(key)}"]`);
   }
 
+  /**
+   * @param {DemonSelection} s
+   * @param {string} key
+   * @param {DropHow} [how]
+   */
   function commit(s, key, how = {}) {
     const action = actionFor(targetsFor(s).get(key));
     if (!action) return false;
     return send(action, s, how.ghost, targetNodeFor(key));
   }
 
+  /**
+   * @param {DemonSelection} s
+   * @param {DropHow} [how]
+   */
   function quick(s, how = {}) {
     const first = firstFoundationPlay(legal(), s);
     if (!first) {
@@ -151,10 +204,12 @@ export function mount(container, ctx) {
 
   // how: 'toggle' (vote, or take it back), 'end' (alone with bots: the vote ends the
   // round now), 'bots' (alone with bots: let them play it out, fast).
+  /** @param {string} [how] */
   function vote(how = 'toggle') {
+    const st = state();
     const r = round();
-    if (!r || model.seat === null || state().phase !== 'playing') return false;
-    const choice = endChoice(state(), model.seat);
+    if (!st || !r || model.seat === null || st.phase !== 'playing') return false;
+    const choice = endChoice(st, model.seat);
     if (how === 'bots') {
       if (choice !== 'alone') return false;
       ctx.send({ type: 'vote', end: true, bots_finish: true });
@@ -167,6 +222,7 @@ export function mount(container, ctx) {
 
   // keyboard: a number picks that pile (again: a longer run) or drops the held cards
   // there; W picks the waste.
+  /** @param {'waste' | number} src */
   function pickKey(src) {
     if (!playing()) return false;
     if (src !== 'waste' && selection.dropOn(`t:${src}`)) return true;
@@ -180,11 +236,12 @@ export function mount(container, ctx) {
     const run = nextRun(sel, src, me.tableau[src].up.length);
     select(run);
     if (!run) return true;
-    const node = mine.querySelector(`[data-focus="pile-${src}"]`);
+    const node = /** @type {HTMLElement | null} */ (mine.querySelector(`[data-focus="pile-${src}"]`));
     if (node) node.focus({ preventScroll: true });
     return true;
   }
 
+  /** @param {number} delta */
   function growSelection(delta) {
     const sel = selection.get();
     if (!sel || sel.src === 'waste') return false;
@@ -194,16 +251,18 @@ export function mount(container, ctx) {
     return true;
   }
 
+  /** @param {number} delta */
   function moveFocus(delta) {
-    const items = [...mine.querySelectorAll('[data-focus]')];
+    const items = [.../** @type {NodeListOf<HTMLElement>} */ (mine.querySelectorAll('[data-focus]'))];
     if (!items.length) return false;
-    const i = items.indexOf(document.activeElement);
+    const i = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     const next = items[(i + delta + items.length) % items.length];
     next.focus();
     return true;
   }
 
   // ---- server answers --------------------------------------------------------------
+  /** @param {AckMessage} msg */
   function onAck(msg) {
     const action = pending.ack(msg.id);
     if (action && action.type !== 'draw' && action.type !== 'recycle') play('place');
@@ -213,7 +272,9 @@ export function mount(container, ctx) {
   // same words, once, in the polite live region), never a note and a toast. A play that
   // arrived after the round ended says nothing of its own: the "Demon!" call and the
   // results already tell who won.
+  /** @type {HTMLElement | null} */
   let raceNote = null;
+  /** @param {RejectedMessage} msg */
   function onRejected(msg) {
     pending.reject(msg.id);
     if (msg.code === 'round_over') return;
@@ -233,10 +294,15 @@ export function mount(container, ctx) {
   }
 
   // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a race").
+  /** @param {RaceWonMessage} msg */
   function onRaceWon(msg) {
     showNote(t('table.wonByMargin', { name: msg.over_name, margin: formatMargin(msg.margin_ms, getLang()) }), 'won');
   }
 
+  /**
+   * @param {string} note
+   * @param {string} [kind]
+   */
   function showNote(note, kind = '') {
     live.textContent = note;
     if (raceNote) raceNote.remove(); // a second refusal replaces the first note
@@ -253,13 +319,17 @@ export function mount(container, ctx) {
 
   // Before a move is applied, remember where the played card was, so it can fly from
   // there to its foundation once drawn.
+  /**
+   * @param {DemonEvent} event
+   * @returns {BeforeMove | null}
+   */
   function beforeEvent(event) {
     if (event.kind !== 'move') return null;
     const plays = playsOf(event);
     const src = event.action ? event.action.src : undefined;
     if (event.seat === model.seat) {
       // my own move: the ghost (if any) already shows it; let it go
-      if (pending.landed(event.action)) return { plays: [], mine: true };
+      if (event.action && pending.landed(event.action)) return { plays: [], mine: true };
       const node = src === undefined ? null
         : mine.querySelector(src === 'waste' ? '[data-pick="w"]' : `[data-src="${src}"] .card:last-child`);
       return { plays, from: node ? node.getBoundingClientRect() : null, mine: true };
@@ -270,6 +340,10 @@ export function mount(container, ctx) {
     return { plays, seat: event.seat, src, mine: false };
   }
 
+  /**
+   * @param {DemonEvent} event
+   * @param {BeforeMove | null} before
+   */
   function afterEvent(event, before) {
     if (event.kind === 'round_started') replaceChildren(logList);
     if (event.kind === 'move' && model.seat === null) logPlay(event);
@@ -301,6 +375,7 @@ export function mount(container, ctx) {
   // a laptop busy with something else) lets them all land at once: your own still fly.
   const OTHERS_EVERY_MS = 1000;
   const BEHIND_MS = 3000;
+  /** @type {{pile: number, from: Box | null | undefined, seat: number | undefined, src: BeforeMove['src'], mine: boolean, ms: number}[]} */
   const flights = [];
   let flightQueued = false;
   let othersFlyingUntil = 0;
@@ -321,7 +396,7 @@ export function mount(container, ctx) {
       return true;
     });
     const found = wanted.map((f) => {
-      const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
+      const node = /** @type {HTMLElement | null} */ (foundations.querySelector(`[data-fpile="${f.pile}"] .card`));
       let from = f.from;
       if (!from && f.src !== undefined) {
         const panel = opponents.querySelector(`[data-seat="${f.seat}"]`);
@@ -333,11 +408,12 @@ export function mount(container, ctx) {
     for (const f of found) if (f.to) flyFrom(f.node, f.from, f.ms, f.to);
   }
 
+  /** @param {MoveEvent} event */
   function logPlay(event) {
     const words = moveWords(event, { t, cardName, name: playerName(state(), event.seat, t) });
     if (!words) return;
     logList.prepend(h('li', { text: words }));
-    while (logList.childElementCount > 12) logList.lastElementChild.remove();
+    while (logList.lastElementChild && logList.childElementCount > 12) logList.lastElementChild.remove();
   }
 
   // ---- drawing ---------------------------------------------------------------------
@@ -351,11 +427,15 @@ export function mount(container, ctx) {
     onLeave: () => ctx.leave(),
   };
 
+  // Only while the room shows the table, which it does only with a round (room-model.js
+  // viewKind): update() checks, and so does every caller before it.
+  /** @returns {TableView} */
   function view() {
-    return { state: state(), round: round(), seat: model.seat, you: model.you, legal: legal(), canAct: playing(),
+    return { state: /** @type {import('./protocol-types.js').RoomState} */ (state()), round: /** @type {Round} */ (round()), seat: model.seat, you: model.you, legal: legal(), canAct: playing(),
       timeEnd: model.timeEnd, isHost: ctx.isHost(), muteButton: ctx.emotes ? ctx.emotes.muteButton : null };
   }
 
+  /** @param {TableView} v */
   function drawMine(v) {
     minePanel.draw(v);
     hideMoving();
@@ -374,9 +454,11 @@ export function mount(container, ctx) {
   // room as they grew (on a phone they become tabs from eight piles: demon-panels.js):
   // that gave your cards a few px more in the middle of the race, and every card of your
   // layout was then laid out and painted again at its new size, each face an SVG image
-  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x, issue 23).
+  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x,
+  // docs/performance.md).
   // They grow again when the window changes size, and at a new round (its foundations
   // start empty).
+  /** @type {number | null} */
   let mineRoom = null;
   let pilesBefore = 0; // the foundation piles of the drawing before the last one
   let pilesNow = 0;
@@ -424,11 +506,14 @@ export function mount(container, ctx) {
 
   return {
     update,
+    /** @param {number | null} msLeft */
     tick: (msLeft) => statusBar.tick(msLeft),
     onAck,
     onRejected,
     onRaceWon,
+    /** @param {ErrorMessage} msg */
     onError: (msg) => { pending.rejectAll(); coach.onError(msg); },
+    /** @param {unknown} msg the coach's advice (guide.js reads it) */
     onCoach: (msg) => coach.onCoach(msg),
     onSnapshot,
     onLegal: () => {
@@ -441,6 +526,7 @@ export function mount(container, ctx) {
     },
     beforeEvent,
     afterEvent,
+    /** @returns {import('./room.js').KeyHelp} */
     keys: () => [[t('keys.demon'), [
       [`D / ${t('keys.space')}`, t('keys.draw')],
       ['1 – 7', t('keys.pickPile')],

@@ -364,7 +364,7 @@ export default {
   'guide.demon.wait': 'Gerade gibt es nichts zu tun.',
   'guide.practice': 'Übungsrunde mit Anleitung',
 
-  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
+  // Emotes ("Say hello": static/demon/emotes.js)
   'emote.open': 'Hallo sagen',
   'emote.bar': 'Reaktionen',
   'emote.wave': 'Winken',
@@ -375,7 +375,7 @@ export default {
   'emote.gg': 'Gutes Spiel',
   'emote.said': '{name}: {emote}',
   'emote.mute': 'Reaktionen von {name} ausblenden',
-  // a round ends cleanly (issue 14: round-end helper)
+  // a round ends cleanly (the status bar's choice of ending it: static/demon/demon-panels.js)
   'table.voteQuiet': 'Fürs Rundenende stimmen',
   'table.endNow': 'Runde jetzt beenden',
   'table.botsFinish': 'Bots zu Ende spielen lassen',

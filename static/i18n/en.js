@@ -377,7 +377,7 @@ export default {
   'guide.demon.wait': 'Nothing to do just now.',
   'guide.practice': 'Practice round with a guide',
 
-  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
+  // Emotes ("Say hello": static/demon/emotes.js)
   'emote.open': 'Say hello',
   'emote.bar': 'Emotes',
   'emote.wave': 'Wave',
@@ -388,7 +388,7 @@ export default {
   'emote.gg': 'Good game',
   'emote.said': '{name}: {emote}',
   'emote.mute': "Hide {name}'s emotes",
-  // a round ends cleanly (issue 14: round-end helper)
+  // a round ends cleanly (the status bar's choice of ending it: static/demon/demon-panels.js)
   'table.voteQuiet': 'Vote to end the round',
   'table.endNow': 'End the round now',
   'table.botsFinish': 'Let the bots finish',

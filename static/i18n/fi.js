@@ -364,7 +364,7 @@ export default {
   'guide.demon.wait': 'Juuri nyt ei ole tehtävää.',
   'guide.practice': 'Harjoituskierros oppaan kanssa',
 
-  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
+  // Emotes ("Say hello": static/demon/emotes.js)
   'emote.open': 'Tervehdi',
   'emote.bar': 'Reaktiot',
   'emote.wave': 'Vilkutus',
@@ -375,7 +375,7 @@ export default {
   'emote.gg': 'Hyvä peli',
   'emote.said': '{name}: {emote}',
   'emote.mute': 'Piilota pelaajan {name} reaktiot',
-  // a round ends cleanly (issue 14: round-end helper)
+  // a round ends cleanly (the status bar's choice of ending it: static/demon/demon-panels.js)
   'table.voteQuiet': 'Äänestä kierroksen lopettamisesta',
   'table.endNow': 'Lopeta kierros nyt',
   'table.botsFinish': 'Anna bottien pelata loppuun',

@@ -365,7 +365,7 @@ export default {
   'guide.demon.wait': 'Deocamdată nu e nimic de făcut.',
   'guide.practice': 'Rundă de antrenament cu ghid',
 
-  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
+  // Emotes ("Say hello": static/demon/emotes.js)
   'emote.open': 'Salută',
   'emote.bar': 'Reacții',
   'emote.wave': 'Salut cu mâna',
@@ -376,7 +376,7 @@ export default {
   'emote.gg': 'Joc frumos',
   'emote.said': '{name}: {emote}',
   'emote.mute': 'Ascunde reacțiile lui {name}',
-  // a round ends cleanly (issue 14: round-end helper)
+  // a round ends cleanly (the status bar's choice of ending it: static/demon/demon-panels.js)
   'table.voteQuiet': 'Votează încheierea rundei',
   'table.endNow': 'Încheie runda acum',
   'table.botsFinish': 'Lasă boții să termine',

@@ -363,7 +363,7 @@ export default {
   'guide.demon.wait': 'Сейчас делать нечего.',
   'guide.practice': 'Тренировочный раунд с подсказками',
 
-  // Emotes (issue 14, "Say hello": static/demon/emotes.js)
+  // Emotes ("Say hello": static/demon/emotes.js)
   'emote.open': 'Поприветствовать',
   'emote.bar': 'Реакции',
   'emote.wave': 'Привет рукой',
@@ -374,7 +374,7 @@ export default {
   'emote.gg': 'Хорошая игра',
   'emote.said': '{name}: {emote}',
   'emote.mute': 'Скрыть реакции игрока {name}',
-  // a round ends cleanly (issue 14: round-end helper)
+  // a round ends cleanly (the status bar's choice of ending it: static/demon/demon-panels.js)
   'table.voteQuiet': 'Голосовать за конец раунда',
   'table.endNow': 'Закончить раунд сейчас',
   'table.botsFinish': 'Пусть боты доиграют',
