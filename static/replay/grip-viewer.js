@@ -201,7 +201,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
   }
 
   /** @param {number} c */
-  const cardsIn = (c) => [...grid.querySelectorAll(`[data-cell="${c}"] [data-card]`)];
+  const cardsIn = (c) => [.../** @type {NodeListOf<HTMLElement>} */ (grid.querySelectorAll(`[data-cell="${c}"] [data-card]`))];
   /** @param {Element[]} nodes */
   const rects = (nodes) => nodes.map((n) => n.getBoundingClientRect());
 
@@ -212,7 +212,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     const a = actions[i - 1];
     /** @type {DOMRect[]} */
     let from = [];
-    /** @type {() => Element[]} */
+    /** @type {() => HTMLElement[]} */
     let to = () => [];
     if (a.type === 'move') {
       from = rects(cardsIn(a.src).slice(-a.count));
@@ -227,7 +227,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     } else if (a.type === 'deal') {
       const stock = top.querySelector('#grip-stock');
       from = stock ? [stock.getBoundingClientRect()] : [];
-      to = () => [...top.querySelectorAll('#grip-talon [data-card]')].slice(-1);
+      to = () => [.../** @type {NodeListOf<HTMLElement>} */ (top.querySelectorAll('#grip-talon [data-card]'))].slice(-1);
     }
     const ms = Math.min(320, 260 / thePlayer().speed() + 60);
     return () => to().forEach((node, k) => flyFrom(node, from[k], ms));

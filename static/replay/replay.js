@@ -220,7 +220,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
       at = i;
       draw();
       for (const f of flights) {
-        const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
+        const node = /** @type {HTMLElement | null} */ (foundations.querySelector(`[data-fpile="${f.pile}"] .card`));
         if (node && f.from) flyFrom(node, f.from, Math.min(400, 300 / thePlayer().speed() + 80));
       }
     },
