@@ -13,19 +13,32 @@ import { INTERNATIONAL, letterVars } from '../cards/card-letters.js';
 
 export { LANGUAGES };
 
+/** Values put into a text's {name} places. @typedef {Record<string, unknown>} TextVars */
+/** What t() is, for modules that are given it. @typedef {(key: string, vars?: TextVars) => string} Translate */
+
 // Where a language's table lives, next to this module (under the same versioned /static/
 // prefix, so a page never mixes two versions' strings). The service worker keeps
 // the chosen one once a page has asked for it.
+/**
+ * @param {string} code
+ * @returns {string}
+ */
 export function languageModuleUrl(code) {
   return new URL(`../i18n/${code}.js`, import.meta.url).href;
 }
 
+/**
+ * A language's strings, by key.
+ * @param {string} code
+ * @returns {Promise<Record<string, string>>}
+ */
 async function loadTable(code) {
   return (await import(languageModuleUrl(code))).default;
 }
 
 let lang = chosenLanguage();
 let table = await loadTable(lang);
+/** @type {Set<(code: string) => void>} */
 const listeners = new Set();
 
 export function getLang() { return lang; }
@@ -35,6 +48,7 @@ export function getLang() { return lang; }
 let wanted = lang;
 
 // Resolves once the page has been told (after its new strings arrived).
+/** @param {string} code */
 export async function setLang(code) {
   if (!isLanguage(code) || code === wanted) return;
   wanted = code;
@@ -47,6 +61,10 @@ export async function setLang(code) {
   listeners.forEach((fn) => fn(code));
 }
 
+/**
+ * @param {(code: string) => void} fn
+ * @returns {() => boolean} stops telling `fn`
+ */
 export function onLangChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -54,7 +72,13 @@ export function onLangChange(fn) {
 
 // A count may pick a singular form: with {n: 1}, 'key.one' is used when the language
 // has it (English "1 round", "2 rounds").
+/** @type {{ lang: string, rules: Intl.PluralRules } | null} */
 let plurals = null;
+/**
+ * @param {string} key
+ * @param {TextVars} [vars]
+ * @returns {string | null}
+ */
 function pluralKey(key, vars) {
   if (!vars || typeof vars.n !== 'number') return null;
   try {
@@ -68,11 +92,14 @@ function pluralKey(key, vars) {
 // Values every text may use without being given them: the card letters {A} {K} {Q} {J}
 // ("2-5-8-{J}"), which follow the language and the player's choice (card-letters.js,
 // set by settings-panel.js).
+/** @type {Record<string, unknown>} */
 let constants = letterVars(INTERNATIONAL);
+/** @param {Record<string, unknown>} values */
 export function setTextConstants(values) { constants = { ...values }; }
 
 // t('table.beatenBy', {name: 'Ann'}) -> "Beaten by Ann!". Values are substituted as
 // plain strings; the result is always used as text, never as HTML.
+/** @type {Translate} */
 export function t(key, vars) {
   const plural = pluralKey(key, vars);
   let text = plural ? table[plural] : undefined;

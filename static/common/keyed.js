@@ -2,7 +2,7 @@
 //
 // Why: at a Demon table of eight, every play from anyone used to rebuild every panel, so
 // the page's cost per play grew with the number of seats and a busy table kept the main
-// thread nearly always busy (issue 23). Instead each drawn piece (a seat's panel, a
+// thread nearly always busy. Instead each drawn piece (a seat's panel, a
 // foundation pile, one of your piles) says what it is drawn from, as a short list of
 // `parts` compared with Object.is: the state the reducer makes (demon-model.js) shares
 // every object an event did not touch, so the one seat that moved is the only one whose
@@ -10,6 +10,11 @@
 
 // Whether two lists of parts are the same, element by element (Object.is: NaN equals
 // itself; an object only itself, never a copy).
+/**
+ * @param {readonly unknown[] | undefined} a
+ * @param {readonly unknown[] | undefined} b
+ * @returns {boolean}
+ */
 export function sameParts(a, b) {
   if (a === b) return true;
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
@@ -21,9 +26,18 @@ export function sameParts(a, b) {
 // wanted now (`items`: [{key, parts}], in the order to show): the keys to make (new, or
 // drawn from other parts), the keys to keep as they are, and the keys to drop. A key
 // given twice is a mistake in the caller: it throws rather than draw one piece twice.
+/**
+ * @template K
+ * @param {ReadonlyMap<K, readonly unknown[]>} previous
+ * @param {readonly { key: K, parts: readonly unknown[] }[]} items
+ * @returns {{ make: K[], keep: K[], drop: K[] }}
+ */
 export function planPatch(previous, items) {
+  /** @type {K[]} */
   const make = [];
+  /** @type {K[]} */
   const keep = [];
+  /** @type {Set<K>} */
   const seen = new Set();
   for (const { key, parts } of items) {
     if (seen.has(key)) throw new Error(`planPatch: key ${String(key)} given twice`);

@@ -4,6 +4,7 @@
 
 import { getPref } from './storage.js';
 
+/** @type {[code: string, name: string][]} */
 export const LANGUAGES = [
   ['en', 'English'],
   ['ro', 'Română'],
@@ -14,11 +15,16 @@ export const LANGUAGES = [
 
 const CODES = LANGUAGES.map(([code]) => code);
 
+/**
+ * @param {unknown} code
+ * @returns {code is string}
+ */
 export function isLanguage(code) {
-  return CODES.includes(code);
+  return CODES.includes(/** @type {string} */ (code));
 }
 
 // The saved choice, else the first of the browser's languages the app speaks, else English.
+/** @returns {string} */
 export function chosenLanguage() {
   const saved = getPref('lang', null);
   if (saved && isLanguage(saved)) return saved;

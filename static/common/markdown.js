@@ -11,17 +11,32 @@
 
 import { h } from './dom.js';
 
+/**
+ * What the caller may give: `cards` draws a row of card pictures from their codes.
+ * @typedef {{ cards?: (codes: string[]) => Node }} MarkdownOptions
+ */
+/** @typedef {{ level: number, title: string, id: string | null }} Heading */
+
 const HEADING = /^(#{1,6})\s+(.*?)(?:\s+\{#([a-z0-9-]+)\})?\s*$/;
 const CARD_CODE = /^(?:[A2-9TJQK][SHDC]|##)$/;
+/** @type {Record<string, string>} */
 const SUIT_SIGN = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
 // A heading line as {level, title, id}, or null.
+/**
+ * @param {string} line
+ * @returns {Heading | null}
+ */
 export function parseHeading(line) {
   const m = HEADING.exec(line);
   return m ? { level: m[1].length, title: m[2], id: m[3] || null } : null;
 }
 
 // The codes inside a card picture "[[5S 8S]]", or null when it is not one.
+/**
+ * @param {string} token
+ * @returns {string[] | null}
+ */
 export function parseCards(token) {
   const m = /^\[\[([^\]]+)\]\]$/.exec(token);
   if (!m) return null;
@@ -32,8 +47,14 @@ export function parseCards(token) {
 // The outline of a document, for tests and for the dialog: every heading with its
 // level, title and id, the numbers of the numbered items under it, and the card
 // pictures it shows.
+/**
+ * @param {unknown} source
+ * @returns {(Heading & { numbers: number[], cards: string[], text: string })[]}
+ */
 export function outline(source) {
+  /** @type {(Heading & { numbers: number[], cards: string[], text: string })[]} */
   const out = [];
+  /** @type {(Heading & { numbers: number[], cards: string[], text: string }) | null} */
   let current = null;
   for (const raw of String(source || '').replace(/\r\n?/g, '\n').split('\n')) {
     const heading = parseHeading(raw.replace(/\s+$/, ''));
@@ -54,16 +75,29 @@ export function outline(source) {
   return out;
 }
 
+/**
+ * @param {string[]} codes
+ * @returns {string}
+ */
 function cardsAsText(codes) {
   return codes.map((c) => (c === '##' ? '▮' : `${c[0] === 'T' ? '10' : c[0]}${SUIT_SIGN[c[1]]}`)).join(' ');
 }
 
+/**
+ * @param {unknown} source
+ * @param {MarkdownOptions} [options]
+ * @returns {DocumentFragment}
+ */
 export function markdownToDom(source, options = {}) {
   const root = document.createDocumentFragment();
   const lines = String(source || '').replace(/\r\n?/g, '\n').split('\n');
+  /** @type {string[]} */
   let paragraph = [];
+  /** @type {HTMLUListElement | HTMLOListElement | null} */
   let list = null;
+  /** @type {HTMLLIElement | null} */
   let listItem = null;
+  /** @param {string} text */
   const mark = (text) => inline(text, options);
 
   function flushParagraph() {
@@ -103,7 +137,8 @@ export function markdownToDom(source, options = {}) {
         if (numbered && numbered[1] !== '1') list.setAttribute('start', numbered[1]);
         root.append(list);
       }
-      listItem = h('li', null, mark(bullet ? bullet[1] : numbered[2]));
+      // one of the two matched
+      listItem = h('li', null, mark(bullet ? bullet[1] : /** @type {RegExpExecArray} */ (numbered)[2]));
       list.append(listItem);
       continue;
     }
@@ -126,7 +161,13 @@ export function markdownToDom(source, options = {}) {
 
 // Inline marks: card pictures [[..]], `code`, **bold**, *italic* / _italic_. Unmatched
 // marks stay as text.
+/**
+ * @param {string} text
+ * @param {MarkdownOptions} [options]
+ * @returns {Node[]}
+ */
 export function inline(text, options = {}) {
+  /** @type {Node[]} */
   const out = [];
   const pattern = /(\[\[[^\]]+\]\]|`[^`]+`|\*\*[^*]+\*\*|__[^_]+__|\*[^*\s][^*]*\*|_[^_\s][^_]*_)/g;
   let last = 0;

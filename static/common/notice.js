@@ -11,6 +11,10 @@
 import { chosenLanguage } from './language.js';
 import { resolve, applyTo, storedSettings } from './settings.js';
 
+/** @typedef {'offline' | 'notFound'} NoticeKind */
+/** @typedef {{ title: string, body: string, action: string }} NoticeWords */
+
+/** @type {Record<string, Record<NoticeKind, NoticeWords>>} */
 export const NOTICE_TEXT = {
   en: {
     offline: {
@@ -77,11 +81,13 @@ export const NOTICE_TEXT = {
 // The game's name is a proper name, the same in every language.
 const APP_NAME = "Demon & Devil's Grip";
 
+/** @type {Record<NoticeKind, () => void>} */
 const ACTIONS = {
   offline: () => window.location.reload(),
   notFound: () => window.location.assign('/'),
 };
 
+/** @param {NoticeKind} kind */
 function show(kind) {
   // the player's table colour (and the rest of what settings.js puts on <html>)
   const reduce = Boolean(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
@@ -89,12 +95,16 @@ function show(kind) {
   const lang = chosenLanguage();
   const text = (NOTICE_TEXT[lang] || NOTICE_TEXT.en)[kind];
   document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll('[data-text]')) el.textContent = text[el.dataset.text];
+  for (const el of document.querySelectorAll('[data-text]')) {
+    el.textContent = /** @type {Record<string, string>} */ (text)[/** @type {HTMLElement} */ (el).dataset.text || ''];
+  }
   document.title = `${APP_NAME}: ${text.title}`;
-  document.getElementById('notice-action').addEventListener('click', ACTIONS[kind]);
+  /** @type {HTMLElement} */ (document.getElementById('notice-action')).addEventListener('click', ACTIONS[kind]);
   if (kind === 'offline') window.addEventListener('online', ACTIONS.offline);
 }
 
-if (typeof document !== 'undefined' && document.body?.dataset.notice in ACTIONS) {
-  show(document.body.dataset.notice);
+/** @type {string | undefined} */
+const noticeKind = typeof document !== 'undefined' ? document.body?.dataset.notice : undefined;
+if (typeof document !== 'undefined' && /** @type {string} */ (noticeKind) in ACTIONS) {
+  show(/** @type {NoticeKind} */ (noticeKind));
 }

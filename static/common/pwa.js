@@ -16,9 +16,11 @@ function register() {
   });
 }
 
+/** @param {() => void} fn */
 function whenIdle(fn) {
   if ('requestIdleCallback' in window) window.requestIdleCallback(fn, { timeout: IDLE_WAIT_MS });
-  else window.setTimeout(fn, 1000);
+  // (the lib types every window with requestIdleCallback; Safari has none)
+  else /** @type {Window} */ (window).setTimeout(fn, 1000);
 }
 
 if ('serviceWorker' in navigator && window.isSecureContext) {

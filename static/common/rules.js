@@ -14,12 +14,23 @@ import { showAgainButton } from '../guide/guide.js';
 export const RULES_LANGS = LANGUAGES.map(([code]) => code);
 export const RULES_GAMES = [['demon', 'home.demonTitle'], ['devils-grip', 'home.gripTitle']];
 
+/** @type {Map<string, Promise<string>>} */
 const texts = new Map();
 
+/**
+ * @param {string} lang
+ * @param {string} file
+ * @returns {string}
+ */
 export function rulesUrl(lang, file) {
   return new URL(`../rules/${lang}/${file}`, import.meta.url).href;
 }
 
+/**
+ * @param {string} lang
+ * @param {string} file
+ * @returns {Promise<string>}
+ */
 function fetchText(lang, file) {
   const key = `${lang}/${file}`;
   if (!texts.has(key)) {
@@ -30,15 +41,23 @@ function fetchText(lang, file) {
     load.catch(() => texts.delete(key)); // a failed load is tried again next time
     texts.set(key, load);
   }
-  return texts.get(key);
+  return /** @type {Promise<string>} */ (texts.get(key));
 }
 
 // "# Title\n..." -> {title, body}
+/**
+ * @param {string} markdown
+ * @returns {{ title: string, body: string }}
+ */
 export function splitTitle(markdown) {
   const m = /^\s*#\s+(.*?)(?:\s+\{#[a-z0-9-]+\})?\s*(?:\n|$)/.exec(markdown);
   return m ? { title: m[1], body: markdown.slice(m[0].length) } : { title: '', body: markdown };
 }
 
+/**
+ * @param {string[]} codes
+ * @returns {HTMLSpanElement}
+ */
 function cardRow(codes) {
   return h('span', { class: 'rules-cards' },
     ...codes.map((code) => (code === '##' ? backEl(0, { mini: true }) : cardEl(code, { mini: true }))));
@@ -54,6 +73,7 @@ function defaultGame() {
   return window.location.pathname.startsWith('/grip') ? 'devils-grip' : 'demon';
 }
 
+/** @param {string} [game] 'demon' or 'devils-grip' */
 export function showRules(game = defaultGame()) {
   ensureStyle();
   const lang = RULES_LANGS.includes(getLang()) ? getLang() : 'en';
@@ -68,7 +88,9 @@ export function showRules(game = defaultGame()) {
   const again = showAgainButton(() => dialog.close()); // the page's first-round guide
   if (again) body.prepend(again);
 
+  /** @type {string | null} */
   let shown = null;
+  /** @param {string} id */
   function show(id) {
     shown = id;
     tabs.forEach((tab) => tab.setAttribute('aria-pressed', String(tab.dataset.game === id)));

@@ -15,34 +15,42 @@ const motionQuery = typeof window !== 'undefined' && window.matchMedia
   ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
 
 // The browser's bar colour follows the table.
+/** @type {Record<string, string>} */
 const THEME_COLOURS = { felt: '#0f5132', dark: '#15181b', light: '#2f5d43' };
 
+/** @typedef {import('./settings.js').Settings} Settings */
+
+/** @type {Settings | null} */
 let current = null;
+/** @type {() => void} */
 let onChanged = () => {};
 
+/** @returns {Settings} */
 export function currentSettings() {
-  if (!current) applySettings();
+  if (!current) return applySettings();
   return current;
 }
 
 // Reads the settings (stored, else the defaults for this system) and puts them into
 // effect. Called at start, after a change, and when the language changes (the card
 // letters depend on it).
+/** @returns {Settings} */
 export function applySettings() {
-  current = resolve(storedSettings(), { reducedMotion: Boolean(motionQuery && motionQuery.matches) });
+  const settings = resolve(storedSettings(), { reducedMotion: Boolean(motionQuery && motionQuery.matches) });
+  current = settings;
   const root = document.documentElement;
-  applyTo(root, current);
-  setSound(current.sound, { wake: false });
-  setFourColour(current.fourColour);
-  const letters = lettersFor(getLang(), current.letters);
+  applyTo(root, settings);
+  setSound(settings.sound, { wake: false });
+  setFourColour(settings.fourColour);
+  const letters = lettersFor(getLang(), settings.letters);
   setLetters(letters);
   setTextConstants(letterVars(letters));
   // the K drawn on an empty pile of your layout (a11y.css); the card pictures need no
   // clearing, cards.js keeps them per colours and letters
   root.style.setProperty('--king-letter', JSON.stringify(letters.ranks.K));
   const meta = document.querySelector('meta[name="theme-color"]');
-  if (meta) meta.setAttribute('content', THEME_COLOURS[current.theme] || THEME_COLOURS.felt);
-  return current;
+  if (meta) meta.setAttribute('content', THEME_COLOURS[settings.theme] || THEME_COLOURS.felt);
+  return settings;
 }
 
 // The settings that change what is drawn, not only what <html> and the stylesheets say.
@@ -51,6 +59,7 @@ const REDRAWN = ['fourColour', 'letters'];
 // `fn` redraws the page (app.js: the header and the page on show) after a change of the
 // card faces; the other settings act through <html> alone, so a race in progress is
 // not redrawn when the table turns dark or the stock moves to the right.
+/** @param {(() => void) | null} [fn] */
 export function initSettings(fn) {
   onChanged = fn || (() => {});
   applySettings();
@@ -60,6 +69,10 @@ export function initSettings(fn) {
   }
 }
 
+/**
+ * @param {import('./settings.js').SettingName} name
+ * @param {unknown} value
+ */
 function change(name, value) {
   if (!saveSetting(name, value)) return;
   applySettings();
@@ -67,16 +80,23 @@ function change(name, value) {
   if (REDRAWN.includes(name)) onChanged();
 }
 
+/**
+ * @param {string} id
+ * @param {'fourColour' | 'animations' | 'sound'} name
+ * @param {string} label
+ * @param {string | null} note
+ */
 function check(id, name, label, note) {
   const noteId = note ? `${id}-note` : null;
   return h('div', { class: 'setting' },
     h('label', { class: 'check', for: id },
-      h('input', { type: 'checkbox', id, checked: current[name], 'aria-describedby': noteId,
-        onchange: (e) => change(name, e.target.checked) }),
+      h('input', { type: 'checkbox', id, checked: currentSettings()[name], 'aria-describedby': noteId,
+        onchange: (e) => change(name, e.currentTarget.checked) }),
       h('span', { text: label })),
     note ? h('p', { class: 'note', id: noteId, text: note }) : null);
 }
 
+/** @param {Parameters<typeof rankLetter>[1]} letters */
 function lettersText(letters) {
   return ['A', 'K', 'Q', 'J'].map((r) => rankLetter(r, letters)).join(' ');
 }
@@ -86,11 +106,12 @@ function lettersField() {
   const options = [['usual', t('settings.lettersUsual', { letters: lettersText(lettersFor(lang, 'usual')) })]];
   if (hasLocalLetters(lang)) options.push(['local', t('settings.lettersLocal', { letters: lettersText(lettersFor(lang, 'local')) })]);
   options.push(['intl', t('settings.lettersIntl', { letters: lettersText(lettersFor(lang, 'intl')) })]);
-  const value = options.some(([v]) => v === current.letters) ? current.letters : 'usual';
+  const chosen = currentSettings().letters;
+  const value = options.some(([v]) => v === chosen) ? chosen : 'usual';
   return h('div', { class: 'setting' },
     h('label', { for: 'set-letters' }, h('span', { text: t('settings.letters') })),
     h('select', { id: 'set-letters', 'aria-describedby': 'set-letters-note',
-      onchange: (e) => change('letters', e.target.value) },
+      onchange: (e) => change('letters', e.currentTarget.value) },
     options.map(([v, text]) => h('option', { value: v, selected: v === value, text }))),
     h('p', { class: 'note', id: 'set-letters-note', text: t('settings.lettersNote') }));
 }
@@ -100,13 +121,13 @@ function themeField() {
     h('legend', { text: t('settings.theme') }),
     THEMES.map((theme) => h('label', { class: `check theme-${theme}`, for: `set-theme-${theme}` },
       h('input', { type: 'radio', name: 'set-theme', id: `set-theme-${theme}`, value: theme,
-        checked: current.theme === theme, onchange: () => change('theme', theme) }),
+        checked: currentSettings().theme === theme, onchange: () => change('theme', theme) }),
       h('span', { class: 'theme-swatch', 'aria-hidden': 'true' }),
       h('span', { text: t(`settings.theme.${theme}`) }))));
 }
 
 export function showSettings() {
-  currentSettings();
+  const current = currentSettings();
   const body = h('div', { class: 'settings-panel' },
     h('section', { 'aria-labelledby': 'set-cards-title' },
       h('h3', { id: 'set-cards-title', text: t('settings.cards') }),
@@ -118,7 +139,7 @@ export function showSettings() {
       h('div', { class: 'setting' },
         h('label', { class: 'check', for: 'set-hand' },
           h('input', { type: 'checkbox', id: 'set-hand', checked: current.hand === 'left',
-            'aria-describedby': 'set-hand-note', onchange: (e) => change('hand', e.target.checked ? 'left' : 'right') }),
+            'aria-describedby': 'set-hand-note', onchange: (e) => change('hand', e.currentTarget.checked ? 'left' : 'right') }),
           h('span', { text: t('settings.leftHanded') })),
         h('p', { class: 'note', id: 'set-hand-note', text: t('settings.leftHandedNote') })),
       check('set-motion', 'animations', t('settings.animations'), t('settings.animationsNote'))),
@@ -131,7 +152,7 @@ export function showSettings() {
       h('div', { class: 'setting' },
         h('label', { class: 'check', for: 'set-announce' },
           h('input', { type: 'checkbox', id: 'set-announce', checked: getAnnounce() === 'mine',
-            onchange: (e) => setAnnounce(e.target.checked ? 'mine' : 'all') }),
+            onchange: (e) => setAnnounce(e.currentTarget.checked ? 'mine' : 'all') }),
           h('span', { text: t('say.onlyMine') })))),
     h('p', { class: 'note', text: t('settings.kept') }));
   return modal(t('settings.title'), body);

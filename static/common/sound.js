@@ -2,26 +2,41 @@
 // settings (settings-panel.js keeps the choice); the audio context is only created by
 // that click (`wake`) or by the first sound played, never at page load.
 
+/** @type {AudioContext | null} */
 let ctx = null;
 let enabled = false;
 
+/**
+ * @param {unknown} on
+ * @param {{ wake?: boolean }} [options] wake: create the audio context now (a click)
+ */
 export function setSound(on, { wake = true } = {}) {
   enabled = Boolean(on);
   if (enabled && wake) ensureContext();
 }
 
+/** @returns {AudioContext | null} */
 function ensureContext() {
   if (!ctx) {
-    const Ctor = window.AudioContext || window.webkitAudioContext;
+    // older Safari has only the prefixed constructor
+    const w = /** @type {typeof globalThis & { webkitAudioContext?: typeof AudioContext }} */ (window);
+    const Ctor = w.AudioContext || w.webkitAudioContext;
     if (!Ctor) return null;
     try { ctx = new Ctor(); } catch { return null; }
   }
-  if (ctx.state === 'suspended') ctx.resume().catch(() => {});
-  return ctx;
+  const made = ctx;
+  if (made.state === 'suspended') made.resume().catch(() => {});
+  return made;
 }
 
+/**
+ * @param {number} freq
+ * @param {number} start
+ * @param {number} duration
+ * @param {{ type?: OscillatorType, gain?: number, slide?: number | null }} [options]
+ */
 function tone(freq, start, duration, { type = 'sine', gain = 0.12, slide = null } = {}) {
-  const c = ctx;
+  const c = /** @type {AudioContext} */ (ctx); // play() made it first
   const osc = c.createOscillator();
   const amp = c.createGain();
   osc.type = type;
@@ -35,8 +50,13 @@ function tone(freq, start, duration, { type = 'sine', gain = 0.12, slide = null 
   osc.stop(c.currentTime + start + duration + 0.02);
 }
 
+/**
+ * @param {number} start
+ * @param {number} duration
+ * @param {number} [gain]
+ */
 function noise(start, duration, gain = 0.08) {
-  const c = ctx;
+  const c = /** @type {AudioContext} */ (ctx); // play() made it first
   const length = Math.floor(c.sampleRate * duration);
   const buffer = c.createBuffer(1, length, c.sampleRate);
   const data = buffer.getChannelData(0);
@@ -64,6 +84,9 @@ const SOUNDS = {
   end: () => { [392, 330, 262].forEach((f, i) => tone(f, i * 0.1, 0.2, { type: 'triangle', gain: 0.08 })); },
 };
 
+/** @typedef {keyof typeof SOUNDS} SoundName */
+
+/** @param {SoundName} name */
 export function play(name) {
   if (!enabled || !SOUNDS[name]) return;
   if (!ensureContext()) return;

@@ -6,7 +6,12 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 // An ApiError (api.js) in the player's words.
-export function errorText(err) {
+/**
+ * @param {unknown} error what was thrown: an ApiError, or anything else
+ * @returns {string}
+ */
+export function errorText(error) {
+  const err = /** @type {{ status?: unknown, detail?: unknown } | null | undefined} */ (error);
   if (!err) return t('error.generic');
   if (err.status === 0) return t('error.network');
   if (err.status === 429) return t('error.tooMany');
@@ -16,11 +21,25 @@ export function errorText(err) {
 
 export const TIME_LIMITS = [null, 60, 120, 180, 300, 600, 900, 1800, 3600];
 
+/**
+ * @param {number | null} seconds
+ * @returns {string}
+ */
 export function timeLimitLabel(seconds) {
   return seconds ? t('options.minutes', { n: seconds / 60 }) : t('options.noLimit');
 }
 
 // Three selects (rounds, time per round, players at most); `read()` gives the options.
+/**
+ * @typedef {{ rounds: number, time_limit_s: number | null, max_players: number }} RoomOptions
+ */
+
+/**
+ * @param {Partial<RoomOptions>} options the values shown first
+ * @param {(event: Event) => unknown} onChange
+ * @param {string} idPrefix
+ * @returns {{ el: HTMLDivElement, read: () => RoomOptions, inputs: HTMLSelectElement[] }}
+ */
 export function optionFields(options, onChange, idPrefix) {
   const rounds = h('select', { id: `${idPrefix}-rounds`, name: 'rounds', onchange: onChange },
     Array.from({ length: 20 }, (_, i) => i + 1).map((n) =>

@@ -4,16 +4,28 @@
 // reads from the page's `view`. A move redraws only the parts whose key changed: a
 // talon play touches one cell, the score and the talon; a deal the stock and the talon.
 // Redrawing all 24 cells (about a hundred cards) on every move made the browser restyle
-// the whole grid, which was most of a move's cost (docs/performance.md, issue 24).
+// the whole grid, which was most of a move's cost (docs/performance.md).
 
 import { hintTouches } from './grip-model.js';
 
+/** @typedef {import('./grip-model.js').GripPageView} GripPageView */
+/** @typedef {'score' | 'bar' | 'sync' | 'top' | 'summary'} Part */
+/** @typedef {Record<Part, string> & { cells: string[] }} DrawKeys */
+
+/** @type {readonly Part[]} */
 export const PARTS = Object.freeze(['score', 'bar', 'sync', 'top', 'summary']);
 
+/** @type {(...parts: unknown[]) => string} */
 const key = (...parts) => JSON.stringify(parts);
 
 // The held cards and the targets are painted by the selection (cards/selection.js), not
 // here: a cell's key is what its drawing (grip-panels.js) reads.
+/**
+ * @param {GripPageView} v
+ * @param {number} c
+ * @param {string} lang
+ * @returns {string}
+ */
 export function cellKey(v, c, lang) {
   if (!v.game || !v.state) return '';
   return key(lang, v.state.grid[c] || [], Boolean(v.finished), hintTouches(v.hint, 'src', c), hintTouches(v.hint, 'dst', c),
@@ -21,10 +33,15 @@ export function cellKey(v, c, lang) {
 }
 
 /** The keys of every part of the page for `view` `v` in language `lang`:
- *  {score, bar, sync, top, summary: strings, cells: 24 strings}. */
+ *  {score, bar, sync, top, summary: strings, cells: 24 strings}.
+ * @param {GripPageView} v
+ * @param {string} lang
+ * @returns {DrawKeys}
+ */
 export function drawKeys(v, lang) {
   const { game, state: s } = v;
   const busy = Boolean(v.busy || v.finishing);
+  /** @type {string[]} */
   const cells = [];
   for (let c = 0; c < 24; c += 1) cells.push(cellKey(v, c, lang));
   if (!game || !s) {
@@ -51,9 +68,15 @@ export function drawKeys(v, lang) {
 }
 
 /** What to draw again going from keys `before` (null: nothing drawn yet) to `after`:
- *  {parts: Set of PARTS whose key changed, cells: the indices of the changed cells}. */
+ *  {parts: Set of PARTS whose key changed, cells: the indices of the changed cells}.
+ * @param {DrawKeys | null} before
+ * @param {DrawKeys} after
+ * @returns {{ parts: Set<Part>, cells: number[] }}
+ */
 export function changes(before, after) {
+  /** @type {Set<Part>} */
   const parts = new Set();
+  /** @type {number[]} */
   const cells = [];
   for (const part of PARTS) if (!before || before[part] !== after[part]) parts.add(part);
   after.cells.forEach((k, c) => { if (!before || before.cells[c] !== k) cells.push(c); });

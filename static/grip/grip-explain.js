@@ -2,6 +2,11 @@
 // server (app/engine/grip_explain.py); this only chooses the sentence. Pure: `t` is the
 // translation function, passed in.
 
+/**
+ * @param {import('./grip-model.js').GripEndExplanation | null | undefined} why
+ * @param {import('../common/i18n.js').Translate} t
+ * @returns {string}
+ */
 export function explainText(why, t) {
   if (!why) return '';
   if (why.by === 'won') return t('why.won');

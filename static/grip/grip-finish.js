@@ -1,4 +1,4 @@
-// Auto-finish (issue 24): whether the deal is certainly won from here, and the moves that
+// Auto-finish: whether the deal is certainly won from here, and the moves that
 // win it. Pure (no DOM).
 //
 // Fair play: the search only runs when the player knows the stock's order too (the Python
@@ -18,19 +18,34 @@
 
 import { apply, legalActions, won } from './grip-rules.js';
 
+/** @typedef {import('./grip-rules.js').GripState} GripState */
+/** @typedef {import('./grip-rules.js').Action} Action */
+
 export const FINISH_BUDGET = 150; // positions: at most about 80 ms of the main thread, run when the player pauses
 
-/** Whether a player with perfect memory knows the order of the stock (GripView.of). */
+/**
+ * Whether a player with perfect memory knows the order of the stock (GripView.of).
+ * @param {GripState} state
+ * @returns {boolean}
+ */
 export function orderKnown(state) {
   return state.passes_used >= 2 || state.stock.length === 0;
 }
 
 // Positions that differ only in which cell holds which pile are the same here.
+/**
+ * @param {GripState} state
+ * @returns {string}
+ */
 function keyOf(state) {
   return `${state.grid.map((p) => p.join('')).sort().join('|')}/${state.stock.join('')}/${state.talon.join('')}/${state.passes_used}`;
 }
 
 // Cards into the grid first (talon, then whole piles), then turning the stock.
+/**
+ * @param {Action} action
+ * @returns {number}
+ */
 function rank(action) {
   return action.type === 'talon' ? 0 : action.type === 'move' ? 1 : 2;
 }
@@ -38,10 +53,16 @@ function rank(action) {
 /** The actions that win the deal from `state`, or null when none is found within
  *  `budget` positions or the stock's order is not known to the player. (An explicit
  *  stack, not recursion: a line can be hundreds of actions long.) */
+/**
+ * @param {GripState} state
+ * @param {number} [budget]
+ * @returns {Action[] | null}
+ */
 export function winningLine(state, budget = FINISH_BUDGET) {
   if (state.ended || !orderKnown(state)) return null;
   if (won(state)) return [];
   const seen = new Set([keyOf(state)]);
+  /** @type {{ state: GripState, options: Action[], next: number, action: Action | null }[]} */
   const frames = [{ state, options: optionsOf(state), next: 0, action: null }];
   let left = budget;
   while (frames.length) {
@@ -49,7 +70,8 @@ export function winningLine(state, budget = FINISH_BUDGET) {
     if (frame.next >= frame.options.length) { frames.pop(); continue; }
     const action = frame.options[frame.next++];
     const after = apply(frame.state, action);
-    if (won(after)) return [...frames.slice(1).map((f) => f.action), action];
+    // every frame but the first was pushed with the action that made it
+    if (won(after)) return [...frames.slice(1).map((f) => /** @type {Action} */ (f.action)), action];
     if (after.ended) continue;
     const key = keyOf(after);
     if (seen.has(key)) continue;
@@ -60,6 +82,10 @@ export function winningLine(state, budget = FINISH_BUDGET) {
   return null;
 }
 
+/**
+ * @param {GripState} s
+ * @returns {Action[]}
+ */
 function optionsOf(s) {
   return legalActions(s, { swaps: false })
     .filter((a) => a.type !== 'move' || a.count === s.grid[a.src].length)

@@ -11,12 +11,55 @@ import { explainText } from './grip-explain.js';
 import { LIMITS, summary } from './grip-stats.js';
 import { COLS, cellName, hintTouches, ratingText, stepText, fmtAvg, fmtVsPar } from './grip-model.js';
 
+/** @typedef {import('./grip-model.js').GripPageView} GripPageView */
+/** @typedef {import('./grip-model.js').GripView} GripView */
+/** @typedef {import('./grip-model.js').SolutionReplay} SolutionReplay */
+/** @typedef {import('./grip-rules.js').Card} Card */
+
+/**
+ * What the stock and talon are drawn from: the page's view, or any view with these
+ * (the replay viewer's); `game` only says whether there is one.
+ * @typedef {Pick<GripPageView, 'state' | 'legal' | 'busy' | 'hint' | 'finished'> & { game: object | null }} TopView
+ */
+/**
+ * What the grid is drawn from.
+ * @typedef {Pick<GripPageView, 'state' | 'hint' | 'moved' | 'finished'> & { game: object | null }} GridView
+ */
+
+/**
+ * The page's handlers (grip.js `on`).
+ * @typedef {{
+ *   op: (name: 'undo' | 'redo' | 'hint') => unknown,
+ *   finish: () => unknown,
+ *   retry: () => unknown,
+ *   endDeal: () => unknown,
+ *   newDeal: (options: { daily?: boolean, number?: number | null }) => unknown,
+ *   showSolution: () => unknown,
+ *   setPasses: (value: number | null) => void,
+ *   setWinnable: (checked: boolean) => void,
+ *   winnableOnly: () => boolean,
+ * }} PanelHandlers
+ */
+
+/**
+ * The state on the board, once there is a game: the page's view has one with every game.
+ * @param {{ state: GripView | null }} v
+ * @returns {GripView}
+ */
+const stateOf = (v) => /** @type {GripView} */ (v.state);
+
 // Deal number, score, passes, par and tags; undo, redo, hint, end and (when the rules
 // prove the deal won from here) finish.
+/**
+ * @param {HTMLElement} el
+ * @param {GripPageView} v
+ * @param {Pick<PanelHandlers, 'op' | 'finish' | 'endDeal'>} on
+ */
 export function drawBar(el, v, on) {
-  const { game, state: s, replay } = v;
+  const { game, replay } = v;
   const busy = v.busy || v.finishing;
   if (!game) { replaceChildren(el, h('span', { class: 'loading', text: v.loadError || t('grip.loading') })); return; }
+  const s = stateOf(v);
   const passText = s.passes_allowed === null || s.passes_allowed === undefined
     ? t('grip.passesUnlimited', { used: s.passes_used ?? 0 })
     : t('grip.passes', { used: s.passes_used ?? 0, allowed: s.passes_allowed });
@@ -48,6 +91,10 @@ export function drawBar(el, v, on) {
 }
 
 // Only the score and its rating, in place: most moves change nothing else in the bar.
+/**
+ * @param {HTMLElement} el
+ * @param {Pick<GripPageView, 'state'>} v
+ */
 export function drawScore(el, v) {
   const scoreEl = el.querySelector('#grip-score');
   if (!scoreEl || !v.state) return;
@@ -59,6 +106,11 @@ export function drawScore(el, v) {
 // The line under the bar about the server: offline (moves kept, hints and par wait),
 // a refusal (the board went back to the server's game, and why), a game the server no
 // longer has, or a finished deal not yet checked by the server.
+/**
+ * @param {HTMLElement} el
+ * @param {GripPageView} v
+ * @param {Pick<PanelHandlers, 'retry'>} on
+ */
 export function drawSync(el, v, on) {
   const sync = v.sync;
   let words = '';
@@ -79,14 +131,23 @@ export function drawSync(el, v, on) {
 // The stock and the talon, drawn in place (the stock button stays the same element, so
 // it keeps the keyboard focus across deals). Remembers the talon's size, so newly dealt
 // cards fan in.
+/**
+ * @param {HTMLElement} el
+ * @param {{ onDeal: () => unknown }} handlers
+ * @returns {(v: TopView) => void}
+ */
 export function createTop(el, { onDeal }) {
+  /** @type {number | null} */
   let lastTalonCount = null;
-  let parts = null; // {stock, face, count, talon, talonCount}, built on the first draw of a game
+  /** @type {{ stock: HTMLButtonElement, count: HTMLSpanElement, talon: HTMLDivElement, talonCount: HTMLSpanElement } | null} */
+  let parts = null; // built on the first draw of a game
+  /** @type {string | null} */
   let faceKey = null;
+  /** @type {string | null} */
   let talonKey = null;
   return function draw(v) {
     if (!v.game) { replaceChildren(el); parts = null; return; }
-    const s = v.state;
+    const s = stateOf(v);
     const canDeal = v.legal.some((a) => a.type === 'deal');
     const canRedeal = v.legal.some((a) => a.type === 'redeal');
     if (!parts) {
@@ -108,7 +169,8 @@ export function createTop(el, { onDeal }) {
       replaceChildren(stock, s.stock ? backEl(0, { label: t('table.stockCount', { n: s.stock }) }) : slotEl(canRedeal ? '↺' : '', 'recycle'),
         parts.count);
     } else if (s.stock) {
-      stock.firstChild.setAttribute('aria-label', t('table.stockCount', { n: s.stock }));
+      // the card back drawn when the stock had cards, as now
+      /** @type {Element} */ (stock.firstChild).setAttribute('aria-label', t('table.stockCount', { n: s.stock }));
     }
     parts.count.textContent = String(s.stock);
     const talon = s.talon || [];
@@ -122,7 +184,7 @@ export function createTop(el, { onDeal }) {
       talonKey = cards;
       replaceChildren(talonBox, talon.length ? talon.map((c, i) => {
         const node = cardEl(c, { extraClass: dealt ? 'dealt' : '' });
-        node.style.setProperty('--i', i);
+        node.style.setProperty('--i', String(i));
         if (i === talon.length - 1 && !v.finished) node.dataset.pick = 'talon';
         return node;
       }) : slotEl());
@@ -135,9 +197,18 @@ export function createTop(el, { onDeal }) {
 // a draw then changes only the cells it is given (grip-diff.js says which), in place, so
 // a move restyles one or two cells instead of the whole grid, and a focused cell keeps
 // the focus.
+/** What a cell's nodes show: its cards, and whether they can be picked. @typedef {{ cards: Card[], pickable: boolean }} CellShown */
+
+/**
+ * @param {HTMLElement} el
+ * @returns {(v: GridView, changed: readonly number[]) => void}
+ */
 export function createGrid(el) {
+  /** @type {HTMLDivElement[] | null} */
   let cells = null;
-  let shown = null; // per cell, the cards its nodes show and whether they can be picked
+  /** @type {(CellShown | null)[]} */
+  let shown = []; // per cell, the cards its nodes show and whether they can be picked
+  /** @type {ReturnType<typeof getLetters> | null} */
   let letters = null;
   return function draw(v, changed) {
     if (!v.game) { replaceChildren(el); cells = null; return; }
@@ -147,15 +218,23 @@ export function createGrid(el) {
       shown = cells.map(() => null);
       changed = cells.map((_, c) => c);
     }
-    for (const c of changed) shown[c] = drawCell(cells[c], c, v, shown[c]);
+    const drawnCells = cells;
+    for (const c of changed) shown[c] = drawCell(drawnCells[c], c, v, shown[c]);
   };
 }
 
+/**
+ * @param {HTMLElement} el
+ * @returns {HTMLDivElement[]}
+ */
 function build(el) {
+  /** @type {HTMLDivElement[]} */
   const cells = [];
+  /** @type {HTMLDivElement[]} */
   const rows = [];
   const goals = rowGoals(getLetters()); // "2 → J", in the card letters chosen
   for (let r = 0; r < 3; r++) {
+    /** @type {HTMLDivElement[]} */
     const row = [];
     for (let col = 0; col < COLS; col++) {
       const c = r * COLS + col;
@@ -170,13 +249,21 @@ function build(el) {
   return cells;
 }
 
+/** @type {(longer: readonly Card[], shorter: readonly Card[]) => boolean} */
 const startsWith = (longer, shorter) => shorter.length <= longer.length && shorter.every((card, j) => longer[j] === card);
 
 // One cell. Its card nodes change as little as the move did: a card built onto the pile
 // is appended, a run moved away is removed from the end; only a pile replaced (a refill,
 // a swap) is drawn afresh. Returns what the cell now shows, for the next draw.
+/**
+ * @param {HTMLDivElement} cell
+ * @param {number} c
+ * @param {GridView} v
+ * @param {CellShown | null} before
+ * @returns {CellShown}
+ */
 function drawCell(cell, c, v, before) {
-  const cards = v.state.grid[c] || [];
+  const cards = stateOf(v).grid[c] || [];
   const pickable = !v.finished;
   const cls = ['cell'];
   if (hintTouches(v.hint, 'src', c)) cls.push('hint', 'hint-src');
@@ -187,10 +274,11 @@ function drawCell(cell, c, v, before) {
   const className = cls.join(' ');
   if (cell.className !== className) cell.className = className;
   cell.setAttribute('aria-label', `${cellName(c, t)}: ${cards.length ? cards.map(cardText).join(' ') : t('grip.emptyCell')}`);
-  cell.style.setProperty('--n', Math.max(0, cards.length - 1));
+  cell.style.setProperty('--n', String(Math.max(0, cards.length - 1)));
+  /** @type {(card: Card, j: number) => HTMLElement} */
   const node = (card, j) => {
     const n = cardEl(card);
-    n.style.setProperty('--j', j);
+    n.style.setProperty('--j', String(j));
     if (pickable) n.dataset.pick = `c:${c}:${j}`;
     return n;
   };
@@ -198,7 +286,8 @@ function drawCell(cell, c, v, before) {
   if (old && old.length && cards.length && startsWith(cards, old)) {
     for (let j = old.length; j < cards.length; j++) cell.append(node(cards[j], j));
   } else if (old && cards.length && startsWith(old, cards)) {
-    for (let j = cards.length; j < old.length; j++) cell.lastElementChild.remove();
+    // the cell shows old.length card nodes, one per card
+    for (let j = cards.length; j < old.length; j++) /** @type {Element} */ (cell.lastElementChild).remove();
   } else {
     replaceChildren(cell, cards.length ? cards.map(node) : slotEl());
   }
@@ -206,6 +295,11 @@ function drawCell(cell, c, v, before) {
 }
 
 // One table per kind of deal (clean, or with undo or hints); a row per pass limit played.
+/**
+ * @param {import('./grip-stats.js').GripStats} all
+ * @param {import('./grip-stats.js').DealKind} kind
+ * @param {string} caption
+ */
 function statsTable(all, kind, caption) {
   const rows = LIMITS.filter((k) => all.byLimit[k][kind].played > 0);
   if (!rows.length) return null;
@@ -223,6 +317,10 @@ function statsTable(all, kind, caption) {
     })));
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {import('./grip-stats.js').GripStats} all
+ */
 export function drawStats(el, all) {
   const clean = statsTable(all, 'clean', t('stats.clean'));
   const assisted = statsTable(all, 'assisted', t('stats.assisted'));
@@ -232,16 +330,21 @@ export function drawStats(el, all) {
 }
 
 // A new deal: pass limit, "only deals that can be won", new, daily, by number.
+/**
+ * @param {HTMLElement} el
+ * @param {{ busy: boolean, passes: number | null, winnableOnly: boolean }} now
+ * @param {Pick<PanelHandlers, 'setPasses' | 'setWinnable' | 'winnableOnly' | 'newDeal'>} on
+ */
 export function drawControls(el, { busy, passes, winnableOnly }, on) {
   const passSelect = h('select', { id: 'grip-passes', onchange: (e) => {
-    const chosen = e.target.value === '' ? null : Number(e.target.value);
+    const chosen = e.currentTarget.value === '' ? null : Number(e.currentTarget.value);
     on.setPasses(chosen);
     winnableBox.disabled = chosen !== null;
     winnableBox.checked = on.winnableOnly() && chosen === null;
-  } }, [[1, t('grip.pass1')], [3, t('grip.pass3')], [null, t('grip.passUnlimited')]].map(([value, label]) =>
+  } }, /** @type {[number | null, string][]} */ ([[1, t('grip.pass1')], [3, t('grip.pass3')], [null, t('grip.passUnlimited')]]).map(([value, label]) =>
     h('option', { value: value === null ? '' : value, selected: value === passes }, label)));
   const winnableBox = h('input', { id: 'grip-winnable', type: 'checkbox', checked: winnableOnly && passes === null,
-    disabled: passes !== null, onchange: (e) => on.setWinnable(e.target.checked) });
+    disabled: passes !== null, onchange: (e) => on.setWinnable(e.currentTarget.checked) });
   const numberInput = h('input', { id: 'grip-number', type: 'number', min: '0', step: '1', inputmode: 'numeric',
     placeholder: '42', 'aria-label': t('grip.dealNumber') });
   replaceChildren(el,
@@ -264,6 +367,11 @@ export function drawControls(el, { busy, passes, winnableOnly }, on) {
 }
 
 // Stepping through a certified deal's solution.
+/**
+ * @param {HTMLElement} el
+ * @param {SolutionReplay} replay
+ * @param {{ prev: () => void, next: () => void, play: () => void, close: () => void }} on
+ */
 export function drawReplay(el, replay, on) {
   const n = replay.steps.length;
   const step = replay.i ? replay.steps[replay.i - 1].action : null;
@@ -283,9 +391,16 @@ export function drawReplay(el, replay, on) {
 
 // The end of a deal: score, par, why it ended, and what next. Returns what a screen
 // reader is told, or '' when there is no summary.
+/**
+ * @param {HTMLElement} el
+ * @param {GripPageView} v
+ * @param {Pick<PanelHandlers, 'newDeal' | 'showSolution' | 'op'>} on
+ * @returns {string}
+ */
 export function drawSummary(el, v, on) {
-  const { game, state: s } = v;
+  const { game } = v;
   if (!game || !v.finished) { replaceChildren(el); return ''; }
+  const s = stateOf(v);
   const rating = ratingText(s, t);
   const why = explainText(game.explain, t);
   replaceChildren(el, h('section', { class: 'panel grip-summary', id: 'grip-summary', role: 'status', 'aria-labelledby': 'summary-title' },

@@ -5,13 +5,20 @@
 
 const STEP_MS = 600;
 
+/** @typedef {import('./grip-model.js').SolutionReplay} SolutionReplay */
+
+/**
+ * @param {() => void} onChange
+ */
 export function createReplay(onChange) {
+  /** @type {SolutionReplay | null} */
   let replay = null;
 
   function pause() {
     if (replay && replay.timer) { clearInterval(replay.timer); replay.timer = null; }
   }
 
+  /** @param {number} i */
   function stepTo(i) {
     if (!replay) return;
     replay.i = Math.max(0, Math.min(replay.steps.length, i));
@@ -21,18 +28,22 @@ export function createReplay(onChange) {
 
   return {
     current: () => replay,
+    /** @param {{ initial: SolutionReplay['initial'], steps: SolutionReplay['steps'] }} solution */
     start(solution) {
       pause();
       replay = { initial: solution.initial, steps: solution.steps, i: 0, timer: null };
     },
-    prev() { pause(); stepTo(replay.i - 1); },
-    next() { pause(); stepTo(replay.i + 1); },
+    // (without a solution on show there is nothing to step: stepTo does nothing then)
+    prev() { pause(); if (replay) stepTo(replay.i - 1); },
+    next() { pause(); if (replay) stepTo(replay.i + 1); },
     // Play from here (from the start once at the end), or pause.
     toggle() {
       if (!replay) return;
       if (replay.timer) { pause(); onChange(); return; }
       if (replay.i >= replay.steps.length) replay.i = 0;
-      replay.timer = setInterval(() => stepTo(replay.i + 1), STEP_MS);
+      // the same solution until the timer is cleared (start and stop pause first)
+      const shown = replay;
+      shown.timer = setInterval(() => stepTo(shown.i + 1), STEP_MS);
       onChange();
     },
     stop() { pause(); replay = null; },

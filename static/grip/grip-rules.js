@@ -15,6 +15,31 @@
 // element is the top card. States and their arrays are frozen: `apply` returns a new
 // state (sharing the piles it did not touch) and never changes the one it was given.
 
+/** A card: rank letter (A 2-9 T J Q K) then suit letter (S H D C), e.g. "TS". @typedef {string} Card */
+/** A pile, bottom to top. @typedef {readonly Card[]} Pile */
+/**
+ * A position, exactly `GripState.to_json()` (key order included); frozen.
+ * @typedef {Readonly<{
+ *   grid: readonly Pile[],
+ *   stock: readonly Card[],
+ *   talon: readonly Card[],
+ *   passes_allowed: number | null,
+ *   passes_used: number,
+ *   ended: boolean,
+ * }>} GripState
+ */
+/** @typedef {{ type: 'deal' }} DealAction */
+/** @typedef {{ type: 'redeal' }} RedealAction */
+/** @typedef {{ type: 'talon', dst: number }} TalonAction */
+/** @typedef {{ type: 'move', src: number, dst: number, count: number }} MoveAction */
+/** @typedef {{ type: 'swap', a: number, b: number }} SwapAction */
+/** @typedef {{ type: 'end' }} EndAction */
+/**
+ * An action, exactly `grip_action_to_json`'s object.
+ * @typedef {DealAction | RedealAction | TalonAction | MoveAction | SwapAction | EndAction} Action
+ */
+/** @typedef {'win' | 'brilliant' | 'excellent' | 'good'} Rating */
+
 export const ROWS = 3;
 export const COLS = 8;
 export const CELLS = ROWS * COLS;
@@ -30,9 +55,11 @@ const RANK_OF = Object.freeze(Object.fromEntries([...RANKS].map((r, i) => [r, i 
 
 /** An action or position the rules do not allow (Python: `IllegalAction`). */
 export class IllegalAction extends Error {
+  /** @param {string} [message] */
   constructor(message) {
     super(message);
     this.name = 'IllegalAction';
+    /** @type {string} the server's error code for it */
     this.code = 'illegal';
   }
 }
@@ -57,6 +84,7 @@ const TWO64 = 1n << 64n;
 
 /** SplitMix64: a 64-bit state advanced by a fixed odd constant and mixed twice. */
 export class SplitMix64 {
+  /** @param {number | bigint} seed */
   constructor(seed) {
     this.state = BigInt.asUintN(64, BigInt(seed));
   }
@@ -72,6 +100,10 @@ export class SplitMix64 {
 
   /** A uniform integer in [0, n) (a JS number): the top sliver that would bias the
    *  modulo is rejected, as the Python generator does, so both draw the same values. */
+  /**
+   * @param {number} n
+   * @returns {number}
+   */
   below(n) {
     if (!(n > 0)) throw new RangeError('n must be positive');
     const big = BigInt(n);
@@ -83,6 +115,11 @@ export class SplitMix64 {
   }
 
   /** Fisher-Yates in place: from the last index down to 1, swap with `below(i + 1)`. */
+  /**
+   * @template T
+   * @param {T[]} items
+   * @returns {T[]}
+   */
   shuffle(items) {
     for (let i = items.length - 1; i > 0; i -= 1) {
       const j = this.below(i + 1);
@@ -96,6 +133,10 @@ export class SplitMix64 {
 
 /** Several integers folded into one 64-bit seed (BigInt), one SplitMix64 step each, so
  *  nearby inputs give unrelated decks (app/common/rng.py's `derive_seed`). */
+/**
+ * @param {...(number | bigint)} parts
+ * @returns {bigint}
+ */
 export function deriveSeed(...parts) {
   let acc = 0n;
   for (const part of parts) acc = new SplitMix64(acc ^ BigInt.asUintN(64, BigInt(part))).nextU64();
@@ -103,12 +144,15 @@ export function deriveSeed(...parts) {
 }
 
 /** The 96 cards before shuffling: deck one then deck two, suits S H D C, ranks 2..K. */
+/** @returns {Card[]} */
 export function gripDeck() {
+  /** @type {Card[]} */
   const one = [];
   for (const suit of SUITS) for (let rank = 2; rank <= 13; rank += 1) one.push(RANKS[rank - 1] + suit);
   return one.concat(one);
 }
 
+/** @param {number | bigint} number */
 function checkDealNumber(number) {
   const ok = (typeof number === 'bigint' || Number.isSafeInteger(number)) && BigInt(number) >= 0n
     && BigInt(number) <= MASK64;
@@ -117,6 +161,10 @@ function checkDealNumber(number) {
 
 /** The 96 cards of deal `number` in shuffled order (a number or a BigInt): cards 0..23
  *  go to cells 0..23, card 24 is the first one the first deal turns up. */
+/**
+ * @param {number | bigint} number
+ * @returns {Card[]}
+ */
 export function dealCards(number) {
   checkDealNumber(number);
   return new SplitMix64(deriveSeed(number)).shuffle(gripDeck());
@@ -125,21 +173,38 @@ export function dealCards(number) {
 // ------------------------------------------------------------------------- cards
 
 /** A card's rank, 1 (ace) .. 13 (king). */
+/**
+ * @param {Card} card
+ * @returns {number}
+ */
 export function rankOf(card) {
   return RANK_OF[card[0]];
 }
 
 /** Rule 3: `card` may lie on `onto`: the same suit, exactly three ranks higher. */
+/**
+ * @param {Card} card
+ * @param {Card} onto
+ * @returns {boolean}
+ */
 export function fits(card, onto) {
   return card[1] === onto[1] && RANK_OF[card[0]] === RANK_OF[onto[0]] + 3;
 }
 
 /** The building chain of a card: 0 for 2-5-8-J, 1 for 3-6-9-Q, 2 for 4-7-10-K. */
+/**
+ * @param {Card} card
+ * @returns {number}
+ */
 export function chainOf(card) {
   return (RANK_OF[card[0]] - 2) % 3;
 }
 
 /** Rule 3: at most four cards, each lying legally on the one below it. */
+/**
+ * @param {Pile} pile
+ * @returns {boolean}
+ */
 export function isChain(pile) {
   if (pile.length > MAX_PILE) return false;
   for (let i = 0; i + 1 < pile.length; i += 1) if (!fits(pile[i + 1], pile[i])) return false;
@@ -148,6 +213,10 @@ export function isChain(pile) {
 
 /** A card string in canonical form ("TS"); accepts lower case and "10" for ten, as the
  *  Python `Card.parse` does. Throws RangeError for anything else. */
+/**
+ * @param {unknown} text
+ * @returns {Card}
+ */
 export function parseCard(text) {
   if (typeof text !== 'string') throw new RangeError(`not a card: ${String(text)}`);
   let t = text.trim().toUpperCase();
@@ -157,12 +226,25 @@ export function parseCard(text) {
 }
 
 /** A person's name for a cell: row 1-3 and column 1-8, e.g. "r2c5" for cell 12. */
+/**
+ * @param {number} cell
+ * @returns {string}
+ */
 export function cellName(cell) {
   return `r${Math.floor(cell / COLS) + 1}c${(cell % COLS) + 1}`;
 }
 
 // ------------------------------------------------------------------------- state
 
+/**
+ * @param {readonly Pile[]} grid
+ * @param {readonly Card[]} stock
+ * @param {readonly Card[]} talon
+ * @param {number | null} passesAllowed
+ * @param {number} passesUsed
+ * @param {boolean} ended
+ * @returns {GripState}
+ */
 function makeState(grid, stock, talon, passesAllowed, passesUsed, ended) {
   // The key order is GripState.to_json()'s, so JSON.stringify gives the server's text.
   return Object.freeze({
@@ -175,15 +257,27 @@ function makeState(grid, stock, talon, passesAllowed, passesUsed, ended) {
   });
 }
 
+/**
+ * @param {GripState} state
+ * @returns {GripState}
+ */
 function withEnded(state) {
   return makeState(state.grid, state.stock, state.talon, state.passes_allowed, state.passes_used, true);
 }
 
-/** Rule 10 applied at creation: a position in which no card can ever enter is over. */
+/**
+ * Rule 10 applied at creation: a position in which no card can ever enter is over.
+ * @param {GripState} state
+ * @returns {GripState}
+ */
 function withEndDetected(state) {
   return !state.ended && stuck(state) ? withEnded(state) : state;
 }
 
+/**
+ * @param {number | null} passes
+ * @param {number} passesUsed
+ */
 function checkPasses(passes, passesUsed) {
   if (passes !== null && !(Number.isInteger(passes) && passes >= 1)) {
     throw new RangeError('passes must be a positive integer (1 or 3) or null for unlimited');
@@ -193,6 +287,11 @@ function checkPasses(passes, passesUsed) {
 }
 
 /** Rules 1-2: deal `number` with a pass limit of 1, 3 or null (unlimited). */
+/**
+ * @param {number | bigint} number
+ * @param {number | null} [passes]
+ * @returns {GripState}
+ */
 export function deal(number, passes = null) {
   checkPasses(passes, 1);
   const cards = dealCards(number);
@@ -201,6 +300,10 @@ export function deal(number, passes = null) {
   return withEndDetected(makeState(grid, stock, [], passes, 1, false));
 }
 
+/**
+ * @param {string | Iterable<unknown>} values
+ * @returns {Card[]}
+ */
 function cardList(values) {
   const items = typeof values === 'string' ? values.split(/\s+/).filter(Boolean) : [...values];
   return items.map(parseCard);
@@ -211,6 +314,14 @@ function cardList(values) {
  *  not be a full double deck. Rule 7 at once: each empty cell, in cell order, takes the
  *  stock's top card, or the talon's when the stock is empty; rule 10 then decides
  *  whether the deal is already over. Throws RangeError for a bad layout. */
+/**
+ * @param {Iterable<string | Iterable<unknown>>} grid
+ * @param {string | Iterable<unknown>} [stock]
+ * @param {string | Iterable<unknown>} [talon]
+ * @param {number | null} [passes]
+ * @param {number} [passesUsed]
+ * @returns {GripState}
+ */
 export function fromLayout(grid, stock = [], talon = [], passes = null, passesUsed = 1) {
   const piles = [...grid].map(cardList);
   const stockL = cardList(stock);
@@ -221,8 +332,8 @@ export function fromLayout(grid, stock = [], talon = [], passes = null, passesUs
   for (const c of [...piles.flat(), ...stockL, ...talonL]) if (c[0] === 'A') throw new RangeError("Devil's Grip has no aces");
   for (const pile of piles) {
     if (pile.length === 0) {
-      if (stockL.length) pile.push(stockL.pop());
-      else if (talonL.length) pile.push(talonL.pop());
+      if (stockL.length) pile.push(/** @type {Card} */ (stockL.pop()));
+      else if (talonL.length) pile.push(/** @type {Card} */ (talonL.pop()));
     }
   }
   const frozen = piles.map((p) => Object.freeze(p));
@@ -230,27 +341,47 @@ export function fromLayout(grid, stock = [], talon = [], passes = null, passesUs
 }
 
 /** Rule 9: the pass limit still allows at least one more redeal. */
+/**
+ * @param {GripState} state
+ * @returns {boolean}
+ */
 export function mayRedealLater(state) {
   return state.passes_allowed === null || state.passes_used < state.passes_allowed;
 }
 
 /** Whether a redeal is legal right now: the stock empty, a talon to turn, a pass left. */
+/**
+ * @param {GripState} state
+ * @returns {boolean}
+ */
 export function canRedeal(state) {
   return !state.ended && state.stock.length === 0 && state.talon.length > 0 && mayRedealLater(state);
 }
 
 /** Rule 11: the cards outside the grid (stock and talon); lower is better. */
+/**
+ * @param {GripState} state
+ * @returns {number}
+ */
 export function score(state) {
   return state.stock.length + state.talon.length;
 }
 
 /** Every card is in the grid. */
+/**
+ * @param {GripState} state
+ * @returns {boolean}
+ */
 export function won(state) {
   return state.stock.length === 0 && state.talon.length === 0;
 }
 
 /** Rule 11: "win" for 0, "brilliant" up to 2, "excellent" up to 5, "good" up to 10,
  *  null above. */
+/**
+ * @param {number} points
+ * @returns {Rating | null}
+ */
 export function rating(points) {
   if (points <= 0) return 'win';
   if (points <= 2) return 'brilliant';
@@ -260,6 +391,10 @@ export function rating(points) {
 }
 
 /** Rule 10 exactly: the deal has been ended, or no card can ever enter the grid again. */
+/**
+ * @param {GripState} state
+ * @returns {boolean}
+ */
 export function isOver(state) {
   return state.ended || stuck(state);
 }
@@ -270,7 +405,14 @@ export function isOver(state) {
  *  every third card of the rest of this pass (and the last when the stock does not
  *  divide by three), and, if a redeal is allowed, one more pass over talon + the rest
  *  of the stock. Later passes turn the same sequence again, so they show nothing new. */
+/**
+ * @param {readonly Card[]} stock
+ * @param {readonly Card[]} talon
+ * @param {boolean} mayRedeal
+ * @returns {Card[]}
+ */
 export function talonShowable(stock, talon, mayRedeal) {
+  /** @type {Card[]} */
   const shown = [];
   if (talon.length) shown.push(talon[talon.length - 1]);
   const order = [...stock].reverse(); // turning order of the rest of this pass
@@ -280,12 +422,20 @@ export function talonShowable(stock, talon, mayRedeal) {
 }
 
 // The cards a pass over `seq` (in turning order) leaves on top of the talon.
+/**
+ * @param {readonly Card[]} seq
+ * @param {Card[]} into
+ */
 function everyThird(seq, into) {
   for (let i = DRAW - 1; i < seq.length; i += DRAW) into.push(seq[i]);
   if (seq.length % DRAW) into.push(seq[seq.length - 1]);
 }
 
 // The card that would fit on `top`, as a card string, or null for J, Q, K.
+/**
+ * @param {Card} top
+ * @returns {Card | null}
+ */
 function successor(top) {
   const r = RANK_OF[top[0]];
   return r <= 10 ? RANKS[r + 2] + top[1] : null;
@@ -295,9 +445,14 @@ function successor(top) {
  *  `GripState.is_over`): a card enters only from the talon onto a top, or into a cell
  *  emptied by moving a whole pile onto another top; part-pile moves and swaps change
  *  neither the tops that matter nor the bottoms. */
+/**
+ * @param {GripState} state
+ * @returns {boolean}
+ */
 function stuck(state) {
   const { grid, stock, talon } = state;
   if (!stock.length && !talon.length) return true;
+  /** @type {Set<Card>} */
   const wanted = new Set();
   for (const pile of grid) {
     if (pile.length) {
@@ -317,6 +472,7 @@ function stuck(state) {
 //   {type: 'deal'} {type: 'redeal'} {type: 'talon', dst} {type: 'move', src, dst, count}
 //   {type: 'swap', a, b} {type: 'end'}
 
+/** @type {Readonly<Record<Action['type'], readonly string[]>>} */
 const ACTION_FIELDS = Object.freeze({
   deal: [], redeal: [], talon: ['dst'], move: ['src', 'dst', 'count'], swap: ['a', 'b'], end: [],
 });
@@ -324,13 +480,19 @@ const ACTION_FIELDS = Object.freeze({
 /** A well-formed action object (its type known, exactly its fields, cells 0..23, count
  *  1..4, a move's count defaulting to 1), as the Python `grip_action_from_json` checks
  *  it; whether it is legal in a position is `apply`'s business. Throws IllegalAction. */
-export function parseAction(data) {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new IllegalAction('an action must be a JSON object');
+/**
+ * @param {unknown} json
+ * @returns {Action}
+ */
+export function parseAction(json) {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new IllegalAction('an action must be a JSON object');
+  const data = /** @type {Record<string, unknown>} */ (json);
   const kind = data.type;
   if (typeof kind !== 'string' || !Object.hasOwn(ACTION_FIELDS, kind)) throw new IllegalAction(`unknown action type: ${String(kind)}`);
-  const names = ACTION_FIELDS[kind];
+  const names = ACTION_FIELDS[/** @type {Action['type']} */ (kind)];
   const extra = Object.keys(data).filter((k) => k !== 'type' && !names.includes(k)).sort();
   if (extra.length) throw new IllegalAction(`unexpected field(s) for '${kind}': ${extra.join(', ')}`);
+  /** @type {Record<string, unknown>} */
   const out = { type: kind };
   for (const name of names) {
     if (!Object.hasOwn(data, name) && kind === 'move' && name === 'count') {
@@ -338,21 +500,27 @@ export function parseAction(data) {
       continue;
     }
     if (!Object.hasOwn(data, name)) throw new IllegalAction(`'${kind}' needs the field '${name}'`);
-    const value = data[name];
+    const value = /** @type {number} */ (data[name]); // a number once past the next line
     if (!Number.isInteger(value)) throw new IllegalAction(`'${name}' must be an integer`);
     if (name === 'count' ? value < 1 || value > MAX_PILE : value < 0 || value >= CELLS) {
       throw new IllegalAction(name === 'count' ? `count must be 1..${MAX_PILE}` : `'${name}' must be a cell 0..${CELLS - 1}`);
     }
     out[name] = value;
   }
-  return out;
+  // the type is known and every field of it checked just above
+  return /** @type {Action} */ (out);
 }
 
 // The 276 swaps of a full grid, one shared frozen list: most positions have no empty
 // cell, and building them anew for every legal list would be most of its cost.
 const FULL_GRID_SWAPS = Object.freeze(swapsOf(() => true));
 
+/**
+ * @param {(cell: number) => boolean} occupied
+ * @returns {SwapAction[]}
+ */
 function swapsOf(occupied) {
+  /** @type {SwapAction[]} */
   const out = [];
   for (let a = 0; a < CELLS; a += 1) {
     for (let b = a + 1; b < CELLS; b += 1) if (occupied(a) || occupied(b)) out.push(Object.freeze({ type: 'swap', a, b }));
@@ -364,15 +532,23 @@ function swapsOf(occupied) {
  *  the swaps (each pair once, a < b) unless `swaps: false`. Empty once the deal has
  *  ended. The end itself ({type: 'end'}) is always allowed while the deal goes on and
  *  is not listed. */
+/**
+ * @param {GripState} state
+ * @param {{ swaps?: boolean }} [options]
+ * @returns {Action[]}
+ */
 export function legalActions(state, { swaps = true } = {}) {
   if (state.ended) return [];
   const { grid, stock, talon } = state;
+  /** @type {Action[]} */
   const out = [];
   if (stock.length) out.push({ type: 'deal' });
   else if (talon.length && mayRedealLater(state)) out.push({ type: 'redeal' });
   // The card each pile's top wants (rule 3), computed once: the scan below compares
   // every grid card with every top, and a string comparison is all that takes.
+  /** @type {number[]} */
   const tops = [];
+  /** @type {(Card | null)[]} */
   const wants = [];
   for (let i = 0; i < CELLS; i += 1) {
     if (grid[i].length) {
@@ -400,6 +576,10 @@ export function legalActions(state, { swaps = true } = {}) {
   return out;
 }
 
+/**
+ * @param {readonly Card[]} pile
+ * @returns {Card}
+ */
 function top(pile) {
   return pile[pile.length - 1];
 }
@@ -408,11 +588,18 @@ function top(pile) {
  *  changed. Throws GameOver once the deal has ended and IllegalAction for anything the
  *  rules forbid. When the play leaves no card able to enter (rule 10) the new state is
  *  ended, and a won deal has its rows arranged at once (rule 6). */
+/**
+ * @param {GripState} state
+ * @param {Action} action checked again here (parseAction): it may come from anywhere
+ * @returns {GripState}
+ */
 export function apply(state, action) {
   if (state.ended) throw new GameOver();
   const a = parseAction(action);
   if (a.type === 'end') return withEnded(state);
-  const next = PLAYS[a.type](state, a);
+  // PLAYS[a.type] is the play of that very type, so it takes `a`
+  const play = /** @type {(state: GripState, action: Action) => GripState} */ (PLAYS[a.type]);
+  const next = play(state, a);
   if (!stuck(next)) return next;
   const over = withEnded(next);
   return won(over) ? arrangedIfPossible(over) : over;
@@ -427,6 +614,10 @@ const PLAYS = {
 };
 
 // Rule 8: up to three stock cards onto the talon, the last turned on top.
+/**
+ * @param {GripState} state
+ * @returns {GripState}
+ */
 function dealThree(state) {
   const { stock, talon } = state;
   if (!stock.length) {
@@ -440,6 +631,10 @@ function dealThree(state) {
 }
 
 // Rule 9: the talon turned over, unshuffled, into the stock; a new pass begins.
+/**
+ * @param {GripState} state
+ * @returns {GripState}
+ */
 function redeal(state) {
   if (state.stock.length) throw new IllegalAction('redeal only when the stock is empty');
   if (!state.talon.length) throw new IllegalAction('there is no talon to turn over');
@@ -448,6 +643,11 @@ function redeal(state) {
 }
 
 // Rules 3-4: the talon's top card onto a non-empty pile it fits.
+/**
+ * @param {GripState} state
+ * @param {TalonAction} action
+ * @returns {GripState}
+ */
 function talonToGrid(state, { dst }) {
   const { talon } = state;
   if (!talon.length) throw new IllegalAction('the talon is empty');
@@ -462,6 +662,11 @@ function talonToGrid(state, { dst }) {
 
 // Rule 4: the top `count` cards of `src` onto a non-empty pile, as one piece; rule 7
 // refills an emptied cell from the stock or, that being empty, from the talon.
+/**
+ * @param {GripState} state
+ * @param {MoveAction} action
+ * @returns {GripState}
+ */
 function gridToGrid(state, { src, dst, count }) {
   if (src === dst) throw new IllegalAction('a pile cannot move onto itself');
   const pile = state.grid[src];
@@ -489,6 +694,11 @@ function gridToGrid(state, { src, dst, count }) {
 
 // Rule 5: two cells exchange their whole piles. An empty cell exists only when stock
 // and talon are both empty (rule 7), so nothing needs refilling.
+/**
+ * @param {GripState} state
+ * @param {SwapAction} action
+ * @returns {GripState}
+ */
 function swap(state, { a, b }) {
   if (a === b) throw new IllegalAction('a cell cannot swap with itself');
   if (!state.grid[a].length && !state.grid[b].length) throw new IllegalAction('both cells are empty');
@@ -503,7 +713,12 @@ function swap(state, { a, b }) {
 /** Rule 6: a won deal with its rows arranged: 2-based piles (to J) on top, 3-based in
  *  the middle, 4-based at the bottom; within a row by suit S H D C, twins in their
  *  current cell order. Throws IllegalAction when the piles cannot fill the rows so. */
+/**
+ * @param {GripState} state
+ * @returns {GripState}
+ */
 export function arranged(state) {
+  /** @type {{ suit: number, i: number, pile: Pile }[][]} */
   const rows = [[], [], []];
   state.grid.forEach((pile, i) => {
     if (!pile.length) throw new IllegalAction('only a won deal is arranged');
@@ -516,6 +731,10 @@ export function arranged(state) {
 
 // A made-up position (tests) may be won with piles that cannot fill the rows: the
 // Python engine then leaves the grid as it is, and so does this.
+/**
+ * @param {GripState} state
+ * @returns {GripState}
+ */
 function arrangedIfPossible(state) {
   try {
     return arranged(state);

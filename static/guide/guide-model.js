@@ -7,21 +7,62 @@
 // one. Phases: 'intro' (a word of welcome and "Show me"), 'ask' (waiting for the
 // server), 'point' (pointing at a move), 'done' (a last word), 'off' (gone).
 
+/** @typedef {import('../common/i18n.js').Translate} Translate */
+/** @typedef {import('../grip/grip-rules.js').Action} GripAction */
+/** @typedef {import('../grip/grip-model.js').GripHintReason} GripHintReason */
+
+/**
+ * A Demon action as the coach and the legal list carry it (docs/protocol.md).
+ * @typedef {{ type: string, src?: 'waste' | number, dst?: number, count?: number, pile?: number | null }} DemonActionLike
+ */
+
+/**
+ * Why the Demon coach advises a move (the server's `coach` answer).
+ * @typedef {{ kind: string, card?: string, onto?: string, under?: string, uncover?: boolean }} DemonWhy
+ */
+
+/**
+ * The server's advice: a move to point at, or (no action) only a reason to show.
+ * @typedef {{ action?: GripAction | DemonActionLike | null, why?: GripHintReason | DemonWhy | null }} Advice
+ */
+
+/** @typedef {'grip' | 'demon'} GuideGame */
+/** @typedef {'intro' | 'ask' | 'point' | 'done' | 'off'} GuidePhase */
+/** @typedef {{ game: GuideGame, phase: GuidePhase, step: number, advice: Advice | null }} Guide */
+
+/** {src, dst}: CSS selectors of what to point at, from and to. @typedef {{ src: string | null, dst: string | null }} Marks */
+
 export const STEPS = { grip: 4, demon: 5 }; // moves the guide points at before it lets go
 
+/**
+ * @param {GuideGame} game
+ * @returns {Guide}
+ */
 export function newGuide(game) {
   return { game, phase: 'intro', step: 0, advice: null };
 }
 
-export const isOn = (g) => Boolean(g) && g.phase !== 'off';
+/** @type {(g: Guide | null) => g is Guide & { phase: Exclude<GuidePhase, 'off'> }} */
+export const isOn = (g) => Boolean(g) && /** @type {Guide} */ (g).phase !== 'off';
 
 // "Show me" (or asking again after a move): the guide waits for the server's advice.
+/**
+ * @template {Guide | null} G
+ * @param {G} g
+ * @returns {G}
+ */
 export function ask(g) {
   return isOn(g) && g.phase !== 'done' ? { ...g, phase: 'ask', advice: null } : g;
 }
 
 // The server's advice {action, why}: a move to point at, or (action null) only a
 // reason to show, such as "vote to end the round"; no advice at all ends the guide.
+/**
+ * @template {Guide | null} G
+ * @param {G} g
+ * @param {Advice | null} advice
+ * @returns {G}
+ */
 export function advise(g, advice) {
   if (!g || g.phase !== 'ask') return g;
   const useful = Boolean(advice && (advice.action || advice.why));
@@ -30,24 +71,46 @@ export function advise(g, advice) {
 
 // The player made a move (the one pointed at or another): one step further; after the
 // last one the guide says its last word instead of asking again.
+/**
+ * @template {Guide | null} G
+ * @param {G} g
+ * @returns {G}
+ */
 export function moved(g) {
   if (!g || (g.phase !== 'point' && g.phase !== 'ask')) return g;
   const step = g.step + 1;
   return step >= STEPS[g.game] ? { ...g, step, phase: 'done', advice: null } : { ...g, step, phase: 'ask', advice: null };
 }
 
+/**
+ * @template {Guide | null} G
+ * @param {G} g
+ * @returns {G}
+ */
 export function finish(g) {
   return g ? { ...g, phase: 'off', advice: null } : g;
 }
 
 // Whether an action is in the legal list the server sent (the same keys and values).
+/**
+ * @param {object | null | undefined} a
+ * @param {object | null | undefined} b
+ * @returns {boolean}
+ */
 export function sameAction(a, b) {
   if (!a || !b) return false;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) if ((a[k] ?? null) !== (b[k] ?? null)) return false;
+  const x = /** @type {Record<string, unknown>} */ (a);
+  const y = /** @type {Record<string, unknown>} */ (b);
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  for (const k of keys) if ((x[k] ?? null) !== (y[k] ?? null)) return false;
   return true;
 }
 
+/**
+ * @param {object | null | undefined} action
+ * @param {readonly object[] | null | undefined} legal
+ * @returns {boolean}
+ */
 export function isLegal(action, legal) {
   return Boolean(action) && (legal || []).some((a) => sameAction(a, action));
 }
@@ -55,8 +118,13 @@ export function isLegal(action, legal) {
 // ---- what to point at: selectors of the page's own marks (data-target, data-pick) ----
 
 // Devil's Grip: {src, dst} CSS selectors for a hinted action.
+/**
+ * @param {GripAction | null | undefined} action
+ * @returns {Marks}
+ */
 export function gripMarks(action) {
   if (!action) return { src: null, dst: null };
+  /** @param {number} c */
   const cell = (c) => `[data-target="c:${c}"]`;
   switch (action.type) {
     case 'deal': case 'redeal': return { src: '#grip-stock', dst: null };
@@ -70,13 +138,22 @@ export function gripMarks(action) {
 // Demon: {src, dst} selectors for an advised action, given the seat's own view
 // ({tableau: [{down, up}], waste}): the run's first card, and the pile it goes to; with
 // no action, the vote button when the reason is that nothing helps any more.
+/**
+ * @param {DemonActionLike | null | undefined} action
+ * @param {{ tableau?: { up: unknown[] }[] } | null | undefined} me
+ * @param {{ kind: string } | null} [why]
+ * @returns {Marks}
+ */
 export function demonMarks(action, me, why = null) {
   if (!action) return { src: why && why.kind === 'stuck' ? '#vote-end' : null, dst: null };
   if (action.type === 'draw' || action.type === 'recycle') return { src: '#stock', dst: null };
+  /** @type {string | null} */
   let src = null;
+  // a tableau pile's index, or undefined (no such pile: nothing to point at)
+  const pile = /** @type {number} */ (action.src);
   if (action.src === 'waste') src = '[data-pick="w"]';
-  else if (me && me.tableau && me.tableau[action.src]) {
-    const up = me.tableau[action.src].up.length;
+  else if (me && me.tableau && me.tableau[pile]) {
+    const up = me.tableau[pile].up.length;
     src = `[data-pick="t:${action.src}:${up - (action.count || 1)}"]`;
   }
   const dst = action.type === 'foundation' ? `[data-target="f:${action.pile}"]` : `[data-target="t:${action.dst}"]`;
@@ -88,10 +165,22 @@ export function demonMarks(action, me, why = null) {
 
 const CHAINS = [['2', '5', '8', 'J'], ['3', '6', '9', 'Q'], ['4', '7', 'T', 'K']];
 
+/**
+ * @param {number | undefined} chain
+ * @param {(rank: string) => string} rank
+ * @returns {string}
+ */
 export function chainText(chain, rank) {
-  return (CHAINS[chain] || []).map(rank).join('-');
+  return (CHAINS[/** @type {number} */ (chain)] || []).map(rank).join('-');
 }
 
+/**
+ * @param {GripHintReason | null | undefined} why
+ * @param {Translate} t
+ * @param {(card: string) => string} card
+ * @param {(rank: string) => string} rank
+ * @returns {string}
+ */
 export function gripWhy(why, t, card, rank) {
   if (!why) return t('guide.noMove');
   const vars = { card: why.card ? card(why.card) : '', onto: why.onto ? card(why.onto) : '',
@@ -107,6 +196,12 @@ export function gripWhy(why, t, card, rank) {
   }
 }
 
+/**
+ * @param {DemonWhy | null | undefined} why
+ * @param {Translate} t
+ * @param {(card: string) => string} card
+ * @returns {string}
+ */
 export function demonWhy(why, t, card) {
   if (!why) return t('guide.noMove');
   const vars = { card: why.card ? card(why.card) : '', onto: why.onto ? card(why.onto) : '',
@@ -131,6 +226,11 @@ export function demonWhy(why, t, card) {
 
 // A practice round: the player holds a seat and every other seated player is a bot (the
 // server checks the same before it answers `coach`).
+/**
+ * @param {{ players?: { seat?: number | null, bot?: unknown }[] } | null | undefined} state
+ * @param {number | null | undefined} seat
+ * @returns {boolean}
+ */
 export function isPracticeTable(state, seat) {
   if (!state || seat === null || seat === undefined || !Array.isArray(state.players)) return false;
   const seated = state.players.filter((p) => p.seat !== null && p.seat !== undefined);

@@ -17,25 +17,40 @@ import * as G from './guide-model.js';
 
 // The Devil's Grip guide shows on a first visit; the Demon coach only where it was
 // asked for (markGuidedRoom), so only Devil's Grip's is remembered as seen.
+/** @typedef {import('./guide-model.js').Guide} Guide */
+/** @typedef {import('./guide-model.js').Marks} Marks */
+/** @typedef {import('./guide-model.js').Advice} Advice */
+/** @typedef {import('../grip/grip-model.js').GripAnswer} GripAnswer */
+
+/** @type {{ grip: 'guideGrip' }} */
 const PREFS = { grip: 'guideGrip' };
+/** @param {string} c */
 const card = (c) => cardText(c);
+/** @param {string} r */
 const rank = (r) => rankLabel(`${r}S`);
 
+/**
+ * @param {'grip'} game
+ * @returns {boolean}
+ */
 export function guideSeen(game) {
   return getPref(PREFS[game], false) === true;
 }
 
+/** @param {'grip'} game */
 function markSeen(game) {
   setPref(PREFS[game], true);
 }
 
 // A practice room opened with "Practice round with a guide": its coach shows even when
 // the guide was seen before (the player asked for it).
+/** @param {string} code */
 export function markGuidedRoom(code) {
   setPref('guideRoom', code);
 }
 
 // What the rules dialog offers as "Show me again": the guide of the page on show, if any.
+/** @type {{ run: () => void } | null} */
 let reopener = null;
 export function guideReopener() {
   return reopener;
@@ -43,8 +58,22 @@ export function guideReopener() {
 
 // ---- the bubble and the highlights ------------------------------------------------------
 
+/**
+ * What the bubble shows: a heading and words, the step ("2 of 4"), the primary button's
+ * label (none: no button), the marks to ring, and a selector of what to sit next to.
+ * @typedef {{ heading: string, words: string, stepText?: string, go?: string | null, marks?: Marks, anchor?: string | null }} BubbleContent
+ */
+/** @typedef {{ show: (what: BubbleContent) => void, hide: () => void, destroy: () => void }} Bubble */
+/** @typedef {{ onPrimary: () => void, onSkip: () => void }} BubbleHandlers */
+
 // The bubble, made the first time it shows: a page whose guide was seen pays nothing.
+/**
+ * @param {HTMLElement} root
+ * @param {BubbleHandlers} handlers
+ * @returns {Bubble}
+ */
 function lazyBubble(root, handlers) {
+  /** @type {(Bubble & { el: HTMLElement }) | null} */
   let bubble = null;
   return {
     show(what) {
@@ -59,6 +88,11 @@ function lazyBubble(root, handlers) {
 // What the bubble must never cover: whatever the player may pick up or drop on.
 const KEEP_CLEAR = '[data-target], [data-pick], #stock, #grip-stock, #grip-talon, #vote-end, #bots-finish';
 
+/**
+ * @param {HTMLElement} root
+ * @param {BubbleHandlers} handlers
+ * @returns {Bubble & { el: HTMLElement }}
+ */
 function createBubble(root, { onPrimary, onSkip }) {
   const title = h('strong', { class: 'guide-title' });
   const text = h('p', { class: 'guide-text', 'aria-live': 'polite' });
@@ -71,7 +105,9 @@ function createBubble(root, { onPrimary, onSkip }) {
   // guide" in two or three Tabs (at the end of the page it took twenty). Fixed, so where
   // it sits in the page changes nothing on screen.
   document.body.insertBefore(el, document.getElementById('top') || document.body.firstChild);
+  /** @type {string | null} */
   let anchorSel = null;
+  /** @type {Marks} */
   let marks = { src: null, dst: null };
 
   // Painted after every drawing of the table (and the clock's every second): a mark or a
@@ -84,11 +120,19 @@ function createBubble(root, { onPrimary, onSkip }) {
     if (shown) place(anchorSel ? root.querySelector(anchorSel) : null);
   }
 
+  /**
+   * @param {string} cls
+   * @param {Element | null} node
+   */
   function mark(cls, node) {
     root.querySelectorAll(`.${cls}`).forEach((n) => { if (n !== node) n.classList.remove(cls); });
     if (node && !node.classList.contains(cls)) node.classList.add(cls);
   }
 
+  /**
+   * @param {string} name
+   * @param {string} value
+   */
   function setStyle(name, value) {
     if (el.style.getPropertyValue(name) !== value) el.style.setProperty(name, value);
   }
@@ -97,6 +141,8 @@ function createBubble(root, { onPrimary, onSkip }) {
   // nothing the player may need there; else the free space nearest to it; else, on a
   // screen with no free space, where it covers least. "Needed" are the page's own marks:
   // every card or pile one can pick up or drop on, and the stock and vote buttons.
+  /** @typedef {{ x: number, y: number, side: 'below' | 'above' | 'side' | 'free', area: number, dist: number }} Spot */
+  /** @param {Element | null} anchor */
   function place(anchor) {
     const vw = window.innerWidth;
     const vh = window.innerHeight;
@@ -105,7 +151,9 @@ function createBubble(root, { onPrimary, onSkip }) {
       .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw);
     const r = anchor ? anchor.getBoundingClientRect() : null;
     const onScreen = r && r.bottom > 0 && r.top < vh && r.width > 0;
+    /** @type {(x: number, y: number) => [number, number]} */
     const fit = (x, y) => [Math.min(Math.max(8, x), Math.max(8, vw - w - 8)), Math.min(Math.max(8, y), Math.max(8, vh - ht - 8))];
+    /** @type {(x: number, y: number) => number} */
     const covered = (x, y) => {
       let area = 0;
       for (const c of clear) {
@@ -117,7 +165,11 @@ function createBubble(root, { onPrimary, onSkip }) {
     };
     const cx = onScreen ? r.left + r.width / 2 : vw / 2;
     const cy = onScreen ? r.top + r.height / 2 : vh;
+    /** @type {Spot | null} */
     let best = null;
+    // considered at least once before it is read
+    const bestSpot = () => /** @type {Spot} */ (best);
+    /** @type {(x: number, y: number, side: Spot['side']) => void} */
     const consider = (x, y, side) => {
       const [fx, fy] = fit(x, y);
       const area = covered(fx, fy);
@@ -126,28 +178,34 @@ function createBubble(root, { onPrimary, onSkip }) {
     };
     if (onScreen) {
       consider(cx - w / 2, r.bottom + 14, 'below');
-      if (best.area === 0) return put(best, r);
+      if (bestSpot().area === 0) return put(bestSpot(), r);
       consider(cx - w / 2, r.top - ht - 14, 'above');
       consider(r.right + 14, cy - ht / 2, 'side');
       consider(r.left - w - 14, cy - ht / 2, 'side');
-      if (best.area === 0) return put(best, r);
+      if (bestSpot().area === 0) return put(bestSpot(), r);
     }
     for (let y = 8; y <= vh - ht - 8 + 23; y += 24) {
       for (let x = 8; x <= vw - w - 8 + 23; x += 24) consider(x, y, 'free');
     }
-    return put(best, r);
+    return put(bestSpot(), r);
   }
 
+  /**
+   * @param {Spot} spot
+   * @param {DOMRect | null} r what it points at: there is one when the spot is below or above it
+   */
   function put(spot, r) {
     setStyle('top', `${Math.round(spot.y)}px`);
     setStyle('left', `${Math.round(spot.x)}px`);
     const pointing = spot.side === 'below' || spot.side === 'above';
-    if (pointing) setStyle('--arrow-x', `${Math.round(r.left + r.width / 2 - spot.x)}px`);
+    const at = /** @type {DOMRect} */ (r);
+    if (pointing) setStyle('--arrow-x', `${Math.round(at.left + at.width / 2 - spot.x)}px`);
     el.classList.toggle('above', spot.side === 'above');
     el.classList.toggle('free', !pointing);
   }
 
   // Esc closes the guide (a dialog open above it keeps Esc for itself).
+  /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     if (e.key !== 'Escape' || el.hidden || document.querySelector('dialog[open]')) return;
     onSkip();
@@ -202,12 +260,20 @@ function createBubble(root, { onPrimary, onSkip }) {
 
 // `ask()` asks the page for a hint (its own request, so the page shows it too) and
 // resolves true when an answer came; the page calls `update(game)` with every answer.
+/**
+ * @param {HTMLElement} root
+ * @param {{ ask: () => Promise<boolean> }} page
+ */
 export function createGripGuide(root, { ask }) {
+  /** @type {Guide | null} */
   let g = guideSeen('grip') ? null : G.newGuide('grip');
+  /** @type {GripAnswer | null} */
   let game = null;
+  /** @type {string | null} */
   let stateKey = null;
   let failed = false;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const bubble = lazyBubble(root, { onPrimary: primary, onSkip: skip });
   reopener = { run: restart };
   const stopLang = onLangChange(() => draw());
@@ -236,6 +302,7 @@ export function createGripGuide(root, { ask }) {
 
   // The page refuses while a request of its own is on its way (or the engine is busy,
   // 503): one more try a moment later, then a button to try again.
+  /** @param {boolean} [again] */
   async function request(again = true) {
     clearTimeout(timer);
     if (!G.isOn(g) || finished()) return;
@@ -249,19 +316,22 @@ export function createGripGuide(root, { ask }) {
     draw();
   }
 
+  /** @param {GripAnswer | null} next */
   function update(next) {
     game = next;
     if (!G.isOn(g)) return;
     if (finished()) { if (g.phase !== 'intro') g = G.finish(g); draw(); return; }
-    const key = JSON.stringify(game.state);
+    // not finished: there is a game
+    const shown = /** @type {GripAnswer} */ (game);
+    const key = JSON.stringify(shown.state);
     if (stateKey !== null && key !== stateKey) {
       g = G.moved(g); // a move, an undo, a new deal: one step on
       if (g.phase === 'ask') { clearTimeout(timer); timer = setTimeout(() => request(), 250); }
     }
     stateKey = key;
-    if (g.phase === 'ask' && game.hint_info && G.isLegal(game.hint, game.legal)) {
-      g = G.advise(g, { action: game.hint, why: game.hint_info.why });
-    } else if (g.phase === 'ask' && game.hint_info && !game.hint) {
+    if (g.phase === 'ask' && shown.hint_info && G.isLegal(shown.hint, shown.legal)) {
+      g = G.advise(g, { action: shown.hint, why: shown.hint_info.why });
+    } else if (g.phase === 'ask' && shown.hint_info && !shown.hint) {
       g = G.advise(g, null);
     }
     draw();
@@ -279,8 +349,10 @@ export function createGripGuide(root, { ask }) {
       bubble.show({ heading, words: failed ? t('guide.failed') : t('guide.looking'), stepText,
         go: failed ? t('guide.showMe') : null, anchor: '.grip-grid' });
     } else if (g.phase === 'point') {
-      const marks = G.gripMarks(g.advice.action);
-      bubble.show({ heading, words: G.gripWhy(g.advice.why, t, card, rank), stepText, marks, anchor: marks.src });
+      // pointing: there is advice, about a Grip move
+      const advice = /** @type {{ action?: import('../grip/grip-rules.js').Action | null, why?: import('../grip/grip-model.js').GripHintReason | null }} */ (g.advice);
+      const marks = G.gripMarks(advice.action);
+      bubble.show({ heading, words: G.gripWhy(advice.why, t, card, rank), stepText, marks, anchor: marks.src });
     } else {
       bubble.show({ heading, words: g.advice === null && g.step < G.STEPS.grip ? t('guide.noMove') : t('guide.gripDone'),
         go: t('guide.gotIt'), anchor: '#grip-hint' });
@@ -302,12 +374,33 @@ export function createGripGuide(root, { ask }) {
 
 // `model` is the room's model (state, seat, legal, code); `send` sends a socket message.
 // The table calls `update()` after each redraw and `onCoach(msg)` with each answer.
+/** @type {Map<string, Guide>} */
 const keptCoach = new Map(); // room code -> the coach's guide while the table is remounted
 
+/**
+ * The part of a Demon seat's view the coach reads.
+ * @typedef {{ tableau?: { up: unknown[] }[] }} CoachSeat
+ */
+/**
+ * What the coach reads of the room's model (room-model.js).
+ * @typedef {{
+ *   code: string,
+ *   state: { phase?: string, round?: { seats: CoachSeat[] } | null, players?: { seat?: number | null, bot?: unknown }[] } | null,
+ *   seat: number | null | undefined,
+ *   legal: readonly object[],
+ * }} CoachModel
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {{ model: CoachModel, send: (message: { type: 'coach' }) => boolean }} table
+ */
 export function createDemonCoach(root, { model, send }) {
+  /** @type {Guide | null} */
   let g = keptCoach.get(model.code) || null;
   keptCoach.delete(model.code);
   if (g && g.phase === 'point') g = G.ask(g); // ask again about the table as it is now
+  /** @type {string | null} */
   let mineKey = null;
   let waiting = false;
   let retries = 0;
@@ -319,6 +412,9 @@ export function createDemonCoach(root, { model, send }) {
     return Boolean(st && st.phase === 'playing' && st.round && model.seat !== null && model.seat !== undefined);
   };
   const practice = () => G.isPracticeTable(model.state, model.seat);
+  // while playing (`playing()`), the room has a state with a round and this seat in it
+  const table = () => /** @type {NonNullable<CoachModel['state']> & { round: { seats: CoachSeat[] } }} */ (model.state);
+  const seat = () => /** @type {number} */ (model.seat);
 
   function skip() {
     g = G.finish(g);
@@ -354,15 +450,17 @@ export function createDemonCoach(root, { model, send }) {
       return;
     }
     if (!G.isOn(g)) { draw(); return; }
-    const me = model.state.round.seats[model.seat];
+    const me = table().round.seats[seat()];
     const key = JSON.stringify(me);
     if (mineKey !== null && key !== mineKey) { g = G.moved(g); retries = 0; }
     mineKey = key;
-    if (g.phase === 'point' && g.advice.action && !G.isLegal(g.advice.action, model.legal)) g = G.ask(g);
+    // pointing: there is advice
+    if (g.phase === 'point' && /** @type {Advice} */ (g.advice).action && !G.isLegal(/** @type {Advice} */ (g.advice).action, model.legal)) g = G.ask(g);
     if (g.phase === 'ask') request();
     draw();
   }
 
+  /** @param {Advice} msg */
   function onCoach(msg) {
     waiting = false;
     if (!g || g.phase !== 'ask') return;
@@ -376,6 +474,7 @@ export function createDemonCoach(root, { model, send }) {
     draw();
   }
 
+  /** @param {{ code?: string } | null | undefined} msg */
   function onError(msg) {
     if (!msg || (msg.code !== 'not_practice' && msg.code !== 'bad_phase')) return;
     waiting = false;
@@ -386,14 +485,16 @@ export function createDemonCoach(root, { model, send }) {
     if (!G.isOn(g) || !playing()) { bubble.hide(); return; }
     const heading = t('guide.demonTitle');
     const stepText = t('guide.step', { n: Math.min(g.step + 1, G.STEPS.demon), total: G.STEPS.demon });
-    const bots = (model.state.players || []).filter((p) => p.bot && p.seat !== null && p.seat !== undefined).length;
+    const bots = (table().players || []).filter((p) => p.bot && p.seat !== null && p.seat !== undefined).length;
     const lead = g.step === 0 ? `${t(bots > 1 ? 'guide.demonIntroMany' : 'guide.demonIntro')} ` : '';
     if (g.phase === 'ask') {
       bubble.show({ heading, words: `${lead}${t('guide.looking')}`, stepText, anchor: '.mine' });
     } else if (g.phase === 'point') {
-      const me = model.state.round.seats[model.seat];
-      const marks = G.demonMarks(g.advice.action, me, g.advice.why);
-      bubble.show({ heading, words: `${lead}${G.demonWhy(g.advice.why, t, card)}`, stepText, marks,
+      const me = table().round.seats[seat()];
+      // pointing: there is advice, about a Demon move
+      const advice = /** @type {{ action?: import('./guide-model.js').DemonActionLike | null, why?: import('./guide-model.js').DemonWhy | null }} */ (g.advice);
+      const marks = G.demonMarks(advice.action, me, advice.why);
+      bubble.show({ heading, words: `${lead}${G.demonWhy(advice.why, t, card)}`, stepText, marks,
         anchor: marks.src || '.mine' });
     } else {
       bubble.show({ heading, words: t('guide.demonDone'), go: t('guide.gotIt'), anchor: '.mine' });
@@ -413,6 +514,10 @@ export function createDemonCoach(root, { model, send }) {
 }
 
 // The rules dialog's "Show me again" button, when the page on show has a guide.
+/**
+ * @param {() => void} close closes the rules dialog
+ * @returns {HTMLParagraphElement | null}
+ */
 export function showAgainButton(close) {
   const again = guideReopener();
   if (!again) return null;

@@ -1,4 +1,4 @@
-// A finished Devil's Grip game watched again, /grip/replay/{id} (issue 29): the grid,
+// A finished Devil's Grip game watched again, /grip/replay/{id}: the grid,
 // the stock and the talon as the Grip page draws them (grip-panels.js), every move in
 // order at a steady pace (Devil's Grip records keep no times: grip-replay-model.js), a
 // scrubber, steps back and forward, a speed.
@@ -23,7 +23,21 @@ const EVERY_CELL = Array.from({ length: CELLS }, (_, c) => c); // a step may cha
 import { createPlayer } from './replay-player.js';
 import { createControls } from './replay-controls.js';
 
+/** @typedef {import('../grip/grip-model.js').GripSyncAnswer} GripSyncAnswer */
+/** @typedef {import('../grip/grip-model.js').GripView} GripView */
+/** @typedef {import('./grip-replay-model.js').GripPositions} GripPositions */
+/** @typedef {import('./replay-player.js').ReplayPlayer} ReplayPlayer */
+
+/**
+ * What the app's router gets from a page.
+ * @typedef {{ title: () => string, rerender: () => void, keys: () => [string, [string, string][]][], destroy: () => void }} MountedPage
+ */
+
 // The token this browser keeps for game `id`: a game it played, or the one in progress.
+/**
+ * @param {string} id
+ * @returns {{ token: string, daily: boolean } | null}
+ */
 function tokenFor(id) {
   const kept = listGripPlayed().find((g) => g.id === id);
   if (kept) return { token: kept.token, daily: Boolean(kept.daily) };
@@ -31,12 +45,19 @@ function tokenFor(id) {
   return current && current.id === id && current.token ? { token: current.token, daily: Boolean(current.daily) } : null;
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {{ id: string, navigate: (path: string) => void }} options
+ * @returns {MountedPage}
+ */
 export function mount(container, { id, navigate }) {
   const own = tokenFor(id);
   const el = h('div', { class: 'grip replaying grip-watch' }, h('p', { class: 'note', role: 'status', text: t('replay.loading') }));
   container.append(el);
+  /** @type {{ rerender: () => void, destroy: () => void } | null} */
   let viewer = null;
   let destroyed = false;
+  /** @type {number | null} */
   let number = null; // the game's deal number, once loaded (the page's title)
 
   const toGrip = () => h('a', { href: '/grip', class: 'button secondary', id: 'grip-watch-back',
@@ -46,7 +67,9 @@ export function mount(container, { id, navigate }) {
     try {
       const answer = await api.gripSync(id, own ? own.token : null);
       if (destroyed) return;
-      const positions = gripPositions(answer);
+      // a deal without a number cannot be dealt again: deal() throws, and the page says
+      // the replay failed
+      const positions = gripPositions(/** @type {GripSyncAnswer & { number: number }} */ (answer));
       number = answer.number;
       document.title = t('gripReplay.title', { n: number });
       viewer = showGame(el, answer, positions, { daily: Boolean(own && own.daily), toGrip });
@@ -74,17 +97,26 @@ export function mount(container, { id, navigate }) {
   };
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {GripSyncAnswer} answer
+ * @param {GripPositions} positions
+ * @param {{ daily: boolean, toGrip: () => HTMLElement }} options
+ */
 function showGame(el, answer, positions, { daily, toGrip }) {
   const { views, actions } = positions;
   const last = views.length - 1;
   const agrees = endsAsServer(positions, answer.state);
   let at = 0; // the position drawn
+  /** @type {ReplayPlayer | null} */
   let player = null;
+  // made below, before anything is drawn or any control can be used
+  const thePlayer = () => /** @type {ReplayPlayer} */ (player);
 
   const heading = h('h1', { class: 'replay-title' });
   const outcome = h('p', { class: 'grip-watch-outcome', id: 'grip-watch-outcome' });
   const info = h('div', { class: 'grip-info' });
-  const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, () => player);
+  const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, thePlayer);
   const copyBtn = h('button', { type: 'button', class: 'secondary', id: 'replay-copy', onclick: async () => {
     const link = `${location.origin}/grip/replay/${answer.id}`;
     try { await navigator.clipboard.writeText(link); toast(t('replay.copied')); } catch { toast(link); }
@@ -112,19 +144,20 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     setText(heading, t(daily ? 'gripReplay.headingDaily' : 'gripReplay.heading', { n: answer.number }));
     const end = views[last];
     setText(outcome, t(`gripReplay.outcome.${outcomeOf(end)}`, { n: end.score }));
-    playBtn.textContent = player.playing() ? t('replay.pause') : t('replay.play');
+    playBtn.textContent = thePlayer().playing() ? t('replay.pause') : t('replay.play');
     backBtn.textContent = `‹ ${t('replay.back')}`;
     fwdBtn.textContent = `${t('replay.forward')} ›`;
     copyBtn.textContent = t('replay.copy');
     setText(scrubLabel, t('gripReplay.position'));
     setText(speedLabel, t('replay.speed'));
-    setText(controls.querySelector('h2'), t('gripReplay.controls'));
+    setText(/** @type {HTMLHeadingElement} */ (controls.querySelector('h2')), t('gripReplay.controls'));
     grid.setAttribute('aria-label', t('grip.grid'));
     if (differs) setText(differs, t('gripReplay.differs'));
-    const speed = player.speed();
+    const speed = thePlayer().speed();
     replaceChildren(speedSel, SPEEDS.map((s) => h('option', { value: String(s), selected: s === speed, text: `×${s}` })));
   }
 
+  /** @param {GripView} s */
   function drawInfo(s) {
     const passText = s.passes_allowed === null || s.passes_allowed === undefined
       ? t('grip.passesUnlimited', { used: s.passes_used }) : t('grip.passes', { used: s.passes_used, allowed: s.passes_allowed });
@@ -137,6 +170,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
       answer.used_hint ? h('span', { class: 'tag hint-tag', title: t('grip.hintNote'), text: t('grip.hintUsed') }) : null);
   }
 
+  /** @param {number} i */
   function moveWords(i) {
     if (i === 0) return t('gripReplay.start');
     const action = actions[i - 1];
@@ -166,14 +200,19 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     el.dataset.at = String(at);
   }
 
-  const cardsIn = (c) => [...grid.querySelectorAll(`[data-cell="${c}"] [data-card]`)];
+  /** @param {number} c */
+  const cardsIn = (c) => [.../** @type {NodeListOf<HTMLElement>} */ (grid.querySelectorAll(`[data-cell="${c}"] [data-card]`))];
+  /** @param {Element[]} nodes */
   const rects = (nodes) => nodes.map((n) => n.getBoundingClientRect());
 
   // Where the cards of the move into position `i` start, read before it is drawn, and
   // a function that flies them there once it is (Web Animations of transform: they stop).
+  /** @param {number} i */
   function flightOf(i) {
     const a = actions[i - 1];
+    /** @type {DOMRect[]} */
     let from = [];
+    /** @type {() => HTMLElement[]} */
     let to = () => [];
     if (a.type === 'move') {
       from = rects(cardsIn(a.src).slice(-a.count));
@@ -188,9 +227,9 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     } else if (a.type === 'deal') {
       const stock = top.querySelector('#grip-stock');
       from = stock ? [stock.getBoundingClientRect()] : [];
-      to = () => [...top.querySelectorAll('#grip-talon [data-card]')].slice(-1);
+      to = () => [.../** @type {NodeListOf<HTMLElement>} */ (top.querySelectorAll('#grip-talon [data-card]'))].slice(-1);
     }
-    const ms = Math.min(320, 260 / player.speed() + 60);
+    const ms = Math.min(320, 260 / thePlayer().speed() + 60);
     return () => to().forEach((node, k) => flyFrom(node, from[k], ms));
   }
 
@@ -212,6 +251,6 @@ function showGame(el, answer, positions, { daily, toGrip }) {
 
   return {
     rerender() { words(); draw(); },
-    destroy: () => player.destroy(),
+    destroy: () => thePlayer().destroy(),
   };
 }

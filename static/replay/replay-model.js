@@ -7,6 +7,42 @@ import { applyEvent } from '../demon/demon-model.js';
 
 export { SPEEDS, stepTo } from './replay-steps.js';
 
+/**
+ * A player of a replayed round: the seat, the name, the bot level (null for a person)
+ * and the round's score; the rest (id, colour) is passed on to the table's panels.
+ * @typedef {{ seat: number, name: string, bot: string | null, score: number, [more: string]: unknown }} ReplayPlayer
+ */
+
+/**
+ * One entry of the round as the server replayed it (app/records/frames.py): a move (its
+ * seat, action and the foundation piles it changed), an absence, or the finish; `at` is
+ * seconds after the signal when the record kept a time.
+ * @typedef {{
+ *   kind: 'move' | 'absent' | 'finish',
+ *   at?: number | null,
+ *   seat?: number,
+ *   action?: { type: string, src?: 'waste' | number, [more: string]: unknown },
+ *   foundations?: { pile: number, [more: string]: unknown }[],
+ *   [more: string]: unknown,
+ * }} ReplayFrame
+ */
+
+/**
+ * A round in the list of a room's rounds (GET /api/replays?code=).
+ * @typedef {{ id: string, code: string, round_no: number, finished_at: number, players: ReplayPlayer[], shared: boolean }} ReplaySummary
+ */
+
+/**
+ * A round to watch (GET /api/replays/{id}): the table at the signal (`initial`, the
+ * room model's round), every frame, and how it ended.
+ * @typedef {ReplaySummary & {
+ *   may_share: boolean,
+ *   initial: unknown,
+ *   frames: ReplayFrame[],
+ *   end: { reason: string, winner: number | null } | null,
+ * }} DemonReplay
+ */
+
 // A pause in the round longer than this plays as this long (seconds of the round): a
 // player who thought for a minute would otherwise hold the viewer for a minute too.
 export const LONGEST_PAUSE_S = 4;
@@ -16,7 +52,12 @@ export const LONGEST_PAUSE_S = 4;
 const UNTIMED_STEP_S = 0.5;
 
 // tables[0] is the table at the signal, tables[i] the table after frame i - 1.
+/**
+ * @param {DemonReplay} replay
+ * @returns {unknown[]} the rounds, as the room model makes them
+ */
 export function buildTables(replay) {
+  /** @type {{ phase: string, round: unknown }} */
   let state = { phase: 'replay', round: replay.initial };
   const tables = [state.round];
   for (const frame of replay.frames) {
@@ -27,6 +68,10 @@ export function buildTables(replay) {
 }
 
 // Seconds after the signal of each table (tables[0] at 0), never going back.
+/**
+ * @param {readonly ReplayFrame[]} frames
+ * @returns {number[]}
+ */
 export function tableTimes(frames) {
   const times = [0];
   for (const frame of frames) {
@@ -38,6 +83,12 @@ export function tableTimes(frames) {
 }
 
 // How long the viewer waits on table i before showing table i + 1, in milliseconds.
+/**
+ * @param {readonly number[]} times
+ * @param {number} i
+ * @param {number} speed
+ * @returns {number | null}
+ */
 export function delayMs(times, i, speed) {
   if (i + 1 >= times.length) return null;
   const gap = Math.min(LONGEST_PAUSE_S, Math.max(0, times[i + 1] - times[i]));
@@ -45,13 +96,24 @@ export function delayMs(times, i, speed) {
 }
 
 // The foundation plays of frame i - 1 (the ones that make table i), for the flights.
+/**
+ * @param {DemonReplay} replay
+ * @param {number} i
+ * @returns {{ pile: number, seat: number | undefined, src: 'waste' | number | undefined }[]}
+ */
 export function playsInto(replay, i) {
   const frame = replay.frames[i - 1];
   if (!frame || frame.kind !== 'move') return [];
-  return frame.foundations.map((f) => ({ pile: f.pile, seat: frame.seat, src: frame.action.src }));
+  // a move frame has its action and the foundation piles it changed
+  const move = /** @type {ReplayFrame & Required<Pick<ReplayFrame, 'foundations' | 'action'>>} */ (frame);
+  return move.foundations.map((f) => ({ pile: f.pile, seat: move.seat, src: move.action.src }));
 }
 
 // The players as the table's panels read a room's state (demon-model.js, demon-panels.js).
+/**
+ * @param {DemonReplay} replay
+ * @param {unknown} round
+ */
 export function viewerState(replay, round) {
   return {
     phase: 'replay', round, round_no: replay.round_no,

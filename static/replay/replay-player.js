@@ -10,26 +10,55 @@
 
 import { stepTo } from './replay-steps.js';
 
+/**
+ * @typedef {{
+ *   at: () => number,
+ *   last: number,
+ *   speed: () => number,
+ *   playing: () => boolean,
+ *   toggle: () => void,
+ *   step: (delta: number) => void,
+ *   seek: (i: number) => void,
+ *   setSpeed: (value: number) => void,
+ *   destroy: () => void,
+ * }} ReplayPlayer
+ */
+
+/**
+ * @param {{
+ *   count: number,
+ *   waitMs: (i: number, speed: number) => number | null,
+ *   show: (i: number, animate: boolean) => void,
+ *   onPlaying?: (playing: boolean) => void,
+ *   onStep?: (i: number) => void,
+ * }} options
+ * @returns {ReplayPlayer}
+ */
 export function createPlayer({ count, waitMs, show, onPlaying = () => {}, onStep = () => {} }) {
   const last = count - 1;
   let at = 0;
   let speed = 1;
+  /** @type {ReturnType<typeof setTimeout> | -1 | null} -1: playing, before the first wait is set */
   let timer = null;
 
+  /**
+   * @param {number} i
+   * @param {boolean} animate
+   */
   function go(i, animate) {
     at = i;
     show(i, animate);
   }
 
   function pause() {
-    clearTimeout(timer);
+    clearTimeout(timer ?? undefined);
     timer = null;
     onPlaying(false);
   }
 
   function play() {
     if (at === last) go(0, false);
-    clearTimeout(timer);
+    clearTimeout(timer ?? undefined);
     const next = () => {
       const wait = waitMs(at, speed);
       if (wait === null) { pause(); return; }
@@ -43,21 +72,25 @@ export function createPlayer({ count, waitMs, show, onPlaying = () => {}, onStep
     onPlaying(true);
   }
 
+  /** @param {number} delta */
   function step(delta) {
     pause();
     go(stepTo(at, delta, count), delta === 1);
     onStep(at);
   }
 
+  /** @param {number} i */
   function seek(i) {
     pause();
     go(Math.max(0, Math.min(last, i)), false);
   }
 
+  /** @param {KeyboardEvent} e */
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('.modal-shade')) return;
-    const tag = e.target && e.target.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) && e.key !== 'Home' && e.key !== 'End') return;
+    const target = /** @type {Element | null} */ (e.target); // a key goes to an element (or the document: no tag)
+    const tag = target && target.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(/** @type {string} */ (tag)) && e.key !== 'Home' && e.key !== 'End') return;
     if (e.key === 'ArrowRight') step(1);
     else if (e.key === 'ArrowLeft') step(-1);
     else if (e.key === 'Home') seek(0);
@@ -76,6 +109,7 @@ export function createPlayer({ count, waitMs, show, onPlaying = () => {}, onStep
     toggle: () => (timer ? pause() : play()),
     step,
     seek,
+    /** @param {number} value */
     setSpeed(value) {
       speed = value;
       if (timer) { pause(); play(); }

@@ -1,4 +1,4 @@
-// The replay viewer, /replay/{CODE}/{id} (issue 29): a finished Demon round watched again.
+// The replay viewer, /replay/{CODE}/{id}: a finished Demon round watched again.
 // The server replays the round's record through the engine and sends every frame; this
 // page keeps the tables they make (replay-model.js) and draws them with the Demon
 // table's own panels (demon-panels.js), one seat's layout large and the others small.
@@ -19,11 +19,22 @@ import { buildTables, tableTimes, delayMs, playsInto, viewerState, SPEEDS } from
 import { createPlayer } from './replay-player.js';
 import { createControls } from './replay-controls.js';
 
+/** @typedef {import('./replay-model.js').DemonReplay} DemonReplay */
+/** @typedef {import('./replay-model.js').ReplaySummary} ReplaySummary */
+/** @typedef {import('./replay-player.js').ReplayPlayer} ReplayPlayer */
+/** @typedef {import('./grip-viewer.js').MountedPage} MountedPage */
+
+/**
+ * @param {HTMLElement} container
+ * @param {{ code: string, id: string, navigate: (path: string) => void }} options `id` 'last': the room's newest round
+ * @returns {MountedPage}
+ */
 export function mount(container, { code, id, navigate }) {
   const creds = getRoomCreds(code);
   const token = creds ? creds.token : null;
   const el = h('div', { class: 'replay' }, h('p', { class: 'note', role: 'status', text: t('replay.loading') }));
   container.append(el);
+  /** @type {{ rerender: () => void, destroy: () => void } | null} */
   let viewer = null;
   let destroyed = false;
   let title = t('replay.titleShort');
@@ -68,17 +79,25 @@ export function mount(container, { code, id, navigate }) {
   };
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {DemonReplay} replay
+ * @param {{ code: string, token: string | null, rounds: ReplaySummary[], navigate: (path: string) => void }} options
+ */
 function showReplay(el, replay, { code, token, rounds, navigate }) {
   const tables = buildTables(replay);
   const times = tableTimes(replay.frames);
   const last = tables.length - 1;
   let at = 0; // the table drawn
+  /** @type {ReplayPlayer | null} */
   let player = null;
+  // made below, before anything is drawn or any control can be used
+  const thePlayer = () => /** @type {ReplayPlayer} */ (player);
   let big = (replay.players.find((p) => p.bot === null) || replay.players[0] || { seat: 0 }).seat;
 
   const heading = h('h1', { class: 'replay-title' });
-  const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, () => player);
-  const bigSel = h('select', { id: 'replay-large', onchange: (e) => { big = Number(e.target.value); draw(); } });
+  const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, thePlayer);
+  const bigSel = h('select', { id: 'replay-large', onchange: (e) => { big = Number(e.currentTarget.value); draw(); } });
   const bigLabel = h('label', { for: 'replay-large' });
   const roundNav = h('nav', { class: 'replay-rounds' });
   const shareBox = h('div', { class: 'replay-share' });
@@ -101,7 +120,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
 
   function words() {
     setText(heading, t('replay.heading', { n: replay.round_no, code }));
-    playBtn.textContent = player.playing() ? t('replay.pause') : t('replay.play');
+    playBtn.textContent = thePlayer().playing() ? t('replay.pause') : t('replay.play');
     backBtn.textContent = `‹ ${t('replay.back')}`;
     fwdBtn.textContent = `${t('replay.forward')} ›`;
     setText(scrubLabel, t('replay.position'));
@@ -109,7 +128,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     setText(bigLabel, t('replay.large'));
     opponents.setAttribute('aria-label', t('table.opponents'));
     foundations.setAttribute('aria-label', t('table.foundations'));
-    const speed = player.speed();
+    const speed = thePlayer().speed();
     replaceChildren(speedSel, SPEEDS.map((s) => h('option', { value: String(s), selected: s === speed, text: `×${s}` })));
     replaceChildren(bigSel, replay.players.map((p) => h('option', { value: String(p.seat), selected: p.seat === big, text: p.name })));
     replaceChildren(roundNav, rounds.length > 1 ? [h('span', { text: t('replay.otherRounds') }), ' ',
@@ -125,10 +144,11 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     replaceChildren(shareBox,
       replay.may_share ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'replay-shared', checked: replay.shared,
         onchange: async (e) => {
+          const box = e.currentTarget; // (e.currentTarget is gone once the event has been handled)
           try {
-            replay.shared = (await api.shareReplay(replay.id, token, e.target.checked)).shared;
+            replay.shared = (await api.shareReplay(replay.id, token, box.checked)).shared;
           } catch {
-            e.target.checked = replay.shared;
+            box.checked = replay.shared;
             toast(t('replay.failed'), 'warn');
           }
         } }), ' ', t('replay.shareAnyone')) : null,
@@ -160,9 +180,10 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
       replaceChildren(ending);
       return;
     }
-    const winner = replay.players.find((p) => p.seat === replay.end.winner);
-    const reason = replay.end.reason === 'demon'
-      ? t('result.demon', { name: winner ? winner.name : '?' }) : t(`result.${replay.end.reason}`);
+    const end = replay.end;
+    const winner = replay.players.find((p) => p.seat === end.winner);
+    const reason = end.reason === 'demon'
+      ? t('result.demon', { name: winner ? winner.name : '?' }) : t(`result.${end.reason}`);
     const order = replay.players.slice().sort((a, b) => b.score - a.score);
     replaceChildren(ending, h('section', { class: 'panel results', id: 'replay-results', 'aria-labelledby': 'replay-results-title' },
       h('h2', { id: 'replay-results-title', text: t('result.roundOver', { n: replay.round_no }) }),
@@ -175,8 +196,10 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   }
 
   // Where the card of each play of the next table starts, read before it is drawn.
+  /** @param {number} i */
   function sourcesOf(i) {
     return playsInto(replay, i).map((p) => {
+      /** @type {Element | null} */
       let node = null;
       if (p.seat === big) {
         node = mine.querySelector(p.src === 'waste' ? '[data-pick="w"], .waste .card:last-child'
@@ -197,8 +220,8 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
       at = i;
       draw();
       for (const f of flights) {
-        const node = foundations.querySelector(`[data-fpile="${f.pile}"] .card`);
-        if (node && f.from) flyFrom(node, f.from, Math.min(400, 300 / player.speed() + 80));
+        const node = /** @type {HTMLElement | null} */ (foundations.querySelector(`[data-fpile="${f.pile}"] .card`));
+        if (node && f.from) flyFrom(node, f.from, Math.min(400, 300 / thePlayer().speed() + 80));
       }
     },
     onPlaying: (playing) => { playBtn.textContent = playing ? t('replay.pause') : t('replay.play'); },
@@ -219,7 +242,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   return {
     rerender() { words(); draw(); },
     destroy() {
-      player.destroy();
+      thePlayer().destroy();
       window.removeEventListener('resize', fitMine);
     },
   };
