@@ -513,8 +513,8 @@ export function mount(container, ctx) {
     onRaceWon,
     /** @param {ErrorMessage} msg */
     onError: (msg) => { pending.rejectAll(); coach.onError(msg); },
-    /** @param {unknown} msg the coach's advice (guide.js reads it) */
-    onCoach: (msg) => coach.onCoach(msg),
+    /** @param {unknown} msg the coach's advice (guide.js reads it): the socket's `coach` message */
+    onCoach: (msg) => coach.onCoach(/** @type {import('../guide/guide-model.js').Advice} */ (msg)),
     onSnapshot,
     onLegal: () => {
       if (!playing()) return;

@@ -7,24 +7,23 @@ import { applyEvent } from '../demon/demon-model.js';
 
 export { SPEEDS, stepTo } from './replay-steps.js';
 
+/** @typedef {import('../demon/protocol-types.js').RoomState} RoomState */
+/** @typedef {import('../demon/protocol-types.js').Round} Round */
+/** @typedef {import('../demon/protocol-types.js').Player} Player */
+
 /**
- * A player of a replayed round: the seat, the name, the bot level (null for a person)
- * and the round's score; the rest (id, colour) is passed on to the table's panels.
- * @typedef {{ seat: number, name: string, bot: string | null, score: number, [more: string]: unknown }} ReplayPlayer
+ * A player of a replayed round: the id and card-back colour the table's panels read, the
+ * seat, the name, the bot level (null for a person) and the round's score.
+ * @typedef {{ id: string, colour: number, seat: number, name: string, bot: Player['bot'], score: number }} ReplayPlayer
  */
 
 /**
- * One entry of the round as the server replayed it (app/records/frames.py): a move (its
- * seat, action and the foundation piles it changed), an absence, or the finish; `at` is
- * seconds after the signal when the record kept a time.
- * @typedef {{
- *   kind: 'move' | 'absent' | 'finish',
- *   at?: number | null,
- *   seat?: number,
- *   action?: { type: string, src?: 'waste' | number, [more: string]: unknown },
- *   foundations?: { pile: number, [more: string]: unknown }[],
- *   [more: string]: unknown,
- * }} ReplayFrame
+ * One entry of the round as the server replayed it (app/records/frames.py): a move (the
+ * room's own move event, with the action), an absence, or the finish; `at` is seconds
+ * after the signal when the record kept a time.
+ * @typedef {(import('../demon/protocol-types.js').MoveEvent & { action: import('../demon/protocol-types.js').DemonAction, at?: number | null })
+ *   | { kind: 'absent', absent: number[], stuck: number[], at?: number | null }
+ *   | { kind: 'finish', reason: string, at?: number | null }} ReplayFrame
  */
 
 /**
@@ -37,7 +36,7 @@ export { SPEEDS, stepTo } from './replay-steps.js';
  * room model's round), every frame, and how it ended.
  * @typedef {ReplaySummary & {
  *   may_share: boolean,
- *   initial: unknown,
+ *   initial: Round,
  *   frames: ReplayFrame[],
  *   end: { reason: string, winner: number | null } | null,
  * }} DemonReplay
@@ -54,15 +53,16 @@ const UNTIMED_STEP_S = 0.5;
 // tables[0] is the table at the signal, tables[i] the table after frame i - 1.
 /**
  * @param {DemonReplay} replay
- * @returns {unknown[]} the rounds, as the room model makes them
+ * @returns {Round[]} the rounds, as the room model makes them
  */
 export function buildTables(replay) {
-  /** @type {{ phase: string, round: unknown }} */
+  /** @type {RoomState} */
   let state = { phase: 'replay', round: replay.initial };
-  const tables = [state.round];
+  const tables = [replay.initial];
   for (const frame of replay.frames) {
     if (frame.kind === 'move' || frame.kind === 'absent') state = applyEvent(state, frame);
-    tables.push(state.round);
+    // the reducer keeps a round once it has one: every event here is a round's
+    tables.push(/** @type {Round} */ (state.round));
   }
   return tables;
 }
@@ -104,15 +104,14 @@ export function delayMs(times, i, speed) {
 export function playsInto(replay, i) {
   const frame = replay.frames[i - 1];
   if (!frame || frame.kind !== 'move') return [];
-  // a move frame has its action and the foundation piles it changed
-  const move = /** @type {ReplayFrame & Required<Pick<ReplayFrame, 'foundations' | 'action'>>} */ (frame);
-  return move.foundations.map((f) => ({ pile: f.pile, seat: move.seat, src: move.action.src }));
+  return frame.foundations.map((f) => ({ pile: f.pile, seat: frame.seat, src: frame.action.src }));
 }
 
 // The players as the table's panels read a room's state (demon-model.js, demon-panels.js).
 /**
  * @param {DemonReplay} replay
- * @param {unknown} round
+ * @param {Round} round
+ * @returns {RoomState & { players: Player[] }}
  */
 export function viewerState(replay, round) {
   return {
