@@ -58,12 +58,13 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from _reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
+
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.room.room import Options, Phase, Room
 from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time
 from app.demon.rules.round import RoundAnalysis
 from app.demon.rules.view import seat_view
-from bench._reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 

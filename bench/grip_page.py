@@ -53,11 +53,11 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
 from app.grip.service.legal import legal_json  # noqa: E402
-from bench.page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 from tests.support.live_server import LiveServer  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
