@@ -34,8 +34,9 @@ run: $(STAMP)
 run-scaled: $(STAMP)
 	$(PY) docker/cluster.py --processes $(or $(N),2)$(if $(HOST), --host $(HOST))
 
-# Both languages' types: mypy --strict over app/ (settings in pyproject.toml) and
-# tsc --checkJs over static/ (tsconfig.json: JSDoc types, no build step).
+# Both languages' types: mypy --strict over app/, and at mypy's default level over tests/
+# and bench/ (settings in pyproject.toml), and tsc --checkJs over static/ (tsconfig.json:
+# JSDoc types, no build step).
 typecheck: $(STAMP) $(NODE_STAMP)
 	$(PY) -m mypy
 	npx --no-install tsc -p .

@@ -54,6 +54,7 @@ class GripHinters:
         self.status.clear()
 
     async def _new_game(self) -> tuple[str, dict]:
+        assert self._http is not None  # start() made it
         r = await self._http.post(
             "/api/grip", json={"number": self.rng.randrange(1, 10**9), "passes": self.rng.choice([1, 3, None])}
         )
@@ -63,6 +64,7 @@ class GripHinters:
         return game["id"], {"Authorization": f"Bearer {game['token']}"}
 
     async def _client(self, i: int) -> None:
+        assert self._http is not None
         gid, auth = await self._new_game()
         seq = 0  # the server's operation count of this client's game: the next batch's base
         while True:

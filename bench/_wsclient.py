@@ -92,6 +92,7 @@ class WSClient(asyncio.Protocol):
             status = head.split(" ", 2)[1] if " " in head else ""
             if status != "101" or self._accept not in head:
                 self.opened.set_exception(ConnectionError(f"handshake refused: {head.splitlines()[0]!r}"))
+                assert self.transport is not None  # data comes only after connection_made
                 self.transport.close()
                 return
             self._in_handshake = False
@@ -154,6 +155,7 @@ class WSClient(asyncio.Protocol):
                 if not self._close_sent:
                     self._send_frame(OP_CLOSE, payload[:2])
                     self._close_sent = True
+                assert self.transport is not None
                 self.transport.close()
                 return
         if i < n:

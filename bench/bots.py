@@ -55,15 +55,17 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from _reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
+
 from app.common.rng import SplitMix64, derive_seed
-from app.demon.room.room import Options, Phase, Room
+from app.demon.room.room import Options, Phase, Player, Room
 from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time
 from app.demon.rules.round import RoundAnalysis
 from app.demon.rules.view import seat_view
-from bench._reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
@@ -79,7 +81,7 @@ class Timings:
 
 @dataclass
 class Bot:
-    player: object
+    player: Player
     level: str
     memory: BotMemory
     rng: SplitMix64
@@ -110,9 +112,12 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     room.start(watcher, 0.0)
     room.begin_round(0.0)
     assert [p.seat for p in players] == list(range(n)) and room.phase is Phase.PLAYING
-    bots = [Bot(p, lv, p.bot.memory, p.bot.rng) for p, lv in zip(players, levels)]
+    bots = []
+    for p, lv in zip(players, levels):
+        assert p.bot is not None  # add_bot seated a bot
+        bots.append(Bot(p, lv, p.bot.memory, p.bot.rng))
     ref_memory = {seat: ReferenceMemory() for seat, lv in enumerate(levels) if lv in REFERENCES}
-    queue: list[tuple[float, int, int, object]] = []  # (time, order, seat, message)
+    queue: list[tuple[float, int, int, tuple[str, Any] | None]] = []  # (time, order, seat, message)
     order = itertools.count()
     pending: set[int] = set()
     ids = itertools.count(1)
@@ -122,6 +127,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     def look(now: float, seat: int) -> None:
         """The driver's `think`: decide on the table now; the message arrives later."""
         bot = bots[seat]
+        assert room.round is not None  # a round is being played
         if bot.level in REFERENCES:
             ref = REFERENCES[bot.level]
             d = reference_decide(seat_view(room.round, seat), ref, ref_memory[seat], bot.rng)
@@ -131,7 +137,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         if d.action is not None:
             if seat in room.votes:  # it sees something to do: it takes its vote back at once
                 room.vote(bot.player, False)
-            msg: object = ("act", d.action)
+            msg: tuple[str, Any] | None = ("act", d.action)
         elif d.vote_end != (seat in room.votes):
             msg = ("vote", d.vote_end)
         elif d.vote_end:
@@ -142,6 +148,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         pending.add(seat)
 
     def bot_look(bot: Bot, seat: int) -> tuple[Decision, float]:
+        assert room.round is not None
         t0 = time.perf_counter_ns()
         stuck = seat in room.public_stuck()
         ts = time.perf_counter_ns()
@@ -247,7 +254,8 @@ def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]
     and generator each time; `seat_view` a copy of the round with empty caches (the
     engine's analysis, pile views included), so it counts building every seat's piles and the
     legal actions from nothing: more than a call on the server costs."""
-    decide_ns, view_ns = [], []
+    decide_ns: list[int] = []
+    view_ns: list[int] = []
     for rnd, seat, stuck, lv, memory, state in samples:
         view = seat_view(rnd, seat, stuck=stuck)
         best_d = best_v = None
@@ -262,6 +270,7 @@ def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]
             seat_view(cold, seat, stuck=stuck)
             dt = time.perf_counter_ns() - t0
             best_v = dt if best_v is None or dt < best_v else best_v
+        assert best_d is not None and best_v is not None  # repeat >= 1
         decide_ns.append(best_d)
         view_ns.append(best_v)
     return decide_ns, view_ns
@@ -331,7 +340,7 @@ def main() -> None:
     if args.big:
         print()
         limit = args.time_limit or None
-        ends = Counter()
+        ends: Counter[str] = Counter()
         secs = []
         by_level: dict[str, list[int]] = {x: [] for x in names}
         mix = ["easy", "easy", "medium", "medium", "medium", "hard", "hard", "hard"]

@@ -50,6 +50,7 @@ def greedy_action(r: DemonRound, seat: int, rng: random.Random):
             if a.src == "waste":
                 useful.append(a)
             else:
+                assert isinstance(a.src, int)
                 pile = r.seats[seat].tableau[a.src]
                 if a.count == len(pile.up) and pile.down:
                     useful.append(a)
@@ -142,7 +143,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
 
     results = {}
     demon_stuck.waste_witness = counting
-    RoundAnalysis.store = counting_store
+    RoundAnalysis.store = counting_store  # type: ignore[method-assign]  # counted, put back below
     try:
         for mode in ("incremental", "naive"):
             calls["n"] = calls["answers"] = 0
@@ -170,7 +171,7 @@ def bench_incremental(rounds: int, players: int, seed0: int) -> dict:
             results[mode] = {"moves": moves, "searches": calls["n"], "answers": calls["answers"], "seconds": elapsed}
     finally:
         demon_stuck.waste_witness = real
-        RoundAnalysis.store = real_store
+        RoundAnalysis.store = real_store  # type: ignore[method-assign]  # the real one again
     return results
 
 
@@ -180,8 +181,8 @@ def run_devils_grip() -> None:
         print("\n(bench/engine_devils_grip.py not found: Devil's Grip bench skipped)")
         return
     spec = importlib.util.spec_from_file_location("engine_devils_grip_bench", path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
     spec.loader.exec_module(module)
     print()
     module.main()

@@ -37,7 +37,9 @@ from app.grip.service.clock import ClockBudget, WorkBudget
 def greedy(number: int, passes: int | None) -> int:
     s = GripState.deal(number, passes)
     while not s.is_over():
-        s, _ = s.apply(s.hint())
+        action = s.hint()
+        assert action is not None  # a deal that is not over has a hint
+        s, _ = s.apply(action)
     return s.score()
 
 

@@ -46,18 +46,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
+from app.grip.rules.shapes import ActionJson  # noqa: E402
 from app.grip.service.legal import legal_json  # noqa: E402
-from bench.page import TRACE_CATEGORIES, renderer_main_cpu, trace_summary  # noqa: E402
 from tests.support.live_server import LiveServer  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -119,7 +122,7 @@ class RootServer(LiveServer):
         raise RuntimeError(f"server did not start:\n{self.log()}")
 
 
-def next_action(game: GripGame) -> dict:
+def next_action(game: GripGame) -> ActionJson:
     """A legal move that a person clicks: a card into a pile first, else the stock."""
     legal = [a for a in legal_json(game.state) if a["type"] != "swap"]
     for kind in ("talon", "move", "deal", "redeal"):
@@ -129,7 +132,7 @@ def next_action(game: GripGame) -> dict:
     raise RuntimeError("no move left: choose another deal")
 
 
-def target(game: GripGame, action: dict) -> dict:
+def target(game: GripGame, action: Mapping[str, Any]) -> dict:
     """Where `action` lands and what the page must show there once `game` has played it:
     {sel: the cards' selector, want: their JSON, stock: the stock count's text or None}."""
     view = game.state.view()
@@ -146,12 +149,12 @@ def target(game: GripGame, action: dict) -> dict:
     }
 
 
-def condition(game: GripGame, action: dict) -> str:
+def condition(game: GripGame, action: Mapping[str, Any]) -> str:
     """JavaScript: whether the page shows the state after `action` where it lands."""
     return f"() => window.__shows({json.dumps(target(game, action))})"
 
 
-def click_move(page, before: GripGame, action: dict) -> None:
+def click_move(page, before: GripGame, action: Mapping[str, Any]) -> None:
     """The clicks a person makes; the last one is the move's input."""
     if action["type"] in ("deal", "redeal"):
         page.click("#grip-stock")
@@ -227,7 +230,7 @@ BURST = """async (moves) => {
 }"""
 
 
-def clicks_of(before: GripGame, action: dict) -> list[tuple[str, int, int]]:
+def clicks_of(before: GripGame, action: Mapping[str, Any]) -> list[tuple[str, int, int]]:
     if action["type"] in ("deal", "redeal"):
         return [("#grip-stock", 10, 10)]
     if action["type"] == "talon":

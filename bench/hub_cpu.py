@@ -82,7 +82,11 @@ async def run(args: argparse.Namespace) -> None:
     seats = []
     for r in range(args.rooms):
         handle, host, _ = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=SEATS))
-        players = [host] + [hub.join_room(handle.room.code, f"P{i}")[1] for i in range(1, SEATS)]
+        players = [host]
+        for i in range(1, SEATS):
+            joined = hub.join_room(handle.room.code, f"P{i}")
+            assert joined is not None
+            players.append(joined[1])
         pipes = [Pipe(Recorder(), 4096) for _ in players]
         for player, pipe in zip(players, pipes):
             hub.attach(handle, player, pipe, None)
@@ -109,6 +113,7 @@ async def run(args: argparse.Namespace) -> None:
             return False
         sent += 1
         msg = m.client_message.validate_json(json.dumps({"type": "action", "id": f"a{sent}", "action": action}))
+        assert not isinstance(msg, m.Hello)
         v0 = room.v
         hub.handle_message(handle, player, pipe, msg)
         return room.v != v0

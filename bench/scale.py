@@ -33,6 +33,7 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -55,8 +56,9 @@ class ProcessGroup:
     """Several server processes seen as one by bench/server.py's phases: CPU is their sum,
     and one that exits fails the run."""
 
-    def __init__(self, procs: list) -> None:
+    def __init__(self, procs: list, ports: list[int]) -> None:
         self.procs = procs
+        self.ports = ports
 
     def cpu_s(self) -> float:
         total = 0.0
@@ -65,6 +67,14 @@ class ProcessGroup:
                 fields = f.read().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / S.CLK_TCK
         return total
+
+    def family_cpu_s(self) -> tuple[float, float]:
+        return S.descendants_cpu_s({proc.pid for proc in self.procs})
+
+    def loop_stalls(self) -> int | None:
+        """The processes' stalls summed (each counts its own, on its own /metrics)."""
+        counts = [S.loop_stalls_at(port) for port in self.ports]
+        return sum(c for c in counts if c is not None) if None not in counts else None
 
     def check(self) -> None:
         for proc in self.procs:
@@ -82,7 +92,9 @@ async def add_rooms(kind: str, driver, base: str, port: int, n_add: int, rooms: 
         for room, room_grants in zip(new_rooms, grants):
             room.code = room_grants[0]["code"]
             for i, grant in enumerate(room_grants):
-                seat = S.DemonSeat(driver, room, grant, i == 0, random.Random(f"{room.key}-{i}"))
+                seat: S.DemonSeat | S.BareSeat = S.DemonSeat(
+                    driver, room, grant, i == 0, random.Random(f"{room.key}-{i}")
+                )
                 room.seats.append(seat)
                 new_seats.append(seat)
         await S.connect_all(driver, port, new_seats, lambda s: f"/ws/{s.room.code}")
@@ -223,16 +235,16 @@ async def measure_setup(label: str, args: argparse.Namespace, work: Path, proces
             log=open(work / f"{key}.log", "w"),
         )
         cluster.start()
-        group = ProcessGroup(list(cluster.procs.values()))
+        group = ProcessGroup(list(cluster.procs.values()), list(cluster.ports.values()))
         port = cluster.port
-        stop = cluster.stop
+        stop: Callable[[], object] = cluster.stop
     else:
         port = S.free_port()
         env.update({"DEMON_HOST": S.HOST, "DEMON_PORT": str(port), "DEMON_DATA_DIR": str(data_dir)})
         data_dir.mkdir()
         single = S.ServerProcess([sys.executable, "-m", "app"], env, work / f"{key}.log", port)
         single.start()
-        group = ProcessGroup([single.proc])
+        group = ProcessGroup([single.proc], [port])
         stop = single.stop
     base = f"http://{S.HOST}:{port}"
     seats: list = []

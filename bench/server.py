@@ -49,7 +49,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -134,6 +136,55 @@ def _is_grip_worker(pid: int | None) -> bool:
         return False
 
 
+def loop_stalls_at(port: int) -> int | None:
+    """`demon_loop_stalls_total` of the server on `port` (None: no such metric there)."""
+    try:
+        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=5).text
+    except httpx.HTTPError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("demon_loop_stalls_total"):
+            return int(float(line.rsplit(" ", 1)[1]))
+    return None
+
+
+def descendants_cpu_s(roots: Collection[int]) -> tuple[float, float]:
+    """CPU time of the processes now alive below `roots`: (Devil's Grip workers, the rest)."""
+    parent: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+    worker = rest = 0.0
+    for pid in times:
+        ancestor = parent.get(pid)
+        while ancestor not in (None, 0, 1) and ancestor not in roots:
+            ancestor = parent.get(ancestor)
+        if ancestor in roots:
+            if _is_grip_worker(pid):
+                worker += times[pid]
+            else:
+                rest += times[pid]
+    return worker, rest
+
+
+class PhaseServer(Protocol):
+    """What a phase reads of the server(s) under load: `ServerProcess`, or bench/scale.py's
+    `ProcessGroup` of several."""
+
+    def loop_stalls(self) -> int | None: ...
+    def cpu_s(self) -> float: ...
+    def family_cpu_s(self) -> tuple[float, float]: ...
+    def check(self) -> None: ...
+
+
 class ServerProcess:
     """A server subprocess, its log file, and its memory and CPU from /proc."""
 
@@ -160,14 +211,7 @@ class ServerProcess:
         (`demon_loop_stalls_total`, app/server/loop/watch.py); None for the bare relay.
         Read between phases: a stall the server counted is the server's, while a p99
         the client measured may be the machine's or the client's own."""
-        try:
-            text = httpx.get(f"http://{HOST}:{self.port}/metrics", timeout=5).text
-        except httpx.HTTPError:
-            return None
-        for line in text.splitlines():
-            if line.startswith("demon_loop_stalls_total"):
-                return int(float(line.rsplit(" ", 1)[1]))
-        return None
+        return loop_stalls_at(self.port)
 
     def check(self) -> None:
         if self.proc is not None and self.proc.poll() is not None:
@@ -193,29 +237,7 @@ class ServerProcess:
     def family_cpu_s(self) -> tuple[float, float]:
         """CPU time of the server's descendants now alive: (its Devil's Grip worker, the
         rest: the search pools). Read from /proc, like `cpu_s`."""
-        parent: dict[int, int] = {}
-        times: dict[int, float] = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parent[int(entry)] = int(fields[1])
-            times[int(entry)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
-        worker = rest = 0.0
-        for pid in times:
-            ancestor = parent.get(pid)
-            while ancestor not in (None, 0, 1, self.pid):
-                ancestor = parent.get(ancestor)
-            if ancestor == self.pid:
-                if _is_grip_worker(pid):
-                    worker += times[pid]
-                else:
-                    rest += times[pid]
-        return worker, rest
+        return descendants_cpu_s({self.pid})
 
     def log_tail(self, lines: int = 40) -> str:
         try:
@@ -243,6 +265,8 @@ class ServerProcess:
 class Phase:
     """Counters of one load phase; sends happen in [t0, t1)."""
 
+    moves_seen: int  # moves the `Watcher`s counted (--bots); absent until their first
+
     def __init__(self, name: str, t0: float, seconds: float) -> None:
         self.name = name
         self.t0 = t0
@@ -260,6 +284,8 @@ class Phase:
 
 
 class Room:
+    code: str  # the server's code for it (our server only), set once it is created
+
     def __init__(self, key: str) -> None:
         self.key = key
         self.seats: list = []
@@ -305,7 +331,10 @@ class Driver:
 # ====================================================================== our server's bot
 
 
-def choose(legal: list[dict], view: dict | None, rng: random.Random) -> dict | None:
+_Action = TypeVar("_Action", bound=Mapping[str, Any])
+
+
+def choose(legal: Sequence[_Action], view: dict | None, rng: random.Random) -> _Action | None:
     """Foundation plays first, then waste to tableau, then a run that uncovers a
     face-down card, then draw or recycle; else any other tableau move (so a seat with an
     empty stock keeps playing), else nothing."""
@@ -362,13 +391,15 @@ class DemonSeat:
     @property
     def legal(self) -> list[dict]:
         if isinstance(self._legal, str):
-            self._legal = json.loads(self._legal)["actions"]
+            actions: list[dict] = json.loads(self._legal)["actions"]
+            self._legal = actions
         return self._legal
 
     @property
     def view(self) -> dict | None:
         if isinstance(self._view, str):
-            self._view = json.loads(self._view)["event"]["seat_view"]
+            view: dict = json.loads(self._view)["event"]["seat_view"]
+            self._view = view
         return self._view
 
     # ---------------------------------------------------------------- receiving
@@ -432,6 +463,7 @@ class DemonSeat:
             if self.host:
                 result = event["result"]
                 self.driver.phase.rounds_ended[result["reason"]] += 1
+                assert self.ws is not None  # connect_all connected it
                 if result["match_over"]:
                     self.ws.send_text('{"type":"rematch"}')
                     self.ws.send_text('{"type":"start"}')
@@ -462,6 +494,7 @@ class DemonSeat:
         self.outstanding = action_id
         self.pending[action_id] = time.monotonic()
         self.driver.phase.sends += 1
+        assert self.ws is not None
         self.ws.send_text(f'{{"type":"action","id":"{action_id}","action":{_dumps(action)}}}')
 
     def play_now(self) -> None:
@@ -542,6 +575,7 @@ class BareSeat:
         self.pending[play_id] = now
         self.room.sent[play_id] = now
         self.driver.phase.sends += 1
+        assert self.ws is not None
         self.ws.send_text(f'{{"type":"action","id":"{play_id}","action":{{"type":"draw"}}}}')
 
     def play_now(self) -> None:
@@ -614,6 +648,8 @@ async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
     driver = Driver(1.0)
     driver.phase = Phase("warm-up", time.monotonic(), 5.0)
     room = Room("warm")
+    seats: list[DemonSeat] | list[BareSeat]
+    s: DemonSeat | BareSeat
     if kind == "ours":
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             r = await http.post("/api/rooms", json={"name": "warm", "rounds": 1, "max_players": 2})
@@ -622,10 +658,13 @@ async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
         seats = [DemonSeat(driver, room, g, i == 0, random.Random(i)) for i, g in enumerate(grants)]
         await connect_all(driver, server.port, seats, lambda s: f"/ws/{grants[0]['code']}")
         await wait_until(lambda: all(s.welcomed for s in seats), 10, "warm-up welcome", server)
+        assert seats[0].ws is not None
         seats[0].ws.send_text('{"type":"start"}')
         await wait_until(lambda: all(s.playing and s.legal for s in seats), 10, "warm-up round", server)
         for s in seats:
-            s.send_play(choose(s.legal, s.view, s.rng))
+            action = choose(s.legal, s.view, s.rng)
+            assert action is not None  # a fresh round has a play: a draw at least
+            s.send_play(action)
     else:
         seats = [BareSeat(driver, room, i, random.Random(i)) for i in range(2)]
         await connect_all(driver, server.port, seats, lambda s: "/ws/warm")
@@ -633,6 +672,7 @@ async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
             s.send_play()
     await wait_until(lambda: not any(s.pending for s in seats), 10, "warm-up answers", server)
     for s in seats:
+        assert s.ws is not None
         s.ws.close()
     await asyncio.sleep(0.3)
 
@@ -647,7 +687,7 @@ async def run_phase(
     seconds: float,
     rooms: list[Room],
     seats: list,
-    server: ServerProcess,
+    server: PhaseServer,
     drain: float = 1.0,
 ) -> dict:
     for room in rooms:
@@ -669,7 +709,7 @@ async def _run_phase(
     seconds: float,
     rooms: list[Room],
     seats: list,
-    server: ServerProcess,
+    server: PhaseServer,
     drain: float,
 ) -> dict:
     stalls0 = server.loop_stalls()
@@ -820,7 +860,9 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
             for room, room_grants in zip(rooms, grants):
                 room.code = room_grants[0]["code"]
                 for i, grant in enumerate(room_grants):
-                    seat = DemonSeat(driver, room, grant, i == 0, random.Random(f"{room.key}-{i}"))
+                    seat: DemonSeat | BareSeat = DemonSeat(
+                        driver, room, grant, i == 0, random.Random(f"{room.key}-{i}")
+                    )
                     room.seats.append(seat)
                     seats.append(seat)
             await connect_all(driver, port, seats, lambda s: f"/ws/{s.room.code}")
@@ -934,7 +976,7 @@ def merge_runs(runs: list[dict]) -> dict:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value is not None:
             out[key] = _median([r[key] for r in runs])
     for phase in ("open", "sat"):
-        merged = {}
+        merged: dict[str, Any] = {}
         for key, value in runs[0][phase].items():
             values = [r[phase][key] for r in runs]
             if isinstance(value, dict):
@@ -1174,7 +1216,7 @@ async def bench_bot_load(kind: str, args: argparse.Namespace, work: Path, run: i
             for i, grant in enumerate(room_grants):
                 rng = random.Random(f"{room.key}-{i}")
                 if grant["spectator"]:
-                    seat = Watcher(driver, room, grant, False, rng)
+                    seat: DemonSeat = Watcher(driver, room, grant, False, rng)
                 else:
                     seat = DemonSeat(driver, room, grant, i == 0, rng)
                     players.append(seat)

@@ -305,6 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
         cluster.start()
+        assert cluster.balancer is not None  # start() started it
         for letter, proc in cluster.procs.items():
             cluster.write(
                 f"cluster | process {letter}: pid {proc.pid}, {cluster.process_base(letter)}, "

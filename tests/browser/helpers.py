@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 
 def create_room(page: Page, name: str, *, rounds: int | None = None, max_players: int | None = None) -> str:
@@ -119,7 +119,7 @@ class Gate:
     def __init__(self) -> None:
         self.closed = False
         self.held: list[str] = []
-        self.page_side = None
+        self.page_side: WebSocketRoute | None = None
 
     def route(self, ws) -> None:
         server = ws.connect_to_server()
@@ -137,6 +137,7 @@ class Gate:
     def release(self) -> None:
         self.closed = False
         for message in self.held:
+            assert self.page_side is not None  # held only once route() has run
             self.page_side.send(message)
         self.held = []
 

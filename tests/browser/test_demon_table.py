@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.helpers import (
@@ -296,7 +296,7 @@ class Outage:
 
     def __init__(self) -> None:
         self.down = False
-        self.sockets = []
+        self.sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
 
     def route(self, ws) -> None:
         if self.down:

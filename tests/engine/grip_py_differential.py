@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -149,8 +149,9 @@ def sorted_legal(state: GripState) -> tuple[list[bytes], list]:
     texts = list(map(_TEXT.get, actions))
     if None in texts:
         texts = [t if t is not None else action_text(a) for t, a in zip(texts, actions)]
-    order = sorted(range(len(texts)), key=texts.__getitem__)
-    return [texts[i] for i in order], [actions[i] for i in order]
+    filled = cast("list[bytes]", texts)  # every None was replaced just above
+    order = sorted(range(len(filled)), key=filled.__getitem__)
+    return [filled[i] for i in order], [actions[i] for i in order]
 
 
 def choose(rng: SplitMix64, legal: list, step: int, plan: dict[str, Any]) -> Any:
@@ -207,7 +208,13 @@ def play(g: int, on_step: Callable[[dict], None]) -> dict:
     while True:
         legal, actions = sorted_legal(state)
         over = state.is_over()
-        record = {"step": step, "state": canon(state.to_json()), "legal": legal, "over": over, "score": state.score()}
+        record: dict[str, Any] = {
+            "step": step,
+            "state": canon(state.to_json()),
+            "legal": legal,
+            "over": over,
+            "score": state.score(),
+        }
         if over:
             record["rating"] = rating(record["score"])
             on_step(record)

@@ -12,11 +12,12 @@ import random
 import pytest
 from test_demon_support import check_invariants, seat, suit_pile
 
+from app.common.cards import Card
 from app.common.errors import RaceLost
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.rules.bot import LEVELS, BotLevel, BotMemory, Decision, decide, level, think_time
 from app.demon.rules.describe import describe
-from app.demon.rules.round import DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
+from app.demon.rules.round import DemonAction, DemonRound, Draw, Pile, Recycle, SeatState, ToFoundation, ToTableau
 from app.demon.rules.view import PileView, SeatView, seat_view
 
 # --------------------------------------------------------------------------- a bot table
@@ -36,7 +37,7 @@ def bot_round(seed: int, names: list[str], *, max_steps: int = 20000, check=None
     heapq.heapify(queue)
     pending = set(range(players))
     votes: set[int] = set()
-    log = []
+    log: list[tuple[float, int, DemonAction | str]] = []
     steps = 0
     while r.end is None and queue and steps < max_steps:
         now, s = heapq.heappop(queue)
@@ -94,7 +95,8 @@ def _hidden_shuffled(r: DemonRound, rng: random.Random) -> DemonRound:
 
 def _cards_in(view: SeatView) -> list:
     """Every card a view holds, with the seat whose layout shows it (None: a foundation)."""
-    out = [(view.seat, c) for p in view.tableau for c in p.up] + [(view.seat, c) for c in view.waste]
+    out: list[tuple[int | None, Card]] = []
+    out += [(view.seat, c) for p in view.tableau for c in p.up] + [(view.seat, c) for c in view.waste]
     out += [(None, f.top) for f in view.foundations]
     for o in view.others:
         out += [(o.seat, c) for p in o.tableau for c in p.up] + [(o.seat, c) for c in o.waste]

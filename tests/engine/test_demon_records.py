@@ -12,7 +12,7 @@ from test_demon_support import choose_action, seat, suit_pile
 from app.common.errors import InvalidRecord
 from app.common.records import RECORD_FORMAT
 from app.demon.rules.record import make_demon_record, replay_demon
-from app.demon.rules.round import DemonRound, Draw, Recycle, ToFoundation
+from app.demon.rules.round import DemonAction, DemonRound, Draw, Recycle, ToFoundation
 from app.records.__main__ import main
 from app.records.records import load, replay, save
 
@@ -21,7 +21,7 @@ def played_round(seed: int, players: int = 3, limit: int = 10_000):
     rng = random.Random(seed)
     initial = DemonRound.deal(seed, players)
     r = initial.start()
-    actions = []
+    actions: list[DemonAction] = []
     idle = 0
     while r.end is None and len(actions) < limit and idle < 50:
         a = choose_action(r, rng, list(range(players)))

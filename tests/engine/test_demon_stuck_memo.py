@@ -140,6 +140,7 @@ def progress_in_legal_actions(r: DemonRound, seat: int, wants: frozenset[int]) -
         if isinstance(a, ToTableau):
             if a.src == WASTE:
                 return demon_stuck.ANY_FOUNDATIONS
+            assert isinstance(a.src, int)
             pile = layout.tableau[a.src]
             if pile.down and a.count == len(pile.up):
                 return demon_stuck.ANY_FOUNDATIONS

@@ -76,7 +76,7 @@ def check_invariants(r: DemonRound, full_decks: bool = True) -> None:
     )
     for s in range(len(r.seats)):  # the cheap check the server uses agrees with legal_actions
         assert r.foundation_plays(s) == tuple(
-            (a.src, a.pile) for a in r.legal_actions(s) if type(a).__name__ == "ToFoundation"
+            (a.src, a.pile) for a in r.legal_actions(s) if isinstance(a, ToFoundation)
         )
 
 
@@ -127,9 +127,9 @@ def brute_force_stuck(st: SeatState, foundation_tops: Iterable[Card]) -> bool:
     stock order, waste): True when no sequence of draws, recycles and tableau moves
     reaches a foundation play, a waste-to-tableau move or a turn-up."""
     wanted = {(1, s) for s in "SHDC"}
-    for t in foundation_tops:
-        if t.rank < 13:
-            wanted.add((t.rank + 1, t.suit))
+    for top in foundation_tops:
+        if top.rank < 13:
+            wanted.add((top.rank + 1, top.suit))
 
     start = (tuple((p.down, p.up) for p in st.tableau), st.stock, st.waste)
     seen = {start}

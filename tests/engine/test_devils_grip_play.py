@@ -7,6 +7,7 @@ import copy
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from grip_support import follow_hint_until_a_card_enters
@@ -35,7 +36,7 @@ from app.grip.rules import (
 )
 
 FULL = Counter(grip_deck())
-SETTINGS = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.too_slow]}
+SETTINGS: dict[str, Any] = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 def check_invariants(s: GripState) -> None:

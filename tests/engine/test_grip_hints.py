@@ -7,6 +7,7 @@ results do not depend on the machine's speed; strength is measured in `bench/gri
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,7 @@ from app.grip.rules.search import PlanMemo, hint, line_actions, par, solve
 from app.grip.rules.solver import Pos, beam, macro_moves, play, to_actions
 from app.grip.rules.view import GripView
 
-SETTINGS = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.too_slow]}
+SETTINGS: dict[str, Any] = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 def random_walk(s: GripState, rng: random.Random, steps: int) -> GripState:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.grip.rules import GripState
+from app.grip.rules.shapes import GripHintReason
 from app.grip.rules.state import DealThree, GridToGrid, Redeal, Swap, TalonToGrid
 from app.grip.rules.view import GripView
 from app.grip.rules.why import hint_reason
@@ -20,7 +21,7 @@ def layout(cells: dict[int, str], stock=(), talon=(), **kw) -> GripState:
     return GripState.from_layout(grid, stock, talon, **kw)
 
 
-def reason(state: GripState, action) -> dict:
+def reason(state: GripState, action) -> GripHintReason:
     assert action in state.legal_actions(), action
     return hint_reason(GripView.of(state), action)
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.demon.rules.record import make_demon_record
-from app.demon.rules.round import DemonRound
+from app.demon.rules.round import DemonAction, DemonRound
 from app.grip.rules.game import GripGame, make_grip_record
 from app.records.__main__ import main
 
@@ -144,7 +144,7 @@ def _replace(value, path, new):
 
 def _played_demon_record() -> dict:
     rnd = DemonRound.deal(11, 3).start()
-    actions = []
+    actions: list[DemonAction] = []
     for _ in range(25):
         legal = rnd.legal_actions(len(actions) % 3)
         if not legal:

@@ -31,6 +31,7 @@ async def play_recording(p: Player, rng: random.Random, acks: list[Ack]) -> None
     """Play the round out as tests/server/test_ws_play.py's bot does, noting when each
     `ack` arrived."""
     idle, voted = 0, False
+    assert p.state is not None
     while p.state["phase"] == "playing":
         action = choose(p.legal, rng, public_round(p)["seats"][p.seat]) if p.legal else None
         if action is None or action["type"] == "recycle":
@@ -117,12 +118,13 @@ def test_backup_under_load_holds_every_acknowledged_move_and_restores(tmp_path):
         # a seat's token from before opens its seat on the restored server, whose room
         # holds every move the copy holds
         async def resume() -> dict[str, int]:
-            seen = {}
+            seen: dict[str, int] = {}
             for code in codes:
                 p = next(p for p in players if p.code == code)
                 back = Player(again.ws_base, p.grant)
                 await back.connect()
                 await back.wait_for(lambda: back.v is not None and back.state is not None)
+                assert back.v is not None
                 seen[code] = back.v
                 await back.close()
             return seen

@@ -30,6 +30,7 @@ async def play_acknowledged(players: list[Player], n: int, rng: random.Random) -
     acked = []
     for i in range(n):
         p = players[i % len(players)]
+        assert p.state is not None and p.seat is not None
         action = choose(p.legal, rng, p.state["round"]["seats"][p.seat])
         if action is None:
             continue

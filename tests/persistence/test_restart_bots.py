@@ -97,6 +97,7 @@ def test_bots_carry_on_after_a_sigterm_restart_of_the_server(tmp_path):
         ann = Player(server.ws_base, grant)
         await ann.connect()
         await ann.wait_for(lambda: ann.state is not None, 10)
+        assert ann.state is not None
         bots = [p for p in ann.state["players"] if p["bot"]]
         assert [p["bot"] for p in bots] == ["hard", "hard"] and all(p["connected"] for p in bots)
         start_v = ann.v

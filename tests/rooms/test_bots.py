@@ -267,7 +267,7 @@ async def race_table(tmp_path, think_scale: float):
 
 
 def play_two(pipe_id: str) -> m.Action:
-    return m.client_message.validate_python(
+    return m.Action.model_validate(
         {"type": "action", "id": pipe_id, "action": {"type": "foundation", "src": 0, "pile": 0}}
     )
 

@@ -27,7 +27,9 @@ class Clock:
 
 
 def emote(name: str) -> m.Emote:
-    return m.client_message.validate_python({"type": "emote", "emote": name})
+    msg = m.client_message.validate_python({"type": "emote", "emote": name})
+    assert isinstance(msg, m.Emote)
+    return msg
 
 
 def of_type(socket: RecordingSocket, kind: str) -> list[dict]:

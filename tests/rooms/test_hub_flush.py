@@ -58,7 +58,11 @@ async def turns(n: int = 3) -> None:
 async def seated_room(hub: Hub, n: int = 2, sockets=None):
     """A room of n seats, each with a socket, its round started; the frames so far forgotten."""
     handle, host, _ = hub.create_room(m.CreateRoom(name="P0", rounds=3, max_players=8))
-    players = [host] + [(hub.join_room(handle.room.code, f"P{i}"))[1] for i in range(1, n)]
+    players = [host]
+    for i in range(1, n):
+        joined = hub.join_room(handle.room.code, f"P{i}")
+        assert joined is not None
+        players.append(joined[1])
     sockets = sockets or [RecordingSocket() for _ in players]
     pipes = [Pipe(s, 256) for s in sockets]
     for player, pipe in zip(players, pipes):
@@ -75,7 +79,9 @@ async def seated_room(hub: Hub, n: int = 2, sockets=None):
 def play(handle, player, kind: str | None = None) -> m.Action:
     """The seat's first legal action (of that type), as the client would send it."""
     action = next(a for a in handle.room.legal_for(player) if kind in (None, a["type"]))
-    return m.client_message.validate_python({"type": "action", "id": f"{player.id}-{handle.room.v}", "action": action})
+    msg = m.client_message.validate_python({"type": "action", "id": f"{player.id}-{handle.room.v}", "action": action})
+    assert isinstance(msg, m.Action)
+    return msg
 
 
 async def first_seats_play(hub: Hub, rooms: list) -> None:

@@ -27,7 +27,11 @@ async def people_race(hub: Hub, rng: random.Random, moves: int) -> int:
     """A room of 4 seats with sockets; every turn all of them play a random legal action
     (foundation plays first, so that seats race for the same piles and some lose)."""
     handle, host, _ = hub.create_room(m.CreateRoom(name="P0", rounds=20, max_players=8))
-    players = [host] + [hub.join_room(handle.room.code, f"P{i}")[1] for i in range(1, 4)]
+    players = [host]
+    for i in range(1, 4):
+        joined = hub.join_room(handle.room.code, f"P{i}")
+        assert joined is not None
+        players.append(joined[1])
     pipes = [Pipe(RecordingSocket(), 256) for _ in players]
     for player, pipe in zip(players, pipes):
         assert hub.attach(handle, player, pipe, None)
@@ -53,7 +57,7 @@ async def people_race(hub: Hub, rng: random.Random, moves: int) -> int:
                 handle,
                 player,
                 pipe,
-                m.client_message.validate_python({"type": "action", "id": f"{player.id}-{sent}", "action": action}),
+                m.Action.model_validate({"type": "action", "id": f"{player.id}-{sent}", "action": action}),
             )
         await turns()
         if sent % 40 == 0:  # now and then everybody votes (rule 17), so rounds end too

@@ -79,7 +79,11 @@ async def session(data_dir: Path) -> list[str]:
     store = Store.open(data_dir)
     hub = Hub(Settings(data_dir=data_dir, countdown_s=0.0, test_seed=4242), store, clock=clock)
     handle, host, _ = hub.create_room(m.CreateRoom(name="Ann", rounds=2, max_players=SEATS))
-    players = [host] + [hub.join_room(handle.room.code, name)[1] for name in ("Bob", "Cy", "Di")]
+    players = [host]
+    for name in ("Bob", "Cy", "Di"):
+        joined = hub.join_room(handle.room.code, name)
+        assert joined is not None
+        players.append(joined[1])
     pipes = [Pipe(Recorder(frames, f"s{i}"), 4096) for i in range(SEATS)]
     for player, pipe in zip(players, pipes):
         hub.attach(handle, player, pipe, None)
@@ -93,6 +97,7 @@ async def session(data_dir: Path) -> list[str]:
             sent += 1
             body = {"id": f"a{sent}", **body}
         msg = m.client_message.validate_json(json.dumps(body))
+        assert not isinstance(msg, m.Hello)
         hub.handle_message(handle, players[i], pipes[i], msg)
 
     for round_no in range(2):

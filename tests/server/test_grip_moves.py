@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.grip.rules import GripGame, grip_action_from_json
+from app.grip.rules.shapes import ActionJson
 from app.grip.service.legal import legal_json
 from app.protocol.messages import GRIP_MAX_BATCH
 from tests.support.live_server import LiveServer
@@ -35,7 +36,7 @@ def new_game(http: httpx.Client, number: int = 4242, passes: int | None = None) 
     return game["id"], {"Authorization": f"Bearer {game['token']}"}
 
 
-def local_line(number: int, n: int, seed: int = 1, passes: int | None = None) -> list[dict]:
+def local_line(number: int, n: int, seed: int = 1, passes: int | None = None) -> list[ActionJson]:
     """`n` legal actions (no end) of deal `number` played by the Python engine, at random:
     what a page with the rules would have played."""
     rng = random.Random(seed)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
 
 import httpx
 
@@ -29,7 +30,7 @@ def play(http: httpx.Client, passes: int | None, rng: random.Random) -> list[str
         legal = http.get(f"/api/grip/{game_id}", headers=headers).json().get("legal") or []
         roll = rng.random()
         if roll < 0.08:
-            req = {"op": "undo"}
+            req: dict[str, Any] = {"op": "undo"}
         elif roll < 0.1:
             req = {"op": "redo"}
         elif roll < 0.13:

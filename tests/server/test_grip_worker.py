@@ -105,7 +105,7 @@ def test_a_stopped_worker_holds_up_no_demon_play_and_its_request_gets_503(tmp_pa
             players = [Player(srv.ws_base, grant), Player(srv.ws_base, await join_room(srv.base, grant["code"], "Bob"))]
             for p in players:
                 await p.connect()
-            await players[0].wait_for(lambda: len(players[0].state["players"]) == 2)
+            await players[0].wait_for(lambda: players[0].state is not None and len(players[0].state["players"]) == 2)
             await players[0].send({"type": "start"})
             for p in players:
                 await p.wait_for(lambda p=p: p.state["phase"] == "playing" and p.legal, 10)

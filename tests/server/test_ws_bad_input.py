@@ -26,6 +26,7 @@ async def still_works(players: list[Player]) -> None:
         ),
         5,
     )
+    assert p.state is not None
     if p.state["phase"] == "playing":
         draw = next(a for a in p.legal if a["type"] in ("draw", "recycle", "foundation", "tableau"))
         reply = await p.reply(await p.act(draw))

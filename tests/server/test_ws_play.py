@@ -31,6 +31,7 @@ async def start_round(players: list[Player]) -> None:
 
 
 def public_round(p: Player) -> dict:
+    assert p.state is not None
     return p.state["round"]
 
 
@@ -61,6 +62,7 @@ async def bot(p: Player, rng: random.Random, max_idle_cycles: int = 3) -> None:
     """Play until the round ends; vote to end after several fruitless passes of the stock."""
     idle = 0
     voted = False
+    assert p.state is not None
     while p.state["phase"] == "playing":
         view = public_round(p)["seats"][p.seat]
         action = choose(p.legal, rng, view) if p.legal else None
@@ -75,6 +77,7 @@ async def bot(p: Player, rng: random.Random, max_idle_cycles: int = 3) -> None:
             await p.wait_for(lambda: p.state["phase"] != "playing", 30)
             return
         v_before = p.v
+        assert v_before is not None
         reply = await p.reply(await p.act(action))
         assert reply["type"] in ("ack", "rejected"), reply
         if reply["type"] == "rejected":

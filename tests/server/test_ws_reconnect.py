@@ -27,6 +27,7 @@ async def scenario(server, moves_while_away: int) -> tuple[int, int]:
     dropped = players[2]
     await dropped.wait_for(lambda: dropped.v == players[0].v)
     await dropped.close()
+    assert players[0].state is not None
     await players[0].wait_for(lambda: any(p["seat"] == 2 and not p["connected"] for p in players[0].state["players"]))
     await play_some(players[0], moves_while_away, rng)
     await play_some(players[1], moves_while_away, rng)
