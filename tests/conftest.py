@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
+from typing import Any
 
 import pytest
 
@@ -41,7 +42,7 @@ _MISSING_TOOL = re.compile(r"not installed|no \w+ binary|could not import|does n
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """With DEMON_REQUIRE_TOOLS=1 (set by .ci/run, which installs Node, Chromium, HAProxy
     and Prometheus) a test skipped for a missing tool fails instead: a quiet skip would
     leave the JavaScript, the browser or the balancer untested while CI reads green."""
