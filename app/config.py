@@ -236,7 +236,7 @@ class Settings(BaseSettings):
         """What uvicorn's `forwarded_allow_ips` gets: only the proxies named here. No
         fallback to the loopback or to uvicorn's FORWARDED_ALLOW_IPS: any ssh -L, socat or
         tunnel agent on this machine connects from the loopback and passes on whatever
-        X-Forwarded-For its client wrote (issue 27)."""
+        X-Forwarded-For its client wrote."""
         return ",".join(part.strip() for part in self.trusted_proxies.split(",") if part.strip())
 
     @property

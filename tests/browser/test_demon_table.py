@@ -124,9 +124,9 @@ def test_lost_race_slides_back_with_note(open_page):
     watch_notes(bob)
     gate.release()
 
-    # announced once (issue 14): one note over the layout, no toast besides it, and the
+    # announced once: one note over the layout, no toast besides it, and the
     # same words once for a screen reader
-    # (with the margin of the race since issue 29: tests/browser/test_race_margin.py)
+    # (with the margin of the race: tests/browser/test_race_margin.py)
     beaten = re.compile(r"^Ann was first by \d+\.\d+ s$")
     expect(bob.locator(".race-note")).to_have_text(beaten)
     expect(bob.locator(".table [aria-live]")).to_have_text(beaten)
@@ -280,7 +280,7 @@ def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
     expect(bob.locator(".recent-list li").first.locator(".recent-rounds")).to_have_text("1 round")
     bob.goto(f"/r/{code}")
 
-    # Rematch starts the new match for everyone at once: no second Start (issue 14)
+    # Rematch starts the new match for everyone at once: no second Start
     ann.click("#rematch")
     for page in (ann, bob):
         wait_for_table(page)

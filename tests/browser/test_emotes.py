@@ -1,4 +1,4 @@
-"""Emotes in real browsers (issue 14, "Say hello"): one player taps an emote and it floats
+"""Emotes in real browsers ("Say hello"): one player taps an emote and it floats
 over their seat on everyone's screen, is read out politely, and can be hidden per player.
 
 Two people in their own browser contexts (own storage), a third who joins mid-round and

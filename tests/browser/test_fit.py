@@ -1,4 +1,4 @@
-"""Everything a player can act on is on the screen, without scrolling (issue 14).
+"""Everything a player can act on is on the screen, without scrolling.
 
 Demon: at 1280 × 800, 1366 × 768, 1920 × 1080 and on a 390 × 844 phone, with 2 and with
 8 players, every seat starts from a testing-only layout (`DEMON_TEST_LAYOUT`,
@@ -144,7 +144,7 @@ def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
         return {what: el.id || (el.dataset.cell ? `cell ${el.dataset.cell}` : el.textContent), top: r.top, bottom: r.bottom, left: r.left, right: r.right};
     })""")
     assert len(found) >= 26 + 3  # the grid, stock, talon and the new-deal buttons
-    # Issue 26: every column of the statistics shows, "Against par" included, with no
+    # Every column of the statistics shows, "Against par" included, with no
     # scrolling inside the panel (it was cut off at 1280 px).
     panel = page.evaluate("""() => {
         const box = document.querySelector('.grip-stats');
@@ -177,7 +177,7 @@ def test_the_grip_row_labels_show_on_a_phone(open_page):
     page.screenshot(path=str(SHOTS / "fit-grip-phone.png"), full_page=True)
 
 
-# Every other seat's panel and what it must show (issue 23): the name, the cards home,
+# Every other seat's panel and what it must show: the name, the cards home,
 # the stock, the waste and each pile's top, each inside its panel and the window, not
 # cut short (the name is not ellipsised) and not covered (the point at its centre hits
 # it). The opponents' box must not scroll: a box that scrolls hides seats.

@@ -1,4 +1,4 @@
-"""A table of eight well into its round still fits, your own cards at least 40 px (issue 23).
+"""A table of eight well into its round still fits, your own cards at least 40 px.
 
 With eight players the foundations grow to as many as 32 piles. On a 390 × 844 phone they
 wrap to three rows and more, and each row took its height from your own layout: once the

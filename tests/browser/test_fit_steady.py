@@ -1,4 +1,4 @@
-"""The table does not change size in the middle of the race when the foundations grow (issue 23).
+"""The table does not change size in the middle of the race when the foundations grow.
 
 Two things grew or shrank as the foundations filled up, and each was the longest task of
 the table on a CPU slowed 4x (bench/page.py --long-tasks: 110–320 ms): at the twelfth pile

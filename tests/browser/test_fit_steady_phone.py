@@ -1,4 +1,4 @@
-"""On a phone your cards keep their size when the foundations become tabs (issue 23).
+"""On a phone your cards keep their size when the foundations become tabs.
 
 From eight piles a phone draws the foundations as tabs (demon-panels.js `TABS_FROM`), so
 their rows get lower in the middle of the race. Your own cards, sized to the room below

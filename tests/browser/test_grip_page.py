@@ -180,7 +180,7 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-next")
     expect(page.locator("#replay-title")).to_have_text(f"A solution: step 1 of {total}")
     expect(page.locator("#replay-step")).not_to_have_text("The deal as it was dealt.")
-    # Issue 26: the step's card is marked where it went, and at 1280 x 800 the whole grid
+    # The step's card is marked where it went, and at 1280 x 800 the whole grid
     # stays in view while the solution shows (row 3 went below the fold).
     step = page.evaluate("() => document.querySelectorAll('.cell.replay-moved').length")
     kind = page.inner_text("#replay-step")
@@ -204,7 +204,7 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-close")
     expect(page.locator("#grip-summary")).to_be_visible()
     assert grid(page) == start
-    # Issue 27: a deal whose solution was shown is an aided game, like a hinted one; so
+    # A deal whose solution was shown is an aided game, like a hinted one; so
     # is the same deal started again by number in this browser.
     expect(page.locator(".grip-info .tag.hint-tag")).to_be_visible()
     number = page.evaluate("() => JSON.parse(localStorage.getItem('dg.prefs')).gripSolutionsSeen[0]")

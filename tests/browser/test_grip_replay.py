@@ -1,4 +1,4 @@
-"""A Devil's Grip game watched again in real Chromium (issue 29): a game played (a few
+"""A Devil's Grip game watched again in real Chromium: a game played (a few
 moves, then ended, or left for another deal, or played offline and verified when the
 network is back) is listed under "Your recent games" on the Grip page, and its replay
 ends on the very grid the page showed; the scrubber lands on the same position as

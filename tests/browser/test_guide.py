@@ -272,7 +272,7 @@ def test_the_guide_on_a_phone(open_page):
     axe_violations(page, "Devil's Grip with the guide on a phone")
 
 
-# ----------------------------------------------------------------- issue 26: where it shows, what it covers
+# ----------------------------------------------------------------- where it shows, what it covers
 
 COVERED = """() => {
   const bubble = document.querySelector('.guide-bubble');
@@ -289,7 +289,7 @@ COVERED = """() => {
 
 
 def test_no_guide_in_an_ordinary_game_against_bots(open_page):
-    """Issue 26: the coach showed in ordinary bot games (saying "Race the bot" to a
+    """The coach once showed in ordinary bot games (saying "Race the bot" to a
     person facing three). It shows only where it was asked for."""
     page = open_page("ann", guide=True)
     seen = frames(page)

@@ -141,7 +141,7 @@ def _play_one_round_match(host, guest, *, listed: bool) -> str:
 
 
 def test_recent_games_show_a_visitor_their_own_games_and_listed_rooms_only(open_page):
-    """Issue 28: a visitor's home page lists the matches this browser played in (its kept
+    """A visitor's home page lists the matches this browser played in (its kept
     seats) and those of rooms whose host chose to list them; nobody else's."""
     pages = {}
     for name in ("Ann", "Bob", "Cy", "Dee"):

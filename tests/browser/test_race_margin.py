@@ -1,4 +1,4 @@
-"""The margin of a race, in real browsers (issue 29): the loser's note says who was
+"""The margin of a race, in real browsers: the loser's note says who was
 first and by how much, and the winner's page says "by" the same figure.
 
 The deal is RACE_SEED's (conftest.py): Ann (seat 0) and Bob (seat 1) both hold 2♣ face

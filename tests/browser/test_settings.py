@@ -364,7 +364,7 @@ def test_four_colours_are_drawn_and_kept(open_page):
 
 
 def test_a_dark_tab_is_dark_before_any_module_runs(browser, server):
-    """Issue 26: a fresh dark- or light-themed tab flashed the green felt first. With every
+    """A fresh dark- or light-themed tab once flashed the green felt first. With every
     module of the page held back, <html> already carries the stored theme: the inline
     boot script set it before the first paint (and the policy let it run)."""
     context = browser.new_context(base_url=server.base)

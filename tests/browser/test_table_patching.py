@@ -1,4 +1,4 @@
-"""The Demon table draws by patching (issue 23): a play from another seat changes that
+"""The Demon table draws by patching: a play from another seat changes that
 seat's panel and the foundations, and nothing of the other seats' panels.
 
 Watched in a real Chromium at a table of one idle person and seven Hard bots: the page's

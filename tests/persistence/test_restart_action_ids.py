@@ -1,4 +1,4 @@
-"""Issue 27, item 4: the ids of applied actions are kept across a restart for the
+"""The ids of applied actions are kept across a restart for the
 current round *and the previous one*, on a real uvicorn killed with SIGKILL and started
 again on the same SQLite file.
 

@@ -1,4 +1,4 @@
-"""Issue 27, item 6: the SQLite write-ahead log stays within DEMON_WAL_LIMIT_MB while a
+"""The SQLite write-ahead log stays within DEMON_WAL_LIMIT_MB while a
 real uvicorn is flooded with writes (new Devil's Grip games from several addresses).
 
 Before, the WAL was checkpointed only every 5 s, so a burst could grow it past the limit

@@ -446,7 +446,7 @@ def test_people_see_a_move_before_the_bots_think_about_it(tmp_path):
 
 
 def test_letting_the_bots_finish_plays_the_round_out_fast(tmp_path):
-    """Issue 26: stuck in a practice round, the person waited minutes while Easy bots
+    """Stuck in a practice round, the person once waited minutes while Easy bots
     (4-8 s a decision) played on. Handed the round, they play it out at the fast-forward
     pace: far within the minute this test allows, where their own pace takes several."""
 

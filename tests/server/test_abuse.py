@@ -1,4 +1,4 @@
-"""Hostile connections against a real uvicorn (issue 16, item 1): sockets that never
+"""Hostile connections against a real uvicorn: sockets that never
 finish their request head, idle TCP, too many connections from one address, and the log
 while they are refused.
 
@@ -257,7 +257,7 @@ def test_connections_per_address_are_capped_and_refusals_logged_once_per_interva
 
 def test_total_connections_are_capped(abuse_server):
     """Past DEMON_MAX_CONNECTIONS, from however many addresses, no more connections are
-    held: a newcomer takes the place of the oldest idle one (issue 27: it used to be
+    held: a newcomer takes the place of the oldest idle one (it used to be
     closed at once, which let idle connections lock everyone out), so the newcomer is
     answered and the oldest are the ones closed."""
     held = []

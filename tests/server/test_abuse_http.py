@@ -1,4 +1,4 @@
-"""Hostile HTTP and WebSocket use against a real uvicorn (issue 16, items 2-5 and 11):
+"""Hostile HTTP and WebSocket use against a real uvicorn:
 floods of rooms, joins and Devil's Grip games, guessing codes, tokens and ids, malformed
 bodies, and the Origin rule. Each test uses its own loopback address (see test_abuse)."""
 
@@ -296,7 +296,7 @@ def test_a_flood_of_refused_requests_makes_a_few_log_lines(abuse_server):
 
 
 def test_grip_errors_carry_wire_codes_the_http_layer_maps(abuse_server):
-    """Issue 13: the rooms layer's GripError has a wire code and no HTTP status; the
+    """The rooms layer's GripError has a wire code and no HTTP status; the
     API layer has a status for every code."""
     from app.grip.service.sessions import GripError
     from app.server.grip_http import STATUS

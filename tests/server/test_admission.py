@@ -1,4 +1,4 @@
-"""Issue 27, item 1: admission that keeps a share for newcomers, against a real uvicorn.
+"""Admission that keeps a share for newcomers, against a real uvicorn.
 
 The attacker connects from many loopback addresses spread over several /24s (all of
 127/8 reaches a server on 127.0.0.1), the normal visitor from a /24 of its own:

@@ -1,4 +1,4 @@
-"""Issue 27, item 2: bots cost their creator, against a real uvicorn.
+"""Bots cost their creator, against a real uvicorn.
 
 Six attacker addresses asking for ten practice rooms of seven hard bots each used to fill
 the server's bot cap in about a second, in rooms nobody ever opened, whose bots played

@@ -151,7 +151,7 @@ def test_without_the_worker_the_server_answers_devils_grip_itself(tmp_path):
 
 def test_the_worker_gives_way_to_the_rooms_once_it_is_warm(tmp_path):
     """Once ready, the worker runs `SERVING_NICE` below the server's priority, so on a
-    busy machine the rooms' process comes first (docs/performance.md, issue 25)."""
+    busy machine the rooms' process comes first (bench/results/2026-12-03-grip-worker-process.md)."""
     from app.server.gripproc.worker import SERVING_NICE
 
     with LiveServer(tmp_path / "a") as srv:  # started: the worker said "ready"

@@ -268,7 +268,7 @@ def test_the_balancer_sets_the_forwarded_address_itself(cluster):
 
 
 def test_the_processes_believe_the_balancer_about_the_client_address(cluster):
-    """The server trusts no proxy by default (issue 27); docker/cluster.py names the
+    """The server trusts no proxy by default (test_trusted_proxies.py); docker/cluster.py names the
     balancer, so a process sees (and limits, and logs) the player's own address."""
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.87")) as http:
         assert http.get(cluster.base + "/api/rooms/ZZZZZZY").status_code in (404, 429)

@@ -1,4 +1,4 @@
-"""Issue 27, item 3: X-Forwarded-For is believed only from proxies named in
+"""X-Forwarded-For is believed only from proxies named in
 DEMON_TRUSTED_PROXIES. By default nobody is named, not even the loopback: an ssh -L,
 socat or tunnel agent on the server's machine connects from 127.0.0.1 and passes on
 whatever header its client wrote, which used to buy a fresh budget per request.
