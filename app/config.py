@@ -220,7 +220,7 @@ class Settings(BaseSettings):
     test_layout: Path | None = Field(
         None,
         description="Testing only: a JSON file of Demon seats (DemonRound.to_json()'s form, 52 cards each); "
-        "every round starts from its first seats (app/demon/room/test_layout.py).",
+        "every round starts from its first seats (app/demon/room/fixed_layout.py).",
     )
 
     @field_validator("metrics_allow")

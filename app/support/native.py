@@ -70,6 +70,7 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.room.answers",
     "app.demon.room.bot_seat",
     "app.demon.room.event_log",
+    "app.demon.room.fixed_layout",
     "app.demon.room.outcome",
     "app.demon.room.persist",
     "app.demon.room.phases",
@@ -78,7 +79,6 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.room.round_record",
     "app.demon.room.scores",
     "app.demon.room.seating",
-    "app.demon.room.test_layout",
     "app.demon.room.views",
 )
 

@@ -9,8 +9,8 @@ import pytest
 
 from app.config import Settings
 from app.demon.hub.hub import Hub
+from app.demon.room.fixed_layout import layout_round, load_test_layout
 from app.demon.room.room import Options, Room
-from app.demon.room.test_layout import layout_round, load_test_layout
 from app.demon.rules.layout import LayoutError
 from app.demon.rules.round import DemonRound
 from app.support.secrets_util import hash_token
