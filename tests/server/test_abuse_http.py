@@ -29,7 +29,7 @@ def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.1)
 
 
-# ---------------------------------------------------------------- item 5: malformed bodies
+# ---------------------------------------------------------------- malformed bodies
 
 
 def test_malformed_bodies_get_a_4xx_never_a_500(abuse_server):
@@ -75,7 +75,7 @@ def test_a_huge_input_is_never_echoed_back(abuse_server):
         assert detail and isinstance(detail, list) and detail[0]["loc"][-1] == "name"
 
 
-# ---------------------------------------------------------------- item 2: rooms and joins
+# ---------------------------------------------------------------- rooms and joins
 
 
 def test_room_creation_is_limited_per_address(abuse_server):
@@ -122,7 +122,7 @@ def test_a_lobby_nobody_connects_to_expires_soon(abuse_server):
         assert http.get(f"/api/rooms/{used['code']}").status_code == 200
 
 
-# ---------------------------------------------------------------- item 3: Devil's Grip
+# ---------------------------------------------------------------- Devil's Grip
 
 
 def test_grip_creation_is_limited_per_address(abuse_server):
@@ -162,7 +162,7 @@ def test_an_abandoned_grip_game_is_forgotten_soon_a_played_one_kept(abuse_server
         )
 
 
-# ---------------------------------------------------------------- item 4: guessing
+# ---------------------------------------------------------------- guessing
 
 
 def test_wrong_room_codes_are_throttled_real_ones_are_not(abuse_server):
@@ -244,7 +244,7 @@ def test_limits_use_the_forwarded_address_only_from_a_trusted_proxy(abuse_server
         assert 429 in statuses, statuses
 
 
-# ---------------------------------------------------------------- item 11: Origin
+# ---------------------------------------------------------------- Origin
 
 
 @pytest.mark.parametrize(
