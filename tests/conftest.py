@@ -11,10 +11,21 @@ loaded, rather than quietly testing pure Python.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from app.support import native
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser/ is marked `browser`, so `-m "not browser"` runs
+    the rest without Chromium."""
+    for item in items:
+        if item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.browser)
 
 
 def pytest_report_header() -> str:
