@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS, RACE_SEED
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import settled, wait_for_table
 from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +108,7 @@ def test_the_whole_layout_fits_the_window(open_page, size, players):
     expect(tall).to_have_count(len(TALL))
     assert list(tall.evaluate_all("els => els.map(e => e.dataset.card)")) == TALL
     expect(page.locator(".opp")).to_have_count(players - 1)
-    page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
+    settled(page)  # card sizes follow the window
     found = page.evaluate(ACTIONABLE)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"fit-demon-{size}-{players}p.png"))
@@ -135,7 +135,7 @@ def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
     page.goto("/grip")
     expect(page.locator('[data-cell="23"] [data-card]').first).to_be_visible()
     expect(page.locator(".grip-stats table")).to_have_count(2)
-    page.wait_for_timeout(200)
+    settled(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "fit-grip-1280x800.png"))
     found = page.evaluate("""() => [...document.querySelectorAll(
@@ -231,7 +231,7 @@ def test_everyone_at_a_table_of_eight_is_in_view(open_page, size):
     wait_for_table(page)
     expect(page.locator(".countdown")).to_be_hidden()
     expect(page.locator(".mine .tableau .pile[data-src='6'] .card.up")).to_have_count(len(TALL))
-    page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
+    settled(page)  # card sizes follow the window
     found = page.evaluate(OTHERS)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"others-{size}-8p.png"))

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import follow_hint, no_horizontal_scroll, server_game
+from tests.browser.helpers import follow_hint, no_horizontal_scroll, server_game, settled
 from tests.support.live_server import LiveServer
 
 
@@ -186,7 +186,7 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     kind = page.inner_text("#replay-step")
     assert step == 1 or kind.startswith(("Deal", "Redeal")), kind
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.wait_for_timeout(200)
+    settled(page)
     low = page.evaluate("""() => Math.max(...[...document.querySelectorAll('.grip-grid .cell')]
         .map((c) => c.getBoundingClientRect().bottom))""")
     assert low <= 800 and page.evaluate("window.scrollY") == 0, low

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import follow_hint, no_horizontal_scroll
+from tests.browser.helpers import follow_hint, no_horizontal_scroll, settled
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -215,7 +215,7 @@ def test_the_viewer_fits_every_screen_and_passes_axe_in_every_language(open_page
     for name, size in SIZES.items():
         page.set_viewport_size(size)
         page.keyboard.press("End")
-        page.wait_for_timeout(200)  # the layout settles (card sizes follow the window)
+        settled(page)  # card sizes follow the window
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"grip-replay-{name}.png"))
         assert no_horizontal_scroll(page), name

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, server_game, wait_for_table
+from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, server_game, settled, wait_for_table
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -115,7 +115,7 @@ def test_devils_grip_guide_on_a_first_visit(open_page):
     expect(page.locator(".guide-src, .guide-dst")).to_have_count(0)
     page.reload()
     expect(page.locator(".grip-grid .cell").first).to_be_visible()
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # a fixed wait: the skipped guide must *not* come back meanwhile
     expect(page.locator(".guide-bubble")).to_be_hidden()
     # The rules dialog opens it again.
     page.click(".rules-btn")
@@ -226,7 +226,7 @@ def test_demon_practice_round_with_the_coach(open_page):
     asked = len([m for w, m in seen if w == "sent" and m["type"] == "coach"])
     page.reload()
     wait_for_table(page)
-    page.wait_for_timeout(800)
+    page.wait_for_timeout(800)  # a fixed wait: the coach shown once must *not* come back meanwhile
     expect(page.locator(".guide-bubble")).to_be_hidden()
     assert len([m for w, m in seen if w == "sent" and m["type"] == "coach"]) == asked
     # "Show me again" from the rules dialog
@@ -247,7 +247,7 @@ def test_no_coach_at_a_table_of_two_people(open_page):
     ann.click("#start-game")
     wait_for_table(ann)
     wait_for_table(bob)
-    ann.wait_for_timeout(800)
+    ann.wait_for_timeout(800)  # a fixed wait: no coach may show in a room of people meanwhile
     for page in (ann, bob):
         expect(page.locator(".guide-bubble")).to_be_hidden()
         expect(page.locator(".guide-src")).to_have_count(0)
@@ -297,7 +297,7 @@ def test_no_guide_in_an_ordinary_game_against_bots(open_page):
     page.select_option("#practice-bots", "3")
     page.click("#practice-start")
     wait_for_table(page)
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(1200)  # a fixed wait: no coach may show in a bot game meanwhile
     expect(page.locator(".guide-bubble")).to_have_count(0)
     assert not [m for w, m in seen if w == "sent" and m["type"] == "coach"]
     # Asked for from the rules dialog, it speaks of the bots, plural.
@@ -316,7 +316,7 @@ def test_the_coach_covers_no_card_closes_with_esc_and_is_near_in_tab_order(open_
     wait_for_table(page)
     bubble = page.locator(".guide-bubble")
     expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
-    page.wait_for_timeout(300)  # placed on the frame after the marks
+    settled(page)  # placed on the frame after the marks
     assert page.evaluate(COVERED) == []
     # From the top of the page, "Skip guide" is at most three Tabs away.
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
@@ -337,12 +337,12 @@ def test_the_grip_guide_covers_no_card_at_1280_by_800(open_page):
     page = open_page("grip", viewport={"width": 1280, "height": 800}, path="/grip", guide=True)
     bubble = page.locator(".guide-bubble")
     expect(bubble).to_be_visible()
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.evaluate(COVERED) == []
     bubble.get_by_role("button", name="Show me").click()
     for _ in range(3):
         expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
-        page.wait_for_timeout(300)
+        settled(page)
         assert page.evaluate(COVERED) == []
         follow_grip(page, server_game(page)["hint"])
         page.wait_for_function("() => !document.querySelector('.grip.busy')")

@@ -37,7 +37,7 @@ def test_a_language_chosen_is_kept_even_when_the_next_page_opens_before_its_stri
     expect(page.locator("#create-title")).to_have_text("Start a Demon room")
 
     def slow(route):
-        time.sleep(0.8)
+        time.sleep(0.8)  # a fixed wait: the strings arrive late, which is what is tested
         route.continue_()
 
     page.route(re.compile(r"/i18n/ru\.js$"), slow)

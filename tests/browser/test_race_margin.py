@@ -36,7 +36,7 @@ def lost_race(open_page, locale: str = "en-GB", late_ms: int = 0):
     ann.dblclick('.mine [data-card="2C"]')
     expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
     if late_ms:
-        bob.wait_for_timeout(late_ms)
+        bob.wait_for_timeout(late_ms)  # a fixed wait: how late Bob is, the margin under test
     bob.click('.mine [data-card="2C"]')
     bob.click('[data-fpile="0"]')
     deadline = time.monotonic() + 5

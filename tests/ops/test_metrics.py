@@ -115,7 +115,7 @@ def test_a_stalled_event_loop_is_counted_logged_and_told_by_health(tmp_path):
     with LiveServer(tmp_path / "a") as srv:
         before = samples(httpx.get(srv.base + "/metrics").text)
         os.kill(srv.proc.pid, signal.SIGSTOP)
-        time.sleep(0.4)
+        time.sleep(0.4)  # a fixed wait: the stall under test (the process stopped this long)
         os.kill(srv.proc.pid, signal.SIGCONT)
         srv.wait_for_log(lambda text: "the event loop stalled" in text)  # logged as it woke, late
         after = samples(httpx.get(srv.base + "/metrics").text)

@@ -74,7 +74,7 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(tmp_path):
         await p.act({"type": "draw"}, action_id)
         dup = await p.reply(action_id)
         assert dup["type"] == "ack" and dup.get("duplicate")
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # a fixed wait: the duplicate must *not* be applied meanwhile
         assert p.v == v_before
         # The round continues and plays to its end.
         await asyncio.gather(*(bot(q, random.Random(i)) for i, q in enumerate(again)))

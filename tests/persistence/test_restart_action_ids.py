@@ -51,7 +51,7 @@ def test_previous_round_action_ids_survive_a_sigkill(tmp_path):
             await p.act({"type": "draw"}, action_id)
             dup = await p.reply(action_id)
             assert dup["type"] == "ack" and dup.get("duplicate"), (action_id, dup)
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # a fixed wait: the duplicate must *not* be applied meanwhile
             assert p.v == v_before, f"{action_id} was applied again"
         for q in again:
             await q.close()

@@ -362,9 +362,9 @@ def test_bots_stop_when_only_bots_are_left_and_the_room_expires(tmp_path):
         await until(lambda: room.phase is Phase.PLAYING and hub.bots.actions > 10)
         hub.handle_message(handle, person, pipe, m.Leave(type="leave"))
         await turns()
-        await asyncio.sleep(0.05)  # thoughts already on their way arrive, and go nowhere
+        await asyncio.sleep(0.05)  # a fixed wait: thoughts already on their way arrive, and go nowhere
         acted = hub.bots.actions
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # a fixed wait: the bots must *not* act meanwhile
         assert hub.bots.actions == acted and not handle.bot_timers
         hub.tick()
         assert room.code in hub.rooms  # removed like an empty room: after the same wait

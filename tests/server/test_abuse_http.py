@@ -282,7 +282,7 @@ def test_a_flood_of_refused_requests_makes_a_few_log_lines(abuse_server):
     with client(abuse_server, source) as http:
         for _ in range(3):
             http.post("/api/rooms", json={"name": "Ann"})
-        time.sleep(LOG_INTERVAL_S)
+        time.sleep(LOG_INTERVAL_S)  # a fixed wait: the refusal interval of these three ends and is logged
         before = len(abuse_server.log())
         started = time.monotonic()
         statuses = [http.post("/api/rooms", json={"name": "Ann"}).status_code for _ in range(200)]

@@ -74,7 +74,7 @@ def test_bots_wait_for_their_person_and_an_unopened_room_goes_in_seconds(bot_ser
         watcher = Player(bot_server.ws_base, await join_room(bot_server.base, grant["code"], "Watcher"))
         await watcher.connect()
         await watcher.wait_for(lambda: watcher.state is not None and watcher.state["phase"] == "playing", 5)
-        await asyncio.sleep(1.5)  # hard bots at this think scale would have made dozens of moves
+        await asyncio.sleep(1.5)  # a fixed wait: hard bots at this think scale would have made dozens of moves
         moves = [m for m in watcher.received if m["type"] == "event" and m["event"]["kind"] == "move"]
         assert moves == []
         ann = Player(bot_server.ws_base, grant)
