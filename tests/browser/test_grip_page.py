@@ -55,6 +55,7 @@ def expected_why(why: dict) -> str:
     return f"No pile can move on whole, and none of the {why['showable']} cards the talon can still show fits."
 
 
+@pytest.mark.slow
 def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     page = open_page("grip", path="/grip")
     expect(page.locator("#grip-stock")).to_be_visible()
@@ -158,6 +159,7 @@ def test_grip_fits_a_laptop_and_stays_clear_of_the_header(open_page):
     assert focused["top"] >= header_bottom, focused
 
 
+@pytest.mark.slow
 def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page = open_page("grip-solution", path="/grip")
     expect(page.locator("#grip-stock")).to_be_visible()

@@ -109,6 +109,7 @@ def test_a_game_is_played_then_replayed_to_the_same_final_grid(open_page):
     expect(page.locator("#grip-recent")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_scrubber_lands_on_the_same_position_as_stepping(open_page):
     page = open_page("scrub", path="/grip")
     play_and_end(page, 11)

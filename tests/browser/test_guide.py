@@ -124,6 +124,7 @@ def test_devils_grip_guide_on_a_first_visit(open_page):
     expect(page.locator(".guide-bubble .guide-title")).to_have_text("Your first deal")
 
 
+@pytest.mark.slow
 def test_the_grip_guide_runs_its_steps_then_lets_go(open_page):
     """Followed to the end, the guide says its last word and goes."""
     page = open_page("grip", path="/grip", guide=True)

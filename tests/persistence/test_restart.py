@@ -52,6 +52,7 @@ async def reconnect_all(server: LiveServer, players: list[Player]) -> list[Playe
     return again
 
 
+@pytest.mark.slow
 def test_sigkill_mid_round_loses_no_acknowledged_action(tmp_path):
     async def before(server):
         players = await seat_players(server, 3, rounds=1)
@@ -135,6 +136,7 @@ def test_sigterm_closes_sockets_with_1012_and_exits_quickly(tmp_path):
         server.stop()
 
 
+@pytest.mark.slow
 def test_restore_from_a_database_of_the_previous_schema(tmp_path):
     """A v1 database (before match history existed) with a room mid-round is upgraded in
     place and the room resumes."""
@@ -230,6 +232,7 @@ def test_database_from_a_newer_server_is_refused(tmp_path):
     assert proc.returncode == 2 and "newer server" in proc.stderr
 
 
+@pytest.mark.slow
 def test_devils_grip_game_survives_a_restart(tmp_path):
     server = LiveServer(tmp_path).start()
     try:

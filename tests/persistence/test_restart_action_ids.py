@@ -13,6 +13,8 @@ import asyncio
 import random
 import signal
 
+import pytest
+
 from tests.persistence.test_restart import SETTINGS, play_acknowledged, reconnect_all
 from tests.server.test_ws_play import seat_players, start_round
 from tests.support.live_server import LiveServer
@@ -32,6 +34,7 @@ async def next_round(players: list[Player]) -> None:
         await p.wait_for(lambda p=p: p.state["phase"] == "playing" and p.state["round_no"] == 2 and p.legal, 10)
 
 
+@pytest.mark.slow
 def test_previous_round_action_ids_survive_a_sigkill(tmp_path):
     async def before(server):
         players = await seat_players(server, 2, rounds=3)

@@ -326,6 +326,7 @@ class FileLimitedServer(LiveServer):
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
 
+@pytest.mark.slow
 def test_the_connection_cap_is_kept_below_the_file_limit(tmp_path):
     """With 160 files allowed and the default cap of 1000 connections, a flood used to
     run the process out of descriptors: accept() failed with EMFILE, nobody could

@@ -306,6 +306,7 @@ def test_grip_errors_carry_wire_codes_the_http_layer_maps(abuse_server):
     assert set(STATUS) == GripError.CODES
 
 
+@pytest.mark.slow
 def test_one_client_cannot_fill_the_room_cap_and_the_cap_says_what_it_is(tmp_path):
     """Item 2 as the probe ran it, on a server of 4 rooms: one address is stopped by its
     own budget (429, which says so) long before the cap; when several addresses do fill

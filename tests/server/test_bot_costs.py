@@ -47,6 +47,7 @@ def practice(server: LiveServer, source: str, bots: int = 7) -> httpx.Response:
         return http.post("/api/rooms/practice", json={"name": "Ann", "bots": bots, "level": "hard"})
 
 
+@pytest.mark.slow
 def test_a_few_addresses_cannot_fill_the_bot_cap(bot_server):
     """Six addresses x ten rooms of 7 bots: each address gets two rooms (14 bots), the
     rest are 429 with Retry-After; a visitor's practice room of 7 is still created. A

@@ -227,6 +227,7 @@ def test_http_bad_input(server):
         assert after["state"] == game["state"]
 
 
+@pytest.mark.slow
 def test_slow_reader_is_dropped_with_1013_and_resyncs(tmp_path):
     """A client that stops reading is cut off when its queue fills; the room goes on."""
 
