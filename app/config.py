@@ -220,7 +220,7 @@ class Settings(BaseSettings):
     test_layout: Path | None = Field(
         None,
         description="Testing only: a JSON file of Demon seats (DemonRound.to_json()'s form, 52 cards each); "
-        "every round starts from its first seats (app/demon/room/test_layout.py).",
+        "every round starts from its first seats (app/demon/room/fixed_layout.py).",
     )
 
     @field_validator("metrics_allow")
@@ -236,7 +236,7 @@ class Settings(BaseSettings):
         """What uvicorn's `forwarded_allow_ips` gets: only the proxies named here. No
         fallback to the loopback or to uvicorn's FORWARDED_ALLOW_IPS: any ssh -L, socat or
         tunnel agent on this machine connects from the loopback and passes on whatever
-        X-Forwarded-For its client wrote (issue 27)."""
+        X-Forwarded-For its client wrote."""
         return ",".join(part.strip() for part in self.trusted_proxies.split(",") if part.strip())
 
     @property

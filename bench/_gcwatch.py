@@ -5,7 +5,7 @@
 
 Each line of LOG is `<start, time.monotonic()> <duration in seconds> <objects collected>
 <generation>`. Every collection stops the event loop (a young one of a large heap of
-young objects can take tens of milliseconds: docs/performance.md, issue 25), so
+young objects can take tens of milliseconds: bench/results/2026-12-03-collector-stalls.md), so
 bench/server.py (`--gc-log`) sets these pauses against its measurement windows. The program runs exactly as with
 `python -m ...` / `python script.py` (same `sys.argv`, `__main__`); the callback costs
 nothing between collections.

@@ -5,7 +5,7 @@ its HTTP clients do not share an event loop with the sockets whose latency bench
 measures: it plays for W seconds, records for S seconds, and prints what it recorded as
 one JSON line.
 
-Each client plays its own deal by the hints, as the page does since issue 24: ask (POST
+Each client plays its own deal by the hints, as the page does since it plays with its own rules: ask (POST
 op=hint), send the hinted action as a batch of one (POST .../moves {base, ops}: the page
 has already played it), ask again; a finished deal is replaced by a new one. The time from sending a hint
 request to its answer is recorded for answers (200). Every request's status is counted:

@@ -37,8 +37,8 @@ Printed, side by side in one run:
   scripted beginner and club player, who decide from what a person can see): what a
   level means to a person.
 
-Targets (issue 11): Hard wins >= 80 % of its 2-seat rounds against Easy and >= 60 %
-against Medium; decide p99 <= 1 ms. (Issue 26): Easy loses to the beginner in >= 65 %
+Targets (the bots' strength and cost): Hard wins >= 80 % of its 2-seat rounds against Easy and >= 60 %
+against Medium; decide p99 <= 1 ms. For beginners: Easy loses to the beginner in >= 65 %
 of 2-seat rounds; Medium wins 40-60 % against the club player; Hard beats the club
 player in >= 80 %.
 """

@@ -1,10 +1,11 @@
-"""How fast a Devil's Grip move shows on the page, with the server far away (issue 24).
+"""How fast a Devil's Grip move shows on the page, with the server far away
+(bench/results/2026-12-03-grip-page-first-step.md and -partial-drawing.md).
 
     .venv/bin/python bench/grip_page.py [--latency 150] [--moves 30] [--root /tmp/before-grip]
                                         [--profile FILE]
 
 Starts the real server (`python -m app`, from this checkout or from `--root`, e.g. a
-worktree of the commit before issue 24: `git worktree add /tmp/before-grip cf446f0`) and a
+worktree of the commit before the page played with its own rules: `git worktree add /tmp/before-grip cf446f0`) and a
 real Chromium (Playwright), opens /grip, deals deal `--deal` and adds `--latency` ms to
 every request (CDP `Network.emulateNetworkConditions`: a home server reached over the
 internet, or a phone on mobile data). Then it plays legal moves by clicking as a person

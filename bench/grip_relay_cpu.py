@@ -1,5 +1,5 @@
 """CPU each kind of Devil's Grip request costs the rooms' process, and the Devil's Grip
-worker (issue 25): `.venv/bin/python bench/grip_relay_cpu.py [--root DIR] [--n 300]`.
+worker process: `.venv/bin/python bench/grip_relay_cpu.py [--root DIR] [--n 300]`.
 
 Starts the server (`python -m app` from `--root`: another checkout for a before/after,
 e.g. `git worktree add /tmp/before 5fd353e`) with a temporary data directory, then sends

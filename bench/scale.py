@@ -9,7 +9,7 @@ in the same run, rooms of 8 seats are added step by step (each seat plays about 
 second, the open loop of bench/server.py) and each step is measured for `--seconds`; the
 steps stop once the fan-out p99 passes `--capacity-p99-ms` (50 ms: about where a race
 starts to feel unfair). A server holds the players of its last step under that line. The
-ratio ours / bare is the figure of issue 17 (target >= 0.6).
+ratio ours / bare is the capacity target's figure (>= 0.6, docs/performance.md).
 
 **--processes N**: the same rooms against three set-ups, in one run: one process alone
 (clients connect to it), one process behind HAProxy, and N processes behind HAProxy

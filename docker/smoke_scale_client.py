@@ -103,7 +103,7 @@ class ComposeCluster:
 
 async def history_scenario(cluster: ComposeCluster) -> None:
     # A listed room's match on each process: in the public list through the balancer; and
-    # each seat's own matches, asked with its token, from the room's process (issue 28).
+    # each seat's own matches, asked with its token, from the room's process (the home page's recent games).
     codes, tokens = await finished_match_on_each(cluster)
     answer = httpx.get(cluster.base + "/api/history", timeout=5).json()
     assert answer["complete"] is True and set(codes.values()) <= {g["code"] for g in answer["games"]}

@@ -13,11 +13,22 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.support import native
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser/ is marked `browser`, so `-m "not browser"` runs
+    the rest without Chromium."""
+    for item in items:
+        if item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.browser)
 
 
 def pytest_report_header() -> str:

@@ -6,7 +6,7 @@
 * no folder of `app/` or `static/` holds more than 15 modules;
 * no class of `app/` is longer than 300 lines.
 
-Why a test: these were promises in a document once, and they drifted (issue 22). Imports
+Why a test: these were promises in a document once, and they drifted. Imports
 inside functions count too (a lazy import is still an arrow).
 """
 

@@ -1,4 +1,4 @@
-"""The daily race's deal and its fixed table (issue 29, item 2).
+"""The daily race's deal and its fixed table.
 
 Each UTC day has one Demon deal, the same for everyone on this server, played by one
 person against `DAILY_BOTS` bots of the level they choose, in one round with a time

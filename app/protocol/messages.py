@@ -27,7 +27,7 @@ _INVISIBLE = frozenset({"Cf", "Zs", "Mn", "Me"})  # format characters, spaces, c
 
 
 def _plain_name(name: str) -> str:
-    """Refuse what would let a name hide or disguise itself (issue 16, item 9): control
+    """Refuse what would let a name hide or disguise itself: control
     and separator characters, text-direction overrides, and names with nothing visible
     (U+200B alone). Joiners and marks inside a visible name stay: emoji sequences and
     many scripts need them."""

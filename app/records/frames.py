@@ -1,4 +1,4 @@
-"""A Demon record as the frames a replay viewer shows (issue 29): the table at the
+"""A Demon record as the frames a replay viewer shows: the table at the
 signal, then one frame per recorded entry, built by replaying the record through the
 engine here on the server, so the browser holds no Demon rule.
 

@@ -56,7 +56,8 @@ class SecurityHeaders:
     `http.response.start` message. `@app.middleware("http")` did the same through
     Starlette's BaseHTTPMiddleware, which streams every answer through a task group; on
     the event loop every room shares, `/health` cost the server 1.4-2.4 ms of CPU with it
-    and 0.6-1.7 ms with this (a loaded 2-core machine; docs/performance.md)."""
+    and 0.6-1.7 ms with this (a loaded 2-core machine;
+    bench/results/2026-12-01-grip-hints-on-server.md)."""
 
     HEADERS = [  # noqa: RUF012 (read, never changed)
         (b"content-security-policy", CSP.encode()),

@@ -1,4 +1,4 @@
-"""HTTP side of the daily race (issue 29, item 2): today's results and a start.
+"""HTTP side of the daily race: today's results and a start.
 
 `POST /api/daily` seats the person at a practice table of `DAILY_BOTS` bots of their
 level, dealt the day's deal (app/daily/race.py), one round with the server's daily time

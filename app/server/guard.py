@@ -193,7 +193,7 @@ class ConnectionGuard:
     newcomer takes the place of the oldest evictable connection. So a crowd of idle
     seats cannot take the last `reserve` places, a crowd of half-open connections is
     pushed out by newcomers instead of keeping them out, and `/health` and a visitor's
-    page are still answered (issue 27)."""
+    page are still answered."""
 
     def __init__(self, settings: Settings, *, max_connections: int | None = None) -> None:
         self.request_timeout_s = settings.request_timeout_s

@@ -1,4 +1,4 @@
-"""HTTP side of replays (issue 29): a finished Demon round's frames, the rounds of a room
+"""HTTP side of replays: a finished Demon round's frames, the rounds of a room
 one may watch, and the host's "anyone with the link may watch".
 
 Who may watch is decided in one place, `may_watch`: the people who played the round

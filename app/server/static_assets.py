@@ -27,7 +27,7 @@ The page's module graph is known here too: index.html names its entry modules, a
 the static `import ... from './x.js'` statements of each module name the rest. The shell
 lists every module of that graph as `<link rel="modulepreload">`, so a first visit asks
 for all of them at once instead of finding them one import (one round trip) deeper at a
-time: nine deep, on a phone's network, that was most of a second (issue 23). A dynamic
+time: nine deep, on a phone's network, that was most of a second. A dynamic
 `import()` is not found by that walk: the room and Devil's Grip, which app.js loads when
 shown, are added for their own addresses (PAGE_MODULES), so the home page preloads only
 what it runs, and a link to a room preloads the room. A language's strings are the

@@ -1,4 +1,4 @@
-"""The daily race's entries (issue 29): who started today's race, and how it went.
+"""The daily race's entries: who started today's race, and how it went.
 
 A row is written when a browser starts the day's race (the first start counts: the
 primary key (day, player) refuses a second), and completed in the same transaction that

@@ -138,7 +138,7 @@ class Database:
         its thread, on the writers' own connection, so nothing is written meanwhile and
         the checkpoint completes: only then does the next write start the WAL again from
         its beginning (and truncate it). A passive checkpoint beside a steady stream of
-        writes never catches up, and the WAL grew on past its limit (issue 27). Called
+        writes never catches up, and the WAL grew on past its limit. Called
         on the event loop, and only once the WAL is past a quarter of its limit: it copies the
         few frames the threaded checkpoint left, then syncs the database file."""
         self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -146,7 +146,7 @@ class Database:
     def wal_wants_checkpoint(self) -> bool:
         """The WAL has grown past a quarter of its limit: checkpoint now rather than at the
         next timer, so that the writes made before the checkpoint has caught up still fit
-        under the limit (issue 27: a burst between two timed checkpoints grew it to 75.6
+        under the limit (a burst between two timed checkpoints grew it to 75.6
         MB against 64; with half the limit as the trigger, a flood of new games on a
         loaded 2-core machine still reached 8.15 MB against 8). One stat of the file:
         cheap enough for every tick."""

@@ -132,7 +132,7 @@ class DemonStore:
         elif round_no != room.round_no:
             c.execute("DELETE FROM steps WHERE code = ?", (room.code,))
             # The old round's applied ids leave with its steps: keep them apart, as the
-            # room still answers them for one more round (issue 27).
+            # room still answers them for one more round.
             c.execute("DELETE FROM kept_action_ids WHERE code = ?", (room.code,))
             c.executemany(
                 "INSERT INTO kept_action_ids (code, player, action_id, v, earlier) VALUES (?, ?, ?, ?, ?)",

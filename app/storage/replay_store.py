@@ -1,4 +1,4 @@
-"""Finished Demon rounds kept for their replays (issue 29).
+"""Finished Demon rounds kept for their replays.
 
 A room's `steps` hold only its current round (the next round deletes them), so when a
 round ends its whole record is copied here once, under the round's replay id (random,

@@ -53,7 +53,7 @@ MIGRATIONS.append(
 MIGRATIONS.append(
     # 4 -> 5: the applied action ids a room still answers that its current round's log
     # does not hold (the previous round's; after a rematch, the last match's last round),
-    # rewritten when a round begins, so that they survive a restart too (issue 27).
+    # rewritten when a round begins, so that they survive a restart too.
     # `earlier` is 1 for the previous round's ids, 0 for ids still counted as this one's.
     [
         """CREATE TABLE IF NOT EXISTS kept_action_ids (code TEXT NOT NULL, player TEXT NOT NULL,
@@ -74,7 +74,7 @@ MIGRATIONS.append(
     ]
 )
 MIGRATIONS.append(
-    # 6 -> 7: replays and the daily race (issue 29). Each step keeps when the server received it (seconds
+    # 6 -> 7: replays and the daily race. Each step keeps when the server received it (seconds
     # after the round's signal; NULL for steps from before), and every finished Demon
     # round keeps its whole record (the room's `steps` are rewritten by the next round),
     # with who played it: the token hashes of its seats decide who may watch it again.

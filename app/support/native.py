@@ -10,7 +10,7 @@ deletes them, and the same source runs as pure Python again. Where no C compiler
 mypyc is present the build says so and stops; the app runs as pure Python, unchanged
 (pip install on such a machine needs neither).
 
-The list is what the profile of a move names (docs/performance.md, "4. Fewer
+The list is what the profile of a move names (bench/results/2026-12-03-mypyc-hot-path.md, "Fewer
 microseconds per move"), minus what mypyc cannot take as it is:
 
 * `app/common/events.py` and `app/demon/rules/events.py` stay Python: Devil's Grip's
@@ -70,6 +70,7 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.room.answers",
     "app.demon.room.bot_seat",
     "app.demon.room.event_log",
+    "app.demon.room.fixed_layout",
     "app.demon.room.outcome",
     "app.demon.room.persist",
     "app.demon.room.phases",
@@ -78,7 +79,6 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.room.round_record",
     "app.demon.room.scores",
     "app.demon.room.seating",
-    "app.demon.room.test_layout",
     "app.demon.room.views",
 )
 

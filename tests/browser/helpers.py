@@ -169,3 +169,39 @@ def follow_hint(page) -> None:
         page.click(".cell.hint-dst")
     # the answer re-draws the board without the hint
     page.wait_for_function("() => !document.querySelector('.hint') && !document.querySelector('.grip.busy')")
+
+
+# The layout and the card animations, still: the same boxes for `frames` frames in a row
+# and no finite animation running. A promise run by page.evaluate, not wait_for_function,
+# whose predicate the pages' CSP (script-src 'self') refuses to eval.
+SETTLED = """([frames, timeoutMs]) => new Promise((resolve, reject) => {
+    const started = performance.now();
+    let last = null;
+    let same = 0;
+    const boxes = () => {
+        const root = document.documentElement;
+        let sig = `${innerWidth}x${innerHeight} ${root.scrollWidth}x${root.scrollHeight}`;
+        for (const el of document.querySelectorAll('[data-card], .pile, .cell, .opp, .mine, .foundations, .guide-bubble')) {
+            const r = el.getBoundingClientRect();
+            sig += `|${r.x},${r.y},${r.width},${r.height}`;
+        }
+        return sig;
+    };
+    const moving = () => document.getAnimations().some(
+        (a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+    const step = () => {
+        const sig = boxes();
+        if (!moving() && sig === last) same += 1;
+        else { same = 0; last = sig; }
+        if (same >= frames) return resolve(true);
+        if (performance.now() - started > timeoutMs) return reject(new Error('the layout is still moving'));
+        requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+})"""
+
+
+def settled(page: Page, frames: int = 3, timeout_ms: int = 10_000) -> None:
+    """Returns once the page's layout has settled after a change (a new window size, a
+    drawing, cards flying): instead of a fixed pause long enough for the slowest machine."""
+    page.evaluate(SETTLED, [frames, timeout_ms])

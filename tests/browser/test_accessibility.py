@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ROOT
-from tests.browser.helpers import create_room, join_by_link, wait_for_table
+from tests.browser.helpers import create_room, join_by_link, settled, wait_for_table
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 LAPTOP = {"width": 1280, "height": 800}
@@ -97,7 +97,7 @@ def test_demon_table_desktop_phone_and_spectator_pass_axe(open_page):
     expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(1)
     ann.keyboard.press("d")
     expect(ann.locator(".mine .waste [data-card]").first).to_be_visible()
-    ann.wait_for_timeout(400)  # the drawn cards finish fanning in
+    settled(ann)  # the drawn cards finish fanning in
 
     for page, where in ((ann, "Demon table 1280x800"), (bob, "Demon table 390x844")):
         axe_violations(page, where)
@@ -197,7 +197,7 @@ def test_every_play_is_announced_politely_with_a_setting_for_only_mine(open_page
     before = said(ann)
     bob.dblclick('.mine [data-card="2C"]')  # Bob's 2♣ onto his A♣
     expect(ann.locator('.foundations [data-card="2C"]')).to_have_count(1)
-    ann.wait_for_timeout(300)
+    ann.wait_for_timeout(300)  # a fixed wait: Bob's play must *not* be read out to Ann meanwhile
     assert said(ann) == before
     ann.dblclick('.mine [data-card="2C"]')  # Ann's 2♣ onto her A♣
     expect(region).to_contain_text(re.compile(r"You: 2 of clubs", re.IGNORECASE))

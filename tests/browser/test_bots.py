@@ -40,7 +40,7 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     ann.click("#practice-start")
     # Seated with the bots, and the countdown runs at once: no lobby, no start button.
     wait_for_table(ann)
-    # Ann only watches: alone with bots, she lets them finish the round (issue 26), so it
+    # Ann only watches: alone with bots, she lets them finish the round, so it
     # ends when the bots are done, played out fast. With the table's key (B), not a click:
     # the bots' moves redraw the table many times a second, and on a loaded machine a
     # click can wait in vain for a button that holds still for two frames.
@@ -103,7 +103,7 @@ def test_the_host_adds_a_bot_to_the_lobby_and_removes_it(open_page):
 
 
 def test_alone_with_bots_a_person_ends_the_round_at_once(open_page):
-    """Issue 26: stuck in a practice round, the person waited minutes for the bots. Bots
+    """Stuck in a practice round, the person once waited minutes for the bots. Bots
     follow the people: the person's own vote ends the round, there and then."""
     ann = open_page("ann")
     ann.fill("#practice-name", "Ann")
@@ -128,7 +128,7 @@ def test_the_level_picker_says_what_each_level_means(open_page):
 
 
 def test_bot_names_are_in_the_pages_language(open_page):
-    """Issue 26: bot names stayed "Bot 1" on a Russian page."""
+    """Bot names once stayed "Bot 1" on a Russian page."""
     ann = open_page("ann", locale="ru-RU")
     create_room(ann, "Аня")
     ann.click(".add-bot-button")

@@ -1,4 +1,4 @@
-"""The daily race in real Chromium (issue 29, item 2): two people race the day's deal in
+"""The daily race in real Chromium: two people race the day's deal in
 their own browsers, and the day's table shows both results, each with its replay, whose
 first table is the same deal for both; a browser that raced cannot start again; the page
 fits the four screen sizes of the fit test and passes axe with no violation, in every

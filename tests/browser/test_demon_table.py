@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     my_layout,
     no_horizontal_scroll,
     notes_seen,
+    settled,
     touch_drag,
     wait_for_table,
     watch_notes,
@@ -124,13 +125,13 @@ def test_lost_race_slides_back_with_note(open_page):
     watch_notes(bob)
     gate.release()
 
-    # announced once (issue 14): one note over the layout, no toast besides it, and the
+    # announced once: one note over the layout, no toast besides it, and the
     # same words once for a screen reader
-    # (with the margin of the race since issue 29: tests/browser/test_race_margin.py)
+    # (with the margin of the race: tests/browser/test_race_margin.py)
     beaten = re.compile(r"^Ann was first by \d+\.\d+ s$")
     expect(bob.locator(".race-note")).to_have_text(beaten)
     expect(bob.locator(".table [aria-live]")).to_have_text(beaten)
-    bob.wait_for_timeout(300)
+    bob.wait_for_timeout(300)  # a fixed wait: no second note may follow meanwhile
     seen = notes_seen(bob)
     assert len(seen) == 1 and seen[0][0] == "race-note" and beaten.match(seen[0][1]), seen
     # the card slid back: it is in Bob's first pile again, visible, and no copy is flying
@@ -195,7 +196,7 @@ def test_four_players_phone_and_spectator(open_page, artifacts):
     expect(ann.locator(".foundations [data-card]")).to_have_count(4)
     bob.keyboard.press("d")  # Bob draws three with the keyboard
     expect(ann.locator('.opp[data-seat="1"] .opp-waste [data-card]')).to_have_count(1)
-    ann.wait_for_timeout(400)  # let the last card finish flying
+    settled(ann)  # the last card finishes flying
     ann.screenshot(path=str(artifacts / "table-4-players.png"), full_page=True)
     # a laptop window (1366 x 768 less the browser's bars): your own layout is all on
     # the screen below the others' and the foundations, without scrolling
@@ -280,7 +281,7 @@ def test_keyboard_vote_match_over_rematch_and_recent_games(open_page):
     expect(bob.locator(".recent-list li").first.locator(".recent-rounds")).to_have_text("1 round")
     bob.goto(f"/r/{code}")
 
-    # Rematch starts the new match for everyone at once: no second Start (issue 14)
+    # Rematch starts the new match for everyone at once: no second Start
     ann.click("#rematch")
     for page in (ann, bob):
         wait_for_table(page)
@@ -381,7 +382,7 @@ def test_duplicates_dropped_and_gap_resynced(open_page):
     tamper.lose_next_move = True
     ann.dblclick('.mine [data-card="AC"]')
     expect(ann.locator('.foundations [data-card="AC"]')).to_have_count(1)
-    bob.wait_for_timeout(300)
+    bob.wait_for_timeout(300)  # a fixed wait: the lost move must *not* reach Bob meanwhile
     expect(bob.locator('.foundations [data-card="AC"]')).to_have_count(0)  # lost on the way
     # the next event skips a version: Bob asks for a snapshot, which replaces his state
     ann.dblclick('.mine [data-card="2C"]')

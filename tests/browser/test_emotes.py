@@ -1,4 +1,4 @@
-"""Emotes in real browsers (issue 14, "Say hello"): one player taps an emote and it floats
+"""Emotes in real browsers ("Say hello"): one player taps an emote and it floats
 over their seat on everyone's screen, is read out politely, and can be hidden per player.
 
 Two people in their own browser contexts (own storage), a third who joins mid-round and
@@ -121,7 +121,7 @@ def test_an_emote_floats_over_its_seat_is_read_out_and_can_be_hidden(open_page):
     assert float_centre_inside(eve, gg, '.opponents .opp[data-seat="0"]')
     assert _eventually(bob, lambda: len(bob_heard) > heard_before), bob_heard
     assert '"emote":"gg"' in bob_heard[-1]
-    bob.wait_for_timeout(200)
+    bob.wait_for_timeout(200)  # a fixed wait: the muted emote must *not* float meanwhile
     expect(bob.locator(gg)).to_have_count(0)
     assert bob.locator("#emotes-said p").count() == said_before
     bob.reload()

@@ -1,4 +1,4 @@
-"""Everything a player can act on is on the screen, without scrolling (issue 14).
+"""Everything a player can act on is on the screen, without scrolling.
 
 Demon: at 1280 × 800, 1366 × 768, 1920 × 1080 and on a 390 × 844 phone, with 2 and with
 8 players, every seat starts from a testing-only layout (`DEMON_TEST_LAYOUT`,
@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS, RACE_SEED
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import settled, wait_for_table
 from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +108,7 @@ def test_the_whole_layout_fits_the_window(open_page, size, players):
     expect(tall).to_have_count(len(TALL))
     assert list(tall.evaluate_all("els => els.map(e => e.dataset.card)")) == TALL
     expect(page.locator(".opp")).to_have_count(players - 1)
-    page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
+    settled(page)  # card sizes follow the window
     found = page.evaluate(ACTIONABLE)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"fit-demon-{size}-{players}p.png"))
@@ -135,7 +135,7 @@ def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
     page.goto("/grip")
     expect(page.locator('[data-cell="23"] [data-card]').first).to_be_visible()
     expect(page.locator(".grip-stats table")).to_have_count(2)
-    page.wait_for_timeout(200)
+    settled(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "fit-grip-1280x800.png"))
     found = page.evaluate("""() => [...document.querySelectorAll(
@@ -144,7 +144,7 @@ def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
         return {what: el.id || (el.dataset.cell ? `cell ${el.dataset.cell}` : el.textContent), top: r.top, bottom: r.bottom, left: r.left, right: r.right};
     })""")
     assert len(found) >= 26 + 3  # the grid, stock, talon and the new-deal buttons
-    # Issue 26: every column of the statistics shows, "Against par" included, with no
+    # Every column of the statistics shows, "Against par" included, with no
     # scrolling inside the panel (it was cut off at 1280 px).
     panel = page.evaluate("""() => {
         const box = document.querySelector('.grip-stats');
@@ -177,7 +177,7 @@ def test_the_grip_row_labels_show_on_a_phone(open_page):
     page.screenshot(path=str(SHOTS / "fit-grip-phone.png"), full_page=True)
 
 
-# Every other seat's panel and what it must show (issue 23): the name, the cards home,
+# Every other seat's panel and what it must show: the name, the cards home,
 # the stock, the waste and each pile's top, each inside its panel and the window, not
 # cut short (the name is not ellipsised) and not covered (the point at its centre hits
 # it). The opponents' box must not scroll: a box that scrolls hides seats.
@@ -231,7 +231,7 @@ def test_everyone_at_a_table_of_eight_is_in_view(open_page, size):
     wait_for_table(page)
     expect(page.locator(".countdown")).to_be_hidden()
     expect(page.locator(".mine .tableau .pile[data-src='6'] .card.up")).to_have_count(len(TALL))
-    page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
+    settled(page)  # card sizes follow the window
     found = page.evaluate(OTHERS)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"others-{size}-8p.png"))

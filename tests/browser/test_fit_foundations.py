@@ -1,4 +1,4 @@
-"""A table of eight well into its round still fits, your own cards at least 40 px (issue 23).
+"""A table of eight well into its round still fits, your own cards at least 40 px.
 
 With eight players the foundations grow to as many as 32 piles. On a 390 × 844 phone they
 wrap to three rows and more, and each row took its height from your own layout: once the
@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS, RACE_SEED
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import settled, wait_for_table
 from tests.browser.test_fit import ACTIONABLE, OTHERS, SIZES, TALL, outside
 from tests.support.live_server import LiveServer
 
@@ -63,7 +63,7 @@ def test_a_table_of_eight_with_many_foundations_fits(open_page, size):
     expect(page.locator(".countdown")).to_be_hidden()
     expect(page.locator(".mine .tableau .pile[data-src='6'] .card.up")).to_have_count(len(TALL))
     expect(page.locator(".foundations [data-fpile] .card.face")).to_have_count(32)
-    page.wait_for_timeout(300)  # the layout settles (card sizes follow the window)
+    settled(page)  # card sizes follow the window
     rows = page.evaluate(ROWS)
     fit = page.evaluate(ACTIONABLE)
     others = page.evaluate(OTHERS)

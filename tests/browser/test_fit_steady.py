@@ -1,4 +1,4 @@
-"""The table does not change size in the middle of the race when the foundations grow (issue 23).
+"""The table does not change size in the middle of the race when the foundations grow.
 
 Two things grew or shrank as the foundations filled up, and each was the longest task of
 the table on a CPU slowed 4x (bench/page.py --long-tasks: 110–320 ms): at the twelfth pile
@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
-from tests.browser.helpers import practice_from_home
+from tests.browser.helpers import practice_from_home, settled
 from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "eleven-foundations.json"
@@ -61,12 +61,12 @@ def play_the_ace(page, *, bots: int, piles: int) -> tuple[dict, dict]:
     practice_from_home(page, bots, "easy", rounds=1)
     shown = page.locator(".foundations [data-fpile] .card.face")
     expect(shown).to_have_count(piles)
-    page.wait_for_timeout(300)  # the layout settles
+    settled(page)
     before = page.evaluate(SIZES)
     page.keyboard.press("w")  # the waste's top card, the ace of spades
     page.keyboard.press("f")  # to a foundation: a new pile
     expect(shown).to_have_count(piles + 1)
-    page.wait_for_timeout(300)
+    settled(page)
     return before, page.evaluate(SIZES)
 
 

@@ -1,4 +1,4 @@
-"""On a phone your cards keep their size when the foundations become tabs (issue 23).
+"""On a phone your cards keep their size when the foundations become tabs.
 
 From eight piles a phone draws the foundations as tabs (demon-panels.js `TABS_FROM`), so
 their rows get lower in the middle of the race. Your own cards, sized to the room below
@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import PHONE, RACE_SEED
+from tests.browser.helpers import settled
 from tests.browser.test_fit_steady import SIZES, play_the_ace
 from tests.support.live_server import LiveServer
 
@@ -50,5 +51,5 @@ def test_your_cards_keep_their_size_when_the_foundations_become_tabs(open_page):
 
     # a taller window gives your cards the room again
     page.set_viewport_size({"width": PHONE["width"], "height": SHORT_PHONE["height"] + 80})
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.evaluate(SIZES)["card"] > after["card"] + 1

@@ -1,4 +1,4 @@
-"""Devil's Grip played on the page (issue 24), in real Chromium against a real server:
+"""Devil's Grip played on the page, in real Chromium against a real server:
 a deal started and played to its end with the network cut (Playwright offline, the
 page itself served by the service worker after a reload) is sent and verified by the
 server's replay once the network is back, and only then counts in the statistics; a

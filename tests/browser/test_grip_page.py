@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import follow_hint, no_horizontal_scroll, server_game
+from tests.browser.helpers import follow_hint, no_horizontal_scroll, server_game, settled
 from tests.support.live_server import LiveServer
 
 
@@ -55,6 +55,7 @@ def expected_why(why: dict) -> str:
     return f"No pile can move on whole, and none of the {why['showable']} cards the talon can still show fits."
 
 
+@pytest.mark.slow
 def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     page = open_page("grip", path="/grip")
     expect(page.locator("#grip-stock")).to_be_visible()
@@ -158,6 +159,7 @@ def test_grip_fits_a_laptop_and_stays_clear_of_the_header(open_page):
     assert focused["top"] >= header_bottom, focused
 
 
+@pytest.mark.slow
 def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page = open_page("grip-solution", path="/grip")
     expect(page.locator("#grip-stock")).to_be_visible()
@@ -180,13 +182,13 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-next")
     expect(page.locator("#replay-title")).to_have_text(f"A solution: step 1 of {total}")
     expect(page.locator("#replay-step")).not_to_have_text("The deal as it was dealt.")
-    # Issue 26: the step's card is marked where it went, and at 1280 x 800 the whole grid
+    # The step's card is marked where it went, and at 1280 x 800 the whole grid
     # stays in view while the solution shows (row 3 went below the fold).
     step = page.evaluate("() => document.querySelectorAll('.cell.replay-moved').length")
     kind = page.inner_text("#replay-step")
     assert step == 1 or kind.startswith(("Deal", "Redeal")), kind
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.wait_for_timeout(200)
+    settled(page)
     low = page.evaluate("""() => Math.max(...[...document.querySelectorAll('.grip-grid .cell')]
         .map((c) => c.getBoundingClientRect().bottom))""")
     assert low <= 800 and page.evaluate("window.scrollY") == 0, low
@@ -204,7 +206,7 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
     page.click("#replay-close")
     expect(page.locator("#grip-summary")).to_be_visible()
     assert grid(page) == start
-    # Issue 27: a deal whose solution was shown is an aided game, like a hinted one; so
+    # A deal whose solution was shown is an aided game, like a hinted one; so
     # is the same deal started again by number in this browser.
     expect(page.locator(".grip-info .tag.hint-tag")).to_be_visible()
     number = page.evaluate("() => JSON.parse(localStorage.getItem('dg.prefs')).gripSolutionsSeen[0]")

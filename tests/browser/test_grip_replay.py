@@ -1,4 +1,4 @@
-"""A Devil's Grip game watched again in real Chromium (issue 29): a game played (a few
+"""A Devil's Grip game watched again in real Chromium: a game played (a few
 moves, then ended, or left for another deal, or played offline and verified when the
 network is back) is listed under "Your recent games" on the Grip page, and its replay
 ends on the very grid the page showed; the scrubber lands on the same position as
@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import follow_hint, no_horizontal_scroll
+from tests.browser.helpers import follow_hint, no_horizontal_scroll, settled
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -109,6 +109,7 @@ def test_a_game_is_played_then_replayed_to_the_same_final_grid(open_page):
     expect(page.locator("#grip-recent")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_scrubber_lands_on_the_same_position_as_stepping(open_page):
     page = open_page("scrub", path="/grip")
     play_and_end(page, 11)
@@ -215,7 +216,7 @@ def test_the_viewer_fits_every_screen_and_passes_axe_in_every_language(open_page
     for name, size in SIZES.items():
         page.set_viewport_size(size)
         page.keyboard.press("End")
-        page.wait_for_timeout(200)  # the layout settles (card sizes follow the window)
+        settled(page)  # card sizes follow the window
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"grip-replay-{name}.png"))
         assert no_horizontal_scroll(page), name

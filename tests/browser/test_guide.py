@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, RACE_SEED
-from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, server_game, wait_for_table
+from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, server_game, settled, wait_for_table
 from tests.browser.test_accessibility import axe_violations
 from tests.support.live_server import LiveServer
 
@@ -115,7 +115,7 @@ def test_devils_grip_guide_on_a_first_visit(open_page):
     expect(page.locator(".guide-src, .guide-dst")).to_have_count(0)
     page.reload()
     expect(page.locator(".grip-grid .cell").first).to_be_visible()
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # a fixed wait: the skipped guide must *not* come back meanwhile
     expect(page.locator(".guide-bubble")).to_be_hidden()
     # The rules dialog opens it again.
     page.click(".rules-btn")
@@ -124,6 +124,7 @@ def test_devils_grip_guide_on_a_first_visit(open_page):
     expect(page.locator(".guide-bubble .guide-title")).to_have_text("Your first deal")
 
 
+@pytest.mark.slow
 def test_the_grip_guide_runs_its_steps_then_lets_go(open_page):
     """Followed to the end, the guide says its last word and goes."""
     page = open_page("grip", path="/grip", guide=True)
@@ -226,7 +227,7 @@ def test_demon_practice_round_with_the_coach(open_page):
     asked = len([m for w, m in seen if w == "sent" and m["type"] == "coach"])
     page.reload()
     wait_for_table(page)
-    page.wait_for_timeout(800)
+    page.wait_for_timeout(800)  # a fixed wait: the coach shown once must *not* come back meanwhile
     expect(page.locator(".guide-bubble")).to_be_hidden()
     assert len([m for w, m in seen if w == "sent" and m["type"] == "coach"]) == asked
     # "Show me again" from the rules dialog
@@ -247,7 +248,7 @@ def test_no_coach_at_a_table_of_two_people(open_page):
     ann.click("#start-game")
     wait_for_table(ann)
     wait_for_table(bob)
-    ann.wait_for_timeout(800)
+    ann.wait_for_timeout(800)  # a fixed wait: no coach may show in a room of people meanwhile
     for page in (ann, bob):
         expect(page.locator(".guide-bubble")).to_be_hidden()
         expect(page.locator(".guide-src")).to_have_count(0)
@@ -272,7 +273,7 @@ def test_the_guide_on_a_phone(open_page):
     axe_violations(page, "Devil's Grip with the guide on a phone")
 
 
-# ----------------------------------------------------------------- issue 26: where it shows, what it covers
+# ----------------------------------------------------------------- where it shows, what it covers
 
 COVERED = """() => {
   const bubble = document.querySelector('.guide-bubble');
@@ -289,7 +290,7 @@ COVERED = """() => {
 
 
 def test_no_guide_in_an_ordinary_game_against_bots(open_page):
-    """Issue 26: the coach showed in ordinary bot games (saying "Race the bot" to a
+    """The coach once showed in ordinary bot games (saying "Race the bot" to a
     person facing three). It shows only where it was asked for."""
     page = open_page("ann", guide=True)
     seen = frames(page)
@@ -297,7 +298,7 @@ def test_no_guide_in_an_ordinary_game_against_bots(open_page):
     page.select_option("#practice-bots", "3")
     page.click("#practice-start")
     wait_for_table(page)
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(1200)  # a fixed wait: no coach may show in a bot game meanwhile
     expect(page.locator(".guide-bubble")).to_have_count(0)
     assert not [m for w, m in seen if w == "sent" and m["type"] == "coach"]
     # Asked for from the rules dialog, it speaks of the bots, plural.
@@ -316,7 +317,7 @@ def test_the_coach_covers_no_card_closes_with_esc_and_is_near_in_tab_order(open_
     wait_for_table(page)
     bubble = page.locator(".guide-bubble")
     expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
-    page.wait_for_timeout(300)  # placed on the frame after the marks
+    settled(page)  # placed on the frame after the marks
     assert page.evaluate(COVERED) == []
     # From the top of the page, "Skip guide" is at most three Tabs away.
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
@@ -337,12 +338,12 @@ def test_the_grip_guide_covers_no_card_at_1280_by_800(open_page):
     page = open_page("grip", viewport={"width": 1280, "height": 800}, path="/grip", guide=True)
     bubble = page.locator(".guide-bubble")
     expect(bubble).to_be_visible()
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.evaluate(COVERED) == []
     bubble.get_by_role("button", name="Show me").click()
     for _ in range(3):
         expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
-        page.wait_for_timeout(300)
+        settled(page)
         assert page.evaluate(COVERED) == []
         follow_grip(page, server_game(page)["hint"])
         page.wait_for_function("() => !document.querySelector('.grip.busy')")

@@ -37,7 +37,7 @@ def test_a_language_chosen_is_kept_even_when_the_next_page_opens_before_its_stri
     expect(page.locator("#create-title")).to_have_text("Start a Demon room")
 
     def slow(route):
-        time.sleep(0.8)
+        time.sleep(0.8)  # a fixed wait: the strings arrive late, which is what is tested
         route.continue_()
 
     page.route(re.compile(r"/i18n/ru\.js$"), slow)
@@ -141,7 +141,7 @@ def _play_one_round_match(host, guest, *, listed: bool) -> str:
 
 
 def test_recent_games_show_a_visitor_their_own_games_and_listed_rooms_only(open_page):
-    """Issue 28: a visitor's home page lists the matches this browser played in (its kept
+    """A visitor's home page lists the matches this browser played in (its kept
     seats) and those of rooms whose host chose to list them; nobody else's."""
     pages = {}
     for name in ("Ann", "Bob", "Cy", "Dee"):

@@ -1,4 +1,4 @@
-"""The lobby's invite link reaches friends, or says why it cannot (issue 15, "an invite
+"""The lobby's invite link reaches friends, or says why it cannot ("an invite
 that reaches your friends"): real Chromium, real servers, one listening on the loopback
 only (the `make run` default) and one on every interface (`make run HOST=0.0.0.0`)."""
 
@@ -57,7 +57,7 @@ def test_a_server_listening_on_the_network_puts_its_lan_address_in_the_link(brow
 
 
 def test_the_invite_link_stays_on_the_page_through_joins_and_bots(open_page, server):
-    """Issue 26: every lobby update built a new invite box and moved the field into it,
+    """Every lobby update once built a new invite box and moved the field into it,
     while the page kept the first box: after the first update the link was gone for
     everyone (only "Copy link" still worked)."""
     ann = open_page("ann")

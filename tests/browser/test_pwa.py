@@ -1,10 +1,11 @@
-"""The app as an installable web app, in real Chromium against a real server (issue 15):
+"""The app as an installable web app, in real Chromium against a real server:
 the manifest and the service worker are in place, a first visit stays small and downloads
 one language's strings, a repeat visit asks the server for nothing but the page, and with the server gone the app says
 "you are offline" in the player's language instead of the browser's error page.
 
 The figures the first two tests measure are printed (run with -s) and kept in
-docs/performance.md.
+docs/performance.md's targets (first visit, repeat visit), with their dated runs in
+bench/results/ (2026-12-01-first-load.md, 2026-12-03-page-quiet-machine.md).
 """
 
 from __future__ import annotations

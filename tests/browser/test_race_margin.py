@@ -1,4 +1,4 @@
-"""The margin of a race, in real browsers (issue 29): the loser's note says who was
+"""The margin of a race, in real browsers: the loser's note says who was
 first and by how much, and the winner's page says "by" the same figure.
 
 The deal is RACE_SEED's (conftest.py): Ann (seat 0) and Bob (seat 1) both hold 2♣ face
@@ -36,7 +36,7 @@ def lost_race(open_page, locale: str = "en-GB", late_ms: int = 0):
     ann.dblclick('.mine [data-card="2C"]')
     expect(ann.locator('.foundations [data-fpile="0"] [data-card="2C"]')).to_be_visible()
     if late_ms:
-        bob.wait_for_timeout(late_ms)
+        bob.wait_for_timeout(late_ms)  # a fixed wait: how late Bob is, the margin under test
     bob.click('.mine [data-card="2C"]')
     bob.click('[data-fpile="0"]')
     deadline = time.monotonic() + 5

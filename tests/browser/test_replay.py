@@ -1,4 +1,4 @@
-"""The replay viewer in real Chromium (issue 29): a round played by two people, then
+"""The replay viewer in real Chromium: a round played by two people, then
 watched again from the results screen's link, ends on the very table they saw; the
 scrubber lands on the same table as stepping; the large layout can be anyone's; a
 stranger's browser is refused; the viewer fits the four screen sizes of the fit test and

@@ -1,4 +1,4 @@
-"""A round ends cleanly (issue 14), in real Chromium, on the package's server (every
+"""A round ends cleanly, in real Chromium, on the package's server (every
 round dealt from RACE_SEED; see conftest.py): the vote to end stays quiet until it
 matters, a tie shows as a tie, someone joining mid-round is told the truth and sees a
 useful table, the players see who watches, and double-clicking beside a card selects
@@ -29,7 +29,7 @@ def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
 
     # The first second of a race: nobody is stuck, nobody voted. The button is there
     # (and V works) but small, without "Stuck" and without a count; and it says it is a
-    # vote (issue 26: "End round" read as if it ended the round at once).
+    # vote ("End round" once read as if it ended the round at once).
     for page in (ann, bob):
         vote = page.locator("#vote-end")
         expect(vote).to_have_class("vote quiet")
@@ -40,7 +40,7 @@ def test_the_vote_stays_quiet_until_it_matters_and_a_tie_is_a_tie(open_page):
     assert quiet < body, (quiet, body)
 
     # Once someone votes, it matters to everyone: the count, but no "Stuck" for Ann, who
-    # is not (issue 26: it read "Stuck — end round 1/2" to a player with plays left).
+    # is not (it once read "Stuck — end round 1/2" to a player with plays left).
     bob.keyboard.press("v")
     expect(ann.locator("#vote-end")).to_have_text("Vote to end the round 1/2", use_inner_text=True)
     expect(ann.locator("#vote-end")).not_to_have_class("vote quiet")

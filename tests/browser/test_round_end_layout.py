@@ -1,4 +1,4 @@
-"""A round ends cleanly (issue 14), from a test layout: every round of this module's
+"""A round ends cleanly, from a test layout: every round of this module's
 server starts from tests/browser/layouts/near-demon.json, where seat 0 (Ann) has every
 card home but Q♠ and K♠, and seat 1 (Bob) is stuck from the deal (no stock, seven red
 face-up cards that fit nowhere). A third seat is dealt from the seed. So a real
@@ -62,7 +62,7 @@ def test_a_stuck_seat_is_told_so_and_its_tags_go_with_the_round(open_page):
     expect(bob.locator("#vote-end")).to_have_text("Stuck — vote to end 0/2", use_inner_text=True)
     expect(ann.locator("#vote-end")).to_have_class("vote quiet")
     expect(ann.locator('.opp[data-seat="1"] .tag.stuck')).to_have_text("stuck")
-    # Round 1 of the match: everyone has 0 match points, so none are shown (issue 26:
+    # Round 1 of the match: everyone has 0 match points, so none are shown (once
     # "Σ0" and "total 0" beside "0/52 home" read as a riddle).
     expect(ann.locator(".table .total")).to_have_count(0)
 
@@ -118,7 +118,7 @@ def test_a_demon_win_is_celebrated_and_the_round_lost_is_said_once(open_page, ar
         ann_row = results.locator("tbody tr", has_text="Ann")
         expect(ann_row.locator(".tag.demon-tag")).to_have_text("Demon!")
         expect(ann_row.locator("td").first).to_have_text("62")
-    bob.wait_for_timeout(250)  # the suits on their way
+    bob.wait_for_timeout(250)  # a fixed wait: the screenshot shows the suits on their way, mid-flight
     bob.screenshot(path=str(artifacts / "demon-win.png"))
 
     # Cleo, not yet told, draws: the server refuses it (the round is over). When she
@@ -133,7 +133,7 @@ def test_a_demon_win_is_celebrated_and_the_round_lost_is_said_once(open_page, ar
     cleo.wait_for_function("window.__celebration.call !== null")
     assert "Ann" in cleo.evaluate("window.__celebration.call")
     expect(cleo.locator("#results")).to_contain_text("Ann played all 52 cards")
-    cleo.wait_for_timeout(500)
+    cleo.wait_for_timeout(500)  # a fixed wait: no refusal note may show meanwhile
     assert notes_seen(cleo) == [], notes_seen(cleo)
     expect(ann.locator(".demon-call")).to_have_count(0, timeout=6000)  # the call fades away
     expect(ann.locator(".demon-burst")).to_have_count(0)

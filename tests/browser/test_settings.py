@@ -9,7 +9,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import wait_for_table
+from tests.browser.helpers import settled, wait_for_table
 from tests.browser.test_accessibility import axe_violations
 
 LAPTOP = {"width": 1280, "height": 800}
@@ -174,7 +174,7 @@ def test_left_handed_puts_the_stock_on_the_other_side_on_a_laptop_and_a_phone(op
     expect(page.locator(".mine .waste [data-card]").first).to_be_visible()
     assert centre_x(page, ".mine .waste") > centre_x(page, ".mine .tableau")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
+    settled(page)
     assert centre_x(page, "#stock") > centre_x(page, ".mine .tableau")
     assert centre_x(page, "#stock") > centre_x(page, ".mine .waste")
     page.reload()
@@ -186,14 +186,14 @@ def test_left_handed_puts_the_stock_on_the_other_side_on_a_laptop_and_a_phone(op
     expect(page.locator("#grip-stock")).to_be_visible()
     assert centre_x(page, "#grip-stock") > centre_x(page, ".grip-grid")
     page.set_viewport_size(LAPTOP)
-    page.wait_for_timeout(200)
+    settled(page)
     assert centre_x(page, "#grip-stock") < centre_x(page, ".grip-grid")
     open_settings(page).get_by_role("checkbox", name="Left-handed layout").uncheck()
     close_settings(page)
     expect(page.locator("html")).not_to_have_class(re.compile(r"\bleft-handed\b"))
     assert centre_x(page, "#grip-stock") > centre_x(page, ".grip-grid")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
+    settled(page)
     assert centre_x(page, "#grip-stock") < centre_x(page, ".grip-grid")
 
 
@@ -228,7 +228,7 @@ def test_dark_and_light_tables_change_the_colours_and_pass_axe(open_page):
     practice(page)
     page.keyboard.press("d")
     expect(page.locator(".mine .waste [data-card]").first).to_be_visible()
-    page.wait_for_timeout(400)
+    settled(page)  # the drawn cards finish fanning in
     axe_violations(page, "Demon table, light")
     page.set_viewport_size(PHONE)
     axe_violations(page, "Demon table on a phone, light")
@@ -364,7 +364,7 @@ def test_four_colours_are_drawn_and_kept(open_page):
 
 
 def test_a_dark_tab_is_dark_before_any_module_runs(browser, server):
-    """Issue 26: a fresh dark- or light-themed tab flashed the green felt first. With every
+    """A fresh dark- or light-themed tab once flashed the green felt first. With every
     module of the page held back, <html> already carries the stored theme: the inline
     boot script set it before the first paint (and the policy let it run)."""
     context = browser.new_context(base_url=server.base)

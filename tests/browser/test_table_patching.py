@@ -1,4 +1,4 @@
-"""The Demon table draws by patching (issue 23): a play from another seat changes that
+"""The Demon table draws by patching: a play from another seat changes that
 seat's panel and the foundations, and nothing of the other seats' panels.
 
 Watched in a real Chromium at a table of one idle person and seven Hard bots: the page's
@@ -13,7 +13,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import practice_from_home, wait_for_table
+from tests.browser.helpers import practice_from_home, settled, wait_for_table
 
 # Which seats moved, from the raw frames (one JSON message a line).
 TAP = """(() => {
@@ -69,7 +69,7 @@ def test_a_play_changes_only_the_movers_panel(open_page):
     while page.evaluate("() => window.__movers.length") < 12:
         assert time.monotonic() < deadline, "the bots made fewer than 12 moves in 30 s"
         page.wait_for_timeout(200)
-    page.wait_for_timeout(300)  # the last move's drawing is done
+    settled(page)  # the last move's drawing is done
     got = page.evaluate("({movers: window.__movers, touched: window.__touched, made: window.__made})")
     movers = {str(s) for s in got["movers"]}
     touched = set(got["touched"])
@@ -145,7 +145,7 @@ def test_the_clock_and_the_drawing_write_no_attribute_that_does_not_change(open_
     write made Chromium recalculate style on a table where nothing had changed."""
     page = start_practice(open_page, 1)
     page.evaluate(UNCHANGED_WRITES)
-    page.wait_for_timeout(1500)  # seven ticks of the clock, and the bot's plays drawn
+    page.wait_for_timeout(1500)  # a fixed wait: seven ticks of the clock, and the bot's plays drawn
     assert page.evaluate("window.__unchanged") == []
 
 
@@ -159,5 +159,5 @@ def test_the_guide_writes_no_mark_that_does_not_change(open_page):
     wait_for_table(page)
     expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
     page.evaluate(UNCHANGED_WRITES)
-    page.wait_for_timeout(2500)  # two ticks of the clock's seconds at least
+    page.wait_for_timeout(2500)  # a fixed wait: two ticks of the clock's seconds at least
     assert page.evaluate("window.__unchanged") == []

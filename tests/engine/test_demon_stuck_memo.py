@@ -44,6 +44,7 @@ def test_memoised_stuck_answers_equal_fresh_searches(seed, players):
         assert r.stuck_seats() == fresh_stuck(r)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 8))
 def test_kept_legal_actions_equal_fresh_ones_and_stay_the_same_tuple(seed, players):

@@ -1,4 +1,4 @@
-"""The hint engine spends the caller's budget and reads no clock (issue 22): a budget
+"""The hint engine spends the caller's budget and reads no clock: a budget
 object comes in, so a test decides when it is spent."""
 
 from __future__ import annotations

@@ -153,6 +153,8 @@ def _report(g: int, moves: list[str], i: int, p: dict, j: dict) -> str:
 # --------------------------------------------------------------------------- the test
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # 119 s at load 14 on 2 cores: room to spare on a worse day
 def test_python_and_js_rules_agree_on_every_step():
     node = _node()
     started = time.monotonic()

@@ -1,5 +1,5 @@
 """`python -m app.records replay` on hostile files: an `error: …` line and exit status 1,
-never a traceback (issue 16, item 10).
+never a traceback.
 
 The named cases are the ones an outside prober found; the hypothesis tests mutate a
 valid record of each game at random so the next such case is found by the suite, not by

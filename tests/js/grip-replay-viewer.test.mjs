@@ -1,4 +1,4 @@
-// node --test: a Devil's Grip game watched again (issue 29): the positions the viewer
+// node --test: a Devil's Grip game watched again: the positions the viewer
 // makes from a record (static/replay/grip-replay-model.js), its pace, the recent games'
 // words (static/grip/grip-recent.js), and the games this browser keeps with their tokens
 // (static/common/storage.js, over a localStorage kept in a Map).

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from app.storage.schema import SCHEMA_VERSION
 from tests.server.conftest import RACE_SEED
@@ -60,6 +61,8 @@ def saved_actions(copy: Path) -> set[tuple[str, str]]:
         conn.close()
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # 75 s at load 14 on 2 cores: room to spare on a worse day
 def test_backup_under_load_holds_every_acknowledged_move_and_restores(tmp_path):
     backups = tmp_path / "backups"
     acks: list[Ack] = []
@@ -135,6 +138,7 @@ def test_backup_under_load_holds_every_acknowledged_move_and_restores(tmp_path):
         assert versions[code] >= max(acked)
 
 
+@pytest.mark.slow
 def test_restore_checks_the_copy_and_refuses_a_running_server(tmp_path):
     data = tmp_path / "data"
     with LiveServer(data) as srv:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 
 from tests.server.conftest import RACE_SEED
 from tests.server.test_ws_play import seat_players, start_round
@@ -24,6 +25,7 @@ async def finish_match(players: list[Player]) -> None:
         await p.close()
 
 
+@pytest.mark.slow
 def test_history_lists_only_listed_rooms_and_a_seat_sees_its_own(tmp_path):
     with LiveServer(tmp_path / "a", test_seed=RACE_SEED, countdown_s=0.2) as srv:
 

@@ -7,11 +7,13 @@ import asyncio
 import json
 
 import httpx
+import pytest
 
 from tests.support.live_server import LiveServer
 from tests.support.ws_client import Player
 
 
+@pytest.mark.slow
 def test_json_lines_carry_room_code_shard_and_request_id(tmp_path):
     with LiveServer(tmp_path / "a", log_format="json", shard="C") as srv:
         answer = httpx.post(srv.base + "/api/rooms", json={"name": "Ann"}, headers={"X-Request-ID": "req-42"})
@@ -44,6 +46,7 @@ def test_json_lines_carry_room_code_shard_and_request_id(tmp_path):
     assert any(e["logger"] == "demon.start" for e in entries)  # the start-up lines too
 
 
+@pytest.mark.slow
 def test_plain_text_is_the_default(tmp_path):
     with LiveServer(tmp_path / "a") as srv:
         code = httpx.post(srv.base + "/api/rooms", json={"name": "Ann"}).json()["code"]

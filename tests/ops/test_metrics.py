@@ -6,6 +6,7 @@ import asyncio
 import random
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.server.conftest import RACE_SEED
@@ -76,6 +77,7 @@ def test_metrics_count_a_played_round_and_read_the_rooms_at_scrape(tmp_path):
     assert value(after, "process_resident_memory_bytes", shard="AB") > 0
 
 
+@pytest.mark.slow
 def test_metrics_answer_only_the_allowed_addresses_and_can_be_off(tmp_path):
     with LiveServer(tmp_path / "a", metrics_allow="10.0.0.0/8") as srv:
         assert httpx.get(srv.base + "/metrics").status_code == 404  # 127.0.0.1 is not in 10/8
@@ -88,6 +90,7 @@ def test_metrics_answer_only_the_allowed_addresses_and_can_be_off(tmp_path):
         assert answer.headers["content-type"].startswith("text/plain; version=")
 
 
+@pytest.mark.slow
 def test_health_counts_bots_and_names_version_and_schema(tmp_path):
     from app import __version__
     from app.storage.schema import SCHEMA_VERSION
@@ -105,6 +108,7 @@ def test_health_counts_bots_and_names_version_and_schema(tmp_path):
         assert httpx.get(srv.base + "/health").json()["schema"] is None
 
 
+@pytest.mark.slow
 def test_a_stalled_event_loop_is_counted_logged_and_told_by_health(tmp_path):
     """The rooms' process is stopped for 0.4 s (SIGSTOP, as a long collection or a slow
     query would hold its loop): its loop watch sees the wake-up that came late."""
@@ -115,7 +119,7 @@ def test_a_stalled_event_loop_is_counted_logged_and_told_by_health(tmp_path):
     with LiveServer(tmp_path / "a") as srv:
         before = samples(httpx.get(srv.base + "/metrics").text)
         os.kill(srv.proc.pid, signal.SIGSTOP)
-        time.sleep(0.4)
+        time.sleep(0.4)  # a fixed wait: the stall under test (the process stopped this long)
         os.kill(srv.proc.pid, signal.SIGCONT)
         srv.wait_for_log(lambda text: "the event loop stalled" in text)  # logged as it woke, late
         after = samples(httpx.get(srv.base + "/metrics").text)
@@ -126,6 +130,7 @@ def test_a_stalled_event_loop_is_counted_logged_and_told_by_health(tmp_path):
     assert health["loop"]["stalls"] >= 1 and health["loop"]["worst_ms"] >= 300
 
 
+@pytest.mark.slow
 def test_devils_grip_games_hints_and_refusals_by_reason_are_counted(tmp_path):
     """Each refusal counted under its reason, as many as the answers said: rate limit
     (429), busy (503: one hint pending at most), guessing (an unknown game)."""

@@ -78,6 +78,7 @@ class Prometheus:
         self.log.close()
 
 
+@pytest.mark.slow
 def test_prometheus_scrapes_two_shards_and_answers_moves_per_second(tmp_path):
     servers = [
         LiveServer(

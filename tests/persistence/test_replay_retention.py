@@ -1,5 +1,5 @@
-"""Replays and the daily race's entries are pruned like Devil's Grip games (issue 29,
-noticed after it: they were never pruned): past an age (`DEMON_REPLAY_EXPIRY_DAYS`), and
+"""Replays and the daily race's entries are pruned like Devil's Grip games (noticed
+after replays came: they were never pruned): past an age (`DEMON_REPLAY_EXPIRY_DAYS`), and
 past a count the oldest replays first (`DEMON_REPLAY_MAX_STORED`), in batches; a day's
 entries go with the day's replays. On a real SQLite file at the current schema, and
 through the app's own start-up pruning."""

@@ -53,6 +53,7 @@ async def reconnect_all(server: LiveServer, players: list[Player]) -> list[Playe
     return again
 
 
+@pytest.mark.slow
 def test_sigkill_mid_round_loses_no_acknowledged_action(tmp_path):
     async def before(server):
         players = await seat_players(server, 3, rounds=1)
@@ -75,7 +76,7 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(tmp_path):
         await p.act({"type": "draw"}, action_id)
         dup = await p.reply(action_id)
         assert dup["type"] == "ack" and dup.get("duplicate")
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # a fixed wait: the duplicate must *not* be applied meanwhile
         assert p.v == v_before
         # The round continues and plays to its end.
         await asyncio.gather(*(bot(q, random.Random(i)) for i, q in enumerate(again)))
@@ -136,6 +137,7 @@ def test_sigterm_closes_sockets_with_1012_and_exits_quickly(tmp_path):
         server.stop()
 
 
+@pytest.mark.slow
 def test_restore_from_a_database_of_the_previous_schema(tmp_path):
     """A v1 database (before match history existed) with a room mid-round is upgraded in
     place and the room resumes."""
@@ -231,6 +233,7 @@ def test_database_from_a_newer_server_is_refused(tmp_path):
     assert proc.returncode == 2 and "newer server" in proc.stderr
 
 
+@pytest.mark.slow
 def test_devils_grip_game_survives_a_restart(tmp_path):
     server = LiveServer(tmp_path).start()
     try:

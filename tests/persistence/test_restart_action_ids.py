@@ -1,4 +1,4 @@
-"""Issue 27, item 4: the ids of applied actions are kept across a restart for the
+"""The ids of applied actions are kept across a restart for the
 current round *and the previous one*, on a real uvicorn killed with SIGKILL and started
 again on the same SQLite file.
 
@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+
+import pytest
 
 from tests.persistence.test_restart import SETTINGS, play_acknowledged, reconnect_all
 from tests.server.test_ws_play import seat_players, start_round
@@ -32,6 +34,7 @@ async def next_round(players: list[Player]) -> None:
         await p.wait_for(lambda p=p: p.state["phase"] == "playing" and p.state["round_no"] == 2 and p.legal, 10)
 
 
+@pytest.mark.slow
 def test_previous_round_action_ids_survive_a_sigkill(tmp_path):
     async def before(server):
         players = await seat_players(server, 2, rounds=3)
@@ -51,7 +54,7 @@ def test_previous_round_action_ids_survive_a_sigkill(tmp_path):
             await p.act({"type": "draw"}, action_id)
             dup = await p.reply(action_id)
             assert dup["type"] == "ack" and dup.get("duplicate"), (action_id, dup)
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # a fixed wait: the duplicate must *not* be applied meanwhile
             assert p.v == v_before, f"{action_id} was applied again"
         for q in again:
             await q.close()

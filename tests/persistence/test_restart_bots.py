@@ -10,6 +10,7 @@ import signal
 import sqlite3
 
 import httpx
+import pytest
 
 from app.config import Settings
 from app.demon.hub.connection import Pipe
@@ -72,6 +73,7 @@ def test_a_graceful_restart_keeps_each_bots_level_memory_and_random_state(tmp_pa
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_bots_carry_on_after_a_sigterm_restart_of_the_server(tmp_path):
     server = LiveServer(tmp_path / "data", test_seed=288, countdown_s=0.1, bot_think_scale=0.05)
 

@@ -123,7 +123,7 @@ def test_a_finished_match_that_cannot_be_recorded_does_not_unsave_the_rooms_save
 
 
 def test_a_restored_room_knows_which_pile_took_each_card_last_and_which_ids_it_applied(tmp_path):
-    """Issue 16, items 6 and 7 across a restart: who took which card last is replayed from
+    """Across a restart: who took which card last is replayed from
     the saved steps (so a lost race with `pile: null` still names the real winner), and
     every action id applied this round is still answered, not applied again."""
     import random
@@ -153,7 +153,7 @@ def test_a_restored_room_knows_which_pile_took_each_card_last_and_which_ids_it_a
 
 
 def test_a_round_handed_to_the_bots_stays_theirs_after_a_restart(tmp_path):
-    """Issue 26: `bots_finish` is part of the saved match, or a restart would give the
+    """`bots_finish` is part of the saved match, or a restart would give the
     round back to a person who had left it to the bots (and the bots' votes would no
     longer end it)."""
     store = Store.open(tmp_path)
@@ -171,7 +171,7 @@ def test_a_round_handed_to_the_bots_stays_theirs_after_a_restart(tmp_path):
 
 
 def test_applied_ids_of_the_previous_round_come_back_after_a_rematch_too(tmp_path):
-    """Issue 27, item 4, without sockets: the ids the room still answers come back as
+    """Without sockets: the ids the room still answers come back as
     they were, in the next round and between a rematch and its first round, and an id
     two rounds old is forgotten as it is in memory."""
     store = Store.open(tmp_path)

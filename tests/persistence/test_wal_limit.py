@@ -1,4 +1,4 @@
-"""Issue 27, item 6: the SQLite write-ahead log stays within DEMON_WAL_LIMIT_MB while a
+"""The SQLite write-ahead log stays within DEMON_WAL_LIMIT_MB while a
 real uvicorn is flooded with writes (new Devil's Grip games from several addresses).
 
 Before, the WAL was checkpointed only every 5 s, so a burst could grow it past the limit
@@ -13,6 +13,7 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from tests.support.live_server import LiveServer
 
@@ -20,6 +21,7 @@ LIMIT_MB = 8.0
 FLOOD_S = 8.0  # more than the 5 s timer, so the timer alone cannot keep it down
 
 
+@pytest.mark.slow
 def test_the_wal_stays_within_its_limit_under_a_flood_of_writes(tmp_path):
     with LiveServer(tmp_path, wal_limit_mb=LIMIT_MB, winnable_ready=0) as srv:
         wal = tmp_path / "demon.sqlite3-wal"

@@ -362,9 +362,9 @@ def test_bots_stop_when_only_bots_are_left_and_the_room_expires(tmp_path):
         await until(lambda: room.phase is Phase.PLAYING and hub.bots.actions > 10)
         hub.handle_message(handle, person, pipe, m.Leave(type="leave"))
         await turns()
-        await asyncio.sleep(0.05)  # thoughts already on their way arrive, and go nowhere
+        await asyncio.sleep(0.05)  # a fixed wait: thoughts already on their way arrive, and go nowhere
         acted = hub.bots.actions
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # a fixed wait: the bots must *not* act meanwhile
         assert hub.bots.actions == acted and not handle.bot_timers
         hub.tick()
         assert room.code in hub.rooms  # removed like an empty room: after the same wait
@@ -446,7 +446,7 @@ def test_people_see_a_move_before_the_bots_think_about_it(tmp_path):
 
 
 def test_letting_the_bots_finish_plays_the_round_out_fast(tmp_path):
-    """Issue 26: stuck in a practice round, the person waited minutes while Easy bots
+    """Stuck in a practice round, the person once waited minutes while Easy bots
     (4-8 s a decision) played on. Handed the round, they play it out at the fast-forward
     pace: far within the minute this test allows, where their own pace takes several."""
 

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from app.grip.service.advisor import BACKGROUND, URGENT, Busy, _Pool
+from tests.support.waiting import wait_until_async
 
 
 def run(coro):
@@ -44,9 +45,9 @@ def test_urgent_work_goes_before_background_work_queued_earlier():
         try:
             await pool.run(time.monotonic)  # the worker is up
             busy = asyncio.create_task(pool.run(time.sleep, 0.3))
-            await asyncio.sleep(0.05)
+            await wait_until_async(lambda: pool.running == 1)  # the worker has the busy job
             background = asyncio.create_task(pool.run(time.monotonic, bounded=False, priority=BACKGROUND))
-            await asyncio.sleep(0.01)
+            await wait_until_async(lambda: pool._queue)  # the background job is queued first
             urgent = asyncio.create_task(pool.run(time.monotonic, priority=URGENT))
             await busy
             return await background, await urgent
@@ -63,7 +64,7 @@ def test_a_job_that_cannot_start_before_it_expires_is_refused():
         try:
             await pool.run(time.monotonic)
             busy = asyncio.create_task(pool.run(time.sleep, 0.4))
-            await asyncio.sleep(0.05)
+            await wait_until_async(lambda: pool.running == 1)  # the only worker has the busy job
             with pytest.raises(Busy, match="free in time"):
                 await pool.run(time.monotonic, expires=time.monotonic() + 0.1)
             await busy

@@ -1,4 +1,4 @@
-"""A hint's quality does not depend on the machine's load (issue 25).
+"""A hint's quality does not depend on the machine's load.
 
 The server's hint budget is a count of search nodes (`WorkBudget`), the clock only its
 safety stop. Here the same deal is followed hint by hint twice, once alone and once

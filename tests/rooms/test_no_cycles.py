@@ -82,7 +82,8 @@ def test_moves_races_and_bot_turns_leave_no_cyclic_garbage(tmp_path):
             bots = hub.create_practice(m.PracticeRoom(name="B", bots=7, level="hard", rounds=5))
             bots[0].person_seen = True  # its person is at the table (their socket's `Hub.attach` says so)
             sent = await people_race(hub, rng, 600)
-            for _ in range(40):  # the bots play on their timers meanwhile and after
+            # a fixed wait: the bots play on their timers meanwhile and after (time passing is the test)
+            for _ in range(40):
                 await asyncio.sleep(0.01)
             hub.bots.forget(bots[0])
             bot_actions = hub.bots.actions

@@ -1,4 +1,4 @@
-"""The margin of a race (issue 29): the loser's `race_lost` and the winner's `race_won`
+"""The margin of a race: the loser's `race_lost` and the winner's `race_won`
 say how long before the losing play the winning one arrived, on the receive clock (the
 `now` the hub passes the room for each message). Also: the record keeps each step's
 time, a restore carries the clock on, and a record without times stays readable."""

@@ -356,7 +356,7 @@ def test_idle_room_expires():
     assert room.is_idle(T0 + 302, ttl_s=300)
 
 
-# ---------------------------------------------------------------- issue 14: a round ends cleanly
+# ---------------------------------------------------------------- a round ends cleanly
 
 
 def test_a_rematch_starts_the_new_matchs_countdown_for_everyone():

@@ -1,6 +1,6 @@
-"""Issue 16, the room's share: action ids remembered for the whole round (item 6), the
-real winner of a race lost with `pile: null` (item 7), a rematch carried by the event
-stream alone (item 8) and names two seats cannot confuse (item 9)."""
+"""The room hardened: action ids remembered for the whole round, the
+real winner of a race lost with `pile: null`, a rematch carried by the event
+stream alone and names two seats cannot confuse."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The bytes on the wire, pinned: a seeded session through the real hub, rooms, engine and
 SQLite store, every frame every socket received hashed in order.
 
-Why: refactors of the rooms, the hub and the protocol (issue 22) must leave what a
+Why: refactors of the rooms, the hub and the protocol must leave what a
 browser or a third-party client reads byte for byte the same. A protocol test checks the
 shapes one message at a time; this checks a whole session — joins, the deal, hundreds
 of plays and refusals, legal lists, votes, the round's end and the next round — at once.

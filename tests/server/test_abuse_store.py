@@ -1,4 +1,4 @@
-"""The database under a flood (issue 16, item 3), on a real SQLite file: the WAL stays
+"""The database under a flood, on a real SQLite file: the WAL stays
 bounded while the server runs, and Devil's Grip games are pruned by age, by whether
 they were ever played, and by count."""
 

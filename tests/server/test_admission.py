@@ -1,4 +1,4 @@
-"""Issue 27, item 1: admission that keeps a share for newcomers, against a real uvicorn.
+"""Admission that keeps a share for newcomers, against a real uvicorn.
 
 The attacker connects from many loopback addresses spread over several /24s (all of
 127/8 reaches a server on 127.0.0.1), the normal visitor from a /24 of its own:
@@ -18,8 +18,9 @@ import time
 import pytest
 import websockets
 
-from tests.server.test_abuse import client, closed_now, raw, ws_connect
+from tests.server.test_abuse import client, closed_now, raw, served, ws_connect
 from tests.support.live_server import LiveServer
+from tests.support.waiting import wait_until
 
 TOTAL = 60
 RESERVE = 10
@@ -100,8 +101,8 @@ def test_half_open_connections_past_the_cap_make_way_for_a_visitor(admission_ser
         s = raw(admission_server, source)
         s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
         sockets.append(s)
-        time.sleep(0.002)
-    time.sleep(0.2)
+        time.sleep(0.002)  # one at a time, so "oldest" is the order they were opened in
+    wait_until(lambda: all(closed_now(s) for s in sockets[: 80 - TOTAL]), timeout=3)  # the cap made way
     started = time.monotonic()
     visitor_is_served(admission_server, "127.0.201.10")
     assert time.monotonic() - started < 2  # not after the request deadline (4 s) freed places
@@ -120,16 +121,15 @@ def test_one_prefix_holds_at_most_its_cap(admission_server):
     for source in spread(40, 4):
         for _ in range(PER_ADDR):
             held.append(raw(admission_server, source))
-    time.sleep(0.3)
+    wait_until(lambda: len([s for s in held if not closed_now(s)]) <= PER_PREFIX, timeout=3)
     open_now = [s for s in held if not closed_now(s)]
     assert len(open_now) == PER_PREFIX
     neighbour = raw(admission_server, "127.0.40.99")
-    time.sleep(0.3)
-    assert closed_now(neighbour)
+    wait_until(lambda: closed_now(neighbour), timeout=3, what="a fifth address of the /24 refused")
     visitor_is_served(admission_server, "127.0.41.10")
     for s in held + [neighbour]:
         s.close()
-    time.sleep(0.3)
+    wait_until(lambda: served(admission_server, "127.0.40.99"), what="the prefix's places back")
     visitor_is_served(admission_server, "127.0.40.99")  # the prefix gets its places back
 
 

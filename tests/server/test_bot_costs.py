@@ -1,4 +1,4 @@
-"""Issue 27, item 2: bots cost their creator, against a real uvicorn.
+"""Bots cost their creator, against a real uvicorn.
 
 Six attacker addresses asking for ten practice rooms of seven hard bots each used to fill
 the server's bot cap in about a second, in rooms nobody ever opened, whose bots played
@@ -47,6 +47,7 @@ def practice(server: LiveServer, source: str, bots: int = 7) -> httpx.Response:
         return http.post("/api/rooms/practice", json={"name": "Ann", "bots": bots, "level": "hard"})
 
 
+@pytest.mark.slow
 def test_a_few_addresses_cannot_fill_the_bot_cap(bot_server):
     """Six addresses x ten rooms of 7 bots: each address gets two rooms (14 bots), the
     rest are 429 with Retry-After; a visitor's practice room of 7 is still created. A
@@ -74,7 +75,7 @@ def test_bots_wait_for_their_person_and_an_unopened_room_goes_in_seconds(bot_ser
         watcher = Player(bot_server.ws_base, await join_room(bot_server.base, grant["code"], "Watcher"))
         await watcher.connect()
         await watcher.wait_for(lambda: watcher.state is not None and watcher.state["phase"] == "playing", 5)
-        await asyncio.sleep(1.5)  # hard bots at this think scale would have made dozens of moves
+        await asyncio.sleep(1.5)  # a fixed wait: hard bots at this think scale would have made dozens of moves
         moves = [m for m in watcher.received if m["type"] == "event" and m["event"]["kind"] == "move"]
         assert moves == []
         ann = Player(bot_server.ws_base, grant)

@@ -1,4 +1,4 @@
-"""The daily race over real HTTP (issue 29, item 2): two browsers race the day's deal
+"""The daily race over real HTTP: two browsers race the day's deal
 against bots on a real uvicorn and SQLite; each start is a counted attempt (a second is
 refused); when the time limit ends the rounds, the day's table lists both with their
 replays, which anyone may open and which start from the same cards: the day's deal."""

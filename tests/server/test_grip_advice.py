@@ -232,7 +232,7 @@ def test_a_winnable_deal_and_its_solution(tmp_path):
         assert all(b <= a for a, b in itertools.pairwise(scores))  # no card ever leaves the grid
         foreign = http.get(f"/api/grip/{game['id']}/solution", headers={"Authorization": "Bearer nope"})
         assert foreign.status_code == 404
-        # Issue 27: the solution shown makes it an aided game, like a hint, and undoing
+        # The solution shown makes it an aided game, like a hint, and undoing
         # back to replay the line does not make it unaided again (nor does a restart).
         assert game["used_hint"] is False
         assert http.get(f"/api/grip/{game['id']}", headers=auth).json()["used_hint"] is True

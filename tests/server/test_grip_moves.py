@@ -1,4 +1,4 @@
-"""The batched move endpoint (POST /api/grip/{id}/moves, issue 24) against a real server:
+"""The batched move endpoint (POST /api/grip/{id}/moves) against a real server:
 a batch replays all or nothing, a batch sent twice is not played twice, a game played
 with no connection is verified by replay, and bad input changes nothing."""
 

@@ -1,4 +1,4 @@
-"""Devil's Grip's answers are typed (issue 22): /openapi.json names their schemas, and the
+"""Devil's Grip's answers are typed: /openapi.json names their schemas, and the
 answers a real game sends fit those types (the routes return ready JSON, so FastAPI
 never checks them itself: this test does)."""
 

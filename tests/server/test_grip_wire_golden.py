@@ -1,7 +1,7 @@
 """Devil's Grip's answers, pinned: a seeded game for each pass limit over the real server
 (uvicorn, the HTTP routes, the sessions, the engine), every answer's body hashed in order.
 
-Why: typing the answers as response models (issue 22) must not change a byte a page
+Why: typing the answers as response models must not change a byte a page
 reads. When the answers change on purpose, run this file with `-s` to print the new
 hash and say why in the commit. The game's id and token differ per run and are replaced
 before hashing.

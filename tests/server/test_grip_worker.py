@@ -62,7 +62,7 @@ def test_a_killed_worker_answers_503_with_retry_after_then_comes_back_with_the_g
             async with httpx.AsyncClient(base_url=srv.base, timeout=60) as client:
                 os.kill(worker, signal.SIGSTOP)  # the hint cannot be answered before the kill
                 hint = asyncio.create_task(client.post(f"/api/grip/{game['id']}", headers=auth, json={"op": "hint"}))
-                await asyncio.sleep(0.5)  # sent to the worker, or still on its way: 503 either way
+                await asyncio.sleep(0.5)  # a fixed wait: sent to the worker, or still on its way: 503 either way
                 os.kill(worker, signal.SIGKILL)
                 return await hint
 
@@ -113,7 +113,7 @@ def test_a_stopped_worker_holds_up_no_demon_play_and_its_request_gets_503(tmp_pa
             try:
                 async with httpx.AsyncClient(base_url=srv.base, timeout=30) as client:
                     look = asyncio.create_task(client.get(f"/api/grip/{game['id']}", headers=auth))
-                    await asyncio.sleep(0.2)  # the look is with the relay, waiting for the worker
+                    await asyncio.sleep(0.2)  # a fixed wait: the look reaches the relay (nothing outside shows it)
                     a = players[0]
                     reply = await a.reply(await a.act(a.legal[0]))
                     unanswered = not look.done()
@@ -151,7 +151,7 @@ def test_without_the_worker_the_server_answers_devils_grip_itself(tmp_path):
 
 def test_the_worker_gives_way_to_the_rooms_once_it_is_warm(tmp_path):
     """Once ready, the worker runs `SERVING_NICE` below the server's priority, so on a
-    busy machine the rooms' process comes first (docs/performance.md, issue 25)."""
+    busy machine the rooms' process comes first (bench/results/2026-12-03-grip-worker-process.md)."""
     from app.server.gripproc.worker import SERVING_NICE
 
     with LiveServer(tmp_path / "a") as srv:  # started: the worker said "ready"

@@ -31,7 +31,7 @@ def test_security_headers_once_on_every_answer(server, method, path):
 
 
 def test_the_pages_one_inline_script_comes_before_the_styles_and_only_it_is_allowed(server):
-    """Issue 26: a dark- or light-themed tab showed the green felt first, because only the
+    """A dark- or light-themed tab once showed the green felt first, because only the
     modules set the theme. Each page now sets it from the stored choice in one inline
     script before its first stylesheet; the policy allows that script by its hash and
     no other inline script (the hash is of exactly the bytes served)."""

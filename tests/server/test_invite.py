@@ -1,5 +1,5 @@
 """The invite link's address (app/server/invite.py): never a loopback link when a better one
-is known, and the start-up lines that say what to share (issue 15)."""
+is known, and the start-up lines that say what to share."""
 
 from __future__ import annotations
 

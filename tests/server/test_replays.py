@@ -1,4 +1,4 @@
-"""Replays over real HTTP (issue 29): a round played over WebSockets on a real uvicorn and
+"""Replays over real HTTP: a round played over WebSockets on a real uvicorn and
 SQLite is kept when it ends; its players (by their seat tokens) get its frames, which
 step from the dealt table to exactly the final table the players saw; nobody else gets
 them until the host shares the round; a bad id is the same 404 as a forbidden one."""

@@ -21,6 +21,7 @@ from tests.server.conftest import RACE_SEED
 from tests.server.test_ws_play import seat_players, start_round
 from tests.server.test_ws_reconnect import play_some
 from tests.support.live_server import GENEROUS_LIMITS, free_port
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docker"))
@@ -262,19 +263,24 @@ def test_the_balancer_sets_the_forwarded_address_itself(cluster):
     the balancer cannot be told a made-up address (per-address limits and logs)."""
     httpx.get(cluster.base + "/api/rooms/ZZZZZZZ", headers={"X-Forwarded-For": "203.0.113.77"})
     httpx.get(cluster.base + "/health", headers={"X-Forwarded-For": "203.0.113.77"})
-    time.sleep(0.5)
-    log = (cluster.data_dir / "cluster.log").read_text()
+    log_file = cluster.data_dir / "cluster.log"
+    wait_until(lambda: "GET /api/rooms/ZZZZZZZ" in log_file.read_text(), what="the request in the log")
+    log = log_file.read_text()
     assert "GET /api/rooms/ZZZZZZZ" in log and "203.0.113.77" not in log
 
 
 def test_the_processes_believe_the_balancer_about_the_client_address(cluster):
-    """The server trusts no proxy by default (issue 27); docker/cluster.py names the
+    """The server trusts no proxy by default (test_trusted_proxies.py); docker/cluster.py names the
     balancer, so a process sees (and limits, and logs) the player's own address."""
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.87")) as http:
         assert http.get(cluster.base + "/api/rooms/ZZZZZZY").status_code in (404, 429)
-    time.sleep(0.5)
-    log = (cluster.data_dir / "cluster.log").read_text()
-    assert any("127.0.0.87" in line and "GET /api/rooms/ZZZZZZY" in line for line in log.splitlines())
+    wait_until(
+        lambda: any(
+            "127.0.0.87" in line and "GET /api/rooms/ZZZZZZY" in line
+            for line in (cluster.data_dir / "cluster.log").read_text().splitlines()
+        ),
+        what="the player's own address in the process's log",
+    )
 
 
 def test_peer_answers_are_kept_a_second(cluster):
@@ -291,6 +297,6 @@ def test_peer_answers_are_kept_a_second(cluster):
         for _ in range(40):
             assert http.get("/health/all").status_code == 200
     elapsed = time.monotonic() - t0
-    time.sleep(0.5)
+    time.sleep(0.5)  # a fixed wait: B's log lines for A's last asks are written (a count, no line to wait for)
     # A's asks (one per second at most) plus the balancer's own /health check of B (every 2 s).
     assert peer_health_lines() - before <= 1.5 * elapsed + 4 < 40

@@ -1,6 +1,6 @@
 """The static shell over real HTTP (app/server/static_assets.py): versioned URLs cached for a
 year, pages revalidated, text compressed, the service worker and the manifest served
-where a browser looks for them (issue 15, "an app you can install, that loads fast")."""
+where a browser looks for them: an app you can install, that loads fast."""
 
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ def test_an_api_404_stays_json_even_for_a_browser(server):
     assert answer.status_code == 404 and answer.headers["content-type"] == "application/json"
 
 
-# ---- the module graph and its preload list (issue 23) ------------------------------------
+# ---- the module graph and its preload list -----------------------------------------------
 
 
 def _preloaded(html: str) -> list[str]:

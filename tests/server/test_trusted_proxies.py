@@ -1,4 +1,4 @@
-"""Issue 27, item 3: X-Forwarded-For is believed only from proxies named in
+"""X-Forwarded-For is believed only from proxies named in
 DEMON_TRUSTED_PROXIES. By default nobody is named, not even the loopback: an ssh -L,
 socat or tunnel agent on the server's machine connects from 127.0.0.1 and passes on
 whatever header its client wrote, which used to buy a fresh budget per request.
@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-from tests.server.test_abuse import client, closed_by_server, raw
+from tests.server.test_abuse import client, closed_by_server, raw, served
 from tests.support.live_server import LiveServer
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +58,6 @@ def test_the_loopback_is_held_to_the_per_address_connection_cap(untrusting_serve
     assert all(closed_by_server(s, 0.5) for s in extra)
     for s in held + extra:
         s.close()
-    time.sleep(0.3)
+    wait_until(lambda: served(untrusting_server, "127.0.0.1"), what="the loopback's places back")
     with client(untrusting_server, "127.0.0.1") as http:
         assert http.get("/health").status_code == 200

@@ -1,5 +1,5 @@
-"""Issue 16 against a real uvicorn: a rematch carried by the events alone (item 8), and
-names a person cannot be fooled by (item 9)."""
+"""The WebSocket path hardened, against a real uvicorn: a rematch carried by the events
+alone, and names a person cannot be fooled by."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ async def _after_a_rematch_a_client_that_applies_events_holds_what_a_snapshot_sa
         await p.send({"type": "vote", "end": True})
     await ann.wait_for(lambda: ann.state["phase"] == "match_over")
     await ann.send({"type": "rematch"})
-    # the new match's countdown starts at once (issue 14), and its `room` event clears
+    # the new match's countdown starts at once, and its `room` event clears
     # the old table from the events alone; then the new match's first round is dealt
     await ann.wait_for(lambda: ann.state["phase"] == "playing" and ann.state["round_no"] == 1)
     rematch_event = next(

@@ -151,7 +151,7 @@ def test_race_for_the_same_foundation_is_won_exactly_once(server):
         pile = public_round(a)["foundations"][0]
         assert pile["top"] == "2C" and pile["seat"] == winner
         # The loser's 2C is still in its layout; nothing moved twice.
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # a fixed wait: no second move arrives meanwhile
         loser_view = public_round(a)["seats"][1 - winner]["tableau"]
         assert ["2C"] in [p["up"][-1:] for p in loser_view]
         assert public_round(a)["cards_home"] == ([2, 0] if winner == 0 else [1, 1])

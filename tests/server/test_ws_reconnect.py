@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from tests.server.test_ws_play import choose, seat_players, start_round
 from tests.support.live_server import LiveServer
 
@@ -57,6 +59,7 @@ def test_reconnect_with_missed_events_replays_them(server):
     assert snapshots == 0 and gaps == 0
 
 
+@pytest.mark.slow
 def test_reconnect_past_the_replay_window_gets_a_snapshot(tmp_path):
     with LiveServer(tmp_path, replay_window=8, countdown_s=0.1, rate_per_s=400, rate_burst=400, test_seed=288) as srv:
         snapshots, gaps = asyncio.run(scenario(srv, 20))

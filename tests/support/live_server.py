@@ -72,7 +72,7 @@ class LiveServer:
     def in_child(self) -> None:
         """Runs in the server's process before it starts: a subclass sets limits here."""
 
-    # Start-up is two interpreters' imports since the Devil's Grip worker (issue 25): at
+    # Start-up is two interpreters' imports since the Devil's Grip worker process: at
     # load averages of 20-40 on the shared test machine, more than the 20 s this was.
     def start(self, timeout: float = 45.0) -> LiveServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)

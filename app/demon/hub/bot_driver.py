@@ -22,7 +22,7 @@ looks again after another think time (everybody else might be sitting still too)
 Bots play only for people who are there: not until a seated person of the room has
 opened a socket since the room was created or restored (`RoomHandle.person_seen`), and
 not once only bots are left. A practice room created and never opened deals its round
-and then sits still until it expires (issue 27: such rooms used to play on their own).
+and then sits still until it expires (such rooms used to play on their own).
 
 Votes (rule 17 and the decision in docs/rules.md): bots follow the people. While a
 person is in the round, the people's votes alone end it; a bot's vote counts only at a

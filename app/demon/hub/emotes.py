@@ -1,4 +1,4 @@
-"""Emotes: a seated player floats one of a fixed set of greetings over their seat (issue 14).
+"""Emotes: a seated player floats one of a fixed set of greetings over their seat.
 
 A fixed set (`messages.EmoteName`, checked when the message is parsed) means there is no
 text to moderate. An emote is ephemeral: it is broadcast to the room's sockets as it is,

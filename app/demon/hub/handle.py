@@ -29,7 +29,7 @@ class RoomHandle:
     bot_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # bot id -> its next look
     emotes: EmoteGate = field(default_factory=EmoteGate)  # per-player cooldowns; never saved
     # A seated person has opened a socket to the room since it was created (or restored):
-    # only then do its bots play, so a practice room nobody opened costs no CPU (issue 27).
+    # only then do its bots play, so a practice room nobody opened costs no CPU.
     person_seen: bool = False
 
 

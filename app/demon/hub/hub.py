@@ -34,9 +34,9 @@ from app.demon.hub.flush import Outbox
 from app.demon.hub.handle import SAVE_ALL, RoomHandle, RoomStore
 from app.demon.hub.timers import Timers
 from app.demon.room.errors import TooManyBots
+from app.demon.room.fixed_layout import load_test_layout
 from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Outcome, Player, Room
-from app.demon.room.test_layout import load_test_layout
 from app.protocol import messages as m
 from app.protocol import server as out
 from app.support.logfmt import log_event

@@ -4,7 +4,7 @@ again and never applied twice (docs/protocol.md, "Action ids").
 A client resends an action whose `ack` it did not see (its socket dropped); the resend
 must get the first answer back, `duplicate: true`, and change nothing. A window of the
 last 256 ids per player was not enough: an id resent after 256 newer ones was applied
-again (issue 16, item 6). So the ids of *applied* actions are kept for the whole round
+again. So the ids of *applied* actions are kept for the whole round
 they were applied in and the whole of the next one. They cost what the round's log
 already costs (one small entry per step; the log keeps a step for each anyway), and a
 resend that arrives after the next round began is still answered, not played on the

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.room import views
 from app.demon.room.errors import BadPhase, Invalid, NotHost, RoomError, RoomFull
+from app.demon.room.fixed_layout import layout_round
 from app.demon.room.outcome import Outcome
 from app.demon.room.phases import Op, Phase
 from app.demon.room.play import RoundPlay
 from app.demon.room.round_record import Step, StepIds
 from app.demon.room.scores import history_entry, score_round
 from app.demon.room.seating import MAX_SEATS, MAX_SPECTATORS, Player
-from app.demon.room.test_layout import layout_round
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 

@@ -10,13 +10,13 @@ except to read them.
 
 Each step also keeps when the server received it (`times`: seconds after the signal, on
 the hub's receive clock; None for steps saved before times were kept), which the replay
-viewer plays back at their real pace and the race margin is measured on (issue 29).
+viewer plays back at their real pace and the race margin is measured on.
 
 It also remembers which foundation pile took each card (suit and rank) last, and whose
 it was. A play with `pile: null` that comes too late ("any pile that takes this card")
 lost to whoever took such a card last; the foundations alone cannot tell which pile
 that was when two piles of the suit have passed that height, and the engine, which sees
-only the foundations, names the lowest one (issue 16, item 7).
+only the foundations, names the lowest one.
 """
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ class Seating:
     def distinct_name(self, name: str) -> str:
         """`name`, or `name (2)`, `name (3)`… when somebody in the room already goes by
         it: two seats called "Ann" (or "Ann" and "ann") cannot be told apart in the
-        result, the vote or a lost race's "too late: Ann was first" (issue 16, item 9)."""
+        result, the vote or a lost race's "too late: Ann was first"."""
         taken = self._taken_names()
         if name_key(name) not in taken:
             return name

@@ -19,7 +19,7 @@ only ask it questions:
 `NodeBudget` here is the deterministic one (tests, benchmarks, par tables that must not
 depend on the machine). The server's hints use a counted budget too, sized to the time
 budget (`app.grip.service.clock.WorkBudget`): a hint's quality must not depend on how
-busy the machine is (issue 25), so only the safety stop reads a clock. Par and the
+busy the machine is, so only the safety stop reads a clock. Par and the
 solver keep a clock budget (`ClockBudget`), made where a clock may be read.
 """
 

@@ -11,7 +11,7 @@ Two pools, so that a long job never queues in front of a hint:
 * ``hints``: `hint_workers` processes (DEMON_HINT_WORKERS). A hint's search does a
   fixed amount of work, `hint_budget_s` at the engine's usual speed
   (`clock.WorkBudget`), so the same view always gets the same hint, on a quiet machine
-  or a busy one (issue 25). The wall clock is only the safety stop, counted from the
+  or a busy one. The wall clock is only the safety stop, counted from the
   request's arrival (`hint_deadline_s`): a hint that finds no free worker in time, whose
   search passes the stop (`SearchStopped`), or whose worker has not answered shortly
   after it (a worker starved of CPU on a busy machine) is refused (`Busy`, 503) rather
@@ -107,7 +107,8 @@ def _worker_init(server_pid: int) -> None:
     # Linux: SCHED_IDLE runs the worker only on a core nothing else wants, and a waking
     # server takes the core back at once; niceness alone still shares the core for a
     # while (measured: with 10 clients asking hints, Demon's open-loop p99 rose 3.9x with
-    # SCHED_IDLE against 6.1x with nice 10 alone, docs/performance.md).
+    # SCHED_IDLE against 6.1x with nice 10 alone,
+    # bench/results/2026-12-01-grip-hints-on-server.md).
     if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
         try:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
@@ -268,7 +269,7 @@ class _Pool:
     helper threads in the server process (a queue feeder and a manager), which take the
     GIL from the event loop. Measured on this 2-core machine (load average 7), a hint
     request cost the server 3.6-4.0 ms of CPU more than a plain look at the game with the
-    executor, 2.2-2.7 ms with this (docs/performance.md). Here the loop itself writes the
+    executor, 2.2-2.7 ms with this (bench/results/2026-12-01-grip-hints-on-server.md). Here the loop itself writes the
     job to the worker's socket and reads the answer as it arrives: no helper thread.
     """
 

@@ -9,7 +9,7 @@ budget:
   that count, so the same view gets the same hint however busy the machine is; a busy
   machine makes the hint later, not worse. With a clock budget the 3-pass hint's median
   fell from 2.0 cards left on a quiet machine to 10.5 at load average 12-16
-  (docs/performance.md). The clock is only the owner's safety stop (`stop_at`): past
+  (bench/results/2026-12-03-hint-work-budget.md). The clock is only the owner's safety stop (`stop_at`): past
   it the search ends with no answer (`SearchStopped`), which the server answers 503.
 * `ClockBudget` (par, the solver's certificates: background work nobody watches
   move by move): wall-clock time, the work divided by `nodes` and cut by the clock.

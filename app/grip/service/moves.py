@@ -1,4 +1,4 @@
-"""Batches of Devil's Grip operations the page has already played (issue 24).
+"""Batches of Devil's Grip operations the page has already played, with its own copy of the rules.
 
 The page applies every move at once with its own copy of the rules (static/grip/
 grip-rules.js) and sends the server what it did, in order: `{base, ops}`, where `base`

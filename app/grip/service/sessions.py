@@ -215,7 +215,7 @@ class GripSessions:
     def solution_shown(self, session: GripSession) -> None:
         """The deal's winning line was shown for this game: from now on it is an aided
         game, marked like a hinted one (`used_hint`), even if undone back to any point
-        and replayed (issue 27: end, read the solution, undo, replay was an unaided win)."""
+        and replayed (ending, reading the solution, undoing and replaying once counted as an unaided win)."""
         if not session.used_hint:
             session.used_hint = True
             self._save(session)

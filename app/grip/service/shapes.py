@@ -42,7 +42,7 @@ class GripGameAnswer(TypedDict):
 
 
 class GripSyncAnswer(TypedDict):
-    """A game as the page keeps it when it plays with its own rules (issue 24): no legal
+    """A game as the page keeps it when it plays with its own rules: no legal
     list (the page computes it), the operation count `seq` the next batch builds on, and
     the record (`actions`, `redo` next first, the deal `number` and `passes`) the page
     rebuilds the full state from."""

@@ -1,4 +1,4 @@
-"""Devil's Grip's HTTP API in a process of its own (issue 25; docs/architecture.md).
+"""Devil's Grip's HTTP API in a process of its own (docs/architecture.md).
 
 The rooms' event loop relays every Demon play; each Devil's Grip request used to be
 parsed, validated and answered on that same loop. With `DEMON_GRIP_WORKER=true` (the

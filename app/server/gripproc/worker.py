@@ -16,7 +16,7 @@ the first hint after start-up, the search pool's cold start, missed its deadline
 loaded test machine) and lowers it to nice `SERVING_NICE` once warm, just before "ready":
 with 10 hint-following clients on a 2-core machine, Demon's open-loop p99 was 2.5x the run
 without them at the server's priority and 1.6x at nice 5 (nice 10: the same), with hints'
-p99 still 200-230 ms (docs/performance.md, issue 25). The searches themselves run at the
+p99 still 200-230 ms (bench/results/2026-12-03-grip-worker-process.md). The searches themselves run at the
 lowest priority, as before (app/grip/service/advisor.py).
 """
 

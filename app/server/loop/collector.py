@@ -9,7 +9,7 @@ starts a young collection only after the slow net growth passes its threshold, b
 time the young list holds a whole second of replaced caches: measured at 50 practice
 rooms of 7 bots, young collections of 17,000-40,000 objects costing 15-35 ms of CPU
 each (more in wall time on a busy machine) about once a second, finding nothing to free
-(docs/performance.md, issue 25). A lower threshold does not help (the list is long for
+(bench/results/2026-12-03-collector-stalls.md). A lower threshold does not help (the list is long for
 the reason above) and the objects surviving it are scanned again in the next
 generation.
 

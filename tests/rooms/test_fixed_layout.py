@@ -9,8 +9,8 @@ import pytest
 
 from app.config import Settings
 from app.demon.hub.hub import Hub
+from app.demon.room.fixed_layout import layout_round, load_test_layout
 from app.demon.room.room import Options, Room
-from app.demon.room.test_layout import layout_round, load_test_layout
 from app.demon.rules.layout import LayoutError
 from app.demon.rules.round import DemonRound
 from app.support.secrets_util import hash_token
@@ -92,7 +92,7 @@ NEAR_DEMON = LAYOUT.parent / "near-demon.json"
 
 
 def test_a_layout_may_start_with_foundations_and_the_round_can_be_won_in_two_plays():
-    """A near-finished round (issue 14: a test reaches "Demon!"): seat 0 owns every
+    """A near-finished round (so a test reaches "Demon!"): seat 0 owns every
     foundation card and holds Q♠ and K♠; seat 1 is stuck from the deal."""
     room = Room("ROOMABC", Options(rounds=1), countdown_s=3, test_seed=288, test_layout=load_test_layout(NEAR_DEMON))
     room.clock = lambda: T0
