@@ -21,7 +21,7 @@ import { bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { gripTargets, actionFor, stockAction, nextRun } from '../cards/targets.js';
 import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref, listGripPlayed } from '../common/storage.js';
-import { COLS, CELLS, shownState, isFinished, resultOf, hintText } from './grip-model.js';
+import { COLS, shownState, isFinished, resultOf, hintText } from './grip-model.js';
 import { newGame, fromRecord, play as playOp, recordOf, answerOf, current, todaysDailyNumber, randomDealNumber } from './grip-local.js';
 import { createLink } from './grip-link.js';
 import { recordFrom } from './grip-outbox.js';
@@ -31,6 +31,8 @@ import { solutionsSeenOf, withSolutionSeen, passesOf, metaOfFollowed, metaFromAn
 import { createHintPacer, requestHint, hintFailure } from './grip-hint.js';
 import { fetchPar as fetchParWithRetries } from './grip-par.js';
 import { FINISH_CHECK_MS, worthProving, createFinishPlayer } from './grip-autofinish.js';
+import { pickOfKey, pickKeysOf, cellAfter } from './grip-picks.js';
+import { startPlan, dealInstead, wantsWinnable, dealNumber } from './grip-start.js';
 import { winningLine } from './grip-finish.js';
 import { createReplay } from './grip-replay.js';
 import { drawBar, drawScore, createTop, createGrid, drawStats, drawControls, drawReplay, drawSummary, drawSync } from './grip-panels.js';
@@ -50,7 +52,7 @@ import { createGripGuide } from '../guide/guide.js';
 /** @typedef {import('./grip-reconcile.js').SyncNote} SyncNote */
 /** @typedef {import('./grip-meta.js').GripMeta} GripMeta */
 /** @typedef {ReturnType<typeof answerOf>} GripView the game as the panels draw it */
-/** @typedef {{src: 'talon'} | {src: number, count: number}} GripSelection the cards held */
+/** @typedef {import('./grip-picks.js').GripSelection} GripSelection */
 /** @typedef {GripOp & {fromFinish?: boolean}} PageOp an operation, and whether auto-finish plays it */
 
 /** @param {number} ms */
@@ -157,15 +159,7 @@ export function mount(container, { navigate } = {}) {
    */
   function pickOf(node) {
     if (!game || finished() || finishing()) return null;
-    const key = node.dataset.pick;
-    if (key === 'talon') return talonSel();
-    const m = /^c:(\d+):(\d+)$/.exec(key || '');
-    if (!m) return null;
-    const c = Number(m[1]);
-    const j = Number(m[2]);
-    const cards = pile(c);
-    if (j >= cards.length) return null;
-    return { src: c, count: cards.length - j };
+    return pickOfKey(node.dataset.pick, (c) => pile(c).length, Boolean(talonSel()));
   }
 
   /**
@@ -175,10 +169,9 @@ export function mount(container, { navigate } = {}) {
   function liftOf(s) {
     if (!s) return [];
     if (s.src === 'talon') return [...top.querySelectorAll('[data-pick="talon"]')];
-    const cards = pile(s.src);
     const out = [];
-    for (let j = cards.length - s.count; j < cards.length; j++) {
-      const node = grid.querySelector(`[data-pick="c:${s.src}:${j}"]`);
+    for (const key of pickKeysOf(s, pile(s.src).length)) {
+      const node = grid.querySelector(`[data-pick="${key}"]`);
       if (node) out.push(node);
     }
     return out;
@@ -328,24 +321,23 @@ export function mount(container, { navigate } = {}) {
 
   // ---- starting and loading games ------------------------------------------------------
   async function load() {
-    const old = getGripGame();
-    if (old && old.acked) {
+    const plan = startPlan(getGripGame());
+    if (plan.kind === 'resume') {
       try {
-        follow(old.acked, old);
-        if (old.id && !old.pending.length) check(old);
+        follow(plan.saved.acked, plan.saved);
+        if (plan.check) check(plan.saved);
         return;
       } catch (err) {
         loadError = errorText(err);
       }
-    } else if (old && old.id && old.token) { // saved before the page played moves itself: only id and token
+    } else if (plan.kind === 'fetch') { // saved before the page played moves itself: only id and token
       try {
-        const answer = await api.gripSync(old.id, old.token);
-        follow(recordFrom(answer), { id: old.id, token: old.token, daily: Boolean(old.daily), seq: answer.seq });
+        const answer = await api.gripSync(plan.id, plan.token);
+        follow(recordFrom(answer), { id: plan.id, token: plan.token, daily: plan.daily, seq: answer.seq });
         keepMeta(answer);
         return;
       } catch (err) {
-        const status = /** @type {RequestFailure} */ (err).status;
-        if (status !== 404 && status !== 401 && status !== 403 && status !== 0) {
+        if (!dealInstead(/** @type {RequestFailure} */ (err).status)) {
           loadError = errorText(err);
           render();
           return;
@@ -386,8 +378,7 @@ export function mount(container, { navigate } = {}) {
   /** @param {{number?: number | null, daily?: boolean}} which */
   async function newDeal({ number = null, daily = false }) {
     if (busy) return;
-    const winnable = winnableOnly && passes === null && number === null && !daily;
-    if (winnable) {
+    if (wantsWinnable({ winnableOnly, passes, number, daily })) {
       busy = true;
       render();
       try {
@@ -403,7 +394,7 @@ export function mount(container, { navigate } = {}) {
         toast(t('grip.winnableOffline'), 'warn'); // a random deal instead, below
       }
     }
-    const chosen = number !== null ? number : daily ? todaysDailyNumber() : randomDealNumber();
+    const chosen = dealNumber({ number, daily }, { today: () => todaysDailyNumber(), random: () => randomDealNumber() });
     follow(recordOf(newGame(chosen, passes)), { daily });
     play('draw');
   }
@@ -616,7 +607,7 @@ export function mount(container, { navigate } = {}) {
   /** @param {number} delta */
   function moveFocus(delta) {
     const c = focusedCell();
-    const next = c === null ? 0 : (c + delta + CELLS) % CELLS;
+    const next = cellAfter(c, delta);
     /** @type {HTMLElement | null} */
     const node = grid.querySelector(`[data-cell="${next}"]`);
     if (node) node.focus();
