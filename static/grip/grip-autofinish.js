@@ -3,7 +3,7 @@
 // likely), and the player that plays a line one move at a time so the player sees each
 // one. The timers are passed in; grip.js plays the moves and draws.
 
-/** @typedef {import('./grip-sync-types.js').GripAction} GripAction */
+/** @typedef {import('./sync/grip-sync-types.js').GripAction} GripAction */
 
 export const FINISH_CHECK_MS = 350; // the proof runs once the player pauses this long
 export const FINISH_MAX_SCORE = 24; // and only near the end, where it is quick and likely

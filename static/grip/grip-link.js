@@ -25,14 +25,14 @@
 
 import { api } from '../common/api.js';
 import { createOutbox, nextRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, adoptCreated,
-  acknowledge, giveUpPending, batchFailure, answerWasLost } from './grip-outbox.js';
+  acknowledge, giveUpPending, batchFailure, answerWasLost } from './sync/grip-outbox.js';
 
-export { MAX_OPS_PER_REQUEST } from './grip-outbox.js';
+export { MAX_OPS_PER_REQUEST } from './sync/grip-outbox.js';
 
-/** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
-/** @typedef {import('./grip-sync-types.js').GripOp} GripOp */
-/** @typedef {import('./grip-sync-types.js').GripAnswer} GripAnswer */
-/** @typedef {import('./grip-sync-types.js').RequestFailure} RequestFailure */
+/** @typedef {import('./sync/grip-sync-types.js').SavedGame} SavedGame */
+/** @typedef {import('./sync/grip-sync-types.js').GripOp} GripOp */
+/** @typedef {import('./sync/grip-sync-types.js').GripAnswer} GripAnswer */
+/** @typedef {import('./sync/grip-sync-types.js').RequestFailure} RequestFailure */
 
 /**
  * What the link tells the page.

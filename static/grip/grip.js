@@ -24,15 +24,15 @@ import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setP
 import { COLS, shownState, isFinished, resultOf, hintText } from './grip-model.js';
 import { newGame, fromRecord, play as playOp, recordOf, answerOf, current, todaysDailyNumber, randomDealNumber } from './grip-local.js';
 import { createLink } from './grip-link.js';
-import { recordFrom } from './grip-outbox.js';
-import { savedGameOf, rebuild, agrees, replaysTo, reloadDiffers, syncWhenReachable, isVerified } from './grip-reconcile.js';
+import { recordFrom } from './sync/grip-outbox.js';
+import { savedGameOf, rebuild, agrees, replaysTo, reloadDiffers, syncWhenReachable, isVerified } from './sync/grip-reconcile.js';
 import { solutionsSeenOf, withSolutionSeen, passesOf, metaOfFollowed, metaFromAnswer, savedMetaOf, withoutHint,
-  withHint } from './grip-meta.js';
-import { createHintPacer, requestHint, hintFailure } from './grip-hint.js';
-import { fetchPar as fetchParWithRetries } from './grip-par.js';
+  withHint } from './sync/grip-meta.js';
+import { createHintPacer, requestHint, hintFailure } from './sync/grip-hint.js';
+import { fetchPar as fetchParWithRetries } from './sync/grip-par.js';
 import { FINISH_CHECK_MS, worthProving, createFinishPlayer } from './grip-autofinish.js';
 import { pickOfKey, pickKeysOf, cellAfter } from './grip-picks.js';
-import { startPlan, dealInstead, wantsWinnable, dealNumber } from './grip-start.js';
+import { startPlan, dealInstead, wantsWinnable, dealNumber } from './sync/grip-start.js';
 import { winningLine } from './grip-finish.js';
 import { createReplay } from './grip-replay.js';
 import { drawBar, drawScore, createTop, createGrid, drawStats, drawControls, drawReplay, drawSummary, drawSync } from './grip-panels.js';
@@ -42,15 +42,15 @@ import { play } from '../common/sound.js';
 import { errorText } from '../common/ui.js';
 import { createGripGuide } from '../guide/guide.js';
 
-/** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
-/** @typedef {import('./grip-sync-types.js').GripAnswer} GripAnswer */
-/** @typedef {import('./grip-sync-types.js').GripOp} GripOp */
-/** @typedef {import('./grip-sync-types.js').GripAction} GripAction */
-/** @typedef {import('./grip-sync-types.js').GripRecord} GripRecord */
-/** @typedef {import('./grip-sync-types.js').RequestFailure} RequestFailure */
-/** @typedef {import('./grip-reconcile.js').LocalGame} LocalGame */
-/** @typedef {import('./grip-reconcile.js').SyncNote} SyncNote */
-/** @typedef {import('./grip-meta.js').GripMeta} GripMeta */
+/** @typedef {import('./sync/grip-sync-types.js').SavedGame} SavedGame */
+/** @typedef {import('./sync/grip-sync-types.js').GripAnswer} GripAnswer */
+/** @typedef {import('./sync/grip-sync-types.js').GripOp} GripOp */
+/** @typedef {import('./sync/grip-sync-types.js').GripAction} GripAction */
+/** @typedef {import('./sync/grip-sync-types.js').GripRecord} GripRecord */
+/** @typedef {import('./sync/grip-sync-types.js').RequestFailure} RequestFailure */
+/** @typedef {import('./sync/grip-reconcile.js').LocalGame} LocalGame */
+/** @typedef {import('./sync/grip-reconcile.js').SyncNote} SyncNote */
+/** @typedef {import('./sync/grip-meta.js').GripMeta} GripMeta */
 /** @typedef {ReturnType<typeof answerOf>} GripView the game as the panels draw it */
 /** @typedef {import('./grip-picks.js').GripSelection} GripSelection */
 /** @typedef {GripOp & {fromFinish?: boolean}} PageOp an operation, and whether auto-finish plays it */
@@ -87,7 +87,10 @@ export function mount(container, { navigate } = {}) {
   let finishLine = null; // a proven winning line from the current position
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let finishTimer;
-  const finisher = createFinishPlayer({ setTimer: setTimeout, clearTimer: clearTimeout }); // auto-finish, while it plays
+  const finisher = createFinishPlayer({ // auto-finish, while it plays
+    setTimer: (fn, ms) => setTimeout(fn, ms),
+    clearTimer: (timer) => clearTimeout(timer),
+  });
   /** @type {string | null} */
   let statsDrawn = null; // the language the statistics panel was last drawn in
   /** @type {SavedGame | null | undefined} */

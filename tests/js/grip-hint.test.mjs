@@ -1,9 +1,9 @@
-// node --test: asking the server for a Devil's Grip hint (static/grip/grip-hint.js): the
+// node --test: asking the server for a Devil's Grip hint (static/grip/sync/grip-hint.js): the
 // pacing to the server's budget, a position left meanwhile, the link not settled, failures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createHintPacer, requestHint, hintFailure, HINT_SPACING_MS } from '../../static/grip/grip-hint.js';
+import { createHintPacer, requestHint, hintFailure, HINT_SPACING_MS } from '../../static/grip/sync/grip-hint.js';
 
 // A clock the test moves, and a sleep that moves it.
 function fakeClock(start = 1000) {

@@ -1,10 +1,10 @@
 // node --test: what only the server knows of a Devil's Grip game, as the page keeps it
-// (static/grip/grip-meta.js): aided games, par, hints, the solutions seen, the pass limit.
+// (static/grip/sync/grip-meta.js): aided games, par, hints, the solutions seen, the pass limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { solutionsSeenOf, withSolutionSeen, passesOf, metaOfFollowed, metaFromAnswer, savedMetaOf, withoutHint,
-  withHint, SOLUTIONS_REMEMBERED } from '../../static/grip/grip-meta.js';
+  withHint, SOLUTIONS_REMEMBERED } from '../../static/grip/sync/grip-meta.js';
 
 test('the solutions seen: a saved list, or none', () => {
   assert.deepEqual(solutionsSeenOf([3, 4]), [3, 4]);

@@ -1,11 +1,11 @@
-// node --test: the Devil's Grip link's decisions (static/grip/grip-outbox.js): which request
+// node --test: the Devil's Grip link's decisions (static/grip/sync/grip-outbox.js): which request
 // goes next, the backoff, when `idle()` is settled, and what a refused batch means.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createOutbox, nextRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, recordFrom,
   adoptCreated, take, acknowledge, giveUpPending, batchFailure, answerWasLost, MAX_OPS_PER_REQUEST, RETRY_MS,
-} from '../../static/grip/grip-outbox.js';
+} from '../../static/grip/sync/grip-outbox.js';
 
 const record = { number: 7, passes: null, actions: [], redo: [], used_undo: false };
 const game = (extra = {}) => ({ id: 'g1', token: 'tk', daily: false, number: 7, passes: null, seq: 0,

@@ -1,9 +1,9 @@
-// node --test: fetching a Devil's Grip game's par (static/grip/grip-par.js): retries while
+// node --test: fetching a Devil's Grip game's par (static/grip/sync/grip-par.js): retries while
 // the server is busy, rate-limited or out of reach, waiting longer each time; giving up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { fetchPar, parRetryDelay, parRetryable, PAR_ATTEMPTS } from '../../static/grip/grip-par.js';
+import { fetchPar, parRetryDelay, parRetryable, PAR_ATTEMPTS } from '../../static/grip/sync/grip-par.js';
 
 const failing = (...statuses) => {
   const calls = { n: 0 };

@@ -1,4 +1,4 @@
-// node --test: the Devil's Grip page against the server's record (static/grip/grip-reconcile.js):
+// node --test: the Devil's Grip page against the server's record (static/grip/sync/grip-reconcile.js):
 // a saved game rebuilt, whether the server's answer is the page's game, a stale batch that
 // did arrive, a reloaded game that changed on the server, and the sync line.
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { newGame, play, current, recordOf, viewOf } from '../../static/grip/grip-local.js';
 import { legalActions } from '../../static/grip/grip-rules.js';
 import { savedGameOf, rebuild, agrees, replaysTo, reloadDiffers, syncWhenReachable, isVerified }
-  from '../../static/grip/grip-reconcile.js';
+  from '../../static/grip/sync/grip-reconcile.js';
 
 const moves = (g, n) => {
   const ops = [];

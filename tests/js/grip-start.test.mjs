@@ -1,8 +1,8 @@
-// node --test: which Devil's Grip game the page starts with (static/grip/grip-start.js).
+// node --test: which Devil's Grip game the page starts with (static/grip/sync/grip-start.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startPlan, dealInstead, wantsWinnable, dealNumber } from '../../static/grip/grip-start.js';
+import { startPlan, dealInstead, wantsWinnable, dealNumber } from '../../static/grip/sync/grip-start.js';
 
 const acked = { number: 3, passes: null, actions: [], redo: [], used_undo: false };
 

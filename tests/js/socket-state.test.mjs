@@ -1,10 +1,10 @@
-// node --test: a Demon seat's WebSocket decisions (static/demon/socket-state.js): hello,
+// node --test: a Demon seat's WebSocket decisions (static/demon/connection/socket-state.js): hello,
 // versions and resyncs, close codes, the reconnection backoff, frames, action ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createSocketState, opened, welcomed, snapshotTaken, eventVerdict, startResync, closeOutcome,
-  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler, RECONNECT_CODES } from '../../static/demon/socket-state.js';
+  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler, RECONNECT_CODES } from '../../static/demon/connection/socket-state.js';
 
 test('a fresh start says hello with no version and awaits a snapshot', () => {
   const s = createSocketState(undefined, undefined);

@@ -4,7 +4,7 @@
 // says what the sync line shows. grip.js acts on the answers: with nothing left to send,
 // a server game that is not the page's puts the page back on the server's, with the reason.
 
-import { fromRecord, play, recordOf, sameRecord, viewOf, current } from './grip-local.js';
+import { fromRecord, play, recordOf, sameRecord, viewOf, current } from '../grip-local.js';
 import { recordFrom } from './grip-outbox.js';
 
 /** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
