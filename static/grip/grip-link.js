@@ -24,7 +24,7 @@
 // grip-outbox.js (pure, node-tested); this file makes the requests and holds the timers.
 
 import { api } from '../common/api.js';
-import { createOutbox, nextRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, adoptCreated,
+import { createOutbox, nextRequest, startRequest, endRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, adoptCreated,
   acknowledge, giveUpPending, batchFailure, answerWasLost } from './sync/grip-outbox.js';
 
 export { MAX_OPS_PER_REQUEST } from './sync/grip-outbox.js';
@@ -87,7 +87,7 @@ export function createLink({ save, on }) {
     if (!next) { settleWaiters(); return; }
     const game = next.game;
     if (next.kind === 'create') {
-      box.inFlight = [];
+      const creating = startRequest(box, []);
       try {
         const answer = await api.newGrip({ number: game.number, passes: game.passes });
         if (box.saved === game) {
@@ -98,25 +98,24 @@ export function createLink({ save, on }) {
         }
       } catch (err) {
         failed(/** @type {RequestFailure} */ (err));
-        box.inFlight = null;
+        endRequest(box, creating);
         return;
       }
-      box.inFlight = null;
+      endRequest(box, creating);
       pump();
       return;
     }
-    const ops = next.ops;
-    box.inFlight = ops;
+    const ops = startRequest(box, next.ops);
     try {
       const answer = await api.gripMoves(game.id, game.token, { base: game.seq, ops });
-      box.inFlight = null;
+      endRequest(box, ops);
       reachable(true);
       if (box.saved !== game || box.closed) return;
       acknowledge(game, ops.length, answer);
       persist();
       on.acked(answer);
     } catch (caught) {
-      box.inFlight = null;
+      endRequest(box, ops);
       if (box.saved !== game || box.closed) return;
       const err = /** @type {RequestFailure} */ (caught);
       const failure = batchFailure(err);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createOutbox, nextRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, recordFrom,
+import { createOutbox, nextRequest, startRequest, endRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, recordFrom,
   adoptCreated, take, acknowledge, giveUpPending, batchFailure, answerWasLost, MAX_OPS_PER_REQUEST, RETRY_MS,
 } from '../../static/grip/sync/grip-outbox.js';
 
@@ -126,4 +126,19 @@ test('a stale answer whose batch did arrive is an acknowledgement, anything else
   let asked = null;
   answerWasLost(conflict('stale', 6), g, ops, (server, sent) => { asked = [server.seq, sent]; return true; });
   assert.deepEqual(asked, [6, ops]);
+});
+
+test('an answer for a game left behind does not clear the request of the game followed now', () => {
+  const box = createOutbox();
+  box.saved = game({ id: null, token: null });
+  const first = startRequest(box, []);
+  box.saved = game({ id: null, token: null, number: 8 }); // the page followed another game
+  box.inFlight = null;
+  const second = startRequest(box, []);
+  assert.notEqual(first, second);
+  endRequest(box, first);
+  assert.equal(box.inFlight, second, 'still on its way: no second request beside it');
+  assert.equal(nextRequest(box), null);
+  endRequest(box, second);
+  assert.equal(box.inFlight, null);
 });

@@ -41,6 +41,30 @@ export function nextRequest(box) {
 }
 
 /**
+ * A request leaves: it is the one in flight. Returns its mark for `endRequest`: `ops`
+ * itself, a new array each time (an empty one for a game being created).
+ * @param {Outbox} box
+ * @param {GripOp[]} ops
+ * @returns {GripOp[]}
+ */
+export function startRequest(box, ops) {
+  box.inFlight = ops;
+  return ops;
+}
+
+/**
+ * A request answered (or failed): nothing is in flight any more, unless the page followed
+ * another game meanwhile and that game's request is the one on its way now. Clearing it
+ * then would let a second request leave beside it: the new game created twice on the
+ * server, its operations sent to both.
+ * @param {Outbox} box
+ * @param {GripOp[]} sent the mark `startRequest` returned
+ */
+export function endRequest(box, sent) {
+  if (box.inFlight === sent) box.inFlight = null;
+}
+
+/**
  * What `idle()` answers now (whether the server has every operation), or null while that
  * is not settled: a request on its way, or operations to send and the server reachable.
  * @param {Outbox} box
