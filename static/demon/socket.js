@@ -6,35 +6,63 @@
 //  * closes 1001/1006/1012/1013 reconnect with a growing delay; 1000 means we left,
 //    1008 before the welcome that the token is no good (after it: the seat was opened in
 //    another tab, so this one stops and offers to take it back).
+// Those decisions are socket-state.js's (pure, node-tested); this file holds the
+// WebSocket, the ping and reconnection timers and the browser's events.
 
-const RECONNECT_CODES = new Set([1001, 1006, 1012, 1013]);
+import { createSocketState, opened, welcomed, snapshotTaken, eventVerdict, startResync, closeOutcome,
+  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler } from './connection/socket-state.js';
+
 const PING_EVERY_MS = 20000;
 
 let actionCounter = 0;
 
+/** A new client id for an action. */
 export function newActionId() {
   actionCounter += 1;
-  const random = Math.random().toString(36).slice(2, 8);
-  return `a${Date.now().toString(36)}${actionCounter}${random}`.slice(0, 40);
+  return actionIdOf(Date.now(), actionCounter, Math.random());
 }
 
+/** @typedef {Record<string, any>} ServerMessage one message of docs/protocol.md */
+
+/**
+ * What the socket tells the room page. `status` gets 'connecting' | 'online' |
+ * 'reconnecting' | 'closed' | 'denied' | 'replaced' | 'lost', with a close code or reason.
+ * @typedef {object} SocketHandlers
+ * @property {(status: string, detail?: string | number) => void} [status]
+ * @property {(msg: ServerMessage) => void} [welcome]
+ * @property {(state: any, v: number) => void} snapshot
+ * @property {(event: any, v: number) => void} event
+ * @property {(msg: ServerMessage) => void} [legal]
+ * @property {(msg: ServerMessage) => void} [ack]
+ * @property {(msg: ServerMessage) => void} [rejected]
+ * @property {(msg: ServerMessage) => void} [error]
+ * @property {(msg: ServerMessage) => void} [coach]
+ * @property {(msg: ServerMessage) => void} [raceWon]
+ * @property {(msg: ServerMessage) => void} [emote]
+ */
+
 export class RoomSocket {
-  // handlers: {status(s), welcome(msg), snapshot(state, v), event(event, v), legal(msg),
-  //            ack(msg), rejected(msg), error(msg), emote(msg)}
-  // `v` and `epoch`: where a page that was here before left off (the version, and the
-  // server run it came from, which a `welcome` names); null for a fresh start.
+  /**
+   * `v` and `epoch`: where a page that was here before left off (the version, and the
+   * server run it came from, which a `welcome` names); null for a fresh start.
+   * @param {string} code
+   * @param {string} token
+   * @param {number | null | undefined} v
+   * @param {SocketHandlers} handlers
+   * @param {string | number | null} [epoch]
+   */
   constructor(code, token, v, handlers, epoch = null) {
     this.code = code;
     this.token = token;
-    this.v = v ?? null;
-    this.epoch = epoch ?? null;
+    this.state = createSocketState(v, epoch);
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.ws = null;
-    this.attempt = 0;
-    this.timer = null;
-    this.pingTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
     this.closedByUs = false;
-    this.resyncing = false;
     this.status = 'connecting';
     this.onVisible = () => {
       if (document.visibilityState === 'visible' && this.status === 'reconnecting') this.reconnectNow();
@@ -44,11 +72,21 @@ export class RoomSocket {
     window.addEventListener('online', this.onOnline);
   }
 
+  /** The last version applied (null: none yet); the room page caches it. */
+  get v() { return this.state.v; }
+
+  /** The server run the version comes from. */
+  get epoch() { return this.state.epoch; }
+
   url() {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}`;
   }
 
+  /**
+   * @param {string} status
+   * @param {string | number} [detail]
+   */
   setStatus(status, detail) {
     this.status = status;
     if (this.handlers.status) this.handlers.status(status, detail);
@@ -65,22 +103,18 @@ export class RoomSocket {
       return;
     }
     this.ws = ws;
-    this.welcomed = false;
+    this.state.welcomed = false;
     ws.addEventListener('open', () => {
       if (ws !== this.ws) return;
-      this.resyncing = this.v === null;
-      this.rawSend({ type: 'hello', token: this.token, v: this.v, epoch: this.v === null ? null : this.epoch });
+      this.rawSend(opened(this.state, this.token));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.rawSend({ type: 'ping' }), PING_EVERY_MS);
     });
     ws.addEventListener('message', (e) => {
       if (ws !== this.ws || typeof e.data !== 'string') return;
-      // A frame carries one or more messages, one JSON object per line (docs/protocol.md).
-      for (const line of e.data.split('\n')) {
+      for (const msg of messagesOf(e.data)) {
         if (ws !== this.ws) return; // a message may have closed this socket
-        let msg;
-        try { msg = JSON.parse(line); } catch { continue; }
-        if (msg && typeof msg === 'object') this.receive(msg);
+        this.receive(msg);
       }
     });
     ws.addEventListener('close', (e) => {
@@ -88,28 +122,15 @@ export class RoomSocket {
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closedByUs) return;
-      if (RECONNECT_CODES.has(e.code)) {
-        if (e.code === 1013) this.v = null; // too far behind: start from a snapshot
-        this.scheduleReconnect();
-      } else if (e.code === 1000) {
-        this.setStatus('closed', e.code);
-      } else if (e.code === 1008 && !this.welcomed) {
-        // refused at hello: the room or the token is unknown
-        this.setStatus('denied', e.reason || e.code);
-      } else if (e.code === 1008) {
-        // after a welcome: this seat was opened elsewhere (another tab), or flooding
-        this.setStatus('replaced', e.reason || e.code);
-      } else {
-        this.setStatus('lost', e.code);
-      }
+      const outcome = closeOutcome(this.state, e.code, e.reason);
+      if (outcome.kind === 'reconnect') this.scheduleReconnect();
+      else this.setStatus(outcome.status, outcome.detail);
     });
   }
 
   scheduleReconnect() {
     this.setStatus('reconnecting');
-    const base = Math.min(10000, 400 * 2 ** this.attempt);
-    const delay = base / 2 + Math.random() * base / 2;
-    this.attempt += 1;
+    const delay = nextReconnectDelay(this.state, Math.random());
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }
@@ -119,78 +140,62 @@ export class RoomSocket {
     this.connect();
   }
 
+  /** @param {ServerMessage} msg */
   receive(msg) {
     const h = this.handlers;
     switch (msg.type) {
-      case 'welcome':
-        this.attempt = 0;
-        this.welcomed = true;
-        this.epoch = msg.epoch ?? null;
+      case 'welcome': {
+        const behind = welcomed(this.state, msg);
         this.setStatus('online');
         if (h.welcome) h.welcome(msg);
-        // a server that restarted may be behind us: our version means nothing there
-        if (this.v !== null && typeof msg.v === 'number' && msg.v < this.v) this.resync();
+        if (behind) this.resync();
         break;
+      }
       case 'snapshot':
-        this.v = msg.v;
-        this.resyncing = false;
+        snapshotTaken(this.state, msg.v);
         h.snapshot(msg.state, msg.v);
         break;
-      case 'event':
-        if (this.v === null) {
-          this.resync(); // no base state yet: wait for a snapshot
-        } else if (msg.v <= this.v) {
-          // a duplicate: already applied
-        } else if (msg.v === this.v + 1) {
-          this.v = msg.v;
-          h.event(msg.event, msg.v);
-        } else {
-          this.resync();
-        }
+      case 'event': {
+        const verdict = eventVerdict(this.state, msg.v);
+        if (verdict === 'apply') h.event(msg.event, msg.v);
+        else if (verdict === 'resync') this.resync();
         break;
-      case 'legal':
-        if (h.legal) h.legal(msg);
+      }
+      default: {
+        const name = relayedHandler(msg.type);
+        if (name) h[name]?.(msg);
         break;
-      case 'ack':
-        if (h.ack) h.ack(msg);
-        break;
-      case 'rejected':
-        if (h.rejected) h.rejected(msg);
-        break;
-      case 'error':
-        if (h.error) h.error(msg);
-        break;
-      case 'coach':
-        if (h.coach) h.coach(msg);
-        break;
-      case 'race_won': // not an event either: only the winner of a race hears it
-        if (h.raceWon) h.raceWon(msg);
-        break;
-      case 'emote': // not an event: no v (docs/protocol.md, "Emotes")
-        if (h.emote) h.emote(msg);
-        break;
-      default:
-        break; // pong and anything newer
+      }
     }
   }
 
   resync() {
-    if (this.resyncing) return;
-    this.resyncing = true;
-    this.rawSend({ type: 'resync' });
+    if (startResync(this.state)) this.rawSend({ type: 'resync' });
   }
 
+  /**
+   * @param {object} obj
+   * @returns {boolean} whether it went out (false: no open socket)
+   */
   rawSend(obj) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(obj));
     return true;
   }
 
+  /**
+   * @param {object} obj
+   * @returns {boolean}
+   */
   send(obj) {
     return this.rawSend(obj);
   }
 
-  // Sends a game action; returns its client id, or null when offline.
+  /**
+   * Sends a game action; returns its client id, or null when offline.
+   * @param {object} action
+   * @returns {string | null}
+   */
   action(action) {
     const id = newActionId();
     return this.rawSend({ type: 'action', id, action }) ? id : null;

@@ -1,4 +1,4 @@
-// The Devil's Grip page's line to the server (issue 24): the operations the page already
+// The Devil's Grip page's line to the server (moves played on the page first): the operations the page already
 // played go out in order, in batches, one request in flight at a time
 // (POST /api/grip/{id}/moves {base, ops}); the server replays them and answers with its
 // record and count (`seq`). The page never waits for it.
@@ -17,97 +17,123 @@
 //   acked(answer)          a batch was replayed; answer = the server's sync answer
 //   refused(answer, why)   the server refused (an illegal operation, or its record is
 //                          not the page's): the page must go back to `answer`
+//   lost(why)              the server no longer has the game
 //   reachable(bool)        the server could (not) be reached
+//
+// What to send next, the backoff and what a refused batch means are decided in
+// grip-outbox.js (pure, node-tested); this file makes the requests and holds the timers.
 
 import { api } from '../common/api.js';
+import { createOutbox, nextRequest, startRequest, endRequest, idleAnswer, setReachable, nextRetryWait, isUnreachable, adoptCreated,
+  acknowledge, giveUpPending, batchFailure, answerWasLost } from './sync/grip-outbox.js';
 
-export const MAX_OPS_PER_REQUEST = 150; // the server takes 200; a body stays far under 16 KB
-const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+export { MAX_OPS_PER_REQUEST } from './sync/grip-outbox.js';
 
+/** @typedef {import('./sync/grip-sync-types.js').SavedGame} SavedGame */
+/** @typedef {import('./sync/grip-sync-types.js').GripOp} GripOp */
+/** @typedef {import('./sync/grip-sync-types.js').GripAnswer} GripAnswer */
+/** @typedef {import('./sync/grip-sync-types.js').RequestFailure} RequestFailure */
+
+/**
+ * What the link tells the page.
+ * @typedef {object} LinkEvents
+ * @property {(answer: GripAnswer) => void} created
+ * @property {(answer: GripAnswer) => void} acked
+ * @property {(answer: GripAnswer, why: string) => void} refused
+ * @property {(why: string) => void} lost
+ * @property {(yes: boolean) => void} reachable
+ * @property {(server: GripAnswer, ops: GripOp[]) => boolean} matches whether the server's
+ *   record is the acknowledged one after `ops` (a `stale` answer whose batch did arrive)
+ */
+
+/**
+ * @typedef {ReturnType<typeof createLink>} Link
+ */
+
+/**
+ * @param {{save: (saved: SavedGame | null) => void, on: LinkEvents}} options
+ */
 export function createLink({ save, on }) {
-  let saved = null; // the object described above
-  let inFlight = null; // the ops of the request on its way
-  let online = true;
-  let failures = 0;
+  const box = createOutbox(); // the game followed, the request on its way, reachability
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let retryTimer = null;
+  /** @type {((sent: boolean) => void)[]} */
   let waiters = []; // promises of `idle()`
-  let closed = false;
 
-  function persist() { save(saved); }
+  function persist() { save(box.saved); }
 
+  /** @param {boolean} yes */
   function reachable(yes) {
-    if (yes) failures = 0;
-    if (online !== yes) { online = yes; on.reachable(yes); }
+    if (setReachable(box, yes)) on.reachable(yes);
   }
 
   function retryLater() {
-    if (retryTimer || closed) return;
-    const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
-    failures += 1;
+    if (retryTimer || box.closed) return;
+    const wait = nextRetryWait(box);
     retryTimer = setTimeout(() => { retryTimer = null; pump(); }, wait);
   }
 
   function settleWaiters() {
-    if (inFlight || (saved && saved.pending.length && online)) return;
+    const sent = idleAnswer(box);
+    if (sent === null) return;
     const done = waiters;
     waiters = [];
-    done.forEach((resolve) => resolve(Boolean(saved && !saved.pending.length)));
+    done.forEach((resolve) => resolve(sent));
   }
 
   // Creates the game on the server (a game started offline), then sends batches.
   async function pump() {
-    if (closed || inFlight || !saved || (!saved.pending.length && saved.id)) { settleWaiters(); return; }
-    const game = saved;
-    if (!game.id) {
-      inFlight = [];
+    const next = nextRequest(box);
+    if (!next) { settleWaiters(); return; }
+    const game = next.game;
+    if (next.kind === 'create') {
+      const creating = startRequest(box, []);
       try {
         const answer = await api.newGrip({ number: game.number, passes: game.passes });
-        if (saved === game) {
-          game.id = answer.id;
-          game.token = answer.token;
-          game.seq = 0;
+        if (box.saved === game) {
+          adoptCreated(game, answer);
           persist();
           reachable(true);
           on.created(answer);
         }
       } catch (err) {
-        failed(err);
-        inFlight = null;
+        failed(/** @type {RequestFailure} */ (err));
+        endRequest(box, creating);
         return;
       }
-      inFlight = null;
+      endRequest(box, creating);
       pump();
       return;
     }
-    const ops = game.pending.slice(0, MAX_OPS_PER_REQUEST);
-    inFlight = ops;
+    const ops = startRequest(box, next.ops);
     try {
       const answer = await api.gripMoves(game.id, game.token, { base: game.seq, ops });
-      inFlight = null;
+      endRequest(box, ops);
       reachable(true);
-      if (saved !== game || closed) return;
-      game.pending = game.pending.slice(ops.length);
-      take(game, answer);
+      if (box.saved !== game || box.closed) return;
+      acknowledge(game, ops.length, answer);
+      persist();
       on.acked(answer);
-    } catch (err) {
-      inFlight = null;
-      if (saved !== game || closed) return;
-      if (err.status === 409 && err.data && err.data.game) {
-        const server = err.data.game;
+    } catch (caught) {
+      endRequest(box, ops);
+      if (box.saved !== game || box.closed) return;
+      const err = /** @type {RequestFailure} */ (caught);
+      const failure = batchFailure(err);
+      if (failure.kind === 'conflict') {
         reachable(true);
-        if (err.data.code === 'stale' && server.seq === game.seq + ops.length && on.matches(server, ops)) {
+        if (answerWasLost(failure, game, ops, on.matches)) {
           // the earlier answer was lost, not the batch: the server has exactly these ops
-          game.pending = game.pending.slice(ops.length);
-          take(game, server);
-          on.acked(server);
+          acknowledge(game, ops.length, failure.server);
+          persist();
+          on.acked(failure.server);
         } else {
-          game.pending = [];
-          take(game, server);
-          on.refused(server, err.detail || '');
+          giveUpPending(game, failure.server);
+          persist();
+          on.refused(failure.server, failure.reason);
         }
-      } else if (err.status === 404) {
+      } else if (failure.kind === 'lost') {
         reachable(true);
-        on.lost(err.detail || '');
+        on.lost(failure.reason);
         return;
       } else {
         failed(err);
@@ -117,51 +143,48 @@ export function createLink({ save, on }) {
     pump();
   }
 
-  function take(game, answer) {
-    game.seq = answer.seq;
-    game.acked = { number: answer.number, passes: answer.passes, actions: answer.actions, redo: answer.redo,
-      used_undo: answer.used_undo };
-    persist();
-  }
-
+  /** @param {RequestFailure} err */
   function failed(err) {
     // no connection, the server down or busy: keep the ops, try again later
-    if (err.status === 0 || err.status >= 500 || err.status === 429) reachable(false);
+    if (isUnreachable(err.status)) reachable(false);
     retryLater();
     settleWaiters();
   }
 
-  const onOnline = () => { failures = 0; if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; } pump(); };
+  const onOnline = () => { box.failures = 0; if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; } pump(); };
   window.addEventListener('online', onOnline);
 
   return {
-    /** Start following a game (a saved one, or one just dealt). */
+    /** Start following a game (a saved one, or one just dealt).
+     *  @param {SavedGame} game */
     follow(game) {
-      saved = game;
-      inFlight = null;
+      box.saved = game;
+      box.inFlight = null;
       persist();
       pump();
     },
-    current: () => saved,
-    /** One operation the page has just played. */
+    current: () => box.saved,
+    /** One operation the page has just played.
+     *  @param {GripOp} op */
     push(op) {
-      if (!saved) return;
-      saved.pending.push(op);
+      if (!box.saved) return;
+      box.saved.pending.push(op);
       persist();
-      if (online || !retryTimer) pump();
+      if (box.online || !retryTimer) pump();
     },
     /** Whether the server has every operation (true) or not yet (false), once settled:
-     *  the request in flight answered, or the server unreachable. */
+     *  the request in flight answered, or the server unreachable.
+     *  @returns {Promise<boolean>} */
     idle() {
       return new Promise((resolve) => { waiters.push(resolve); pump(); });
     },
-    online: () => online,
+    online: () => box.online,
     /** Reported by a request the page made on its own (a hint, par). */
     reachable,
     /** Try now (a button, or the page coming back). */
     retry: onOnline,
     close() {
-      closed = true;
+      box.closed = true;
       if (retryTimer) clearTimeout(retryTimer);
       window.removeEventListener('online', onOnline);
     },

@@ -1,15 +1,18 @@
-// Devil's Grip, played on the page (issue 24): every move, undo and redo is applied here
-// at once with the rules in grip-rules.js (grip-local.js keeps the history), in the same
+// Devil's Grip, played on the page: every move, undo and redo is applied here at once
+// with the rules in grip-rules.js (grip-local.js keeps the history), in the same
 // frame as the input, online or not; grip-link.js sends the operations to the server in
 // order, in batches, and the server replays them with its engine. The server stays the
 // authority: a batch it refuses, or a record that differs from the page's, puts the page
-// back on the server's game with the reason shown. A deal can be started and played to
-// the end with no connection (the deal comes from its number); it is sent, and so
-// verified, when the server is reachable again, and counts in the statistics only then.
-// Hints, par, "only deals that can be won" and a certified deal's solution come from the
-// server (its search sees only the player's view) and wait for the connection. When the
-// player knows the stock's order and the rules can prove the deal won from here
-// (grip-finish.js), the page offers to finish it and plays the remaining moves.
+// back on the server's game with the reason shown (grip-reconcile.js decides whether they
+// agree). A deal can be started and played to the end with no connection (the deal comes
+// from its number); it is sent, and so verified, when the server is reachable again, and
+// counts in the statistics only then. Hints (grip-hint.js), par (grip-par.js), "only deals
+// that can be won" and a certified deal's solution come from the server (its search sees
+// only the player's view) and wait for the connection; grip-meta.js keeps what only the
+// server knows. When the player knows the stock's order and the rules can prove the deal
+// won from here (grip-finish.js), the page offers to finish it and plays the remaining
+// moves (grip-autofinish.js). This file is the controller: it holds the DOM, the timers
+// and the requests, and leaves the decisions to those modules.
 
 import { h, toast, cssEscape } from '../common/dom.js';
 import { t } from '../common/i18n.js';
@@ -18,10 +21,18 @@ import { bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { gripTargets, actionFor, stockAction, nextRun } from '../cards/targets.js';
 import { getGripGame, setGripGame, getGripStats, recordGripResult, getPref, setPref, listGripPlayed } from '../common/storage.js';
-import { COLS, CELLS, shownState, isFinished, resultOf, hintText } from './grip-model.js';
-import { newGame, fromRecord, play as playOp, recordOf, sameRecord, viewOf, current, answerOf,
-  todaysDailyNumber, randomDealNumber } from './grip-local.js';
+import { COLS, shownState, isFinished, resultOf, hintText } from './grip-model.js';
+import { newGame, fromRecord, play as playOp, recordOf, answerOf, current, todaysDailyNumber, randomDealNumber } from './grip-local.js';
 import { createLink } from './grip-link.js';
+import { recordFrom } from './sync/grip-outbox.js';
+import { savedGameOf, rebuild, agrees, replaysTo, reloadDiffers, syncWhenReachable, isVerified } from './sync/grip-reconcile.js';
+import { solutionsSeenOf, withSolutionSeen, passesOf, metaOfFollowed, metaFromAnswer, savedMetaOf, withoutHint,
+  withHint } from './sync/grip-meta.js';
+import { createHintPacer, requestHint, hintFailure } from './sync/grip-hint.js';
+import { fetchPar as fetchParWithRetries } from './sync/grip-par.js';
+import { FINISH_CHECK_MS, worthProving, createFinishPlayer } from './grip-autofinish.js';
+import { pickOfKey, pickKeysOf, cellAfter } from './grip-picks.js';
+import { startPlan, dealInstead, wantsWinnable, dealNumber } from './sync/grip-start.js';
 import { winningLine } from './grip-finish.js';
 import { createReplay } from './grip-replay.js';
 import { drawBar, drawScore, createTop, createGrid, drawStats, drawControls, drawReplay, drawSummary, drawSync } from './grip-panels.js';
@@ -31,34 +42,58 @@ import { play } from '../common/sound.js';
 import { errorText } from '../common/ui.js';
 import { createGripGuide } from '../guide/guide.js';
 
-// The server's default hint budget per game is 4 a second (DEMON_GRIP_SEARCH_RATE_PER_S).
-const HINT_SPACING_MS = 250;
+/** @typedef {import('./sync/grip-sync-types.js').SavedGame} SavedGame */
+/** @typedef {import('./sync/grip-sync-types.js').GripAnswer} GripAnswer */
+/** @typedef {import('./sync/grip-sync-types.js').GripOp} GripOp */
+/** @typedef {import('./sync/grip-sync-types.js').GripAction} GripAction */
+/** @typedef {import('./sync/grip-sync-types.js').GripRecord} GripRecord */
+/** @typedef {import('./sync/grip-sync-types.js').RequestFailure} RequestFailure */
+/** @typedef {import('./sync/grip-reconcile.js').LocalGame} LocalGame */
+/** @typedef {import('./sync/grip-reconcile.js').SyncNote} SyncNote */
+/** @typedef {import('./sync/grip-meta.js').GripMeta} GripMeta */
+/** @typedef {ReturnType<typeof answerOf>} GripView the game as the panels draw it */
+/** @typedef {import('./grip-picks.js').GripSelection} GripSelection */
+/** @typedef {GripOp & {fromFinish?: boolean}} PageOp an operation, and whether auto-finish plays it */
 
-const FINISH_CHECK_MS = 350; // the proof runs once the player pauses this long
-const FINISH_MAX_SCORE = 24; // and only near the end, where it is quick and likely
-const FINISH_STEP_MS = 220; // auto-finish: one move shown every this long
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
+/**
+ * @param {HTMLElement} container
+ * @param {{navigate?: (path: string) => void}} [options]
+ */
 export function mount(container, { navigate } = {}) {
+  /** @type {LocalGame | null} */
   let local = null; // the game as played on this page (grip-local.js)
+  /** @type {GripMeta} */
   let meta = {}; // what only the server knows: par, hint, used_hint, winnable, explain
+  /** @type {GripView | null} */
   let game = null; // answerOf(local, meta): what the panels draw
   let busy = false; // waiting for a winnable deal or a solution (never for a move)
+  /** @type {LocalGame | null} */
   let hintAsked = null; // the local game a hint was asked for
-  let lastHintAt = -Infinity; // when the last hint request left (performance.now())
+  const hintPacer = createHintPacer(() => performance.now());
   let destroyed = false;
   let loadError = '';
+  /** @type {SavedGame | null} */
   let summaryShownFor = null;
   let isDaily = false;
-  let passes = getPref('gripPasses', null);
-  if (![1, 3, null].includes(passes)) passes = null;
+  let passes = passesOf(getPref('gripPasses', null));
   let winnableOnly = getPref('gripWinnable', false) === true;
-  let parWanted = null; // the game id whose par is being fetched
   let parFailed = false;
-  let sync = null; // what the sync line says: {kind: 'offline' | 'refused' | 'lost', reason}
+  /** @type {SyncNote | null} */
+  let sync = null; // what the sync line says
+  /** @type {GripAction[] | null} */
   let finishLine = null; // a proven winning line from the current position
-  let finishTimer = null;
-  let finishing = null; // the auto-finish's timer while it plays
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let finishTimer;
+  const finisher = createFinishPlayer({ // auto-finish, while it plays
+    setTimer: (fn, ms) => setTimeout(fn, ms),
+    clearTimer: (timer) => clearTimeout(timer),
+  });
+  /** @type {string | null} */
   let statsDrawn = null; // the language the statistics panel was last drawn in
+  /** @type {SavedGame | null | undefined} */
   let recentFor; // the game followed when the recent games were last drawn
   const replayer = createReplay(() => render()); // a certified deal's solution being shown
 
@@ -69,16 +104,20 @@ export function mount(container, { navigate } = {}) {
   const summarySlot = h('div', { class: 'grip-summary-slot' });
   const controls = h('section', { class: 'panel grip-new', 'aria-labelledby': 'grip-new-title' });
   const stats = h('section', { class: 'panel grip-stats', 'aria-labelledby': 'grip-stats-title' });
-  const recent = h('section', { class: 'panel grip-recent', 'aria-labelledby': 'grip-recent-title', hidden: true }); // issue 29
+  // your recent games, to watch again (grip-recent.js)
+  const recent = h('section', { class: 'panel grip-recent', 'aria-labelledby': 'grip-recent-title', hidden: true });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const board = h('div', { class: 'grip-board' }, grid);
   const summaryArea = h('div', { class: 'grip-summary-area' }, syncLine, summarySlot);
   const el = h('div', { class: 'grip' }, h('h1', { class: 'sr-only', text: t('home.gripTitle') }), bar, summaryArea, top, board, h('div', { class: 'grip-side' }, controls, stats, recent), live);
   container.append(el);
 
-  const link = createLink({ save: (saved) => setGripGame(saved), on: {
+  const link = createLink({ save: (savedGame) => setGripGame(savedGame), on: {
     acked, refused, lost, created, reachable,
-    matches: (server, ops) => matchesAfter(server, ops),
+    matches: (server, ops) => {
+      const s = saved();
+      return Boolean(s) && replaysTo(/** @type {SavedGame} */ (s).acked, server, ops);
+    },
   } });
   const selection = createSelection(el, { pickOf, liftOf, targets: targetMap, commit, quick: () => false });
   const select = selection.select;
@@ -103,51 +142,56 @@ export function mount(container, { navigate } = {}) {
   // ---- state helpers ---------------------------------------------------------------
   const st = () => shownState(game, replayer.current());
   const finished = () => isFinished(game, replayer.current());
-  const legal = () => (game && !finished() && !finishing ? game.legal || [] : []);
+  const finishing = () => finisher.playing();
+  /** @returns {GripAction[]} */
+  const legal = () => (game && !finished() && !finishing() ? game.legal || [] : []);
+  /** @param {number} c */
   const pile = (c) => (st() && st().grid[c]) || [];
   const saved = () => link.current();
   // The server has every operation of this game (and so has checked them).
-  const verified = () => Boolean(saved() && saved().id && !saved().pending.length);
+  const verified = () => isVerified(saved());
 
+  /** @returns {GripSelection | null} */
   function talonSel() {
     return st() && st().talon && st().talon.length ? { src: 'talon' } : null;
   }
 
+  /**
+   * @param {HTMLElement} node
+   * @returns {GripSelection | null}
+   */
   function pickOf(node) {
-    if (!game || finished() || finishing) return null;
-    const key = node.dataset.pick;
-    if (key === 'talon') return talonSel();
-    const m = /^c:(\d+):(\d+)$/.exec(key || '');
-    if (!m) return null;
-    const c = Number(m[1]);
-    const j = Number(m[2]);
-    const cards = pile(c);
-    if (j >= cards.length) return null;
-    return { src: c, count: cards.length - j };
+    if (!game || finished() || finishing()) return null;
+    return pickOfKey(node.dataset.pick, (c) => pile(c).length, Boolean(talonSel()));
   }
 
+  /**
+   * @param {GripSelection | null} s
+   * @returns {Element[]}
+   */
   function liftOf(s) {
     if (!s) return [];
     if (s.src === 'talon') return [...top.querySelectorAll('[data-pick="talon"]')];
-    const cards = pile(s.src);
     const out = [];
-    for (let j = cards.length - s.count; j < cards.length; j++) {
-      const node = grid.querySelector(`[data-pick="c:${s.src}:${j}"]`);
+    for (const key of pickKeysOf(s, pile(s.src).length)) {
+      const node = grid.querySelector(`[data-pick="${key}"]`);
       if (node) out.push(node);
     }
     return out;
   }
 
   // target key -> {build, swap} actions, from the legal list only
+  /** @param {GripSelection | null} s */
   function targetMap(s) {
     return gripTargets(legal(), s, s && s.src !== 'talon' ? pile(s.src).length : 0);
   }
 
   // ---- the game on the page ------------------------------------------------------------
   // Shows `next` (a local game): the view the panels draw, the guide, the sync line.
+  /** @param {LocalGame} next */
   function show(next) {
     local = next;
-    game = answerOf(local, { ...meta, id: saved() ? saved().id : null });
+    game = view(next);
     selection.clear();
     maybeRecord();
     render();
@@ -155,18 +199,35 @@ export function mount(container, { navigate } = {}) {
     scheduleFinishCheck();
   }
 
+  /**
+   * The view of `of` with the meta, under the id of the game followed (or `id`).
+   * @param {LocalGame} of
+   * @param {string | null} [id]
+   * @returns {GripView}
+   */
+  function view(of, id) {
+    const s = saved();
+    return answerOf(of, { ...meta, id: id !== undefined ? id : s ? s.id : null });
+  }
+
   // Plays one operation at once and queues it for the server. Returns whether it was legal.
+  /** @param {PageOp} operation */
   function op(operation) {
-    if (!local || replayer.current() || (finishing && operation.fromFinish !== true)) return false;
-    const { fromFinish, ...wire } = operation;
+    if (!local || replayer.current() || (finishing() && operation.fromFinish !== true)) return false;
+    const { fromFinish, ...rest } = operation;
+    const wire = /** @type {GripOp} */ (rest);
     let next;
     try {
       next = playOp(local, wire);
     } catch (err) {
-      if (err && err.code) { play('bad'); toast(t('grip.illegal', { reason: err.message }), 'warn'); return false; }
+      if (err && /** @type {{code?: unknown}} */ (err).code) {
+        play('bad');
+        toast(t('grip.illegal', { reason: /** @type {Error} */ (err).message }), 'warn');
+        return false;
+      }
       throw err;
     }
-    meta = { ...meta, hint: null, hint_info: null, explain: null };
+    meta = withoutHint(meta);
     hintAsked = null;
     const wasFinished = finished();
     show(next);
@@ -177,58 +238,59 @@ export function mount(container, { navigate } = {}) {
   }
 
   // A game to follow: its saved form (grip-link.js) and the local game rebuilt from it.
+  /**
+   * @param {GripRecord} record
+   * @param {Partial<SavedGame>} [extra]
+   */
   function follow(record, extra) {
-    const savedGame = { id: null, token: null, daily: false, seq: 0, pending: [], meta: {}, ...extra,
-      number: record.number, passes: record.passes, acked: record };
+    const savedGame = savedGameOf(record, extra);
     isDaily = Boolean(savedGame.daily);
-    meta = savedGame.meta || {};
-    if (solutionsSeen().includes(record.number)) meta = { ...meta, used_hint: true };
+    meta = metaOfFollowed(savedGame.meta, record.number, solutionsSeen());
     summaryShownFor = null;
     parFailed = false;
     stopFinishing();
     replayer.stop();
-    let next = fromRecord(record);
-    for (const pending of savedGame.pending) {
-      try { next = playOp(next, pending); } catch { savedGame.pending = []; break; } // cannot be: they were played
-    }
+    const next = rebuild(savedGame);
     link.follow(savedGame);
     show(next);
     if (savedGame.id && meta.par == null) fetchPar(savedGame.id);
   }
 
+  /** @param {GripAnswer} answer */
   function keepMeta(answer) {
-    // A deal whose solution this browser saw is an aided game, however it was started (docs/rules.md).
-    const aided = Boolean(answer.used_hint) || solutionsSeen().includes(answer.number);
-    meta = { ...meta, used_hint: aided, winnable: answer.winnable,
-      par: answer.par ?? meta.par ?? null, explain: answer.explain ?? null };
-    if (saved()) saved().meta = { used_hint: meta.used_hint, winnable: meta.winnable, par: meta.par };
+    meta = metaFromAnswer(meta, answer, solutionsSeen());
+    const s = saved();
+    if (s) s.meta = savedMetaOf(meta);
   }
 
   // ---- what the server says ---------------------------------------------------------
+  /** @param {GripAnswer} answer */
   function created(answer) {
     keepMeta(answer);
-    game = answerOf(local, { ...meta, id: answer.id });
-    if (meta.par == null) fetchPar(answer.id);
+    game = view(/** @type {LocalGame} */ (local), answer.id);
+    if (meta.par == null) fetchPar(/** @type {string} */ (answer.id));
     render();
   }
 
   // A batch replayed. With nothing left to send, the server's game must be the page's.
+  /** @param {GripAnswer} answer */
   function acked(answer) {
     if (destroyed) return;
     keepMeta(answer);
-    if (!saved().pending.length) {
-      const same = sameRecord(recordOf(local), { number: answer.number, passes: answer.passes, actions: answer.actions,
-        redo: answer.redo, used_undo: answer.used_undo })
-        && JSON.stringify(viewOf(current(local))) === JSON.stringify(answer.state);
-      if (!same) { refused(answer, t('grip.differs')); return; }
-    }
-    if (sync && sync.kind === 'offline') sync = null;
-    game = answerOf(local, { ...meta, id: saved().id });
+    const s = /** @type {SavedGame} */ (saved());
+    const here = /** @type {LocalGame} */ (local);
+    if (!s.pending.length && !agrees(here, answer)) { refused(answer, t('grip.differs')); return; }
+    sync = syncWhenReachable(sync, true);
+    game = view(here, s.id);
     maybeRecord();
     render();
   }
 
   // The server refused a batch (or its game is not the page's): back to the server's.
+  /**
+   * @param {GripAnswer} answer
+   * @param {string} reason
+   */
   function refused(answer, reason) {
     if (destroyed) return;
     stopFinishing();
@@ -247,49 +309,38 @@ export function mount(container, { navigate } = {}) {
     show(next);
   }
 
+  /** @param {string} reason */
   function lost(reason) {
     sync = { kind: 'lost', reason };
     setGripGame(null);
     render();
   }
 
+  /** @param {boolean} yes */
   function reachable(yes) {
-    if (!yes) sync = { kind: 'offline' };
-    else if (sync && sync.kind === 'offline') sync = null;
+    sync = syncWhenReachable(sync, yes);
     render();
-  }
-
-  // With nothing to send, the server's record agrees with `server` after `ops`.
-  function matchesAfter(server, ops) {
-    try {
-      let trial = fromRecord(saved().acked);
-      for (const o of ops) trial = playOp(trial, o);
-      return sameRecord(recordOf(trial), { number: server.number, passes: server.passes, actions: server.actions,
-        redo: server.redo, used_undo: server.used_undo });
-    } catch {
-      return false;
-    }
   }
 
   // ---- starting and loading games ------------------------------------------------------
   async function load() {
-    const old = getGripGame();
-    if (old && old.acked) {
+    const plan = startPlan(getGripGame());
+    if (plan.kind === 'resume') {
       try {
-        follow(old.acked, old);
-        if (old.id && !old.pending.length) check(old);
+        follow(plan.saved.acked, plan.saved);
+        if (plan.check) check(plan.saved);
         return;
       } catch (err) {
         loadError = errorText(err);
       }
-    } else if (old && old.id && old.token) { // saved by the page before issue 24: only id and token
+    } else if (plan.kind === 'fetch') { // saved before the page played moves itself: only id and token
       try {
-        const answer = await api.gripSync(old.id, old.token);
-        follow(recordFrom(answer), { id: old.id, token: old.token, daily: Boolean(old.daily), seq: answer.seq });
+        const answer = await api.gripSync(plan.id, plan.token);
+        follow(recordFrom(answer), { id: plan.id, token: plan.token, daily: plan.daily, seq: answer.seq });
         keepMeta(answer);
         return;
       } catch (err) {
-        if (err.status !== 404 && err.status !== 401 && err.status !== 403 && err.status !== 0) {
+        if (!dealInstead(/** @type {RequestFailure} */ (err).status)) {
           loadError = errorText(err);
           render();
           return;
@@ -300,12 +351,13 @@ export function mount(container, { navigate } = {}) {
   }
 
   // A game reloaded with nothing to send: the server's record must still be the page's.
+  /** @param {SavedGame} savedGame */
   async function check(savedGame) {
     try {
       const answer = await api.gripSync(savedGame.id, savedGame.token);
       if (destroyed || saved() !== savedGame) return;
       link.reachable(true);
-      if (answer.seq !== savedGame.seq || !sameRecord(recordOf(local), recordFrom(answer))) {
+      if (reloadDiffers(savedGame, /** @type {LocalGame} */ (local), answer)) {
         savedGame.seq = answer.seq;
         savedGame.acked = recordFrom(answer);
         setGripGame(savedGame);
@@ -314,22 +366,22 @@ export function mount(container, { navigate } = {}) {
         acked(answer);
       }
     } catch (err) {
-      if (err.status === 404) lost(err.detail || '');
-      else if (err.status === 0) link.reachable(false);
+      const failure = /** @type {RequestFailure} */ (err);
+      if (failure.status === 404) lost(/** @type {string} */ (failure.detail || ''));
+      else if (failure.status === 0) link.reachable(false);
     }
   }
 
-  function solutionsSeen() { const seen = getPref('gripSolutionsSeen', []); return Array.isArray(seen) ? seen : []; }
-
-  const recordFrom = (a) => ({ number: a.number, passes: a.passes, actions: a.actions, redo: a.redo, used_undo: a.used_undo });
+  /** @returns {number[]} */
+  function solutionsSeen() { return solutionsSeenOf(getPref('gripSolutionsSeen', [])); }
 
   // A new deal starts at once, on the page: the server learns of it through the link
   // (at once when reachable, later otherwise). Only "deals that can be won" need the
   // server first: it alone knows which deals are certified.
+  /** @param {{number?: number | null, daily?: boolean}} which */
   async function newDeal({ number = null, daily = false }) {
     if (busy) return;
-    const winnable = winnableOnly && passes === null && number === null && !daily;
-    if (winnable) {
+    if (wantsWinnable({ winnableOnly, passes, number, daily })) {
       busy = true;
       render();
       try {
@@ -341,11 +393,11 @@ export function mount(container, { navigate } = {}) {
         return;
       } catch (err) {
         busy = false;
-        if (err.status !== 0) { toast(errorText(err), 'warn'); render(); return; }
+        if (/** @type {RequestFailure} */ (err).status !== 0) { toast(errorText(err), 'warn'); render(); return; }
         toast(t('grip.winnableOffline'), 'warn'); // a random deal instead, below
       }
     }
-    const chosen = number !== null ? number : daily ? todaysDailyNumber() : randomDealNumber();
+    const chosen = dealNumber({ number, daily }, { today: () => todaysDailyNumber(), random: () => randomDealNumber() });
     follow(recordOf(newGame(chosen, passes)), { daily });
     play('draw');
   }
@@ -360,72 +412,71 @@ export function mount(container, { navigate } = {}) {
     statsDrawn = null; // drawn again with this result
   }
 
+  /** @param {string} id */
   async function fetchPar(id) {
-    parWanted = id;
     parFailed = false;
-    for (let attempt = 0; attempt < 6; attempt++) {
-      try {
-        const s = saved();
-        if (!s || s.id !== id) return;
-        const answer = await api.gripPar(id, s.token);
-        if (destroyed || !saved() || saved().id !== id) return;
-        meta = { ...meta, par: answer.par };
-        saved().meta = { ...saved().meta, par: answer.par };
-        setGripGame(saved());
-        game = answerOf(local, { ...meta, id });
-        maybeRecord();
-        render();
-        return;
-      } catch (err) {
-        if (err.status !== 503 && err.status !== 429 && err.status !== 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 2000 * (attempt + 1)));
-        if (destroyed || !saved() || saved().id !== id) return;
-      }
+    const following = () => { const s = saved(); return Boolean(s && s.id === id); };
+    const outcome = await fetchParWithRetries({
+      ask: () => api.gripPar(id, /** @type {SavedGame} */ (saved()).token),
+      following,
+      wanted: () => !destroyed && following(),
+      sleep,
+    });
+    if (outcome.kind === 'par') {
+      const s = /** @type {SavedGame} */ (saved());
+      meta = { ...meta, par: outcome.par };
+      s.meta = { ...s.meta, par: outcome.par };
+      setGripGame(s);
+      game = view(/** @type {LocalGame} */ (local), id);
+      maybeRecord();
+      render();
+    } else if (outcome.kind === 'failed' && following() && meta.par == null) {
+      parFailed = true;
+      maybeRecord();
+      render();
     }
-    if (saved() && saved().id === id && meta.par == null) { parFailed = true; maybeRecord(); render(); }
   }
 
   // ---- hints and solutions: the server's, asked without blocking play -----------------
   async function askHint() {
-    if (!local || finished() || replayer.current() || finishing) return false;
+    if (!local || finished() || replayer.current() || finishing()) return false;
     if (!link.online()) { toast(t('grip.waitsForConnection')); return false; }
     const asked = local;
     hintAsked = asked;
     render();
-    const sent = await link.idle(); // the server must have the position first
-    if (local !== asked || destroyed) return false; // the player moved on: no hint for an old position
-    if (!sent) { hintAsked = null; render(); toast(t('grip.waitsForConnection')); return false; }
-    // Hints are paced to the server's default budget per game (4 a second): a player who
-    // holds H, or plays hint after hint now that moves no longer wait for the server, is
-    // not answered 429 "slow down"; the wait shows as the hint being asked.
-    const wait = lastHintAt + HINT_SPACING_MS - performance.now();
-    if (wait > 0) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      if (local !== asked || destroyed) return false;
-    }
-    lastHintAt = performance.now();
-    const s = saved();
-    try {
-      const answer = await api.gripOp(s.id, s.token, { op: 'hint' });
-      if (local !== asked || destroyed) return false;
-      hintAsked = null;
-      meta = { ...meta, hint: answer.hint, hint_info: answer.hint_info, used_hint: answer.used_hint };
-      s.meta = { ...s.meta, used_hint: answer.used_hint };
-      setGripGame(s);
-      game = answerOf(local, { ...meta, id: s.id });
-      render();
-      guide.update(game);
-      const info = game.hint_info;
-      live.textContent = game.hint ? `${hintText(game.hint, t)} ${info ? t('grip.hintExpect', { n: Math.round(info.expected_score) }) : ''}` : t('grip.noHint');
-      if (!game.hint) toast(t('grip.noHint'));
-      return true;
-    } catch (err) {
+    /** @type {SavedGame} */
+    let s = /** @type {SavedGame} */ (saved());
+    const outcome = await requestHint({
+      idle: () => link.idle(),
+      stillAsked: () => local === asked && !destroyed,
+      pacer: hintPacer,
+      sleep,
+      ask: () => { s = /** @type {SavedGame} */ (saved()); return api.gripOp(s.id, s.token, { op: 'hint' }); },
+    });
+    if (outcome.kind === 'stale') return false; // the player moved on: no hint for an old position
+    if (outcome.kind === 'unsent') { hintAsked = null; render(); toast(t('grip.waitsForConnection')); return false; }
+    if (outcome.kind === 'failed') {
       if (local === asked) { hintAsked = null; render(); }
-      if (err.status === 409) return false; // the game moved on meanwhile
-      if (err.status === 0) link.reachable(false);
-      toast(err.status === 503 ? t('grip.busy') : err.status === 0 ? t('grip.waitsForConnection') : errorText(err), 'warn');
+      const status = outcome.error.status;
+      const kind = hintFailure(status);
+      if (kind === 'quiet') return false; // the game moved on meanwhile
+      if (kind === 'offline') link.reachable(false);
+      toast(kind === 'busy' ? t('grip.busy') : kind === 'offline' ? t('grip.waitsForConnection') : errorText(outcome.error), 'warn');
       return false;
     }
+    const answer = outcome.answer;
+    hintAsked = null;
+    meta = withHint(meta, answer);
+    s.meta = { ...s.meta, used_hint: answer.used_hint };
+    setGripGame(s);
+    const shown = view(asked, s.id);
+    game = shown;
+    render();
+    guide.update(shown);
+    const info = shown.hint_info;
+    live.textContent = shown.hint ? `${hintText(shown.hint, t)} ${info ? t('grip.hintExpect', { n: Math.round(info.expected_score) }) : ''}` : t('grip.noHint');
+    if (!shown.hint) toast(t('grip.noHint'));
+    return true;
   }
 
   async function showSolution() {
@@ -434,20 +485,21 @@ export function mount(container, { navigate } = {}) {
     render();
     try {
       await link.idle();
-      const s = saved();
+      const s = /** @type {SavedGame} */ (saved());
       const answer = await api.gripSolution(s.id, s.token);
       busy = false;
       // Aided from now on (the server marked it so), and so is this deal started again by number.
       meta = { ...meta, used_hint: true };
-      if (saved()) saved().meta = { ...saved().meta, used_hint: true };
+      const now = saved();
+      if (now) now.meta = { ...now.meta, used_hint: true };
       game = { ...game, used_hint: true };
-      setPref('gripSolutionsSeen', [answer.number, ...solutionsSeen().filter((n) => n !== answer.number)].slice(0, 200));
+      setPref('gripSolutionsSeen', withSolutionSeen(solutionsSeen(), answer.number));
       replayer.start(answer);
       selection.clear();
       render();
     } catch (err) {
       busy = false;
-      toast(err.status === 0 ? t('grip.waitsForConnection') : errorText(err), 'warn');
+      toast(/** @type {RequestFailure} */ (err).status === 0 ? t('grip.waitsForConnection') : errorText(err), 'warn');
       render();
     }
   }
@@ -455,44 +507,41 @@ export function mount(container, { navigate } = {}) {
   // ---- auto-finish ------------------------------------------------------------------
   function scheduleFinishCheck() {
     clearTimeout(finishTimer);
-    if (finishing) return;
+    if (finishing()) return;
     if (finishLine) { finishLine = null; render(); }
-    const state = local && current(local);
-    if (!state || state.ended || state.stock.length + state.talon.length > FINISH_MAX_SCORE) return;
     const at = local;
+    if (!at || !worthProving(current(at))) return;
     finishTimer = setTimeout(() => {
-      if (local !== at || destroyed || finishing) return;
-      const line = winningLine(current(local));
-      finishLine = line && line.length ? line : null;
+      if (local !== at || destroyed || finishing()) return;
+      const line = winningLine(current(at));
+      finishLine = line && line.length ? /** @type {GripAction[]} */ (line) : null;
       if (finishLine) { live.textContent = t('grip.finishOffer'); render(); }
     }, FINISH_CHECK_MS);
   }
 
   function autoFinish() {
-    if (!finishLine || finishing) return;
+    if (!finishLine || finishing()) return;
     const line = finishLine;
     finishLine = null;
-    let i = 0;
-    const step = () => {
-      finishing = null;
-      if (destroyed || i >= line.length) { render(); return; }
-      const ok = op({ op: 'action', action: line[i], fromFinish: true });
-      i += 1;
-      if (!ok) { render(); return; }
-      finishing = setTimeout(step, FINISH_STEP_MS);
-      render();
-    };
     select(null);
-    finishing = setTimeout(step, 0);
+    finisher.start(line, {
+      play: (action) => op({ op: 'action', action, fromFinish: true }),
+      alive: () => !destroyed,
+      changed: () => render(),
+    });
     render();
   }
 
   function stopFinishing() {
-    if (finishing) clearTimeout(finishing);
-    finishing = null;
+    finisher.stop();
     finishLine = null;
   }
 
+  /**
+   * @param {GripAction} action
+   * @param {{remove: () => void} | null} [ghost] a drag's ghost (input.js)
+   * @param {HTMLElement | null} [targetNode]
+   */
   function act(action, ghost, targetNode) {
     if (ghost) ghost.remove();
     const ok = op({ op: 'action', action });
@@ -504,9 +553,15 @@ export function mount(container, { navigate } = {}) {
   // A drag brings its ghost (removed as the move lands); a click or a key makes none:
   // the move shows in the same frame, and measuring the cards for a ghost would only
   // make the browser lay the page out in the middle of the input.
+  /**
+   * @param {GripSelection} s
+   * @param {string} key
+   * @param {{ghost?: {remove: () => void}, shift?: boolean}} [how]
+   */
   function commit(s, key, how = {}) {
     const action = actionFor(targetMap(s).get(key), how);
     if (!action) return false;
+    /** @type {HTMLElement | null} */
     const node = grid.querySelector(`[data-target="${cssEscape(key)}"]`);
     act(action, how.ghost, node);
     return true;
@@ -526,8 +581,9 @@ export function mount(container, { navigate } = {}) {
   }
 
   // keyboard
+  /** @returns {number | null} */
   function focusedCell() {
-    const a = document.activeElement;
+    const a = /** @type {HTMLElement | null} */ (document.activeElement);
     return a && a.dataset && a.dataset.cell !== undefined ? Number(a.dataset.cell) : null;
   }
 
@@ -551,9 +607,11 @@ export function mount(container, { navigate } = {}) {
     return true;
   }
 
+  /** @param {number} delta */
   function moveFocus(delta) {
     const c = focusedCell();
-    const next = c === null ? 0 : (c + delta + CELLS) % CELLS;
+    const next = cellAfter(c, delta);
+    /** @type {HTMLElement | null} */
     const node = grid.querySelector(`[data-cell="${next}"]`);
     if (node) node.focus();
     return true;
@@ -562,15 +620,19 @@ export function mount(container, { navigate } = {}) {
   // ---- drawing ---------------------------------------------------------------------
   const drawTop = createTop(top, { onDeal: deal });
   const drawGrid = createGrid(grid);
+  /** @type {ReturnType<typeof drawKeys> | null} */
   let drawn = null; // the keys of what is on the page (grip-diff.js); null: draw everything
   const on = {
+    /** @param {'undo' | 'redo' | 'end' | 'hint'} name */
     op: (name) => (name === 'hint' ? askHint() : op({ op: name })),
     finish: autoFinish,
     retry: () => link.retry(),
     endDeal,
     newDeal,
     showSolution,
+    /** @param {1 | 3 | null} value */
     setPasses: (value) => { passes = value; setPref('gripPasses', passes); },
+    /** @param {boolean} checked */
     setWinnable: (checked) => { winnableOnly = checked; setPref('gripWinnable', winnableOnly); },
     winnableOnly: () => winnableOnly,
   };
@@ -587,7 +649,7 @@ export function mount(container, { navigate } = {}) {
     const moved = replay && replay.i ? replay.steps[replay.i - 1].action : null; // marked on the grid
     const v = { game, state: st(), legal: legal(), busy, replay, moved, finished: finished(), hint: game ? game.hint : null,
       isDaily, parFailed, loadError, hintAsked: Boolean(hintAsked), finishLine: Boolean(finishLine),
-      finishing: Boolean(finishing), online: link.online(), verified: verified(), sync };
+      finishing: finishing(), online: link.online(), verified: verified(), sync };
     el.classList.toggle('finished', v.finished);
     el.classList.toggle('replaying', Boolean(replay));
     el.classList.toggle('won', Boolean(v.state && v.state.won));
