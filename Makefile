@@ -3,20 +3,27 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# Two stamps: `make run` installs only what the server needs (requirements.lock); the
+# checks and tests add their tools (requirements-dev.lock) the first time they run.
+APP_STAMP := $(VENV)/.installed-app
+STAMP := $(VENV)/.installed-dev
 # TypeScript (`tsc --checkJs` over static/) and axe-core, which the accessibility browser
 # tests inject into the pages (package.json); the app itself needs no JavaScript packages.
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run run-scaled test typecheck lint format lock bench compile clean-compiled clean
 
-# The versions come from requirements-dev.lock (hashes checked), so every checkout tests
-# with what CI tested; the app itself is then installed editable without resolving again.
-$(STAMP): pyproject.toml requirements-dev.lock
-	$(PYTHON) -m venv $(VENV)
+# The versions come from the lock files (hashes checked), so every checkout runs and
+# tests what CI tested; the app itself is installed editable without resolving again.
+$(APP_STAMP): pyproject.toml requirements.lock
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
+	touch $(APP_STAMP)
+
+$(STAMP): $(APP_STAMP) requirements-dev.lock
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	touch $(STAMP)
 
 $(NODE_STAMP): package.json package-lock.json
@@ -26,12 +33,12 @@ $(NODE_STAMP): package.json package-lock.json
 
 # `make run` listens on this computer only; `make run HOST=0.0.0.0` lets friends on your
 # network join (the start-up lines print the address to share).
-run: $(STAMP)
+run: $(APP_STAMP)
 	$(if $(HOST),DEMON_HOST=$(HOST) )$(PY) -m app
 
 # `make run-scaled N=3`: N server processes behind HAProxy, one address (port 8000); see
 # "Several processes" in docs/self-hosting.md. Needs haproxy (apt-get install haproxy).
-run-scaled: $(STAMP)
+run-scaled: $(APP_STAMP)
 	$(PY) docker/cluster.py --processes $(or $(N),2)$(if $(HOST), --host $(HOST))
 
 # Both languages' types: mypy --strict over app/, and at mypy's default level over tests/
