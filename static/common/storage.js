@@ -42,9 +42,15 @@ import { addResult, normalize } from '../grip/grip-stats.js';
  */
 
 /**
- * The Devil's Grip game in progress, as grip-link.js keeps it: at least its id and the
- * token that plays it; the rest is grip-link.js's.
- * @typedef {{ id: string, token: string, number?: number | null, passes?: number | null, daily?: boolean, acked?: { actions?: unknown[] } | null, [more: string]: unknown }} GripGameSaved
+ * The Devil's Grip game in progress, as grip-link.js keeps it (its id and token are null
+ * until a game started offline exists on the server).
+ * @typedef {import('../grip/sync/grip-sync-types.js').SavedGame} GripGameSaved
+ */
+
+/**
+ * A Devil's Grip game saved before the page played moves itself: only its id, its token
+ * and whether it is the daily deal (grip-start.js fetches its record from the server).
+ * @typedef {{ id: string, token: string, daily?: boolean, number?: undefined, passes?: undefined, acked?: undefined }} GripGameSavedBefore
  */
 
 /**
@@ -194,10 +200,11 @@ export function setRoomCache(code, cache) {
   write(session, `dg.cache.${code}`, cache);
 }
 
-// The Devil's Grip game in progress: {id, token, ...} (grip-link.js says what else).
-/** @returns {GripGameSaved | null} */
+// The Devil's Grip game in progress: {id, token, ...} (grip-link.js says what else), or
+// one saved in the older form (only its id and token).
+/** @returns {GripGameSaved | GripGameSavedBefore | null} */
 export function getGripGame() {
-  return /** @type {GripGameSaved | null} */ (read(local, 'dg.grip.current'));
+  return /** @type {GripGameSaved | GripGameSavedBefore | null} */ (read(local, 'dg.grip.current'));
 }
 
 // A game the server holds that this page leaves for another (a new deal) is kept in the
@@ -208,7 +215,7 @@ export function getGripGame() {
 let gripBefore; // undefined until the first save reads it
 
 /**
- * @param {GripGameSaved | null} game
+ * @param {GripGameSaved | GripGameSavedBefore | null} game
  */
 function gripSummary(game) {
   if (!game || !game.id || !game.token) return null;

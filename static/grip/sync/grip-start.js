@@ -4,10 +4,12 @@
 // deal; and which deal a new one is. grip.js makes the requests and follows the game.
 
 /** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
+/** @typedef {import('../../common/storage.js').GripGameSavedBefore} GripGameSavedBefore */
 
 /**
  * What to do with what the browser saved.
- * @param {any} old the saved value (storage.js getGripGame), anything or nothing
+ * @param {SavedGame | GripGameSavedBefore | null} old the saved value (storage.js getGripGame), read
+ *   back unchecked: each field used is checked here
  * @returns {{kind: 'resume', saved: SavedGame, check: boolean}
  *   | {kind: 'fetch', id: string, token: string, daily: boolean} | {kind: 'new'}}
  *   resume: follow it again, and `check` that the server still has its record (nothing
