@@ -3,7 +3,7 @@
 // likely), and the player that plays a line one move at a time so the player sees each
 // one. The timers are passed in; grip.js plays the moves and draws.
 
-/** @typedef {import('./sync/grip-sync-types.js').GripAction} GripAction */
+/** @typedef {import('./grip-rules.js').Action} Action */
 
 export const FINISH_CHECK_MS = 350; // the proof runs once the player pauses this long
 export const FINISH_MAX_SCORE = 24; // and only near the end, where it is quick and likely
@@ -12,7 +12,7 @@ export const FINISH_STEP_MS = 220; // auto-finish: one move shown every this lon
 /**
  * Whether to look for a winning line from `state`: a deal not ended, with at most
  * FINISH_MAX_SCORE cards left outside the grid.
- * @param {{ended: boolean, stock: unknown[], talon: unknown[]} | null | undefined} state
+ * @param {{ended: boolean, stock: readonly unknown[], talon: readonly unknown[]} | null | undefined} state
  * @returns {boolean}
  */
 export function worthProving(state) {
@@ -38,8 +38,8 @@ export function createFinishPlayer({ setTimer, clearTimer }, stepMs = FINISH_STE
      * says whether it was legal (an illegal one stops the line); `alive` says whether the
      * page is still there; `changed` is called after each step (and when the line ends).
      * While `play` runs, `playing()` is false: the move is the page's own.
-     * @param {GripAction[]} line
-     * @param {{play: (action: GripAction) => boolean, alive: () => boolean, changed: () => void}} how
+     * @param {Action[]} line
+     * @param {{play: (action: Action) => boolean, alive: () => boolean, changed: () => void}} how
      */
     start(line, { play, alive, changed }) {
       let i = 0;

@@ -30,19 +30,20 @@ import { createOutbox, nextRequest, startRequest, endRequest, idleAnswer, setRea
 export { MAX_OPS_PER_REQUEST } from './sync/grip-outbox.js';
 
 /** @typedef {import('./sync/grip-sync-types.js').SavedGame} SavedGame */
-/** @typedef {import('./sync/grip-sync-types.js').GripOp} GripOp */
-/** @typedef {import('./sync/grip-sync-types.js').GripAnswer} GripAnswer */
 /** @typedef {import('./sync/grip-sync-types.js').RequestFailure} RequestFailure */
+/** @typedef {import('./grip-local.js').GripOp} GripOp */
+/** @typedef {import('./grip-model.js').GripAnswer} GripAnswer */
+/** @typedef {import('./grip-model.js').GripSyncAnswer} GripSyncAnswer */
 
 /**
  * What the link tells the page.
  * @typedef {object} LinkEvents
- * @property {(answer: GripAnswer) => void} created
- * @property {(answer: GripAnswer) => void} acked
- * @property {(answer: GripAnswer, why: string) => void} refused
+ * @property {(answer: GripAnswer) => void} created the answer to POST /api/grip
+ * @property {(answer: GripSyncAnswer) => void} acked
+ * @property {(answer: GripSyncAnswer, why: string) => void} refused
  * @property {(why: string) => void} lost
  * @property {(yes: boolean) => void} reachable
- * @property {(server: GripAnswer, ops: GripOp[]) => boolean} matches whether the server's
+ * @property {(server: GripSyncAnswer, ops: GripOp[]) => boolean} matches whether the server's
  *   record is the acknowledged one after `ops` (a `stale` answer whose batch did arrive)
  */
 
@@ -107,7 +108,9 @@ export function createLink({ save, on }) {
     }
     const ops = startRequest(box, next.ops);
     try {
-      const answer = await api.gripMoves(game.id, game.token, { base: game.seq, ops });
+      // a batch is only sent for a game the server has (nextRequest): its id is set
+      const id = /** @type {string} */ (game.id);
+      const answer = await api.gripMoves(id, game.token, { base: game.seq, ops });
       endRequest(box, ops);
       reachable(true);
       if (box.saved !== game || box.closed) return;

@@ -96,8 +96,10 @@
  */
 
 /**
- * What the sync line says (grip.js): offline, a refusal and its reason, a lost game.
- * @typedef {{ kind: 'offline' | 'refused' | 'lost', reason?: string }} SyncNote
+ * What the sync line says (grip.js, grip-reconcile.js): offline (the server unreachable),
+ * refused (the server's game replaced the page's, with the reason), lost (the server no
+ * longer has the game, with the reason).
+ * @typedef {{ kind: 'offline' } | { kind: 'refused' | 'lost', reason: string }} SyncNote
  */
 
 /**

@@ -4,15 +4,18 @@
 // make the view the panels draw (answerOf). Each function returns a new object.
 
 /** @typedef {import('./grip-sync-types.js').SavedMeta} SavedMeta */
+/** @typedef {import('../grip-rules.js').Action} Action */
+/** @typedef {import('../grip-model.js').GripHintInfo} GripHintInfo */
+/** @typedef {import('../grip-model.js').GripEndExplanation} GripEndExplanation */
 
 /**
  * @typedef {object} GripMeta
  * @property {boolean} [used_hint] aided: a hint asked, or this deal's solution seen
  * @property {boolean} [winnable] a certified deal
  * @property {number | null} [par] the score the hints reach (null: not known yet)
- * @property {unknown} [hint] the hint shown (an action), null once the player moved
- * @property {{expected_score: number} | null} [hint_info]
- * @property {unknown} [explain] why the deal ended (rule 10)
+ * @property {Action | null} [hint] the hint shown, null once the player moved
+ * @property {GripHintInfo | null} [hint_info]
+ * @property {GripEndExplanation | null} [explain] why the deal ended (rule 10)
  */
 
 /** How many deals this browser remembers having seen the solution of. */
@@ -64,12 +67,12 @@ export function metaOfFollowed(saved, number, seen) {
  * is an aided game, however it was started (docs/rules.md). A par already known stays
  * when the answer has none.
  * @param {GripMeta} meta
- * @param {{number: number, used_hint?: boolean, winnable?: boolean, par?: number | null, explain?: unknown}} answer
+ * @param {{number: number | null, used_hint?: boolean, winnable?: boolean, par?: number | null, explain?: GripEndExplanation | null}} answer
  * @param {number[]} seen
  * @returns {GripMeta}
  */
 export function metaFromAnswer(meta, answer, seen) {
-  const aided = Boolean(answer.used_hint) || seen.includes(answer.number);
+  const aided = Boolean(answer.used_hint) || (answer.number !== null && seen.includes(answer.number));
   return { ...meta, used_hint: aided, winnable: answer.winnable,
     par: answer.par ?? meta.par ?? null, explain: answer.explain ?? null };
 }
@@ -95,7 +98,7 @@ export function withoutHint(meta) {
 /**
  * A hint answered.
  * @param {GripMeta} meta
- * @param {{hint: unknown, hint_info: {expected_score: number} | null, used_hint: boolean}} answer
+ * @param {{hint: Action | null, hint_info: GripHintInfo | null, used_hint: boolean}} answer
  * @returns {GripMeta}
  */
 export function withHint(meta, answer) {

@@ -5,10 +5,10 @@
 // browser's events; this module holds no clock and makes no request.
 
 /** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
-/** @typedef {import('./grip-sync-types.js').GripOp} GripOp */
-/** @typedef {import('./grip-sync-types.js').GripAnswer} GripAnswer */
-/** @typedef {import('./grip-sync-types.js').GripRecord} GripRecord */
 /** @typedef {import('./grip-sync-types.js').RequestFailure} RequestFailure */
+/** @typedef {import('../grip-local.js').GripOp} GripOp */
+/** @typedef {import('../grip-local.js').GripRecord} GripRecord */
+/** @typedef {import('../grip-model.js').GripSyncAnswer} GripSyncAnswer */
 
 export const MAX_OPS_PER_REQUEST = 150; // the server takes 200; a body stays far under 16 KB
 export const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
@@ -110,29 +110,33 @@ export function isUnreachable(status) {
 
 /**
  * The record part of a server answer, in the server's key order.
- * @param {GripRecord} answer
+ * @param {GripRecord | GripSyncAnswer} answer
  * @returns {GripRecord}
  */
 export function recordFrom(answer) {
-  return { number: answer.number, passes: answer.passes, actions: answer.actions, redo: answer.redo,
+  // The server's games are all dealt by number (sessions.py `new` picks one when none is
+  // asked for): its `number | None` is the engine's, for games made without a number.
+  const number = /** @type {number} */ (answer.number);
+  return { number, passes: answer.passes, actions: answer.actions, redo: answer.redo,
     used_undo: answer.used_undo };
 }
 
 /**
  * A game started on the page now exists on the server: its operations follow from seq 0.
  * @param {SavedGame} game
- * @param {{id: string, token: string}} answer
+ * @param {{id: string, token?: string}} answer the answer to POST /api/grip
  */
 export function adoptCreated(game, answer) {
   game.id = answer.id;
-  game.token = answer.token;
+  // the answer that starts a game always carries its token (shapes.py GripGameAnswer)
+  game.token = /** @type {string} */ (answer.token);
   game.seq = 0;
 }
 
 /**
  * The server's record and count become the acknowledged ones.
  * @param {SavedGame} game
- * @param {GripAnswer} answer
+ * @param {GripSyncAnswer} answer
  */
 export function take(game, answer) {
   game.seq = answer.seq;
@@ -143,7 +147,7 @@ export function take(game, answer) {
  * The first `count` pending operations were replayed, and `answer` is the server's game after them.
  * @param {SavedGame} game
  * @param {number} count
- * @param {GripAnswer} answer
+ * @param {GripSyncAnswer} answer
  */
 export function acknowledge(game, count, answer) {
   game.pending = game.pending.slice(count);
@@ -153,7 +157,7 @@ export function acknowledge(game, count, answer) {
 /**
  * The server refused the batch: nothing pending means anything, its game is the game.
  * @param {SavedGame} game
- * @param {GripAnswer} answer
+ * @param {GripSyncAnswer} answer
  */
 export function giveUpPending(game, answer) {
   game.pending = [];
@@ -164,12 +168,14 @@ export function giveUpPending(game, answer) {
  * What a failed batch means: the server answered with its game (`conflict`), it no longer
  * has the game (`lost`), or it could not answer and the batch is tried again (`retry`).
  * @param {RequestFailure} err
- * @returns {{kind: 'conflict', server: GripAnswer, code: unknown, reason: string}
+ * @returns {{kind: 'conflict', server: GripSyncAnswer, code: unknown, reason: string}
  *   | {kind: 'lost', reason: string} | {kind: 'retry'}}
  */
 export function batchFailure(err) {
-  if (err.status === 409 && err.data && err.data.game) {
-    return { kind: 'conflict', server: err.data.game, code: err.data.code, reason: reasonOf(err) };
+  // a 409 from POST …/moves answers {detail, code, game}: the server's game (docs/protocol.md)
+  const data = /** @type {{game?: GripSyncAnswer, code?: unknown} | null | undefined} */ (err.data);
+  if (err.status === 409 && data && data.game) {
+    return { kind: 'conflict', server: data.game, code: data.code, reason: reasonOf(err) };
   }
   if (err.status === 404) return { kind: 'lost', reason: reasonOf(err) };
   return { kind: 'retry' };
@@ -179,10 +185,10 @@ export function batchFailure(err) {
  * A `stale` conflict whose server game is exactly this batch played: the earlier answer
  * was lost, not the batch. `matches(server, ops)` is the page's check that the server's
  * record is the acknowledged one after `ops`.
- * @param {{server: GripAnswer, code: unknown}} conflict
+ * @param {{server: GripSyncAnswer, code: unknown}} conflict
  * @param {SavedGame} game
  * @param {GripOp[]} ops
- * @param {(server: GripAnswer, ops: GripOp[]) => boolean} matches
+ * @param {(server: GripSyncAnswer, ops: GripOp[]) => boolean} matches
  * @returns {boolean}
  */
 export function answerWasLost(conflict, game, ops, matches) {

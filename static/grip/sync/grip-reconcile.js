@@ -8,16 +8,11 @@ import { fromRecord, play, recordOf, sameRecord, viewOf, current } from '../grip
 import { recordFrom } from './grip-outbox.js';
 
 /** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
-/** @typedef {import('./grip-sync-types.js').GripRecord} GripRecord */
-/** @typedef {import('./grip-sync-types.js').GripAnswer} GripAnswer */
-/** @typedef {import('./grip-sync-types.js').GripOp} GripOp */
-/** @typedef {ReturnType<typeof fromRecord>} LocalGame the page's game (grip-local.js) */
-
-/**
- * What the sync line says: offline (the server unreachable), refused (the server's game
- * replaced the page's, with the reason), lost (the server no longer has the game).
- * @typedef {{kind: 'offline'} | {kind: 'refused' | 'lost', reason: string}} SyncNote
- */
+/** @typedef {import('../grip-local.js').GripRecord} GripRecord */
+/** @typedef {import('../grip-local.js').GripOp} GripOp */
+/** @typedef {import('../grip-local.js').LocalGame} LocalGame the page's game */
+/** @typedef {import('../grip-model.js').GripSyncAnswer} GripSyncAnswer */
+/** @typedef {import('../grip-model.js').SyncNote} SyncNote */
 
 /**
  * The saved form of a game to follow (grip-link.js): `record` as the acknowledged record,
@@ -51,7 +46,7 @@ export function rebuild(saved) {
  * With nothing left to send: whether the server's answer is the page's game (the same
  * record and the same view of the position).
  * @param {LocalGame} local
- * @param {GripAnswer} answer
+ * @param {GripSyncAnswer} answer
  * @returns {boolean}
  */
 export function agrees(local, answer) {
@@ -63,7 +58,7 @@ export function agrees(local, answer) {
  * Whether the server's record is `acked` after `ops`: a `stale` answer whose batch did
  * arrive (grip-outbox.js). False when the operations do not replay.
  * @param {GripRecord} acked
- * @param {GripAnswer} server
+ * @param {GripSyncAnswer} server
  * @param {GripOp[]} ops
  * @returns {boolean}
  */
@@ -82,7 +77,7 @@ export function replaysTo(acked, server, ops) {
  * longer the page's.
  * @param {SavedGame} saved
  * @param {LocalGame} local
- * @param {GripAnswer} answer
+ * @param {GripSyncAnswer} answer
  * @returns {boolean}
  */
 export function reloadDiffers(saved, local, answer) {

@@ -1,36 +1,13 @@
 // The shapes the Devil's Grip page and its line to the server (grip-link.js) pass
-// between them, as JSDoc types only: this file holds no code. The server's side of
-// these shapes is app/grip/service/shapes.py; docs/protocol.md describes the endpoints.
+// between them that no other module defines, as JSDoc types only: this file holds no
+// code. The actions, operations and records are grip-rules.js's and grip-local.js's
+// (`Action`, `GripOp`, `GripRecord`); the server's answers are grip-model.js's
+// (`GripAnswer`, `GripSyncAnswer`). The server's side of these shapes is
+// app/grip/service/shapes.py; docs/protocol.md describes the endpoints.
 
-/**
- * One action of the rules (grip-rules.js): a build, a swap, a deal, the talon, the end.
- * @typedef {{type: string} & Record<string, unknown>} GripAction
- */
-
-/**
- * One operation as the server's batch endpoint takes it (POST /api/grip/{id}/moves).
- * @typedef {{op: 'action', action: GripAction} | {op: 'undo'} | {op: 'redo'} | {op: 'end'}} GripOp
- */
-
-/**
- * A game's record as the server keeps it: the actions played, the redo stack (next first)
- * and whether undo was used.
- * @typedef {object} GripRecord
- * @property {number} number the deal number
- * @property {number | null} passes the pass limit (null: unlimited)
- * @property {GripAction[]} actions
- * @property {GripAction[]} redo
- * @property {boolean} used_undo
- */
-
-/**
- * The server's answer about a game (a sync answer, a batch's answer, a new game): its
- * record, its count of operations (`seq`) and what only the server knows.
- * @typedef {GripRecord & {
- *   id?: string, token?: string, seq: number, state?: unknown,
- *   par?: number | null, used_hint?: boolean, winnable?: boolean, explain?: unknown,
- * }} GripAnswer
- */
+/** @typedef {import('../grip-local.js').GripOp} GripOp */
+/** @typedef {import('../grip-local.js').GripRecord} GripRecord */
+/** @typedef {import('../grip-model.js').GripSyncAnswer} GripSyncAnswer */
 
 /**
  * What the browser keeps of the server's knowledge of a game, saved with it.
@@ -38,8 +15,9 @@
  */
 
 /**
- * The game the link follows, saved in the browser after every change (grip-link.js).
- * `id` and `token` are null for a game started offline and not yet created on the server.
+ * The game the link follows, saved in the browser after every change (grip-link.js;
+ * storage.js keeps it as `GripGameSaved`). `id` and `token` are null for a game started
+ * offline and not yet created on the server.
  * @typedef {object} SavedGame
  * @property {string | null} id
  * @property {string | null} token
@@ -54,8 +32,9 @@
 
 /**
  * How a failed request reads: an ApiError (common/api.js) as far as the page uses it.
- * `status` 0 means the server could not be reached.
- * @typedef {{status: number, detail?: unknown, data?: any}} RequestFailure
+ * `status` 0 means the server could not be reached; `data` is the whole answer (a refused
+ * batch's carries the server's game: grip-outbox.js `batchFailure` reads it).
+ * @typedef {{status: number, detail?: unknown, data?: unknown}} RequestFailure
  */
 
 export {};
