@@ -9,7 +9,11 @@
 
 /** @typedef {import('../demon/protocol-types.js').DemonAction} DemonAction */
 /** @typedef {import('../demon/protocol-types.js').DemonSelection} DemonSelection */
-/** @typedef {{src: string | number, count: number}} Selection either game's */
+/**
+ * Either game's selection. Devil's Grip's talon selection holds the talon's top card and
+ * carries no count (grip-picks.js `{src: 'talon'}`).
+ * @typedef {{src: string | number, count: number} | {src: 'talon', count?: undefined}} Selection
+ */
 /**
  * A Devil's Grip action as this module reads it (docs/protocol.md: deal, redeal, talon,
  * move, swap; cells 0–23).

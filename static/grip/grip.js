@@ -43,15 +43,15 @@ import { errorText } from '../common/ui.js';
 import { createGripGuide } from '../guide/guide.js';
 
 /** @typedef {import('./sync/grip-sync-types.js').SavedGame} SavedGame */
-/** @typedef {import('./sync/grip-sync-types.js').GripAnswer} GripAnswer */
-/** @typedef {import('./sync/grip-sync-types.js').GripOp} GripOp */
-/** @typedef {import('./sync/grip-sync-types.js').GripAction} GripAction */
-/** @typedef {import('./sync/grip-sync-types.js').GripRecord} GripRecord */
 /** @typedef {import('./sync/grip-sync-types.js').RequestFailure} RequestFailure */
-/** @typedef {import('./sync/grip-reconcile.js').LocalGame} LocalGame */
-/** @typedef {import('./sync/grip-reconcile.js').SyncNote} SyncNote */
+/** @typedef {import('./grip-rules.js').Action} Action */
+/** @typedef {import('./grip-local.js').GripOp} GripOp */
+/** @typedef {import('./grip-local.js').GripRecord} GripRecord */
+/** @typedef {import('./grip-local.js').LocalGame} LocalGame */
+/** @typedef {import('./grip-model.js').GripAnswer} GripAnswer the game as the panels draw it */
+/** @typedef {import('./grip-model.js').GripSyncAnswer} GripSyncAnswer */
+/** @typedef {import('./grip-model.js').SyncNote} SyncNote */
 /** @typedef {import('./sync/grip-meta.js').GripMeta} GripMeta */
-/** @typedef {ReturnType<typeof answerOf>} GripView the game as the panels draw it */
 /** @typedef {import('./grip-picks.js').GripSelection} GripSelection */
 /** @typedef {GripOp & {fromFinish?: boolean}} PageOp an operation, and whether auto-finish plays it */
 
@@ -67,7 +67,7 @@ export function mount(container, { navigate } = {}) {
   let local = null; // the game as played on this page (grip-local.js)
   /** @type {GripMeta} */
   let meta = {}; // what only the server knows: par, hint, used_hint, winnable, explain
-  /** @type {GripView | null} */
+  /** @type {GripAnswer | null} */
   let game = null; // answerOf(local, meta): what the panels draw
   let busy = false; // waiting for a winnable deal or a solution (never for a move)
   /** @type {LocalGame | null} */
@@ -78,12 +78,13 @@ export function mount(container, { navigate } = {}) {
   /** @type {SavedGame | null} */
   let summaryShownFor = null;
   let isDaily = false;
-  let passes = passesOf(getPref('gripPasses', null));
+  /** @type {number | null} */
+  let passes = passesOf(getPref('gripPasses', null)); // 1, 3 or null (unlimited): the panel's choices
   let winnableOnly = getPref('gripWinnable', false) === true;
   let parFailed = false;
   /** @type {SyncNote | null} */
   let sync = null; // what the sync line says
-  /** @type {GripAction[] | null} */
+  /** @type {Action[] | null} */
   let finishLine = null; // a proven winning line from the current position
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let finishTimer;
@@ -143,17 +144,18 @@ export function mount(container, { navigate } = {}) {
   const st = () => shownState(game, replayer.current());
   const finished = () => isFinished(game, replayer.current());
   const finishing = () => finisher.playing();
-  /** @returns {GripAction[]} */
+  /** @returns {Action[]} */
   const legal = () => (game && !finished() && !finishing() ? game.legal || [] : []);
   /** @param {number} c */
-  const pile = (c) => (st() && st().grid[c]) || [];
+  const pile = (c) => { const s = st(); return (s && s.grid[c]) || []; };
   const saved = () => link.current();
   // The server has every operation of this game (and so has checked them).
   const verified = () => isVerified(saved());
 
   /** @returns {GripSelection | null} */
   function talonSel() {
-    return st() && st().talon && st().talon.length ? { src: 'talon' } : null;
+    const s = st();
+    return s && s.talon && s.talon.length ? { src: 'talon' } : null;
   }
 
   /**
@@ -167,13 +169,14 @@ export function mount(container, { navigate } = {}) {
 
   /**
    * @param {GripSelection | null} s
-   * @returns {Element[]}
+   * @returns {HTMLElement[]}
    */
   function liftOf(s) {
     if (!s) return [];
-    if (s.src === 'talon') return [...top.querySelectorAll('[data-pick="talon"]')];
+    if (s.src === 'talon') return [.../** @type {NodeListOf<HTMLElement>} */ (top.querySelectorAll('[data-pick="talon"]'))];
     const out = [];
     for (const key of pickKeysOf(s, pile(s.src).length)) {
+      /** @type {HTMLElement | null} */
       const node = grid.querySelector(`[data-pick="${key}"]`);
       if (node) out.push(node);
     }
@@ -203,11 +206,15 @@ export function mount(container, { navigate } = {}) {
    * The view of `of` with the meta, under the id of the game followed (or `id`).
    * @param {LocalGame} of
    * @param {string | null} [id]
-   * @returns {GripView}
+   * @returns {GripAnswer}
    */
   function view(of, id) {
     const s = saved();
-    return answerOf(of, { ...meta, id: id !== undefined ? id : s ? s.id : null });
+    const shownId = id !== undefined ? id : s ? s.id : null;
+    // A game started offline has no id until the server creates it: its view carries
+    // null meanwhile (answerOf types the server's answers, which always have one). Its
+    // result is only recorded once verified (maybeRecord), when the id is there.
+    return answerOf(of, { ...meta, id: /** @type {string} */ (shownId) });
   }
 
   // Plays one operation at once and queues it for the server. Returns whether it was legal.
@@ -233,7 +240,8 @@ export function mount(container, { navigate } = {}) {
     show(next);
     link.push(wire);
     if (wire.op === 'action') play(wire.action.type === 'deal' || wire.action.type === 'redeal' ? 'draw' : 'place');
-    if (!wasFinished && finished()) play(st().won ? 'win' : 'end');
+    // finished() means a game is shown, so st() is its state
+    if (!wasFinished && finished()) play(/** @type {import('./grip-model.js').GripView} */ (st()).won ? 'win' : 'end');
     return true;
   }
 
@@ -256,7 +264,7 @@ export function mount(container, { navigate } = {}) {
     if (savedGame.id && meta.par == null) fetchPar(savedGame.id);
   }
 
-  /** @param {GripAnswer} answer */
+  /** @param {GripAnswer | GripSyncAnswer} answer */
   function keepMeta(answer) {
     meta = metaFromAnswer(meta, answer, solutionsSeen());
     const s = saved();
@@ -273,7 +281,7 @@ export function mount(container, { navigate } = {}) {
   }
 
   // A batch replayed. With nothing left to send, the server's game must be the page's.
-  /** @param {GripAnswer} answer */
+  /** @param {GripSyncAnswer} answer */
   function acked(answer) {
     if (destroyed) return;
     keepMeta(answer);
@@ -288,7 +296,7 @@ export function mount(container, { navigate } = {}) {
 
   // The server refused a batch (or its game is not the page's): back to the server's.
   /**
-   * @param {GripAnswer} answer
+   * @param {GripSyncAnswer} answer
    * @param {string} reason
    */
   function refused(answer, reason) {
@@ -300,7 +308,7 @@ export function mount(container, { navigate } = {}) {
     toast(t('grip.refused', { reason }), 'warn');
     let next;
     try {
-      next = fromRecord(answer);
+      next = fromRecord(recordFrom(answer));
     } catch (err) {
       loadError = errorText(err);
       render();
@@ -354,7 +362,8 @@ export function mount(container, { navigate } = {}) {
   /** @param {SavedGame} savedGame */
   async function check(savedGame) {
     try {
-      const answer = await api.gripSync(savedGame.id, savedGame.token);
+      // checked only when the server has every operation (startPlan): the game has an id
+      const answer = await api.gripSync(/** @type {string} */ (savedGame.id), savedGame.token);
       if (destroyed || saved() !== savedGame) return;
       link.reachable(true);
       if (reloadDiffers(savedGame, /** @type {LocalGame} */ (local), answer)) {
@@ -387,7 +396,8 @@ export function mount(container, { navigate } = {}) {
       try {
         const answer = await api.newGrip({ winnable: true });
         busy = false;
-        follow(recordOf(newGame(answer.number, null)),
+        // a new game's answer always has its deal number (sessions.py `new` picks one)
+        follow(recordOf(newGame(/** @type {number} */ (answer.number), null)),
           { id: answer.id, token: answer.token, meta: { winnable: true, par: answer.par, used_hint: false } });
         play('draw');
         return;
@@ -451,7 +461,8 @@ export function mount(container, { navigate } = {}) {
       stillAsked: () => local === asked && !destroyed,
       pacer: hintPacer,
       sleep,
-      ask: () => { s = /** @type {SavedGame} */ (saved()); return api.gripOp(s.id, s.token, { op: 'hint' }); },
+      // asked only once the link is idle with every operation sent: the server has the game
+      ask: () => { s = /** @type {SavedGame} */ (saved()); return api.gripOp(/** @type {string} */ (s.id), s.token, { op: 'hint' }); },
     });
     if (outcome.kind === 'stale') return false; // the player moved on: no hint for an old position
     if (outcome.kind === 'unsent') { hintAsked = null; render(); toast(t('grip.waitsForConnection')); return false; }
@@ -486,7 +497,8 @@ export function mount(container, { navigate } = {}) {
     try {
       await link.idle();
       const s = /** @type {SavedGame} */ (saved());
-      const answer = await api.gripSolution(s.id, s.token);
+      // the solution is offered for certified deals only, dealt by the server: the game has an id
+      const answer = await api.gripSolution(/** @type {string} */ (s.id), s.token);
       busy = false;
       // Aided from now on (the server marked it so), and so is this deal started again by number.
       meta = { ...meta, used_hint: true };
@@ -514,7 +526,7 @@ export function mount(container, { navigate } = {}) {
     finishTimer = setTimeout(() => {
       if (local !== at || destroyed || finishing()) return;
       const line = winningLine(current(at));
-      finishLine = line && line.length ? /** @type {GripAction[]} */ (line) : null;
+      finishLine = line && line.length ? /** @type {Action[]} */ (line) : null;
       if (finishLine) { live.textContent = t('grip.finishOffer'); render(); }
     }, FINISH_CHECK_MS);
   }
@@ -538,14 +550,15 @@ export function mount(container, { navigate } = {}) {
   }
 
   /**
-   * @param {GripAction} action
+   * @param {Action} action
    * @param {{remove: () => void} | null} [ghost] a drag's ghost (input.js)
    * @param {HTMLElement | null} [targetNode]
    */
   function act(action, ghost, targetNode) {
     if (ghost) ghost.remove();
     const ok = op({ op: 'action', action });
-    const landed = ok && targetNode ? grid.querySelector(`[data-target="${cssEscape(targetNode.dataset.target)}"] .card:last-of-type`) : null;
+    // targetNode was found by its data-target (commit): it has one
+    const landed = ok && targetNode ? grid.querySelector(`[data-target="${cssEscape(/** @type {string} */ (targetNode.dataset.target))}"] .card:last-of-type`) : null;
     if (landed) landed.classList.add('landed');
     return ok;
   }
@@ -593,7 +606,8 @@ export function mount(container, { navigate } = {}) {
     const c = focusedCell();
     if (c === null) { selection.activate(a); return true; }
     if (selection.dropOn(`c:${c}`)) return true;
-    select(finished() ? null : nextRun(selection.get(), c, pile(c).length));
+    const held = selection.get(); // a talon selection is not this cell's run: start one
+    select(finished() ? null : nextRun(held && held.src !== 'talon' ? held : null, c, pile(c).length));
     return true;
   }
 
@@ -630,7 +644,7 @@ export function mount(container, { navigate } = {}) {
     endDeal,
     newDeal,
     showSolution,
-    /** @param {1 | 3 | null} value */
+    /** @param {number | null} value */
     setPasses: (value) => { passes = value; setPref('gripPasses', passes); },
     /** @param {boolean} checked */
     setWinnable: (checked) => { winnableOnly = checked; setPref('gripWinnable', winnableOnly); },
