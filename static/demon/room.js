@@ -4,7 +4,7 @@
 
 import { h, replaceChildren, toast, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
-import { RoomSocket } from './socket.js';
+import { RoomSocket } from './connection/socket.js';
 import { playerById, playerName, isHost, playsOf } from './demon-model.js';
 import { createRoomModel, adoptState, adoptEvent, adoptLegal, syncSeat, viewKind } from './room-model.js';
 import { drawBanner, createCountdown, announce, showJoinForm } from './room-panels.js';

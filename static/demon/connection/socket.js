@@ -10,7 +10,7 @@
 // WebSocket, the ping and reconnection timers and the browser's events.
 
 import { createSocketState, opened, welcomed, snapshotTaken, eventVerdict, startResync, closeOutcome,
-  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler } from './connection/socket-state.js';
+  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler } from './socket-state.js';
 
 const PING_EVERY_MS = 20000;
 
