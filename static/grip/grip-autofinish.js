@@ -1,7 +1,7 @@
 // "Finish" for a Devil's Grip deal that is certainly won, pure of the page: when to look
 // for a winning line (near the end only, where the proof, grip-finish.js, is quick and
 // likely), and the player that plays a line one move at a time so the player sees each
-// one. The timers are passed in; grip.js plays the moves and draws.
+// one. The timers are passed in; page/grip-session.js plays the moves and the page draws.
 
 /** @typedef {import('./grip-rules.js').Action} Action */
 

@@ -96,14 +96,14 @@
  */
 
 /**
- * What the sync line says (grip.js, grip-reconcile.js): offline (the server unreachable),
+ * What the sync line says (page/grip-session.js, grip-reconcile.js): offline (the server unreachable),
  * refused (the server's game replaced the page's, with the reason), lost (the server no
  * longer has the game, with the reason).
  * @typedef {{ kind: 'offline' } | { kind: 'refused' | 'lost', reason: string }} SyncNote
  */
 
 /**
- * The page's `view`, what every panel is drawn from (grip.js `render`).
+ * The page's `view`, what every panel is drawn from (page/grip-session.js `screen`, drawn by page/grip-view.js).
  * @typedef {{
  *   game: GripAnswer | null,
  *   state: GripView | null,

@@ -27,7 +27,7 @@ import { COLS, cellName, hintTouches, ratingText, stepText, fmtAvg, fmtVsPar } f
  */
 
 /**
- * The page's handlers (grip.js `on`).
+ * The page's handlers (grip.js `on`, which hands them to page/grip-session.js).
  * @typedef {{
  *   op: (name: 'undo' | 'redo' | 'hint') => unknown,
  *   finish: () => unknown,

@@ -1,7 +1,7 @@
 // The Devil's Grip page's cards as the input sees them, pure: what a [data-pick] key
 // stands for (the talon, or the top cards of a grid cell from the one picked up), the
 // keys of the cards a selection holds, and the cell the arrow keys move the focus to.
-// grip.js reads the keys off the page and finds the elements.
+// page/grip-input.js reads the keys off the page and finds the elements.
 
 import { CELLS } from './grip-model.js';
 

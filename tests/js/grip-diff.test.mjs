@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { drawKeys, changes, PARTS } from '../../static/grip/grip-diff.js';
 import * as rules from '../../static/grip/grip-rules.js';
 
-// A page view as grip.js builds it, from a rules state.
+// A page view as page/grip-session.js builds it, from a rules state.
 function view(state, over = {}) {
   const s = { ...state, stock: state.stock.length, talon: state.talon.slice(-3), talon_count: state.talon.length,
     score: rules.score(state), rating: rules.rating(rules.score(state)), won: rules.won(state) };

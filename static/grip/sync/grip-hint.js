@@ -1,7 +1,7 @@
 // Asking the server for a Devil's Grip hint without blocking play, pure of the page: the
 // server must have the position first (the link is idle), hints are paced to the server's
 // budget, and an answer for a position the player has left is dropped. The clock, the
-// wait and the request are passed in; grip.js shows the outcome.
+// wait and the request are passed in; page/grip-session.js shows the outcome.
 
 /** @typedef {import('./grip-sync-types.js').RequestFailure} RequestFailure */
 

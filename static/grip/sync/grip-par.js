@@ -1,7 +1,7 @@
 // Fetching a Devil's Grip game's par (the score the hints reach), pure of the page: the
 // server computes it in the background and may be busy (503), rate-limited (429) or out of
 // reach (0), so the page asks again, waiting longer each time, a few times at most. The
-// wait and the request are passed in; grip.js shows the par or that it failed.
+// wait and the request are passed in; page/grip-session.js shows the par or that it failed.
 
 /** @typedef {import('./grip-sync-types.js').RequestFailure} RequestFailure */
 

@@ -1,7 +1,7 @@
 // The Devil's Grip page against the server's record, pure: the page plays every move at
 // once (grip-local.js) and the server replays the same operations behind it (grip-link.js).
 // This module says whether the two agree, rebuilds the page's game from a saved one, and
-// says what the sync line shows. grip.js acts on the answers: with nothing left to send,
+// says what the sync line shows. page/grip-session.js acts on the answers: with nothing left to send,
 // a server game that is not the page's puts the page back on the server's, with the reason.
 
 import { fromRecord, play, recordOf, sameRecord, viewOf, current } from '../grip-local.js';

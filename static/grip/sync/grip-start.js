@@ -1,7 +1,7 @@
 // Which Devil's Grip game the page starts with, pure: the game saved in this browser (with
 // its operations not yet sent), a game saved in the older form (only its id and token,
 // from before the page played moves itself: the server's record is fetched), or a new
-// deal; and which deal a new one is. grip.js makes the requests and follows the game.
+// deal; and which deal a new one is. page/grip-session.js makes the requests and follows the game.
 
 /** @typedef {import('./grip-sync-types.js').SavedGame} SavedGame */
 /** @typedef {import('../../common/storage.js').GripGameSavedBefore} GripGameSavedBefore */
