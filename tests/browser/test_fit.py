@@ -233,8 +233,9 @@ def test_everyone_at_a_table_of_eight_is_in_view(open_page, size):
     expect(page.locator(".mine .tableau .pile[data-src='6'] .card.up")).to_have_count(len(TALL))
     settled(page)  # card sizes follow the window
     found = page.evaluate(OTHERS)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"others-{size}-8p.png"))
+    # a picture to look at when it fails, never one of the documented screenshots
+    (ARTIFACTS / "fit").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "fit" / f"others-{size}-8p.png"))
     assert found["panels"] == 7, found
     assert not found["problems"], "\n".join(found["problems"])
     assert found["scrollY"] == 0 and not found["pageTaller"], found
