@@ -204,3 +204,37 @@ test('a destroyed page closes the link and ignores what comes back', async () =>
   assert.equal(calls.changed, before);
   assert.equal(session.screen().sync, null);
 });
+
+// A reloaded game with nothing left to send is checked against the server's record
+// (grip-start.js `check`): the session must check the game the link now follows.
+test('a reloaded game is checked with the server: a record that differs is the server\'s', async () => {
+  const mine = moved(7, 2);
+  const saved = savedGameOf(recordOf(mine), { id: 'g7', token: 't7', seq: 2 });
+  const theirs = moved(7, 4);
+  const syncs = [];
+  const { session, calls } = harness({
+    saved,
+    api: { gripSync: async (id, token) => { syncs.push([id, token]); return answerFor(theirs, 4, 'g7'); } },
+  });
+  await session.load();
+  await settle();
+  assert.deepEqual(syncs, [['g7', 't7']], 'the server was asked once, for this game');
+  assert.deepEqual(session.game().state, viewOf(current(theirs)), 'the page follows the server\'s game');
+  assert.equal(calls.stored.at(-1).seq, 4);
+  assert.equal(session.screen().sync?.kind, 'refused');
+});
+
+test('a reloaded game the server agrees with stays as it is, acknowledged', async () => {
+  const mine = moved(9, 3);
+  const saved = savedGameOf(recordOf(mine), { id: 'g9', token: 't9', seq: 3 });
+  const syncs = [];
+  const { session } = harness({
+    saved,
+    api: { gripSync: async (id, token) => { syncs.push([id, token]); return answerFor(mine, 3, 'g9'); } },
+  });
+  await session.load();
+  await settle();
+  assert.deepEqual(syncs, [['g9', 't9']]);
+  assert.deepEqual(session.game().state, viewOf(current(mine)));
+  assert.equal(session.screen().sync, null);
+});

@@ -288,7 +288,9 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     if (plan.kind === 'resume') {
       try {
         follow(plan.saved.acked, plan.saved);
-        if (plan.check) check(plan.saved);
+        // the game the link follows now (follow made it anew from the save): check() stops
+        // if the page has moved on to another game by the time the server answers
+        if (plan.check) check(/** @type {SavedGame} */ (saved()));
         return;
       } catch (err) {
         s.loadError = errorText(err);
