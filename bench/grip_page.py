@@ -62,17 +62,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from app.grip.rules import GripGame, grip_action_from_json  # noqa: E402
 from app.grip.rules.shapes import ActionJson  # noqa: E402
 from app.grip.service.legal import legal_json  # noqa: E402
+from tests.support.chromium import CHROMIUM_ARGS, DEBIAN_CHROMIUM  # noqa: E402
 from tests.support.live_server import LiveServer  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 FRAME_MS = 1000 / 60
 GUIDE_SEEN = "localStorage.setItem('dg.prefs', JSON.stringify({ guideGrip: true, guideDemon: true }));"
@@ -396,7 +388,7 @@ def main() -> None:
             Path(tmp) / "server", args.root.resolve(), winnable_ready=0, hint_budget_s=0.1, par_budget_s=0.1
         )
         server.start()
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=DEBIAN_CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for _ in range(args.repeat):
                 r = bench(browser, server.base, args.deal, args.latency, args.moves, args.profile)

@@ -47,17 +47,9 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from tests.support.chromium import CHROMIUM_ARGS, DEBIAN_CHROMIUM  # noqa: E402
 from tests.support.live_server import LiveServer  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1366, "height": 768}
 
 # Installed before any page script: counts the `move` events in the socket's raw frames
@@ -614,7 +606,7 @@ def main() -> None:
         LiveServer(Path(tmp), countdown_s=0.5) as server,
         sync_playwright() as pw,
     ):
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=DEBIAN_CHROMIUM, args=CHROMIUM_ARGS)
         try:
             if args.first_visit:
                 result = first_visit(browser, server.base, args.first_visit)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.chromium import CHROMIUM_ARGS, DEBIAN_CHROMIUM
 from tests.support.live_server import LiveServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -30,14 +31,6 @@ ARTIFACTS = ROOT / "test-artifacts"
 # seat 1 holds 2♣ on pile 1 and A♣ on pile 7: both can race for the same foundation.
 RACE_SEED = 288
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -47,7 +40,7 @@ def find_chromium() -> str | None:
     """$CHROMIUM_PATH, then Debian's Chromium, then Playwright's own (installed once)."""
     for candidate in (
         os.environ.get("CHROMIUM_PATH"),
-        "/usr/bin/chromium",
+        DEBIAN_CHROMIUM,
         shutil.which("chromium"),
         shutil.which("chromium-browser"),
     ):
