@@ -57,6 +57,10 @@ def _parents_of(cid: int) -> tuple[int, ...]:
 
 _PARENTS: tuple[tuple[int, ...], ...] = tuple(_parents_of(i) if i >= 4 else () for i in range(56))
 
+# For each card id, the ids that may be built on it: a run headed by `head` goes on a
+# pile topped by `t` when head is in _CHILDREN[t].
+_CHILDREN: tuple[frozenset[int], ...] = tuple(frozenset(c for c in range(4, 56) if t in _PARENTS[c]) for t in range(56))
+
 
 def foundation_wants(tops: Iterable[Card]) -> frozenset[int]:
     """Ids of the cards the foundations accept now: every ace, and each pile top's
@@ -139,8 +143,3 @@ def _work_progress(
                         seen.add(key)
                         todo.append(key)
     return False
-
-
-# For each card id, the ids that may be built on it: a run headed by `head` goes on a
-# pile topped by `t` when head is in _CHILDREN[t].
-_CHILDREN: tuple[frozenset[int], ...] = tuple(frozenset(c for c in range(4, 56) if t in _PARENTS[c]) for t in range(56))
