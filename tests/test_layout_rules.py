@@ -24,6 +24,7 @@ ALLOWED = {
     "app.common": set(),
     "app.demon.rules": {"app.common"},
     "app.grip.rules": {"app.common"},
+    "app.nerts.rules": {"app.common"},
     "app.records": {"app.common", "app.demon.rules", "app.grip.rules"},
     "app.protocol": {"app.common", "app.demon.rules"},
     "app.support": set(),
