@@ -360,9 +360,8 @@ def _score(
             assert isinstance(a.src, int)
             pile = view.work[a.src]
             s = _HOME
-            if len(pile) == 1 or (
-                lv.lookahead and top is not None and _fits(top, pile[-2])
-            ):  # the pile empties: the Nerts top goes there next
+            # Room for the Nerts top: the pile empties, or the card laid open takes it.
+            if len(pile) == 1 or (lv.lookahead and top is not None and _fits(top, pile[-2])):
                 s += lv.space
         if (card.suit, card.rank) in contested:
             s += lv.race
