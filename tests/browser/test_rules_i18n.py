@@ -170,10 +170,6 @@ def test_rules_open_on_nerts_when_the_page_shows_nerts(open_page):
     expect(dialog.locator(".rules-tab[data-game='demon']")).to_have_attribute("aria-pressed", "true")
 
 
-# The tab's label is a UI string, home.nertsTitle, which static/i18n/*.js (not this
-# branch's files) must add: until they do, the tab shows the bare key. Strict, so the
-# mark fails once the key is there and must then be removed.
-@pytest.mark.xfail(strict=True, reason="home.nertsTitle is not in static/i18n/*.js yet")
 def test_the_nerts_tab_is_labelled_in_the_language(open_page):
     page = open_page("rules-nerts-tab")
     for lang, label in (("en", "Nerts"), ("ru", "Нертс")):
