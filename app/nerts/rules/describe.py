@@ -36,9 +36,9 @@ def describe(round_: NertsRound) -> str:
     for s, st in enumerate(round_.seats):
         tags = [tag for tag, on in (("absent", s in round_.absent), ("stuck", s in stuck)) if on]
         lines.append(f"Seat {s}{' [' + ', '.join(tags) + ']' if tags else ''}: {homes[s]} on foundations")
-        under, top = st.nerts[:-1], st.nerts[-1:]
+        under, face_up = st.nerts[:-1], st.nerts[-1:]
         down = f"({format_cards(under)}) " if under else ""
-        lines.append(f"  nerts {len(st.nerts)}: {down}{format_cards(top) or '-'}")
+        lines.append(f"  nerts {len(st.nerts)}: {down}{format_cards(face_up) or '-'}")
         for k, pile in enumerate(st.work):
             lines.append(f"  work {k}: {format_cards(pile) or '-'}")
         lines.append(f"  stock {len(st.stock)}: {format_cards(reversed(st.stock)) or '-'}")
