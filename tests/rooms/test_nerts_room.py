@@ -209,3 +209,24 @@ def test_a_nerts_round_is_saved_and_restored_mid_round():
     assert restored.round == room.round
     p = restored.players[0]
     assert restored.legal_for(p) == room.legal_for(room.players[0])
+
+
+def test_the_link_and_the_recent_games_name_the_game(tmp_path):
+    from app.storage.store import Store
+
+    room, players = nerts_room(2)
+    assert room.to_public_summary()["game"] == "nerts"
+    for p in players:
+        room.vote(p, True)
+    room.listed = True
+    store = Store.open(tmp_path)
+    try:
+        store.record_match(room)
+        demon = Room("ROOMDMN", Options(), countdown_s=3)
+        demon.join("Ann", hash_token("d"))
+        demon.listed = True
+        store.record_match(demon)
+        games = store.recent_matches()
+        assert [g.get("game") for g in games] == [None, "nerts"]  # newest first; Demon's as before
+    finally:
+        store.close()
