@@ -4,9 +4,8 @@ Played as bench/bots.py plays Demon: headless, but through the room's own code. 
 seats are the room's bot seats (`Room.add_bot`, a spectator hosting, so the table holds
 bots only) and they play through `Room.act` and `Room.vote`, so the same validation and
 first-come arbitration (N10: `race_lost`) apply as on the server; the stuck flag a bot
-sees is the room's (`Room.public_stuck`). The bench keeps each bot's memory itself
-(a `BotMemory`; the seat's generator is the room's). A reference player sits in a bot
-seat whose level is unused: the bench decides for it.
+sees is the room's (`Room.public_stuck`), and its memory and generator are its seat's. A
+reference player sits in a bot seat whose level is unused: the bench decides for it.
 
 Time is simulated, in the timing of the room's bot driver: a priority queue holds each
 seat's next event; a seat looks at the table, decides, and its message arrives a think
@@ -36,10 +35,11 @@ from _nerts_reference import REFERENCES, ReferenceMemory, reference_decide, refe
 
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.room.room import Options, Phase, Room
-from app.nerts.rules.bot import LEVELS, BotMemory, decide, think_time
+from app.nerts.rules.bot import LEVELS, decide, think_time
 from app.nerts.rules.bot_view import seat_view
 from app.nerts.rules.options import NertsOptions
 from app.nerts.rules.round import NertsRound
+from app.racing import NERTS
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
@@ -94,8 +94,8 @@ def play_nerts_round(
     seats = []
     for p, w in zip(players, who):
         assert p.bot is not None  # add_bot seated a bot
-        # The bench keeps each bot's memory itself: the room's seat holds the generator.
-        seats.append(_Seat(w, p.bot.rng, ReferenceMemory() if w in REFERENCES else BotMemory()))
+        memory = ReferenceMemory() if w in REFERENCES else p.bot.memory_for(NERTS)  # the seat's, as the server keeps it
+        seats.append(_Seat(w, p.bot.rng, memory))
     queue: list[tuple[float, int, int, tuple[str, Any] | None]] = []
     order = itertools.count()
     pending: set[int] = set()
