@@ -46,6 +46,8 @@ export function applyEvent(state, event) {
       return { ...base, players,
         round: base.round ? { ...base.round, votes: event.votes, bots_finish: Boolean(event.bots_finish) } : base.round };
     }
+    case 'stall':
+      return base.round ? { ...base, round: applyStall(base.round, event) } : base;
     case 'round_ended':
       return { ...base, result: event.result, phase: event.result.match_over ? 'match_over' : 'round_over' };
     default:
@@ -70,7 +72,25 @@ function applyMove(round, event) {
       foundations[f.pile] = { top: f.top, seat: f.seat, count: f.count };
     }
   }
-  return { ...round, seats, foundations, stuck: event.stuck, cards_home: event.cards_home };
+  // (Nerts) a stall holds until the next card to a foundation
+  const stalled = round.stalled && event.foundations.length ? { stalled: false } : null;
+  return { ...round, seats, foundations, stuck: event.stuck, cards_home: event.cards_home, ...stalled };
+}
+
+// Nerts' stall (docs/protocol.md, "The stall"): every listed seat's waste went back under
+// its stock, which now holds `stock_counts[i]` cards; the round is stalled until the next
+// foundation play. A Demon room never sends it.
+/**
+ * @param {Round} round
+ * @param {{seats: number[], stock_counts: number[]}} event
+ * @returns {Round}
+ */
+function applyStall(round, event) {
+  const seats = round.seats.slice();
+  event.seats.forEach((seat, i) => {
+    if (seats[seat]) seats[seat] = { ...seats[seat], waste: [], waste_count: 0, stock: event.stock_counts[i] ?? 0 };
+  });
+  return { ...round, seats, stalled: true };
 }
 
 // The foundation plays of a move event, as [{card, pile}]: its engine's `played` events.

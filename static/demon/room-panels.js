@@ -87,13 +87,15 @@ const SUITS = ['♠', '♥', '♦', '♣'];
  * @param {string | null} [colour]
  */
 export function announce(result, winner, colour = null) {
-  if (result.reason !== 'demon') {
+  // who went out calls it: "Demon!", or in a Nerts room "Nerts!"
+  const call = result.reason === 'demon' ? t('table.demonCall') : result.reason === 'nerts' ? t('nertsTable.call') : null;
+  if (call === null) {
     play('end');
     return;
   }
   play('win');
   const box = h('div', { class: 'demon-call', role: 'alert' },
-    h('span', { class: 'demon-word', text: t('table.demonCall') }),
+    h('span', { class: 'demon-word', text: call }),
     h('span', { class: 'demon-name', text: winner ? nameOf(winner) : '?' }, botBadge(winner)));
   const burst = h('div', { class: 'demon-burst', 'aria-hidden': 'true' });
   if (colour) burst.style.setProperty('--seat', colour);
