@@ -28,6 +28,9 @@ export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
     replaceChildren(el, t('room.lost'), ' ', button(t('room.reconnect'), onReconnect));
   } else if (status === 'replaced') {
     replaceChildren(el, t('room.replaced'), ' ', button(t('room.takeBack'), onReconnect));
+  } else if (status === 'outdated') {
+    // the room speaks a newer wire than this page (socket-state.js OUTDATED_CODE)
+    replaceChildren(el, t('nertsTable.outdated'), ' ', button(t('nertsTable.reload'), () => location.reload()));
   } else if (status === 'closed' && !leaving) {
     replaceChildren(el, t('room.closed'), ' ', button(t('room.reconnect'), onReconnect));
   } else {

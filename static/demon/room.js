@@ -30,6 +30,8 @@ import { createEmotes } from './emotes.js';
 /** @typedef {import('./room-model.js').RoomModel} RoomModel */
 /** @typedef {import('./room-model.js').RoomCreds} RoomCreds */
 /** @typedef {import('./table.js').BeforeMove} BeforeMove */
+/** @param {RoomState | null} state */
+const isNerts = (state) => Boolean(state && state.options && /** @type {{game?: string}} */ (state.options).game === 'nerts');
 /** @typedef {Record<string, unknown>} Incoming a message as the socket parsed it: its handler says which it is */
 
 /**
@@ -66,7 +68,12 @@ import { createEmotes } from './emotes.js';
  * @property {(msLeft: number | null) => void} [tick]
  * @property {(event: DemonEvent) => BeforeMove | null} [beforeEvent]
  * @property {(event: DemonEvent, before: BeforeMove | null) => void} [afterEvent]
+ * @property {(event: MoveEvent, words: {t: (key: string, vars?: Record<string, unknown>) => string,
+ *   cardName: (card: string) => string, name: string, mine?: boolean}) => string | null} [moveWords]
+ *   a play in words, when the table's game says it otherwise than Demon's (announce.js)
  */
+
+/** @typedef {{mount: (container: HTMLElement, ctx: RoomContext) => ViewApi}} ViewModule */
 
 /**
  * @param {HTMLElement} container
@@ -76,8 +83,11 @@ export function mount(container, { code, navigate }) {
   const model = createRoomModel(code, getRoomCreds(code));
   /** @type {RoomSocket | null} */
   let socket = null;
-  /** @type {{kind: 'lobby' | 'table', api: ViewApi} | null} */
+  /** @type {{kind: 'lobby' | 'table' | 'nerts', api: ViewApi} | null} */
   let view = null;
+  /** @type {ViewModule | null} the Nerts table, loaded when a Nerts round is first shown */
+  let nertsView = null;
+  let nertsLoading = false;
   let destroyed = false;
   /** @type {number | undefined} */
   let ticker;
@@ -292,7 +302,8 @@ export function mount(container, { code, navigate }) {
     const mine = model.seat !== null && event.seat === model.seat;
     if (!mine && getAnnounce() === 'mine') return;
     const name = mine ? t('say.you') : playerName(model.state, event.seat);
-    const words = moveWords(event, { t, cardName, name, mine });
+    const say = view && view.api.moveWords ? view.api.moveWords : moveWords;
+    const words = say(event, { t, cardName, name, mine });
     if (!words) return;
     said.append(h('p', { text: words }));
     while (said.firstElementChild && said.childElementCount > 4) said.firstElementChild.remove();
@@ -348,16 +359,18 @@ export function mount(container, { code, navigate }) {
     const title = t('room.heading', { code });
     if (heading.textContent !== title) heading.textContent = title;
     renderBanner();
-    const kind = viewKind(model.state);
+    const shown = viewKind(model.state);
+    const kind = shown === 'table' && isNerts(model.state) ? 'nerts' : shown;
     if (!kind) {
       drawn = [];
       if (!view) replaceChildren(stage, h('p', { class: 'loading', text: t('room.connecting') }));
       return;
     }
     if (!view || view.kind !== kind) {
+      const mod = kind === 'lobby' ? lobbyView : kind === 'nerts' ? nertsModule() : tableView;
+      if (!mod) return; // the Nerts table is on its way: drawn when it comes
       if (view && view.api.destroy) view.api.destroy();
       replaceChildren(stage);
-      const mod = kind === 'lobby' ? lobbyView : tableView;
       view = { kind, api: mod.mount(stage, ctx) };
     }
     view.api.update();
@@ -365,6 +378,24 @@ export function mount(container, { code, navigate }) {
     const pageTitle = `${code} · ${t('app.title')}`;
     if (document.title !== pageTitle) document.title = pageTitle;
     afterDrawn();
+  }
+
+  // A Nerts room's table comes with import() the first time it is shown, so a first
+  // visit (and a Demon room) downloads none of it; null until it is here.
+  /** @returns {ViewModule | null} */
+  function nertsModule() {
+    if (nertsView) return nertsView;
+    if (!nertsLoading) {
+      nertsLoading = true;
+      import('../nerts/nerts-table.js').then((mod) => {
+        nertsView = mod;
+        if (!destroyed) render();
+      }, () => {
+        nertsLoading = false;
+        toast(t('nertsTable.loadFailed'), 'warn');
+      });
+    }
+    return null;
   }
 
   // ---- joining by link ---------------------------------------------------------------
