@@ -142,13 +142,15 @@ function nertsPileEl(me, canAct) {
     top = cardEl(me.nerts_top);
     if (canAct) top.dataset.pick = 'n';
   }
-  return h('div', { class: `nerts-pile${me.nerts_count ? '' : ' done'}`, role: 'button', tabindex: '0',
-    dataset: { focus: 'nerts', src: 'nerts' }, 'aria-keyshortcuts': 'N', 'aria-label': label },
-  h('span', { class: 'nerts-under', 'aria-hidden': 'true' }, me.nerts_count > 1 ? backEl(null, { extraClass: 'under' }) : null),
-  top || slotEl(),
-  h('span', { class: 'nerts-count', 'aria-hidden': 'true', text: String(me.nerts_count) }),
-  h('span', { class: 'nerts-stake', 'aria-hidden': 'true', text: t('nertsTable.stake') }),
-  h('span', { class: 'pile-key', 'aria-hidden': 'true', text: 'N' }));
+  // the count and the stake stand beside the pile, not in it: its name says them in
+  // words, and a button's visible text must be part of its name
+  return h('div', { class: 'nerts-slot' },
+    h('div', { class: `nerts-pile${me.nerts_count ? '' : ' done'}`, role: 'button', tabindex: '0',
+      dataset: { focus: 'nerts', src: 'nerts' }, 'aria-keyshortcuts': 'N', 'aria-label': label },
+    me.nerts_count > 1 ? backEl(null, { extraClass: 'under' }) : null,
+    top || slotEl()),
+    h('span', { class: 'nerts-count', 'aria-hidden': 'true', text: String(me.nerts_count) }),
+    h('span', { class: 'nerts-stake', 'aria-hidden': 'true', text: t('nertsTable.stake') }));
 }
 
 /**
