@@ -72,14 +72,12 @@ function applyMove(round, event) {
       foundations[f.pile] = { top: f.top, seat: f.seat, count: f.count };
     }
   }
-  // (Nerts) a stall holds until the next card to a foundation
+  // (Nerts) a stall lasts until a card goes home
   const stalled = round.stalled && event.foundations.length ? { stalled: false } : null;
   return { ...round, seats, foundations, stuck: event.stuck, cards_home: event.cards_home, ...stalled };
 }
 
-// Nerts' stall (docs/protocol.md, "The stall"): every listed seat's waste went back under
-// its stock, which now holds `stock_counts[i]` cards; the round is stalled until the next
-// foundation play. A Demon room never sends it.
+// Nerts' stall: each listed seat's waste went under its stock (docs/protocol.md).
 /**
  * @param {Round} round
  * @param {{seats: number[], stock_counts: number[]}} event

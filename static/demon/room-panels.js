@@ -29,7 +29,6 @@ export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
   } else if (status === 'replaced') {
     replaceChildren(el, t('room.replaced'), ' ', button(t('room.takeBack'), onReconnect));
   } else if (status === 'outdated') {
-    // the room speaks a newer wire than this page (socket-state.js OUTDATED_CODE)
     replaceChildren(el, t('nertsTable.outdated'), ' ', button(t('nertsTable.reload'), () => location.reload()));
   } else if (status === 'closed' && !leaving) {
     replaceChildren(el, t('room.closed'), ' ', button(t('room.reconnect'), onReconnect));
@@ -80,7 +79,7 @@ export function createCountdown(overlay) {
   };
 }
 
-// The end of a round: "Demon!" and the winner's name across the screen with a burst of
+// The end of a round: "Demon!" (or "Nerts!") and the winner's name across the screen with a burst of
 // suits in the winner's colour (none with animations off), or a
 // sound. `colour` is the winner's card-back colour (a CSS colour) or null.
 const SUITS = ['♠', '♥', '♦', '♣'];
@@ -90,7 +89,6 @@ const SUITS = ['♠', '♥', '♦', '♣'];
  * @param {string | null} [colour]
  */
 export function announce(result, winner, colour = null) {
-  // who went out calls it: "Demon!", or in a Nerts room "Nerts!"
   const call = result.reason === 'demon' ? t('table.demonCall') : result.reason === 'nerts' ? t('nertsTable.call') : null;
   if (call === null) {
     play('end');

@@ -30,8 +30,6 @@ import { createEmotes } from './emotes.js';
 /** @typedef {import('./room-model.js').RoomModel} RoomModel */
 /** @typedef {import('./room-model.js').RoomCreds} RoomCreds */
 /** @typedef {import('./table.js').BeforeMove} BeforeMove */
-/** @param {RoomState | null} state */
-const isNerts = (state) => Boolean(state && state.options && /** @type {{game?: string}} */ (state.options).game === 'nerts');
 /** @typedef {Record<string, unknown>} Incoming a message as the socket parsed it: its handler says which it is */
 
 /**
@@ -68,9 +66,7 @@ const isNerts = (state) => Boolean(state && state.options && /** @type {{game?: 
  * @property {(msLeft: number | null) => void} [tick]
  * @property {(event: DemonEvent) => BeforeMove | null} [beforeEvent]
  * @property {(event: DemonEvent, before: BeforeMove | null) => void} [afterEvent]
- * @property {(event: MoveEvent, words: {t: (key: string, vars?: Record<string, unknown>) => string,
- *   cardName: (card: string) => string, name: string, mine?: boolean}) => string | null} [moveWords]
- *   a play in words, when the table's game says it otherwise than Demon's (announce.js)
+ * @property {typeof moveWords} [moveWords] a play in words, if not as Demon's (announce.js)
  */
 
 /** @typedef {{mount: (container: HTMLElement, ctx: RoomContext) => ViewApi}} ViewModule */
@@ -85,7 +81,7 @@ export function mount(container, { code, navigate }) {
   let socket = null;
   /** @type {{kind: 'lobby' | 'table' | 'nerts', api: ViewApi} | null} */
   let view = null;
-  /** @type {ViewModule | null} the Nerts table, loaded when a Nerts round is first shown */
+  /** @type {ViewModule | null} */
   let nertsView = null;
   let nertsLoading = false;
   let destroyed = false;
@@ -360,7 +356,7 @@ export function mount(container, { code, navigate }) {
     if (heading.textContent !== title) heading.textContent = title;
     renderBanner();
     const shown = viewKind(model.state);
-    const kind = shown === 'table' && isNerts(model.state) ? 'nerts' : shown;
+    const kind = shown === 'table' && /** @type {{game?: string}} */ ((model.state || {}).options || {}).game === 'nerts' ? 'nerts' : shown;
     if (!kind) {
       drawn = [];
       if (!view) replaceChildren(stage, h('p', { class: 'loading', text: t('room.connecting') }));
@@ -368,7 +364,7 @@ export function mount(container, { code, navigate }) {
     }
     if (!view || view.kind !== kind) {
       const mod = kind === 'lobby' ? lobbyView : kind === 'nerts' ? nertsModule() : tableView;
-      if (!mod) return; // the Nerts table is on its way: drawn when it comes
+      if (!mod) return; // on its way: drawn when it comes
       if (view && view.api.destroy) view.api.destroy();
       replaceChildren(stage);
       view = { kind, api: mod.mount(stage, ctx) };
@@ -380,8 +376,7 @@ export function mount(container, { code, navigate }) {
     afterDrawn();
   }
 
-  // A Nerts room's table comes with import() the first time it is shown, so a first
-  // visit (and a Demon room) downloads none of it; null until it is here.
+  // The Nerts table, import()ed when first shown: a first visit downloads none of it.
   /** @returns {ViewModule | null} */
   function nertsModule() {
     if (nertsView) return nertsView;

@@ -3,15 +3,13 @@
 // state; the moves offered come from the server's legal list.
 
 import { h, toast, cssEscape, replaceChildren, setHidden } from '../common/dom.js';
-import { t } from '../common/i18n.js';
+import { t, getLang } from '../common/i18n.js';
+import { formatMargin } from '../common/margin.js';
 import { playerName, playsOf } from './demon-model.js';
 import { endChoice } from './round-status.js';
 import { moveWords } from './announce.js';
 import { cardName, warmFaces } from '../cards/cards.js';
-import { makeGhost, bindKeys } from '../cards/input.js';
-import { createFlights } from '../cards/flights.js';
-import { createTableFit } from '../cards/table-fit.js';
-import { createRaceNotes } from '../cards/race-note.js';
+import { makeGhost, flyFrom, bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
 import { createPendingMoves } from './pending-moves.js';
 import { demonTargets, firstFoundationPlay, stockAction, actionFor, nextRun, resizeRun } from '../cards/targets.js';
@@ -270,7 +268,7 @@ export function mount(container, ctx) {
     if (action && action.type !== 'draw' && action.type !== 'recycle') play('place');
   }
 
-  // A refused play slides back and is announced once (cards/race-note.js).
+  // A refused play slides back and is announced once (below).
   const notes = createRaceNotes({ mine, live, nameOf: (seat) => playerName(state(), seat, t) });
   /** @param {RejectedMessage} msg */
   function onRejected(msg) {
@@ -322,7 +320,7 @@ export function mount(container, ctx) {
     }
   }
 
-  // Cards to a foundation fly there, another seat's at most once a second (cards/flights.js).
+  // Cards to a foundation fly there, another seat's at most once a second (below).
   const flights = createFlights({ foundations, opponents });
 
   /** @param {MoveEvent} event */
@@ -359,7 +357,7 @@ export function mount(container, ctx) {
   }
 
   // Your layout's cards are sized to the room left below what stands above it
-  // (cards/table-fit.js).
+  // (below).
   const fit = createTableFit({ mine, results, above: [status, results, opponents, foundations] });
 
   // Cards being dragged, or on their way to the server, stay hidden in the layout.
@@ -436,4 +434,175 @@ export function mount(container, ctx) {
       el.remove();
     },
   };
+}
+
+// ==== what the Nerts table (static/nerts/nerts-table.js) shares with this one ==========
+
+// ---- flights -------------------------------------------------------------------------
+// The plays of a frame fly together (every position read, then every animation started);
+// another seat's card flies at most once in OTHERS_EVERY_MS, and none while the page is
+// behind (a long task in the last BEHIND_MS): why, docs/architecture.md ("Fewer frames").
+
+/**
+ * One card to fly: to foundation `pile`, from `from` (your own, read before the move was
+ * applied) or from another seat's panel (`seat`, and the `src` its panel marks with
+ * data-src), read here once a frame.
+ * @typedef {{pile: number, from: Box | null | undefined, seat: number | undefined, src: string | number | undefined,
+ *   mine: boolean, ms: number}} Flight
+ */
+
+const OTHERS_EVERY_MS = 1000;
+const BEHIND_MS = 3000;
+
+/**
+ * @param {{foundations: HTMLElement, opponents: HTMLElement}} where the foundation piles
+ *   (`[data-fpile]`) and the other seats' panels (`[data-seat]`, their sources `[data-src]`)
+ */
+export function createFlights({ foundations, opponents }) {
+  /** @type {Flight[]} */
+  const flights = [];
+  let queued = false;
+  let othersFlyingUntil = 0;
+  let behindUntil = 0;
+  const longTasks = typeof PerformanceObserver === 'function'
+    && (PerformanceObserver.supportedEntryTypes || []).includes('longtask')
+    ? new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) behindUntil = Math.max(behindUntil, task.startTime + task.duration + BEHIND_MS);
+    }) : null;
+  if (longTasks) longTasks.observe({ type: 'longtask' });
+
+  function fly() {
+    queued = false;
+    const now = performance.now();
+    const wanted = flights.splice(0).filter((f) => {
+      if (f.mine) return true;
+      if (now < othersFlyingUntil || now < behindUntil) return false;
+      othersFlyingUntil = now + Math.max(f.ms, OTHERS_EVERY_MS);
+      return true;
+    });
+    const found = wanted.map((f) => {
+      const node = /** @type {HTMLElement | null} */ (foundations.querySelector(`[data-fpile="${f.pile}"] .card`));
+      let from = f.from;
+      if (!from && f.src !== undefined) {
+        const panel = opponents.querySelector(`[data-seat="${f.seat}"]`);
+        const srcNode = panel ? panel.querySelector(`[data-src="${f.src}"]`) : null;
+        from = srcNode ? srcNode.getBoundingClientRect() : null;
+      }
+      return { node, from, to: node && from ? node.getBoundingClientRect() : null, ms: f.ms };
+    });
+    for (const f of found) if (f.to) flyFrom(f.node, f.from, f.ms, f.to);
+  }
+
+  return {
+    /** @param {Flight} flight flown in a microtask, with the others of the same drawing */
+    push(flight) {
+      flights.push(flight);
+      if (!queued) {
+        queued = true;
+        queueMicrotask(fly);
+      }
+    },
+    destroy() { if (longTasks) longTasks.disconnect(); },
+  };
+}
+
+// ---- fitting your cards ---------------------------------------------------------------
+// Your cards are sized to the room below what stands above them (--mine-room, measured
+// on a ResizeObserver and a window resize, never per play), so the tallest pile ends in
+// the window; they shrink with that room but do not grow mid-round when the foundations
+// took less of it: docs/architecture.md ("Nothing changes size in the middle of the race").
+
+/**
+ * @param {{mine: HTMLElement, results: HTMLElement, above: HTMLElement[]}} parts your layout,
+ *   the results (which push it down: the race's size is kept), and what stands above it
+ */
+export function createTableFit({ mine, results, above }) {
+  /** @type {number | null} */
+  let mineRoom = null;
+  let pilesBefore = 0; // the foundation piles of the drawing before the last one
+  let pilesNow = 0;
+  const observer = new ResizeObserver(() => fit());
+  for (const node of above) observer.observe(node);
+
+  function fit({ resized = false } = {}) {
+    if (mine.hidden || results.firstChild) return;
+    const top = mine.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
+    if (room === mineRoom) return;
+    if (mineRoom !== null && room > mineRoom && pilesNow > pilesBefore && !resized) return;
+    mineRoom = room;
+    mine.style.setProperty('--mine-room', `${room}px`);
+  }
+  const onResize = () => fit({ resized: true });
+  window.addEventListener('resize', onResize);
+
+  return {
+    /**
+     * A drawing with this many foundation piles; the first drawing is fitted before it shows.
+     * @param {number} piles
+     */
+    drawn(piles) {
+      pilesBefore = pilesNow;
+      pilesNow = piles;
+    },
+    /** Called after the drawing: fits the first one. */
+    fitFirst() { if (mineRoom === null) fit(); },
+    destroy() {
+      window.removeEventListener('resize', onResize);
+      observer.disconnect();
+    },
+  };
+}
+
+// ---- notes over your layout -----------------------------------------------------------
+// A refused play, a race lost or won: one note over your layout and the same words once
+// in the live region; nothing for a play that came after the round ended (the call and
+// the results say who won).
+
+/**
+ * @param {{mine: HTMLElement, live: HTMLElement, nameOf: (seat: number) => string}} parts where the
+ *   note shows, the live region that says it, and a seat's name
+ */
+export function createRaceNotes({ mine, live, nameOf }) {
+  /** @type {HTMLElement | null} */
+  let note = null;
+
+  /**
+   * @param {string} text
+   * @param {string} [kind] '' (refused, lost) or 'won'; the Nerts table adds 'info'
+   * @param {number} [ms] how long it stays
+   */
+  function show(text, kind = '', ms = 3500) {
+    live.textContent = text;
+    if (note) note.remove(); // a second note replaces the first
+    const mark = h('p', { class: kind ? `race-note ${kind}` : 'race-note', 'aria-hidden': 'true', text });
+    note = mark;
+    mine.prepend(mark);
+    setTimeout(() => { mark.remove(); if (note === mark) note = null; }, ms);
+  }
+
+  /** @param {RejectedMessage} msg */
+  function rejected(msg) {
+    if (msg.code === 'round_over') return;
+    play('bad');
+    // a lost race names the seat that got there first, and its name when it has one
+    let text;
+    const winner = msg.by_name ?? (msg.by_seat !== undefined && msg.by_seat !== null ? nameOf(msg.by_seat) : null);
+    if (winner !== null && typeof msg.margin_ms === 'number') {
+      text = t('table.beatenByMargin', { name: winner, margin: formatMargin(msg.margin_ms, getLang()) });
+    } else if (winner !== null) {
+      text = t('table.beatenBy', { name: winner });
+    } else {
+      text = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
+    }
+    show(text);
+  }
+
+  // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a race").
+  /** @param {RaceWonMessage} msg */
+  function won(msg) {
+    show(t('table.wonByMargin', { name: msg.over_name, margin: formatMargin(msg.margin_ms, getLang()) }), 'won');
+  }
+
+  return { show, rejected, won };
 }

@@ -474,7 +474,7 @@ export default {
   'nertsTable.sayTurnedUp': '{card} turned up on the Nerts pile, {n} left',
   'nertsTable.sayNerts': '{name}: Nerts!',
   'nertsTable.stall': 'Everyone was stuck: every stock was turned over once.',
-  'nertsTable.nertsPile': 'Nerts pile: {card} on top, {n} left (−2 points each at the end)',
+  'nertsTable.nertsPile': 'Nerts pile: {card} on top, {n} left, −2 each',
   'nertsTable.nertsEmpty': 'Nerts pile: empty',
   'nertsTable.nertsLeft': 'cards left in the Nerts pile',
   'nertsTable.home': '{n} on the foundations',
@@ -487,8 +487,7 @@ export default {
   'nertsTable.keys': 'Nerts table',
   'nertsTable.keyDraw': 'draw (or turn the waste over)',
   'nertsTable.keyNerts': 'pick up the top card of your Nerts pile',
-  'nertsTable.keyPile': 'pick up the top card of that work pile; press again for a longer run; with cards held: put them there',
-  'nertsTable.loadFailed': 'The Nerts table could not be loaded — reload the page.',
+  'nertsTable.loadFailed': 'The Nerts table did not load — reload.',
   'nertsTable.outdated': 'This page is out of date — reload.',
   'nertsTable.reload': 'Reload',
 };

@@ -13,9 +13,7 @@ import { endChoice } from '../demon/round-status.js';
 import { warmFaces } from '../cards/cards.js';
 import { makeGhost, bindKeys } from '../cards/input.js';
 import { createSelection } from '../cards/selection.js';
-import { createFlights } from '../cards/flights.js';
-import { createTableFit } from '../cards/table-fit.js';
-import { createRaceNotes } from '../cards/race-note.js';
+import { createFlights, createTableFit, createRaceNotes } from '../demon/table.js';
 import { stockAction, actionFor, nextRun, resizeRun } from '../cards/targets.js';
 import { createPendingMoves } from '../demon/pending-moves.js';
 import { play } from '../common/sound.js';
@@ -358,7 +356,7 @@ export function mount(container, ctx) {
     keys: () => [[t('nertsTable.keys'), [
       [`D / ${t('keys.space')}`, t('nertsTable.keyDraw')],
       ['N', t('nertsTable.keyNerts')],
-      ['1 – 4', t('nertsTable.keyPile')],
+      ['1 – 4', t('keys.pickPile')],
       ['W', t('keys.pickWaste')],
       ['↑ / ↓', t('keys.runLength')],
       ['F', t('keys.toFoundation')],

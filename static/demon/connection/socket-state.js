@@ -4,11 +4,7 @@
 // holds the WebSocket, the timers and the browser's events; this module holds no clock
 // and no randomness of its own (both are passed in).
 
-/**
- * The wire's version this page speaks (docs/protocol.md): a Nerts room closes a socket
- * whose `hello` says less, with OUTDATED_CODE; the page then asks to be reloaded and
- * does not reconnect.
- */
+/** The wire's version this page speaks; a room closes an older page with OUTDATED_CODE. */
 export const PROTOCOL = 2;
 export const OUTDATED_CODE = 4001;
 
@@ -103,7 +99,7 @@ export function startResync(s) {
  * What a close (not asked for by the page) means: reconnect, or a status to show. 1013
  * means too far behind: the reconnection starts from a snapshot. 1008 before the welcome:
  * the room or the token is unknown; after it: this seat was opened elsewhere (another
- * tab), or flooding. 4001: this page is older than the room's wire (a Nerts room).
+ * tab), or flooding. 4001: this page is older than the room.
  * @param {SocketState} s
  * @param {number} code
  * @param {string} reason

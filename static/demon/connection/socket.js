@@ -1,7 +1,6 @@
 // One WebSocket per seat, exactly as docs/protocol.md describes it:
-//  * the first frame is `hello` with the token, the last version seen and the wire's
-//    version (`protocol`: a Nerts room closes an older page's socket with 4001, and the
-//    page then asks to be reloaded instead of reconnecting);
+//  * the first frame is `hello` with the token, the last version seen and `protocol`
+//    (a close 4001: this page is too old; it asks to be reloaded);
 //  * an event is applied only when its v is the last v + 1; an older v is a duplicate
 //    and dropped; a newer one means we missed something, so we ask for `resync`;
 //  * a `snapshot` replaces the whole state;
