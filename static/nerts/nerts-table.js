@@ -56,12 +56,11 @@ export function mount(container, ctx) {
   const foundations = h('section', { class: 'foundations', 'aria-label': t('table.foundations') });
   const mine = h('section', { class: 'mine nerts-mine', 'aria-label': t('nertsTable.yourLayout') });
   const results = h('div', { class: 'results-slot' });
-  // The stall (N13) stays said over your layout until the next card goes home: laid over
-  // it, so that nothing moves (the mine panel's pieces leave a node they did not draw).
+  // The stall (N13) stays said until the next card goes home, for players and spectators
+  // alike: laid over the bottom of the window (nerts.css), so that nothing moves.
   const stallNote = h('p', { class: 'stall-note', 'aria-hidden': 'true', hidden: true });
-  mine.append(stallNote);
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-  const el = h('div', { class: 'table nerts' }, status, results, opponents, foundations, mine, live);
+  const el = h('div', { class: 'table nerts' }, status, results, opponents, foundations, mine, stallNote, live);
   container.append(el);
 
   const selection = createSelection(el, { pickOf, liftOf, targets: targetsFor, commit, quick });

@@ -152,6 +152,9 @@ def play_moves(page, how: str, count: int) -> list[str]:
                 page.keyboard.press(str(int(work[0][2:]) + 1))
             else:
                 page.keyboard.press("f")
+        elif how == "tap":
+            source.tap()
+            page.tap(f'[data-target="{(home or work)[0]}"]')
         elif how == "dblclick":
             page.wait_for_timeout(450)  # the click that looked is not half of the double-click
             source.dblclick()
@@ -190,6 +193,45 @@ def test_a_nerts_round_against_bots_by_mouse_keys_and_double_click(open_page):
     expect(results.locator("tbody tr")).to_have_count(2)
     ann = results.locator("tbody tr", has_text="Ann")
     expect(ann.locator("td").first).to_have_text(str(home - 2 * left))
+
+
+def test_a_phone_plays_by_tapping_a_card_then_its_place(open_page):
+    page = open_page("nerts-tap", viewport={"width": 390, "height": 844}, touch=True)
+    practice_nerts(page, bots=1)
+    played = play_moves(page, "tap", 3)
+    assert len(played) == 3, played
+
+
+# A page from before protocol 2: its hello says no `protocol` (the real page's hello,
+# with the key taken out on its way to the socket).
+OLD_PAGE = """(() => {
+  const send = WebSocket.prototype.send;
+  window.socketsOpened = 0;
+  const Open = window.WebSocket;
+  window.WebSocket = function (...args) { window.socketsOpened += 1; return new Open(...args); };
+  window.WebSocket.prototype = Open.prototype;
+  Object.assign(window.WebSocket, { OPEN: Open.OPEN, CLOSED: Open.CLOSED, CONNECTING: Open.CONNECTING, CLOSING: Open.CLOSING });
+  WebSocket.prototype.send = function (data) {
+    let msg = null;
+    try { msg = JSON.parse(data); } catch { msg = null; }
+    if (msg && msg.type === 'hello') { delete msg.protocol; data = JSON.stringify(msg); }
+    return send.call(this, data);
+  };
+})();"""
+
+
+def test_a_page_older_than_the_table_is_asked_to_reload_and_does_not_reconnect(open_page):
+    page = open_page("nerts-old")
+    page.wait_for_selector("main h1")
+    code = page.evaluate(PRACTICE, [1, "easy", "nerts"])
+    page.context.add_init_script(OLD_PAGE)
+    page.goto(f"/r/{code}")
+    banner = page.locator(".conn-banner")
+    expect(banner).to_contain_text("This page is out of date — reload.")
+    expect(banner.get_by_role("button", name="Reload")).to_be_visible()
+    page.wait_for_timeout(3000)  # a page that reconnected would have opened a socket again by now
+    assert page.evaluate("window.socketsOpened") == 1
+    expect(banner).to_contain_text("This page is out of date")
 
 
 def test_the_keys_are_listed_in_the_help(open_page):
