@@ -123,7 +123,7 @@ def draw(page) -> None:
 
 def play_moves(page, how: str, count: int) -> list[str]:
     """Plays `count` moves the server offers, by `how`; draws when nothing can move."""
-    played = []
+    played: list[str] = []
     for _ in range(60):
         if len(played) >= count:
             return played
@@ -175,7 +175,7 @@ def test_a_nerts_round_against_bots_by_mouse_keys_and_double_click(open_page):
     assert "13 left" in page.locator(".mine .nerts-pile").get_attribute("aria-label")
     expect(page.locator(".mine .work .pile")).to_have_count(4)
     expect(page.locator(".opp .opp-pile")).to_have_count(4)
-    played = []
+    played: list[str] = []
     for how in ("click", "keys", "dblclick", "drag"):
         played += play_moves(page, how, 2)
     assert len(played) == 8, played
