@@ -85,8 +85,8 @@ function applyMove(round, event) {
  */
 function applyStall(round, event) {
   const seats = round.seats.slice();
-  event.seats.forEach((seat, i) => {
-    if (seats[seat]) seats[seat] = { ...seats[seat], waste: [], waste_count: 0, stock: event.stock_counts[i] ?? 0 };
+  event.seats.forEach((s, i) => {
+    if (seats[s]) seats[s] = { ...seats[s], waste: [], waste_count: 0, stock: event.stock_counts[i] ?? 0 };
   });
   return { ...round, seats, stalled: true };
 }

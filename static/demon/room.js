@@ -376,21 +376,16 @@ export function mount(container, { code, navigate }) {
     afterDrawn();
   }
 
-  // The Nerts table, import()ed when first shown: a first visit downloads none of it.
+  // The Nerts table, import()ed when first shown: a first visit downloads none of it. A
+  // failed import is a page older than the server's files (or offline): reload.
   /** @returns {ViewModule | null} */
   function nertsModule() {
-    if (nertsView) return nertsView;
-    if (!nertsLoading) {
+    if (!nertsView && !nertsLoading) {
       nertsLoading = true;
-      import('../nerts/nerts-table.js').then((mod) => {
-        nertsView = mod;
-        if (!destroyed) render();
-      }, () => {
-        nertsLoading = false;
-        toast(t('nertsTable.loadFailed'), 'warn');
-      });
+      import('../nerts/nerts-table.js').then((mod) => { nertsView = mod; if (!destroyed) render(); },
+        () => { nertsLoading = false; toast(t('nertsTable.outdated'), 'warn'); });
     }
-    return null;
+    return nertsView;
   }
 
   // ---- joining by link ---------------------------------------------------------------

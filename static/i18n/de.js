@@ -474,7 +474,6 @@ export default {
   'nertsTable.keys': 'Nerts-Tisch',
   'nertsTable.keyDraw': 'ziehen (oder den Abwurf umdrehen)',
   'nertsTable.keyNerts': 'die oberste Karte deines Nerts-Stapels aufnehmen',
-  'nertsTable.loadFailed': 'Der Nerts-Tisch konnte nicht geladen werden — lade die Seite neu.',
   'nertsTable.outdated': 'Diese Seite ist veraltet — neu laden.',
   'nertsTable.reload': 'Neu laden',
 };

@@ -487,7 +487,6 @@ export default {
   'nertsTable.keys': 'Nerts table',
   'nertsTable.keyDraw': 'draw (or turn the waste over)',
   'nertsTable.keyNerts': 'pick up the top card of your Nerts pile',
-  'nertsTable.loadFailed': 'The Nerts table did not load — reload.',
   'nertsTable.outdated': 'This page is out of date — reload.',
   'nertsTable.reload': 'Reload',
 };

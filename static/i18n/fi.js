@@ -474,7 +474,6 @@ export default {
   'nertsTable.keys': 'Nerts-pöytä',
   'nertsTable.keyDraw': 'nosta (tai käännä poistopakka)',
   'nertsTable.keyNerts': 'ota Nerts-pakkasi päällimmäinen kortti',
-  'nertsTable.loadFailed': 'Nerts-pöytää ei voitu ladata — lataa sivu uudelleen.',
   'nertsTable.outdated': 'Tämä sivu on vanhentunut — lataa se uudelleen.',
   'nertsTable.reload': 'Lataa uudelleen',
 };

@@ -476,7 +476,6 @@ export default {
   'nertsTable.keys': 'Masa Nerts',
   'nertsTable.keyDraw': 'trage (sau întoarce cărțile trase)',
   'nertsTable.keyNerts': 'ia cartea de deasupra a teancului tău Nerts',
-  'nertsTable.loadFailed': 'Masa Nerts nu s-a putut încărca — reîncarcă pagina.',
   'nertsTable.outdated': 'Această pagină este învechită — reîncarc-o.',
   'nertsTable.reload': 'Reîncarcă',
 };

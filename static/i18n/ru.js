@@ -475,7 +475,6 @@ export default {
   'nertsTable.keys': 'Стол Нертс',
   'nertsTable.keyDraw': 'взять карты (или перевернуть сброс)',
   'nertsTable.keyNerts': 'взять верхнюю карту своей стопки Нертс',
-  'nertsTable.loadFailed': 'Не удалось загрузить стол Нертс — перезагрузите страницу.',
   'nertsTable.outdated': 'Эта страница устарела — перезагрузите её.',
   'nertsTable.reload': 'Перезагрузить',
 };
