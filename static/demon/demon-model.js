@@ -46,6 +46,8 @@ export function applyEvent(state, event) {
       return { ...base, players,
         round: base.round ? { ...base.round, votes: event.votes, bots_finish: Boolean(event.bots_finish) } : base.round };
     }
+    case 'stall':
+      return base.round ? { ...base, round: applyStall(base.round, event) } : base;
     case 'round_ended':
       return { ...base, result: event.result, phase: event.result.match_over ? 'match_over' : 'round_over' };
     default:
@@ -70,7 +72,23 @@ function applyMove(round, event) {
       foundations[f.pile] = { top: f.top, seat: f.seat, count: f.count };
     }
   }
-  return { ...round, seats, foundations, stuck: event.stuck, cards_home: event.cards_home };
+  // (Nerts) a stall lasts until a card goes home
+  const stalled = round.stalled && event.foundations.length ? { stalled: false } : null;
+  return { ...round, seats, foundations, stuck: event.stuck, cards_home: event.cards_home, ...stalled };
+}
+
+// Nerts' stall: each listed seat's waste went under its stock (docs/protocol.md).
+/**
+ * @param {Round} round
+ * @param {{seats: number[], stock_counts: number[]}} event
+ * @returns {Round}
+ */
+function applyStall(round, event) {
+  const seats = round.seats.slice();
+  event.seats.forEach((s, i) => {
+    if (seats[s]) seats[s] = { ...seats[s], waste: [], waste_count: 0, stock: event.stock_counts[i] ?? 0 };
+  });
+  return { ...round, seats, stalled: true };
 }
 
 // The foundation plays of a move event, as [{card, pile}]: its engine's `played` events.

@@ -294,7 +294,7 @@ function opponentPanel(seat) {
  * @param {Player | null} p
  * @returns {number | null}
  */
-function matchPoints(st, p) {
+export function matchPoints(st, p) {
   const total = p ? p.total : null;
   return total === null || total === undefined || (st.round_no ?? 1) <= 1 ? null : total;
 }
@@ -304,7 +304,7 @@ function matchPoints(st, p) {
  * @param {{name: string, stuck: boolean, voted: boolean, colour: number, muteButton: MuteButton | null,
  *   total: number | null}} head
  */
-function opponentHead(p, { name, stuck, voted, colour, muteButton, total }) {
+export function opponentHead(p, { name, stuck, voted, colour, muteButton, total }) {
   return h('header', { class: 'opp-head' },
     backEl(colour, { mini: true, extraClass: 'swatch', label: t('lobby.backOf', { name }) }),
     h('span', { class: 'opp-name', text: name }),
@@ -550,10 +550,12 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
   /** @param {Player} p */
   const isWinner = (p) => winnerIds.has(p.id);
   const winner = playerById(st, res.winner);
-  const demon = res.reason === 'demon';
+  // who went out: Demon's "Demon!", or Nerts' "Nerts!" (a Nerts room, static/nerts/)
+  const demon = res.reason === 'demon' || res.reason === 'nerts';
   const reason = demon
-    ? t('result.demon', { name: winner ? shownName(winner, t) : '?' })
+    ? t(`result.${res.reason}`, { name: winner ? shownName(winner, t) : '?' })
     : t(`result.${res.reason}`);
+  const call = res.reason === 'nerts' ? t('nertsTable.call') : t('table.demonCall');
   const table = h('table', { class: 'score-table' },
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
       h('th', { scope: 'col', text: t('result.thisRound') }), h('th', { scope: 'col', text: t('result.total') }))),
@@ -563,7 +565,7 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
       return h('tr', { class: [won ? 'winner' : '', out ? 'demon' : ''].join(' ').trim() },
         h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
           h('span', { text: shownName(p, t) }), botBadge(p) ? ' ' : null, botBadge(p),
-          out ? h('span', { class: 'tag demon-tag', text: t('table.demonCall') }) : null,
+          out ? h('span', { class: 'tag demon-tag', text: call }) : null,
           won ? h('span', { class: tie ? 'tag win tie' : 'tag win', text: tie ? t('result.tied') : t('result.winner') }) : null),
         h('td', { text: String(res.scores[p.id] ?? 0) }),
         h('td', { text: String(totalOf(p)) }));

@@ -93,12 +93,13 @@
  * @property {number[]} [cards_home]
  * @property {number[]} [absent]
  * @property {boolean} [bots_finish]
+ * @property {boolean} [stalled] Nerts: a stall was played and no card went home since
  */
 
 /**
  * @typedef {object} RoundResult
  * @property {number} [round_no]
- * @property {'demon' | 'stuck' | 'vote' | 'time'} reason
+ * @property {'demon' | 'nerts' | 'stuck' | 'vote' | 'time' | 'abandoned'} reason
  * @property {string | null} winner the id of who went out, or null
  * @property {Record<string, number>} scores by player id
  * @property {Record<string, number>} totals by player id
@@ -158,6 +159,7 @@
  *   | MoveEvent
  *   | {kind: 'votes', votes: number[], bots_finish?: boolean}
  *   | {kind: 'absent', absent: number[], stuck: number[]}
+ *   | {kind: 'stall', seats: number[], stock_counts: number[]}
  *   | {kind: 'round_ended', result: RoundResult}} DemonEvent
  */
 

@@ -28,6 +28,8 @@ export function drawBanner(el, { status, hasState, leaving }, onReconnect) {
     replaceChildren(el, t('room.lost'), ' ', button(t('room.reconnect'), onReconnect));
   } else if (status === 'replaced') {
     replaceChildren(el, t('room.replaced'), ' ', button(t('room.takeBack'), onReconnect));
+  } else if (status === 'outdated') {
+    replaceChildren(el, t('nertsTable.outdated'), ' ', button(t('nertsTable.reload'), () => location.reload()));
   } else if (status === 'closed' && !leaving) {
     replaceChildren(el, t('room.closed'), ' ', button(t('room.reconnect'), onReconnect));
   } else {
@@ -77,7 +79,7 @@ export function createCountdown(overlay) {
   };
 }
 
-// The end of a round: "Demon!" and the winner's name across the screen with a burst of
+// The end of a round: "Demon!" (or "Nerts!") and the winner's name across the screen with a burst of
 // suits in the winner's colour (none with animations off), or a
 // sound. `colour` is the winner's card-back colour (a CSS colour) or null.
 const SUITS = ['♠', '♥', '♦', '♣'];
@@ -87,13 +89,14 @@ const SUITS = ['♠', '♥', '♦', '♣'];
  * @param {string | null} [colour]
  */
 export function announce(result, winner, colour = null) {
-  if (result.reason !== 'demon') {
+  const call = result.reason === 'demon' ? t('table.demonCall') : result.reason === 'nerts' ? t('nertsTable.call') : null;
+  if (call === null) {
     play('end');
     return;
   }
   play('win');
   const box = h('div', { class: 'demon-call', role: 'alert' },
-    h('span', { class: 'demon-word', text: t('table.demonCall') }),
+    h('span', { class: 'demon-word', text: call }),
     h('span', { class: 'demon-name', text: winner ? nameOf(winner) : '?' }, botBadge(winner)));
   const burst = h('div', { class: 'demon-burst', 'aria-hidden': 'true' });
   if (colour) burst.style.setProperty('--seat', colour);

@@ -66,7 +66,10 @@ import { createEmotes } from './emotes.js';
  * @property {(msLeft: number | null) => void} [tick]
  * @property {(event: DemonEvent) => BeforeMove | null} [beforeEvent]
  * @property {(event: DemonEvent, before: BeforeMove | null) => void} [afterEvent]
+ * @property {typeof moveWords} [moveWords] a play in words, if not as Demon's (announce.js)
  */
+
+/** @typedef {{mount: (container: HTMLElement, ctx: RoomContext) => ViewApi}} ViewModule */
 
 /**
  * @param {HTMLElement} container
@@ -76,8 +79,11 @@ export function mount(container, { code, navigate }) {
   const model = createRoomModel(code, getRoomCreds(code));
   /** @type {RoomSocket | null} */
   let socket = null;
-  /** @type {{kind: 'lobby' | 'table', api: ViewApi} | null} */
+  /** @type {{kind: 'lobby' | 'table' | 'nerts', api: ViewApi} | null} */
   let view = null;
+  /** @type {ViewModule | null} */
+  let nertsView = null;
+  let nertsLoading = false;
   let destroyed = false;
   /** @type {number | undefined} */
   let ticker;
@@ -292,7 +298,8 @@ export function mount(container, { code, navigate }) {
     const mine = model.seat !== null && event.seat === model.seat;
     if (!mine && getAnnounce() === 'mine') return;
     const name = mine ? t('say.you') : playerName(model.state, event.seat);
-    const words = moveWords(event, { t, cardName, name, mine });
+    const say = view && view.api.moveWords ? view.api.moveWords : moveWords;
+    const words = say(event, { t, cardName, name, mine });
     if (!words) return;
     said.append(h('p', { text: words }));
     while (said.firstElementChild && said.childElementCount > 4) said.firstElementChild.remove();
@@ -348,16 +355,18 @@ export function mount(container, { code, navigate }) {
     const title = t('room.heading', { code });
     if (heading.textContent !== title) heading.textContent = title;
     renderBanner();
-    const kind = viewKind(model.state);
+    const shown = viewKind(model.state);
+    const kind = shown === 'table' && /** @type {{game?: string}} */ ((model.state || {}).options || {}).game === 'nerts' ? 'nerts' : shown;
     if (!kind) {
       drawn = [];
       if (!view) replaceChildren(stage, h('p', { class: 'loading', text: t('room.connecting') }));
       return;
     }
     if (!view || view.kind !== kind) {
+      const mod = kind === 'lobby' ? lobbyView : kind === 'nerts' ? nertsModule() : tableView;
+      if (!mod) return; // on its way: drawn when it comes
       if (view && view.api.destroy) view.api.destroy();
       replaceChildren(stage);
-      const mod = kind === 'lobby' ? lobbyView : tableView;
       view = { kind, api: mod.mount(stage, ctx) };
     }
     view.api.update();
@@ -365,6 +374,18 @@ export function mount(container, { code, navigate }) {
     const pageTitle = `${code} · ${t('app.title')}`;
     if (document.title !== pageTitle) document.title = pageTitle;
     afterDrawn();
+  }
+
+  // The Nerts table, import()ed when first shown: a first visit downloads none of it. A
+  // failed import is a page older than the server's files (or offline): reload.
+  /** @returns {ViewModule | null} */
+  function nertsModule() {
+    if (!nertsView && !nertsLoading) {
+      nertsLoading = true;
+      import('../nerts/nerts-table.js').then((mod) => { nertsView = mod; if (!destroyed) render(); },
+        () => { nertsLoading = false; toast(t('nertsTable.outdated'), 'warn'); });
+    }
+    return nertsView;
   }
 
   // ---- joining by link ---------------------------------------------------------------

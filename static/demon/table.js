@@ -268,48 +268,12 @@ export function mount(container, ctx) {
     if (action && action.type !== 'draw' && action.type !== 'recycle') play('place');
   }
 
-  // A refused play slides back and is announced once: one note over your layout (and the
-  // same words, once, in the polite live region), never a note and a toast. A play that
-  // arrived after the round ended says nothing of its own: the "Demon!" call and the
-  // results already tell who won.
-  /** @type {HTMLElement | null} */
-  let raceNote = null;
+  // A refused play slides back and is announced once (below).
+  const notes = createRaceNotes({ mine, live, nameOf: (seat) => playerName(state(), seat, t) });
   /** @param {RejectedMessage} msg */
   function onRejected(msg) {
     pending.reject(msg.id);
-    if (msg.code === 'round_over') return;
-    play('bad');
-    // a lost race names the seat that got there first, and its name when it has one
-    let note;
-    const winner = msg.by_name ?? (msg.by_seat !== undefined && msg.by_seat !== null
-      ? playerName(state(), msg.by_seat, t) : null);
-    if (winner !== null && typeof msg.margin_ms === 'number') {
-      note = t('table.beatenByMargin', { name: winner, margin: formatMargin(msg.margin_ms, getLang()) });
-    } else if (winner !== null) {
-      note = t('table.beatenBy', { name: winner });
-    } else {
-      note = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
-    }
-    showNote(note);
-  }
-
-  // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a race").
-  /** @param {RaceWonMessage} msg */
-  function onRaceWon(msg) {
-    showNote(t('table.wonByMargin', { name: msg.over_name, margin: formatMargin(msg.margin_ms, getLang()) }), 'won');
-  }
-
-  /**
-   * @param {string} note
-   * @param {string} [kind]
-   */
-  function showNote(note, kind = '') {
-    live.textContent = note;
-    if (raceNote) raceNote.remove(); // a second refusal replaces the first note
-    const mark = h('p', { class: kind ? `race-note ${kind}` : 'race-note', 'aria-hidden': 'true', text: note });
-    raceNote = mark;
-    mine.prepend(mark);
-    setTimeout(() => { mark.remove(); if (raceNote === mark) raceNote = null; }, 3500);
+    notes.rejected(msg);
   }
 
   function onSnapshot() {
@@ -354,59 +318,10 @@ export function mount(container, ctx) {
       flights.push({ pile: p.pile, from: before.from, seat: before.seat, src: before.src, mine: before.mine,
         ms: before.mine ? 220 : 420 });
     }
-    if (flights.length && !flightQueued) {
-      flightQueued = true;
-      queueMicrotask(fly);
-    }
   }
 
-  // The plays of this frame fly together: every position read first (one layout), then
-  // every animation started (transform only, which needs no layout again). The room
-  // draws events once a frame and tells them all after the drawing (room.js), so the
-  // flights start in the frame that shows the plays, not in a frame of their own. Other seats'
-  // cards fly one at a time: while one is in the air the next lands at once. At eight
-  // seats plays come faster than a flight lasts, and each flight costs the page a new
-  // compositor layer twice (bench/page.py: about a quarter of its time per play); the
-  // flight says "someone played there", and one in the air says it as well as five.
-  // And not one after the other either: each flight's start and end are frames of their
-  // own for the browser (a new layer, then the card painted back in place), so another
-  // seat's card flies at most once in OTHERS_EVERY_MS; the plays between land at once.
-  // A page that is behind (a task of over 50 ms in the last BEHIND_MS: a slow phone,
-  // a laptop busy with something else) lets them all land at once: your own still fly.
-  const OTHERS_EVERY_MS = 1000;
-  const BEHIND_MS = 3000;
-  /** @type {{pile: number, from: Box | null | undefined, seat: number | undefined, src: BeforeMove['src'], mine: boolean, ms: number}[]} */
-  const flights = [];
-  let flightQueued = false;
-  let othersFlyingUntil = 0;
-  let behindUntil = 0;
-  const longTasks = typeof PerformanceObserver === 'function'
-    && (PerformanceObserver.supportedEntryTypes || []).includes('longtask')
-    ? new PerformanceObserver((list) => {
-      for (const task of list.getEntries()) behindUntil = Math.max(behindUntil, task.startTime + task.duration + BEHIND_MS);
-    }) : null;
-  if (longTasks) longTasks.observe({ type: 'longtask' });
-  function fly() {
-    flightQueued = false;
-    const now = performance.now();
-    const wanted = flights.splice(0).filter((f) => {
-      if (f.mine) return true;
-      if (now < othersFlyingUntil || now < behindUntil) return false;
-      othersFlyingUntil = now + Math.max(f.ms, OTHERS_EVERY_MS);
-      return true;
-    });
-    const found = wanted.map((f) => {
-      const node = /** @type {HTMLElement | null} */ (foundations.querySelector(`[data-fpile="${f.pile}"] .card`));
-      let from = f.from;
-      if (!from && f.src !== undefined) {
-        const panel = opponents.querySelector(`[data-seat="${f.seat}"]`);
-        const srcNode = panel ? panel.querySelector(`[data-src="${f.src}"]`) : null;
-        from = srcNode ? srcNode.getBoundingClientRect() : null;
-      }
-      return { node, from, to: node && from ? node.getBoundingClientRect() : null, ms: f.ms };
-    });
-    for (const f of found) if (f.to) flyFrom(f.node, f.from, f.ms, f.to);
-  }
+  // Cards to a foundation fly there, another seat's at most once a second (below).
+  const flights = createFlights({ foundations, opponents });
 
   /** @param {MoveEvent} event */
   function logPlay(event) {
@@ -441,40 +356,9 @@ export function mount(container, ctx) {
     hideMoving();
   }
 
-  // Your layout's cards are sized to the room left below what stands above it (the
-  // status bar, the foundations and, on a narrow screen, the other players): the CSS
-  // turns --mine-room into a card width at which the tallest pile a layout can hold
-  // (six face-down cards under twelve face-up) still ends inside the window, so nothing
-  // you can play ever needs a scroll. Measured when what stands above changes size (the
-  // foundations wrapped to a new row: a ResizeObserver, which reports after the browser
-  // laid the page out, so reading the position then costs no layout of its own) and
-  // when the window changes size; not after every play.
-  //
-  // They shrink whenever the room does, but do not grow because the foundations took less
-  // room as they grew (on a phone they become tabs from eight piles: demon-panels.js):
-  // that gave your cards a few px more in the middle of the race, and every card of your
-  // layout was then laid out and painted again at its new size, each face an SVG image
-  // drawn anew, the longest task of the table on a slow CPU (130–320 ms at 4x,
-  // docs/performance.md).
-  // They grow again when the window changes size, and at a new round (its foundations
-  // start empty).
-  /** @type {number | null} */
-  let mineRoom = null;
-  let pilesBefore = 0; // the foundation piles of the drawing before the last one
-  let pilesNow = 0;
-  const above = new ResizeObserver(() => fitMine());
-  for (const node of [status, results, opponents, foundations]) above.observe(node);
-  function fitMine({ resized = false } = {}) {
-    if (mine.hidden || results.firstChild) return; // the results push it down; keep the race's size
-    const top = mine.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
-    if (room === mineRoom) return;
-    if (mineRoom !== null && room > mineRoom && pilesNow > pilesBefore && !resized) return;
-    mineRoom = room;
-    mine.style.setProperty('--mine-room', `${room}px`);
-  }
-  const onResize = () => fitMine({ resized: true });
-  window.addEventListener('resize', onResize);
+  // Your layout's cards are sized to the room left below what stands above it
+  // (below).
+  const fit = createTableFit({ mine, results, above: [status, results, opponents, foundations] });
 
   // Cards being dragged, or on their way to the server, stay hidden in the layout.
   function hideMoving() {
@@ -491,14 +375,13 @@ export function mount(container, ctx) {
     // (a data attribute written again, even unchanged, makes the browser check its styles)
     if (!logList.firstChild && logList.dataset.empty !== t('table.playLogEmpty')) logList.dataset.empty = t('table.playLogEmpty');
     if (el.dataset.players !== String(v.round.seats.length)) el.dataset.players = String(v.round.seats.length);
-    pilesBefore = pilesNow;
-    pilesNow = v.round.foundations.length;
+    fit.drawn(v.round.foundations.length);
     statusBar.update(v);
     opponentPanels.draw(v);
     foundationPiles.draw(v);
     drawMine(v);
     drawResults(results, v, resultActions);
-    if (mineRoom === null) fitMine(); // the first drawing is fitted before it shows
+    fit.fitFirst(); // the first drawing is fitted before it shows
     selection.repaint();
     statusBar.tick(model.timeEnd === null ? null : Math.max(0, model.timeEnd - performance.now()));
     coach.update();
@@ -510,7 +393,7 @@ export function mount(container, ctx) {
     tick: (msLeft) => statusBar.tick(msLeft),
     onAck,
     onRejected,
-    onRaceWon,
+    onRaceWon: notes.won,
     /** @param {ErrorMessage} msg */
     onError: (msg) => { pending.rejectAll(); coach.onError(msg); },
     /** @param {unknown} msg the coach's advice (guide.js reads it): the socket's `coach` message */
@@ -541,10 +424,9 @@ export function mount(container, ctx) {
     ]]],
     destroy() {
       stopWarming();
-      if (longTasks) longTasks.disconnect();
+      flights.destroy();
       foundationPiles.destroy();
-      window.removeEventListener('resize', onResize);
-      above.disconnect();
+      fit.destroy();
       coach.destroy();
       selection.destroy();
       unbindKeys();
@@ -552,4 +434,175 @@ export function mount(container, ctx) {
       el.remove();
     },
   };
+}
+
+// ==== what the Nerts table (static/nerts/nerts-table.js) shares with this one ==========
+
+// ---- flights -------------------------------------------------------------------------
+// The plays of a frame fly together (every position read, then every animation started);
+// another seat's card flies at most once in OTHERS_EVERY_MS, and none while the page is
+// behind (a long task in the last BEHIND_MS): why, docs/architecture.md ("Fewer frames").
+
+/**
+ * One card to fly: to foundation `pile`, from `from` (your own, read before the move was
+ * applied) or from another seat's panel (`seat`, and the `src` its panel marks with
+ * data-src), read here once a frame.
+ * @typedef {{pile: number, from: Box | null | undefined, seat: number | undefined, src: string | number | undefined,
+ *   mine: boolean, ms: number}} Flight
+ */
+
+const OTHERS_EVERY_MS = 1000;
+const BEHIND_MS = 3000;
+
+/**
+ * @param {{foundations: HTMLElement, opponents: HTMLElement}} where the foundation piles
+ *   (`[data-fpile]`) and the other seats' panels (`[data-seat]`, their sources `[data-src]`)
+ */
+export function createFlights({ foundations, opponents }) {
+  /** @type {Flight[]} */
+  const flights = [];
+  let queued = false;
+  let othersFlyingUntil = 0;
+  let behindUntil = 0;
+  const longTasks = typeof PerformanceObserver === 'function'
+    && (PerformanceObserver.supportedEntryTypes || []).includes('longtask')
+    ? new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) behindUntil = Math.max(behindUntil, task.startTime + task.duration + BEHIND_MS);
+    }) : null;
+  if (longTasks) longTasks.observe({ type: 'longtask' });
+
+  function fly() {
+    queued = false;
+    const now = performance.now();
+    const wanted = flights.splice(0).filter((f) => {
+      if (f.mine) return true;
+      if (now < othersFlyingUntil || now < behindUntil) return false;
+      othersFlyingUntil = now + Math.max(f.ms, OTHERS_EVERY_MS);
+      return true;
+    });
+    const found = wanted.map((f) => {
+      const node = /** @type {HTMLElement | null} */ (foundations.querySelector(`[data-fpile="${f.pile}"] .card`));
+      let from = f.from;
+      if (!from && f.src !== undefined) {
+        const panel = opponents.querySelector(`[data-seat="${f.seat}"]`);
+        const srcNode = panel ? panel.querySelector(`[data-src="${f.src}"]`) : null;
+        from = srcNode ? srcNode.getBoundingClientRect() : null;
+      }
+      return { node, from, to: node && from ? node.getBoundingClientRect() : null, ms: f.ms };
+    });
+    for (const f of found) if (f.to) flyFrom(f.node, f.from, f.ms, f.to);
+  }
+
+  return {
+    /** @param {Flight} flight flown in a microtask, with the others of the same drawing */
+    push(flight) {
+      flights.push(flight);
+      if (!queued) {
+        queued = true;
+        queueMicrotask(fly);
+      }
+    },
+    destroy() { if (longTasks) longTasks.disconnect(); },
+  };
+}
+
+// ---- fitting your cards ---------------------------------------------------------------
+// Your cards are sized to the room below what stands above them (--mine-room, measured
+// on a ResizeObserver and a window resize, never per play), so the tallest pile ends in
+// the window; they shrink with that room but do not grow mid-round when the foundations
+// took less of it: docs/architecture.md ("Nothing changes size in the middle of the race").
+
+/**
+ * @param {{mine: HTMLElement, results: HTMLElement, above: HTMLElement[]}} parts your layout,
+ *   the results (which push it down: the race's size is kept), and what stands above it
+ */
+export function createTableFit({ mine, results, above }) {
+  /** @type {number | null} */
+  let mineRoom = null;
+  let pilesBefore = 0; // the foundation piles of the drawing before the last one
+  let pilesNow = 0;
+  const observer = new ResizeObserver(() => fit());
+  for (const node of above) observer.observe(node);
+
+  function fit({ resized = false } = {}) {
+    if (mine.hidden || results.firstChild) return;
+    const top = mine.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
+    if (room === mineRoom) return;
+    if (mineRoom !== null && room > mineRoom && pilesNow > pilesBefore && !resized) return;
+    mineRoom = room;
+    mine.style.setProperty('--mine-room', `${room}px`);
+  }
+  const onResize = () => fit({ resized: true });
+  window.addEventListener('resize', onResize);
+
+  return {
+    /**
+     * A drawing with this many foundation piles; the first drawing is fitted before it shows.
+     * @param {number} piles
+     */
+    drawn(piles) {
+      pilesBefore = pilesNow;
+      pilesNow = piles;
+    },
+    /** Called after the drawing: fits the first one. */
+    fitFirst() { if (mineRoom === null) fit(); },
+    destroy() {
+      window.removeEventListener('resize', onResize);
+      observer.disconnect();
+    },
+  };
+}
+
+// ---- notes over your layout -----------------------------------------------------------
+// A refused play, a race lost or won: one note over your layout and the same words once
+// in the live region; nothing for a play that came after the round ended (the call and
+// the results say who won).
+
+/**
+ * @param {{mine: HTMLElement, live: HTMLElement, nameOf: (seat: number) => string}} parts where the
+ *   note shows, the live region that says it, and a seat's name
+ */
+export function createRaceNotes({ mine, live, nameOf }) {
+  /** @type {HTMLElement | null} */
+  let note = null;
+
+  /**
+   * @param {string} text
+   * @param {string} [kind] '' (refused, lost) or 'won'; the Nerts table adds 'info'
+   * @param {number} [ms] how long it stays
+   */
+  function show(text, kind = '', ms = 3500) {
+    live.textContent = text;
+    if (note) note.remove(); // a second note replaces the first
+    const mark = h('p', { class: kind ? `race-note ${kind}` : 'race-note', 'aria-hidden': 'true', text });
+    note = mark;
+    mine.prepend(mark);
+    setTimeout(() => { mark.remove(); if (note === mark) note = null; }, ms);
+  }
+
+  /** @param {RejectedMessage} msg */
+  function rejected(msg) {
+    if (msg.code === 'round_over') return;
+    play('bad');
+    // a lost race names the seat that got there first, and its name when it has one
+    let text;
+    const winner = msg.by_name ?? (msg.by_seat !== undefined && msg.by_seat !== null ? nameOf(msg.by_seat) : null);
+    if (winner !== null && typeof msg.margin_ms === 'number') {
+      text = t('table.beatenByMargin', { name: winner, margin: formatMargin(msg.margin_ms, getLang()) });
+    } else if (winner !== null) {
+      text = t('table.beatenBy', { name: winner });
+    } else {
+      text = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
+    }
+    show(text);
+  }
+
+  // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a race").
+  /** @param {RaceWonMessage} msg */
+  function won(msg) {
+    show(t('table.wonByMargin', { name: msg.over_name, margin: formatMargin(msg.margin_ms, getLang()) }), 'won');
+  }
+
+  return { show, rejected, won };
 }

@@ -5,7 +5,7 @@ the table on a CPU slowed 4x (bench/page.py --long-tasks: 110–320 ms): at the 
 the foundations switched to smaller cards (style.css `.foundations.many`), so every
 foundation card was laid out and painted again at its new size (each face an SVG image
 drawn anew) and the row got lower; and your own cards, sized to the room below that row
-(table.js `fitMine`), grew by a few px, every card of your layout drawn anew too. Now a
+(table.js `createTableFit`), grew by a few px, every card of your layout drawn anew too. Now a
 round that can reach twelve piles (three seats and more) draws its foundations small from
 its start, and your cards do not grow because the foundations took less room as they grew
 (a phone's tabs from eight piles: test_fit_steady_phone.py); they still shrink whenever

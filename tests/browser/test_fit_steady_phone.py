@@ -2,7 +2,7 @@
 
 From eight piles a phone draws the foundations as tabs (demon-panels.js `TABS_FROM`), so
 their rows get lower in the middle of the race. Your own cards, sized to the room below
-them (table.js `fitMine`), then grew by a few px, and every card of your layout was laid
+them (table.js `createTableFit`), then grew by a few px, and every card of your layout was laid
 out and painted again at its new size (test_fit_steady.py says why that matters). They
 keep their size now, and grow when the window does.
 

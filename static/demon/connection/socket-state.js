@@ -4,6 +4,10 @@
 // holds the WebSocket, the timers and the browser's events; this module holds no clock
 // and no randomness of its own (both are passed in).
 
+/** The wire's version this page speaks; a room closes an older page with OUTDATED_CODE. */
+export const PROTOCOL = 2;
+export const OUTDATED_CODE = 4001;
+
 /** Closes after which the seat reconnects: going away, abnormal, restart, try again later. */
 export const RECONNECT_CODES = new Set([1001, 1006, 1012, 1013]);
 
@@ -95,11 +99,11 @@ export function startResync(s) {
  * What a close (not asked for by the page) means: reconnect, or a status to show. 1013
  * means too far behind: the reconnection starts from a snapshot. 1008 before the welcome:
  * the room or the token is unknown; after it: this seat was opened elsewhere (another
- * tab), or flooding.
+ * tab), or flooding. 4001: this page is older than the room.
  * @param {SocketState} s
  * @param {number} code
  * @param {string} reason
- * @returns {{kind: 'reconnect'} | {kind: 'status', status: 'closed' | 'denied' | 'replaced' | 'lost', detail: string | number}}
+ * @returns {{kind: 'reconnect'} | {kind: 'status', status: 'closed' | 'denied' | 'replaced' | 'lost' | 'outdated', detail: string | number}}
  */
 export function closeOutcome(s, code, reason) {
   if (RECONNECT_CODES.has(code)) {
@@ -107,6 +111,7 @@ export function closeOutcome(s, code, reason) {
     return { kind: 'reconnect' };
   }
   if (code === 1000) return { kind: 'status', status: 'closed', detail: code };
+  if (code === OUTDATED_CODE) return { kind: 'status', status: 'outdated', detail: reason || code };
   if (code === 1008 && !s.welcomed) return { kind: 'status', status: 'denied', detail: reason || code };
   if (code === 1008) return { kind: 'status', status: 'replaced', detail: reason || code };
   return { kind: 'status', status: 'lost', detail: code };

@@ -1,5 +1,6 @@
 // One WebSocket per seat, exactly as docs/protocol.md describes it:
-//  * the first frame is `hello` with the token and the last version seen;
+//  * the first frame is `hello` with the token, the last version seen and `protocol`
+//    (a close 4001: this page is too old; it asks to be reloaded);
 //  * an event is applied only when its v is the last v + 1; an older v is a duplicate
 //    and dropped; a newer one means we missed something, so we ask for `resync`;
 //  * a `snapshot` replaces the whole state;
@@ -10,7 +11,7 @@
 // WebSocket, the ping and reconnection timers and the browser's events.
 
 import { createSocketState, opened, welcomed, snapshotTaken, eventVerdict, startResync, closeOutcome,
-  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler } from './socket-state.js';
+  nextReconnectDelay, messagesOf, actionIdOf, relayedHandler, PROTOCOL } from './socket-state.js';
 
 const PING_EVERY_MS = 20000;
 
@@ -26,7 +27,7 @@ export function newActionId() {
 
 /**
  * What the socket tells the room page. `status` gets 'connecting' | 'online' |
- * 'reconnecting' | 'closed' | 'denied' | 'replaced' | 'lost', with a close code or reason.
+ * 'reconnecting' | 'closed' | 'denied' | 'replaced' | 'lost' | 'outdated', with a close code or reason.
  * @typedef {object} SocketHandlers
  * @property {(status: string, detail?: string | number) => void} [status]
  * @property {(msg: ServerMessage) => void} [welcome]
@@ -106,7 +107,7 @@ export class RoomSocket {
     this.state.welcomed = false;
     ws.addEventListener('open', () => {
       if (ws !== this.ws) return;
-      this.rawSend(opened(this.state, this.token));
+      this.rawSend({ ...opened(this.state, this.token), protocol: PROTOCOL });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.rawSend({ type: 'ping' }), PING_EVERY_MS);
     });
