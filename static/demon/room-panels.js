@@ -10,6 +10,7 @@ import { play } from '../common/sound.js';
 import { botBadge, nameOf } from './bot-badge.js';
 import { errorText } from '../common/ui.js';
 import { joinProspect } from './round-status.js';
+import { callKey } from '../racing/game-options.js';
 
 // The line above the room saying whether the socket is connected.
 /**
@@ -77,7 +78,7 @@ export function createCountdown(overlay) {
   };
 }
 
-// The end of a round: "Demon!" and the winner's name across the screen with a burst of
+// The end of a round: "Demon!" (or, in Nerts, "Nerts!") and the winner's name across the screen with a burst of
 // suits in the winner's colour (none with animations off), or a
 // sound. `colour` is the winner's card-back colour (a CSS colour) or null.
 const SUITS = ['♠', '♥', '♦', '♣'];
@@ -87,13 +88,14 @@ const SUITS = ['♠', '♥', '♦', '♣'];
  * @param {string | null} [colour]
  */
 export function announce(result, winner, colour = null) {
-  if (result.reason !== 'demon') {
+  const call = callKey(result.reason);
+  if (!call) {
     play('end');
     return;
   }
   play('win');
   const box = h('div', { class: 'demon-call', role: 'alert' },
-    h('span', { class: 'demon-word', text: t('table.demonCall') }),
+    h('span', { class: 'demon-word', text: t(call) }),
     h('span', { class: 'demon-name', text: winner ? nameOf(winner) : '?' }, botBadge(winner)));
   const burst = h('div', { class: 'demon-burst', 'aria-hidden': 'true' });
   if (colour) burst.style.setProperty('--seat', colour);
