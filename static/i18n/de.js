@@ -479,4 +479,8 @@ export default {
   'result.nerts': '{name} hat „Nerts!“ gerufen',
   'result.abandoned': 'Alle haben die Runde verlassen.',
   'result.ended': 'Die Runde ist vorbei.',
+  'replay.nertsPile': 'Nerts-Stapel: {card} oben ({n} Karten)',
+  'replay.nertsPileEmpty': 'Nerts-Stapel: leer',
+  'replay.workPile': 'Arbeitsstapel {n}: {cards}',
+  'replay.workPileEmpty': 'Arbeitsstapel {n}: leer',
 };

@@ -492,4 +492,8 @@ export default {
   'result.nerts': '{name} called “Nerts!”',
   'result.abandoned': 'Everyone left the round.',
   'result.ended': 'The round is over.',
+  'replay.nertsPile': 'Nerts pile: {card} on top ({n} cards)',
+  'replay.nertsPileEmpty': 'Nerts pile: empty',
+  'replay.workPile': 'Work pile {n}: {cards}',
+  'replay.workPileEmpty': 'Work pile {n}: empty',
 };

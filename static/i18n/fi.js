@@ -479,4 +479,8 @@ export default {
   'result.nerts': '{name} huusi ”Nerts!”',
   'result.abandoned': 'Kaikki lähtivät kierrokselta.',
   'result.ended': 'Kierros on ohi.',
+  'replay.nertsPile': 'Nerts-pakka: päällimmäisenä {card} ({n} korttia)',
+  'replay.nertsPileEmpty': 'Nerts-pakka: tyhjä',
+  'replay.workPile': 'Työpino {n}: {cards}',
+  'replay.workPileEmpty': 'Työpino {n}: tyhjä',
 };

@@ -481,4 +481,8 @@ export default {
   'result.nerts': '{name} a strigat „Nerts!”',
   'result.abandoned': 'Toți au părăsit runda.',
   'result.ended': 'Runda s-a terminat.',
+  'replay.nertsPile': 'Teancul Nerts: {card} deasupra ({n} cărți)',
+  'replay.nertsPileEmpty': 'Teancul Nerts: gol',
+  'replay.workPile': 'Teancul de lucru {n}: {cards}',
+  'replay.workPileEmpty': 'Teancul de lucru {n}: gol',
 };

@@ -480,4 +480,8 @@ export default {
   'result.nerts': '{name} кричит «Нертс!»',
   'result.abandoned': 'Все покинули раунд.',
   'result.ended': 'Раунд окончен.',
+  'replay.nertsPile': 'Стопка «Нертс»: сверху {card} (карт: {n})',
+  'replay.nertsPileEmpty': 'Стопка «Нертс»: пусто',
+  'replay.workPile': 'Рабочая стопка {n}: {cards}',
+  'replay.workPileEmpty': 'Рабочая стопка {n}: пусто',
 };
