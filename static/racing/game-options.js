@@ -105,7 +105,9 @@ export function houseRuleParts(rules) {
 }
 
 // The game in one line, for the table's status bar and the replay's heading:
-// "Demon", or "Nerts · draw 1 · Racing Demon spaces".
+// "Demon", or "Nerts · draw 1 · Racing Demon spaces". The house rules only when
+// `options` names them: a replay's answer may carry the game alone, and defaults shown
+// for rules nobody stated could be untrue.
 /**
  * @param {unknown} options room options, or nothing (Demon)
  * @param {Translate} t
@@ -114,7 +116,10 @@ export function houseRuleParts(rules) {
 export function gameLine(options, t) {
   const { game, house_rules: rules } = choiceOf(options);
   const words = [gameName(game, t)];
-  if (game === 'nerts') for (const [key, vars] of houseRuleParts(rules)) words.push(t(key, vars));
+  const stated = field(options, 'house_rules');
+  if (game === 'nerts' && stated && typeof stated === 'object') {
+    for (const [key, vars] of houseRuleParts(rules)) words.push(t(key, vars));
+  }
   return words.join(' · ');
 }
 

@@ -49,7 +49,8 @@ test('what is sent: Nerts with its house rules; Demon nothing, or game demon to 
 test('the header line names the game and the house rules in short form', () => {
   assert.equal(gameLine({ rounds: 3 }, t), 'Demon');
   assert.equal(gameLine(undefined, t), 'Demon');
-  assert.equal(gameLine({ game: 'nerts' }, t), 'Nerts · draw 3');
+  assert.equal(gameLine({ game: 'nerts' }, t), 'Nerts'); // no house rules stated: none guessed
+  assert.equal(gameLine({ game: 'nerts', house_rules: {} }, t), 'Nerts · draw 3');
   assert.equal(gameLine({ game: 'nerts', house_rules: { draw: 1, racing_spaces: true } }, t),
     'Nerts · draw 1 · Racing Demon spaces');
   assert.equal(gameLine({ game: 'nerts', house_rules: { stall: false } }, t), 'Nerts · draw 3 · no stall');
