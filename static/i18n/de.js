@@ -476,7 +476,7 @@ export default {
   'house.short.racingSpaces': 'Racing-Demon-Lücken',
   'house.short.noStall': 'ohne Stillstand',
   'home.createTitleNerts': 'Nerts-Raum eröffnen',
-  'result.nerts': '{name} hat „Nerts!“ gerufen',
+  'result.nertsCalled': '{name} hat „Nerts!“ gerufen',
   'result.abandoned': 'Alle haben die Runde verlassen.',
   'result.ended': 'Die Runde ist vorbei.',
   'replay.nertsPile': 'Nerts-Stapel: {card} oben ({n} Karten)',

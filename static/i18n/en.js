@@ -489,7 +489,7 @@ export default {
   'house.short.racingSpaces': 'Racing Demon spaces',
   'house.short.noStall': 'no stall',
   'home.createTitleNerts': 'Start a Nerts room',
-  'result.nerts': '{name} called “Nerts!”',
+  'result.nertsCalled': '{name} called “Nerts!”',
   'result.abandoned': 'Everyone left the round.',
   'result.ended': 'The round is over.',
   'replay.nertsPile': 'Nerts pile: {card} on top ({n} cards)',

@@ -476,7 +476,7 @@ export default {
   'house.short.racingSpaces': 'Racing Demon -tyhjät',
   'house.short.noStall': 'ei jumitusta',
   'home.createTitleNerts': 'Perusta Nerts-huone',
-  'result.nerts': '{name} huusi ”Nerts!”',
+  'result.nertsCalled': '{name} huusi ”Nerts!”',
   'result.abandoned': 'Kaikki lähtivät kierrokselta.',
   'result.ended': 'Kierros on ohi.',
   'replay.nertsPile': 'Nerts-pakka: päällimmäisenä {card} ({n} korttia)',

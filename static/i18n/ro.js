@@ -478,7 +478,7 @@ export default {
   'house.short.racingSpaces': 'locuri goale Racing Demon',
   'house.short.noStall': 'fără blocaj',
   'home.createTitleNerts': 'Creează o cameră Nerts',
-  'result.nerts': '{name} a strigat „Nerts!”',
+  'result.nertsCalled': '{name} a strigat „Nerts!”',
   'result.abandoned': 'Toți au părăsit runda.',
   'result.ended': 'Runda s-a terminat.',
   'replay.nertsPile': 'Teancul Nerts: {card} deasupra ({n} cărți)',

@@ -477,7 +477,7 @@ export default {
   'house.short.racingSpaces': 'места Racing Demon',
   'house.short.noStall': 'без застоя',
   'home.createTitleNerts': 'Создать комнату «Нертс»',
-  'result.nerts': '{name} кричит «Нертс!»',
+  'result.nertsCalled': '{name} кричит «Нертс!»',
   'result.abandoned': 'Все покинули раунд.',
   'result.ended': 'Раунд окончен.',
   'replay.nertsPile': 'Стопка «Нертс»: сверху {card} (карт: {n})',

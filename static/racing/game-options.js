@@ -158,6 +158,6 @@ const KNOWN_REASONS = ['stuck', 'vote', 'time', 'abandoned'];
 export function reasonText(reason, winnerName, t) {
   const name = winnerName || '?';
   if (reason === 'demon') return t('result.demon', { name });
-  if (reason === 'nerts') return t('result.nerts', { name });
+  if (reason === 'nerts') return t('result.nertsCalled', { name });
   return t(KNOWN_REASONS.includes(/** @type {string} */ (reason)) ? `result.${reason}` : 'result.ended');
 }
