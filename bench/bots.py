@@ -55,7 +55,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,8 +64,9 @@ from _reference import REFERENCES, ReferenceMemory, reference_decide, reference_
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.room.room import Options, Phase, Player, Room
 from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time
-from app.demon.rules.round import RoundAnalysis
+from app.demon.rules.round import DemonRound, RoundAnalysis
 from app.demon.rules.view import seat_view
+from app.racing import DEMON
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
@@ -115,7 +116,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     bots = []
     for p, lv in zip(players, levels):
         assert p.bot is not None  # add_bot seated a bot
-        bots.append(Bot(p, lv, p.bot.memory, p.bot.rng))
+        bots.append(Bot(p, lv, p.bot.memory_for(DEMON), p.bot.rng))
     ref_memory = {seat: ReferenceMemory() for seat, lv in enumerate(levels) if lv in REFERENCES}
     queue: list[tuple[float, int, int, tuple[str, Any] | None]] = []  # (time, order, seat, message)
     order = itertools.count()
@@ -130,7 +131,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         assert room.round is not None  # a round is being played
         if bot.level in REFERENCES:
             ref = REFERENCES[bot.level]
-            d = reference_decide(seat_view(room.round, seat), ref, ref_memory[seat], bot.rng)
+            d = reference_decide(seat_view(cast(DemonRound, room.round), seat), ref, ref_memory[seat], bot.rng)
             delay = reference_pace(ref, bot.rng)
         else:
             d, delay = bot_look(bot, seat)
@@ -155,7 +156,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         if len(timings.decide_ns) % 7 == 0:  # kept to time again, quietly, after the run
             timings.samples.append((room.round, seat, stuck, bot.level, bot.memory.to_json(), bot.rng.state))
             ts = time.perf_counter_ns()
-        view = seat_view(room.round, seat, stuck=stuck)
+        view = seat_view(cast(DemonRound, room.round), seat, stuck=stuck)
         t1 = time.perf_counter_ns()
         d = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
         t2 = time.perf_counter_ns()

@@ -16,8 +16,8 @@ from typing import Protocol, TypedDict
 from app.common.cards import Card
 from app.demon.room.phases import Op, Phase, allows
 from app.demon.room.seating import Player, Seating
-from app.demon.rules.round import DemonRound
 from app.protocol import server as out
+from app.racing import RaceGame, RaceRound
 
 
 class ShownOptions(Protocol):
@@ -45,7 +45,7 @@ class ShownRoom(Protocol):
     @property
     def spectators(self) -> list[Player]: ...
     @property
-    def round(self) -> DemonRound | None: ...
+    def round(self) -> RaceRound | None: ...
     @property
     def votes(self) -> set[int]: ...
     @property
@@ -86,7 +86,9 @@ def foundation_entry(index: int, pile: Sequence[tuple[Card, int]]) -> out.Founda
     return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
 
 
-def round_view(rnd: DemonRound, stuck: list[int], votes: set[int], bots_finish: bool = False) -> out.RoundView:
+def round_view(
+    rnd: RaceRound, stuck: list[int], votes: set[int], bots_finish: bool = False, game: RaceGame | None = None
+) -> out.RoundView:
     view = out.RoundView(
         seats=[rnd.seat_view(s) for s in range(len(rnd.seats))],
         foundations=[foundation_entry(i, pile) for i, pile in enumerate(rnd.foundations)],
@@ -97,6 +99,8 @@ def round_view(rnd: DemonRound, stuck: list[int], votes: set[int], bots_finish: 
     )
     if bots_finish:
         view["bots_finish"] = True
+    if game is not None:
+        view.update(game.view_extras(rnd))  # type: ignore[typeddict-item]  # the game's own keys (Nerts' `stalled`)
     return view
 
 

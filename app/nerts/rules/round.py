@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.common.cards import Card
 from app.common.checks import is_int
 from app.common.errors import GameOver, IllegalAction, NotStarted
 from app.nerts.rules import play, position, view
@@ -127,9 +128,19 @@ class NertsRound:
         index = self._seat_index(seat)
         return is_stuck(self.seats[index], self.foundation_wants(), self.options.draw)
 
-    def stuck_seats(self) -> frozenset[int]:
-        wants = self.foundation_wants()
-        return frozenset(s for s, st in enumerate(self.seats) if is_stuck(st, wants, self.options.draw))
+    def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:
+        """The stuck seats (N12), of all or of those in `among`."""
+        wants, draw = self.foundation_wants(), self.options.draw
+        seats = range(len(self.seats)) if among is None else among
+        return frozenset(s for s in seats if is_stuck(self.seats[s], wants, draw))
+
+    def source_card(self, seat: int, src: int | str) -> Card | None:
+        """The card on top of `src` ("nerts", "waste" or a work pile) of `seat`, if any."""
+        st = self.seats[seat]
+        pile = (
+            st.nerts if src == "nerts" else st.waste if src == "waste" else st.work[src] if isinstance(src, int) else ()
+        )
+        return pile[-1] if pile else None
 
     def _all_present_stuck(self, first: int | None) -> bool:
         """`first` (the seat that just moved, the likeliest to have a move) is asked first."""
