@@ -1,9 +1,9 @@
 """Everything around a Nerts round, in real Chromium on the package's server: the host
 picks the game and Nerts' house rules in the lobby and a second browser reads them
 before the start, with the keyboard focus kept on the control the host changed; the
-home page starts a Nerts practice room with its house rules; the table's bar names the
-game; the results show a negative score with a real minus sign; the round's replay
-opens with Nerts' seats; the recent games name the game.
+table's bar names the game; the results show a negative score with a real minus sign;
+the round's replay opens with Nerts' seats; the home page starts a Nerts practice room
+with its house rules.
 
 The words are the English table's (static/i18n/en.js, block "Nerts lobby").
 """
@@ -66,25 +66,56 @@ def test_the_host_picks_nerts_and_house_rules_and_everyone_reads_them_before_the
     expect(ann.locator("#lobby-draw")).to_have_value("1")
     expect(ann.locator("#lobby-racing-spaces")).to_be_checked()
 
-    # The other options still work beside them, and keep the game.
-    ann.select_option("#lobby-rounds", "2")
-    expect(bob.locator(".opt-list").nth(1)).to_contain_text("2")
+    # The other options still work beside them, and keep the game: one round.
+    ann.select_option("#lobby-rounds", "1")
+    expect(bob.locator(".opt-list").nth(1).locator("dd").first).to_have_text("1")
     expect(choice.locator("dd .opt-value")).to_have_text(["Nerts", "One", "On", "Off"])
 
     # Back to Demon and to Nerts again: the house rules follow.
     ann.check("#lobby-game-demon")
     expect(choice.locator("dd")).to_have_text(["Demon"])
     ann.check("#lobby-game-nerts")
-    expect(choice.locator("dd .opt-value").first).to_have_text("Nerts")
+    expect(choice.locator("dd .opt-value")).to_have_text(["Nerts", "Three", "Off", "On"])
 
-    # The start: both tables' bar names the game and its house rules.
+    # The start: both tables' bar names the game and its house rules (the switch back
+    # to Demon dropped the ones chosen: Nerts again starts from the defaults).
     ann.click("#start-game")
     for page in (ann, bob):
-        line = page.locator(".table-status .game-line .long")
-        expect(line).to_have_text(re.compile(r"^Nerts · draw \d( · .*)?$"), timeout=15000)
+        expect(page.locator(".table-status .game-line .long")).to_have_text("Nerts · draw 3", timeout=15000)
+
+    # Both vote with nothing played: each has 13 cards left in the Nerts pile and none
+    # home, −26 each (N14), written with a real minus sign, never a hyphen.
+    for page in (ann, bob):
+        expect(page.locator("#vote-end")).to_be_visible()
+        page.click("#vote-end")
+    for page in (ann, bob):
+        results = page.locator("#results")
+        expect(results).to_contain_text("The match is over")
+        for name in ("Ann", "Bob"):
+            row = results.locator("tbody tr", has_text=name)
+            expect(row.locator("td")).to_have_text([f"{MINUS}26", f"{MINUS}26"])
+            assert "-" not in row.inner_text()
+        expect(results.locator(".reason")).to_have_text("The players voted to end the round.")
+        # a tie is shared, not a win for both
+        expect(page.locator(".match-winner")).to_have_text("A tie: Ann, Bob share first place")
+
+    # The round's replay opens with Nerts' seats, from the deal to the same scores.
+    with bob.context.expect_page() as opened:
+        bob.click("#watch-replay")
+    viewer = opened.value
+    viewer.set_default_timeout(8000)
+    expect(viewer.locator("#replay-game")).to_have_text("Nerts")
+    expect(viewer.locator(".nerts-seat")).to_have_count(2)
+    expect(viewer.locator(".nerts-seat.big .nerts-pile .nerts-count")).to_have_text("13")
+    expect(viewer.locator(".nerts-seat.big .work-pile")).to_have_count(4)
+    viewer.keyboard.press("End")
+    ending = viewer.locator("#replay-results")
+    expect(ending).to_be_visible()
+    expect(ending.locator(".reason")).to_have_text("The players voted to end the round.")
+    expect(ending.locator("tbody td")).to_have_text([f"{MINUS}26", f"{MINUS}26"])
 
 
-def test_a_nerts_practice_room_from_the_home_page_ends_with_a_negative_score_and_replays(open_page):
+def test_a_nerts_practice_room_from_the_home_page_with_its_house_rules(open_page):
     ann = open_page("ann")
     ann.fill("#practice-name", "Ann")
     ann.select_option("#create-rounds", "1")
@@ -116,20 +147,3 @@ def test_a_nerts_practice_room_from_the_home_page_ends_with_a_negative_score_and
     expect(ann_row.locator("td")).to_have_text([f"{MINUS}26", f"{MINUS}26"])
     assert "-" not in ann_row.inner_text()
     expect(results.locator(".reason")).not_to_contain_text("Demon")
-
-    # The round's replay opens with Nerts' seats and ends on the same scores.
-    with ann.context.expect_page() as opened:
-        ann.click("#watch-replay")
-    viewer = opened.value
-    viewer.set_default_timeout(8000)
-    expect(viewer.locator("#replay-game")).to_have_text(re.compile(r"^Nerts"))
-    expect(viewer.locator(".nerts-seat")).to_have_count(2)
-    expect(viewer.locator(".nerts-seat.big .nerts-count").first).to_have_text("13")
-    viewer.keyboard.press("End")
-    ending = viewer.locator("#replay-results")
-    expect(ending).to_be_visible()
-    expect(ending.locator("tbody tr", has_text="Ann").locator("td")).to_have_text(f"{MINUS}26")
-
-    # The finished match is among the recent games, named by its game.
-    ann.goto("/")
-    expect(ann.locator(".recent-list li").first.locator(".recent-kind")).to_have_text("Nerts")
