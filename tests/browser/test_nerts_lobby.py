@@ -15,6 +15,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.helpers import create_room, join_by_link
+from tests.browser.test_accessibility import axe_violations
 
 MINUS = "\u2212"
 
@@ -51,6 +52,8 @@ def test_the_host_picks_nerts_and_house_rules_and_everyone_reads_them_before_the
         "An emptied work pile is filled at once from your Nerts pile."
     )
     expect(choice).to_contain_text("When everyone is stuck")
+    axe_violations(ann, "the host's lobby, Nerts")
+    axe_violations(bob, "a player's lobby, Nerts")
 
     # H2 draw one, H3 on, H4 off: each reaches the other browser before the start
     ann.select_option("#lobby-draw", "1")
@@ -108,6 +111,7 @@ def test_the_host_picks_nerts_and_house_rules_and_everyone_reads_them_before_the
     expect(viewer.locator(".nerts-seat")).to_have_count(2)
     expect(viewer.locator(".nerts-seat.big .nerts-pile .nerts-count")).to_have_text("13")
     expect(viewer.locator(".nerts-seat.big .work-pile")).to_have_count(4)
+    axe_violations(viewer, "a Nerts round's replay")
     viewer.keyboard.press("End")
     ending = viewer.locator("#replay-results")
     expect(ending).to_be_visible()
@@ -129,6 +133,7 @@ def test_a_nerts_practice_room_from_the_home_page_with_its_house_rules(open_page
     expect(house).to_be_visible()
     expect(house).not_to_have_attribute("open", "")
     ann.click("#practice-house summary")
+    axe_violations(ann, "the home page, Nerts' house rules open")
     ann.select_option("#practice-draw", "1")
     ann.check("#practice-racing-spaces")
     ann.click("#practice-start")
