@@ -212,6 +212,7 @@ export function mount(container, { navigate }) {
     const rules = h('section', { class: 'panel about', 'aria-labelledby': 'about-title' },
       h('h2', { id: 'about-title', text: t('home.aboutTitle') }),
       h('p', { text: t('home.aboutDemon') }),
+      h('p', { text: t('home.aboutNerts') }),
       h('p', { text: t('home.aboutGrip') }),
       h('button', { type: 'button', class: 'secondary', onclick: () => showRules() }, t('home.readRules')));
 

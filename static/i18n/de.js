@@ -478,6 +478,7 @@ export default {
   'house.short.noStall': 'ohne Stillstand',
   'home.createTitleNerts': 'Nerts-Raum eröffnen',
   'result.nertsCalled': '{name} hat „Nerts!“ gerufen',
+  'home.aboutNerts': 'Nerts: Alle spielen gleichzeitig einen Nerts-Stapel aus 13 Karten, vier Arbeitsstapel und ihr eigenes Blatt auf dieselben Ablagen. Wer den Nerts-Stapel zuerst leert, ruft „Nerts!“; jede Karte, die darin bleibt, kostet zwei Punkte.',
   'result.abandoned': 'Alle haben die Runde verlassen.',
   'result.ended': 'Die Runde ist vorbei.',
   'replay.nertsPile': 'Nerts-Stapel: {card} oben ({n} Karten)',

@@ -491,6 +491,7 @@ export default {
   'house.short.noStall': 'no stall',
   'home.createTitleNerts': 'Start a Nerts room',
   'result.nertsCalled': '{name} called “Nerts!”',
+  'home.aboutNerts': 'Nerts: everyone plays a Nerts pile of 13, four work piles and their own deck at the same time, onto the same foundations. The first to empty their Nerts pile calls “Nerts!”; each card left in it costs two points.',
   'result.abandoned': 'Everyone left the round.',
   'result.ended': 'The round is over.',
   'replay.nertsPile': 'Nerts pile: {card} on top ({n} cards)',

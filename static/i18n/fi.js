@@ -478,6 +478,7 @@ export default {
   'house.short.noStall': 'ei jumitusta',
   'home.createTitleNerts': 'Perusta Nerts-huone',
   'result.nertsCalled': '{name} huusi ”Nerts!”',
+  'home.aboutNerts': 'Nerts: jokainen pelaa yhtä aikaa 13 kortin Nerts-pakkaa, neljää työpinoa ja omaa pakkaansa samoille peruspinoille. Ensimmäinen, joka tyhjentää Nerts-pakkansa, huutaa ”Nerts!”; jokainen siihen jäävä kortti maksaa kaksi pistettä.',
   'result.abandoned': 'Kaikki lähtivät kierrokselta.',
   'result.ended': 'Kierros on ohi.',
   'replay.nertsPile': 'Nerts-pakka: päällimmäisenä {card} ({n} korttia)',

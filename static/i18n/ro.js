@@ -480,6 +480,7 @@ export default {
   'house.short.noStall': 'fără blocaj',
   'home.createTitleNerts': 'Creează o cameră Nerts',
   'result.nertsCalled': '{name} a strigat „Nerts!”',
+  'home.aboutNerts': 'Nerts: fiecare joacă în același timp un teanc Nerts de 13 cărți, patru teancuri de lucru și propriul pachet, pe aceleași fundații. Primul care își golește teancul Nerts strigă „Nerts!”; fiecare carte rămasă în el costă două puncte.',
   'result.abandoned': 'Toți au părăsit runda.',
   'result.ended': 'Runda s-a terminat.',
   'replay.nertsPile': 'Teancul Nerts: {card} deasupra ({n} cărți)',
