@@ -10,6 +10,13 @@ import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, cardText } from '../cards/cards.js';
 import { playerAtSeat, colourOfSeat, shownName } from '../demon/demon-model.js';
 
+// The stylesheet comes with the first Nerts replay drawn: the first visit loads none of it.
+const STYLES = new URL('../styles/nerts-replay.css', import.meta.url).href;
+function loadStyles() {
+  if (document.querySelector('link[data-nerts-replay-styles]')) return;
+  document.head.append(h('link', { rel: 'stylesheet', href: STYLES, dataset: { nertsReplayStyles: '' } }));
+}
+
 /** @typedef {import('./replay-model.js').NertsSeatView} NertsSeatView */
 /** @typedef {import('../demon/protocol-types.js').RoomState} RoomState */
 
@@ -64,6 +71,7 @@ function seatEl(view, seat, state, { big, home }) {
  * @param {HTMLElement} othersBox where the other seats go
  */
 export function createNertsSeats(bigBox, othersBox) {
+  loadStyles();
   /** @param {{ state: RoomState, round: import('../demon/protocol-types.js').Round, seat: number }} v */
   function draw({ state, round, seat: big }) {
     const seats = /** @type {NertsSeatView[]} */ (/** @type {unknown} */ (round.seats));
