@@ -24,6 +24,9 @@ class ShownOptions(Protocol):
     @property
     def max_players(self) -> int: ...
 
+    @property
+    def game(self) -> str: ...
+
     def to_json(self) -> out.OptionsJson: ...
 
 
@@ -74,6 +77,7 @@ class RoomSummary(TypedDict):
     """`GET /api/rooms/{code}` (an HTTP answer, not a socket message)."""
 
     code: str
+    game: str  # "demon" or "nerts": a newcomer with the link knows what is played
     phase: str
     players: list[SummaryPlayer]
     max_players: int
@@ -139,6 +143,7 @@ def summary(room: ShownRoom) -> RoomSummary:
     """`GET /api/rooms/{code}`: enough to decide whether to join."""
     return RoomSummary(
         code=room.code,
+        game=room.options.game,
         phase=room.phase.value,
         players=[
             SummaryPlayer(
