@@ -10,7 +10,7 @@ import { play } from '../common/sound.js';
 import { botBadge, nameOf } from './bot-badge.js';
 import { errorText } from '../common/ui.js';
 import { joinProspect } from './round-status.js';
-import { callKey } from '../racing/game-options.js';
+import { callKey, gameName, gameOf } from '../racing/game-options.js';
 
 // The line above the room saying whether the socket is connected.
 /**
@@ -126,7 +126,7 @@ function prospectNote(prospect) {
 // new seat; `stillWanted()` turns false once the page has moved on.
 /**
  * GET /api/rooms/{code}: who is in the room, and whether a seat is free.
- * @typedef {{phase?: string, free_seats?: number, players?: {name: string, bot?: string | null}[]}} RoomSummary
+ * @typedef {{phase?: string, game?: string, free_seats?: number, players?: {name: string, bot?: string | null}[]}} RoomSummary
  */
 
 /**
@@ -149,6 +149,8 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
     replaceChildren(stage, h('form', { class: 'panel join-link', onsubmit: submit },
       h('h1', null, t('room.joinTitle'), ' ', h('span', { class: 'code-small', text: code })),
       info === false ? h('p', { class: 'error', role: 'alert', text: t('home.noSuchRoom') }) : null,
+      // which game the room plays, when the server says (racing/game-options.js)
+      info ? h('p', { class: 'join-game', text: t('game.playing', { game: gameName(gameOf(info), t) }) }) : null,
       players,
       prospectNote(joinProspect(info)),
       joinError ? h('p', { class: 'error', role: 'alert', text: joinError }) : null,

@@ -461,6 +461,7 @@ export default {
   'game.nerts': 'Nerts',
   'game.demonHint': 'Klondike-Auslagen: zuerst alle 52 Karten ablegen.',
   'game.nertsHint': 'Vier Arbeitsstapel: zuerst den Nerts-Stapel aus 13 Karten leeren.',
+  'game.playing': 'Spiel: {game}',
   'game.nertsCall': 'Nerts!',
   'house.title': 'Hausregeln',
   'house.draw': 'Karten pro Zug vom Stock',

@@ -474,6 +474,7 @@ export default {
   'game.nerts': 'Nerts',
   'game.demonHint': 'Klondike layouts: play out all 52 cards first.',
   'game.nertsHint': 'Four work piles: empty your 13-card Nerts pile first.',
+  'game.playing': 'Game: {game}',
   'game.nertsCall': 'Nerts!',
   'house.title': 'House rules',
   'house.draw': 'Cards per draw',

@@ -461,6 +461,7 @@ export default {
   'game.nerts': 'Nerts',
   'game.demonHint': 'Klondike-pöydät: pelaa ensimmäisenä kaikki 52 korttia.',
   'game.nertsHint': 'Neljä työpinoa: tyhjennä ensimmäisenä 13 kortin Nerts-pakkasi.',
+  'game.playing': 'Peli: {game}',
   'game.nertsCall': 'Nerts!',
   'house.title': 'Talon säännöt',
   'house.draw': 'Kortteja nostoa kohden',

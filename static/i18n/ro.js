@@ -463,6 +463,7 @@ export default {
   'game.nerts': 'Nerts',
   'game.demonHint': 'Așezări Klondike: joacă primul toate cele 52 de cărți.',
   'game.nertsHint': 'Patru teancuri de lucru: golește primul teancul Nerts de 13 cărți.',
+  'game.playing': 'Joc: {game}',
   'game.nertsCall': 'Nerts!',
   'house.title': 'Reguli ale casei',
   'house.draw': 'Cărți la o tragere',

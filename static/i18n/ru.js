@@ -462,6 +462,7 @@ export default {
   'game.nerts': 'Нертс',
   'game.demonHint': 'Раскладки «Косынки»: первым выложите все 52 карты.',
   'game.nertsHint': 'Четыре рабочие стопки: первым опустошите стопку «Нертс» из 13 карт.',
+  'game.playing': 'Игра: {game}',
   'game.nertsCall': 'Нертс!',
   'house.title': 'Домашние правила',
   'house.draw': 'Карт за раз из колоды',

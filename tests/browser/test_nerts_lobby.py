@@ -27,6 +27,9 @@ def focused_id(page) -> str:
 def test_the_host_picks_nerts_and_house_rules_and_everyone_reads_them_before_the_start(open_page):
     ann = open_page("ann")
     code = create_room(ann, "Ann")
+    # the link's page says which game the room plays before one joins
+    cleo = open_page("cleo", path=f"/r/{code}")
+    expect(cleo.locator(".join-game")).to_have_text("Game: Demon")
     bob = open_page("bob", path=None)
     join_by_link(bob, f"/r/{code}", "Bob")
 
@@ -117,6 +120,13 @@ def test_the_host_picks_nerts_and_house_rules_and_everyone_reads_them_before_the
     expect(ending).to_be_visible()
     expect(ending.locator(".reason")).to_have_text("The players voted to end the round.")
     expect(ending.locator("tbody td")).to_have_text([f"{MINUS}26", f"{MINUS}26"])
+
+    # The join page of a Nerts room says so; the finished match is among Bob's recent
+    # games, named by its game.
+    cleo.reload()
+    expect(cleo.locator(".join-game")).to_have_text("Game: Nerts")
+    bob.goto("/")
+    expect(bob.locator(".recent-list li").first.locator(".recent-kind")).to_have_text("Nerts")
 
 
 def test_a_nerts_practice_room_from_the_home_page_with_its_house_rules(open_page):
