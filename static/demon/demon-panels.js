@@ -74,8 +74,8 @@ function connText(p) {
  */
 export function createStatusBar(el, { onVote }) {
   const fixed = {
-    // which game is on (Demon, or Nerts with its house rules); a phone shows Nerts' name
-    // alone and not Demon's, whose bar must stay one line at a table of eight (style.css)
+    // which game is on (Demon, or Nerts with its house rules); on a phone only a screen
+    // reader hears it, since the bar must stay one line at a table of eight (style.css)
     game: h('span', { class: 'game-line' }, h('span', { class: 'long' }), h('span', { class: 'short' })),
     roundNo: h('span', { class: 'round-no' }),
     timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
@@ -111,10 +111,7 @@ export function createStatusBar(el, { onVote }) {
     const voted = Boolean(r && r.votes && seat !== null && r.votes.includes(seat));
     const choice = endChoice(st, seat);
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
-    const game = gameOf(opts);
-    label(parts.game, gameLine(opts, t), gameName(game, t));
-    const gameClass = `game-line game-${game}`;
-    if (parts.game.className !== gameClass) parts.game.className = gameClass;
+    label(parts.game, gameLine(opts, t), gameName(gameOf(opts), t));
     setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
     setHidden(parts.timeLeft, timeEnd === null);
     setText(parts.phase, phaseText || '');
