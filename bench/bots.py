@@ -1,4 +1,9 @@
-"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--rounds 200] [--big 30]`.
+"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--game demon|nerts] [--rounds 200] [--big 30]`.
+
+`--game demon` (the default) is described below; `--game nerts` plays Nerts rounds among
+the Nerts bots (app/nerts/rules/bot.py) and against their own reference players
+(bench/_nerts_reference.py) and prints the same tables and targets; how those rounds are
+played is in bench/_nerts_table.py.
 
 Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through
 the room's own code: the bots are the room's bot seats (`Room.add_bot`: level, memory
@@ -300,7 +305,16 @@ def main() -> None:
         default=0,
         help="room time limit in seconds for the 8-bot rounds (0: none, the room default)",
     )
+    ap.add_argument("--game", choices=("demon", "nerts"), default="demon", help="which game's bots (default demon)")
+    ap.add_argument("--draw", type=int, choices=(1, 3), default=3, help="nerts only: house rule H2, cards a draw turns")
+    ap.add_argument("--racing-spaces", action="store_true", help="nerts only: house rule H3")
+    ap.add_argument("--no-stall", action="store_true", help="nerts only: house rule H4 off (no stall)")
     args = ap.parse_args()
+    if args.game == "nerts":
+        from _nerts_table import nerts_main
+
+        nerts_main(args)
+        return
 
     timings = Timings()
     names = list(LEVELS)

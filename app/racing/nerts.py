@@ -8,7 +8,9 @@ from typing import Any, cast
 from app.common.cards import Card
 from app.common.events import Event
 from app.common.rng import SplitMix64
+from app.nerts.rules import bot
 from app.nerts.rules.actions import ACTION_TYPES, ToFoundation, action_from_json, action_to_json
+from app.nerts.rules.bot_view import seat_view
 from app.nerts.rules.events import Played, Stalled
 from app.nerts.rules.options import NertsOptions
 from app.nerts.rules.record import make_nerts_record, nerts_initial
@@ -63,17 +65,12 @@ def _make_record(
 
 
 def _decide(rnd: RaceRound, seat: int, stuck: bool, level: str, memory: Any, rng: SplitMix64) -> BotChoice:
-    from app.nerts.rules import bot  # INTERIM until the bots land
-    from app.nerts.rules.bot_view import seat_view
-
     view = seat_view(cast(NertsRound, rnd), seat, stuck=stuck)
     decision = bot.decide(view, bot.LEVELS[level], memory, rng)
     return BotChoice(decision.action, decision.vote_end)
 
 
 def _think_time(level: str, rng: SplitMix64) -> float:
-    from app.nerts.rules import bot  # INTERIM
-
     return bot.think_time(bot.LEVELS[level], rng)
 
 
@@ -95,10 +92,10 @@ NERTS = RaceGame(
     record_initial=lambda record: cast(RaceRound, nerts_initial(record)),
     client_messages=m.nerts_client_message,
     action_message=m.NertsAction,
-    bot_levels={"easy": None, "medium": None, "hard": None},  # INTERIM
+    bot_levels=bot.LEVELS,
     bot_decide=_decide,
     bot_think_time=_think_time,
-    new_bot_memory=dict,  # INTERIM
-    bot_memory_from_json=dict,  # INTERIM
-    bot_memory_type=dict,  # INTERIM
+    new_bot_memory=bot.BotMemory,
+    bot_memory_from_json=bot.BotMemory.from_json,
+    bot_memory_type=bot.BotMemory,
 )

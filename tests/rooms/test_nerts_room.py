@@ -230,3 +230,22 @@ def test_the_link_and_the_recent_games_name_the_game(tmp_path):
         assert [g.get("game") for g in games] == [None, "nerts"]  # newest first; Demon's as before
     finally:
         store.close()
+
+
+def test_a_race_to_a_foundation_names_the_winner_and_the_margin():
+    """N10 as Demon's rule 14: the later play is refused, names who was first, and both
+    players hear the margin on the server's receive clock."""
+    room, players = nerts_room(2)
+    seat = {"work": [["KH"], ["KD"], ["KC"], ["QS"]], "stock": ["9C"], "waste": []}
+    room.round = NertsRound.from_layout(
+        [{"nerts": ["5H", "2S"], **seat}, {"nerts": ["6H", "2S"], **seat}], [[("AS", 0)]]
+    )
+    room.record.begin(room.round, started_at=T0 + 3)
+    first = room.act(players[0], "w", as_sent_nerts({"type": "foundation", "src": "nerts", "pile": 0}), T0 + 5.0)
+    assert first.reply is not None and first.reply["type"] == "ack"
+    late = room.act(players[1], "l", as_sent_nerts({"type": "foundation", "src": "nerts", "pile": None}), T0 + 5.25)
+    reply = late.reply
+    assert reply is not None and reply["code"] == "race_lost"
+    assert reply["by_seat"] == 0 and reply["pile"] == 0 and reply["margin_ms"] == 250
+    ((to, told),) = late.direct
+    assert to == players[0].id and told["margin_ms"] == 250

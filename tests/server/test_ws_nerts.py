@@ -121,3 +121,50 @@ def test_a_nerts_round_played_over_sockets_converges_with_the_server(server, hou
             await p.close()
 
     asyncio.run(main())
+
+
+@pytest.fixture
+def bot_server(tmp_path):
+    from tests.support.live_server import LiveServer
+
+    srv = LiveServer(
+        tmp_path, test_seed=288, countdown_s=0.2, bot_think_scale=0.03, rate_per_s=400, rate_burst=400, send_queue=4096
+    )
+    with srv:
+        yield srv
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_nerts_practice_round_against_bots_is_played_out(bot_server, level):
+    """Bots play Nerts from their seat's view through the same door as a person; the
+    person lets them finish, and the round ends with N14 scores for everyone."""
+
+    async def main():
+        async with httpx.AsyncClient() as http:
+            r = await http.post(
+                bot_server.base + "/api/rooms/practice",
+                json={
+                    "name": "Ann",
+                    "bots": 3,
+                    "level": level,
+                    "rounds": 1,
+                    "game": "nerts",
+                    "house_rules": {"draw": 1},
+                },
+            )
+            r.raise_for_status()
+        ann = Player(bot_server.ws_base, r.json())
+        await ann.connect(protocol=2)
+        await ann.wait_for(lambda: ann.state and ann.state["phase"] == "playing", 10)
+        assert ann.state["options"]["house_rules"]["draw"] == 1
+        # The bots are playing: their cards reach the foundations or their layouts change.
+        start = copy.deepcopy(ann.state["round"]["seats"][1:])
+        await ann.wait_for(lambda: ann.state["round"]["seats"][1:] != start, 20)
+        await ann.send({"type": "vote", "end": True, "bots_finish": True})
+        await ann.wait_for(lambda: ann.state["phase"] == "match_over", 120)
+        result = ann.state["result"]
+        assert result["reason"] in ("nerts", "stuck", "vote")
+        assert set(result["scores"]) == {p["id"] for p in ann.state["players"]}
+        await ann.close()
+
+    asyncio.run(main())
