@@ -5,7 +5,9 @@ table's bar names the game; the results show a negative score with a real minus 
 the round's replay opens with Nerts' seats; the home page starts a Nerts practice room
 with its house rules.
 
-The words are the English table's (static/i18n/en.js, block "Nerts lobby").
+The words are the English table's (static/i18n/en.js, block "Nerts lobby"). These need
+the Nerts table (static/nerts/) and its socket's `protocol: 2` hello: a page without
+them is closed by a Nerts room (4001) and cannot draw its round.
 """
 
 from __future__ import annotations
