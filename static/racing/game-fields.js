@@ -38,7 +38,9 @@ function ruleRow(control, labelKey, hintKey, check) {
 export function gameFields(choice, onChange, { idPrefix, disclose = false }) {
   const radios = GAMES.map((game) => /** @type {HTMLInputElement} */ (h('input', { type: 'radio',
     name: `${idPrefix}-game`, id: `${idPrefix}-game-${game}`, value: game, checked: game === choice.game,
-    'aria-describedby': `${idPrefix}-game-${game}-hint`, onchange: changed })));
+    // named by the game alone, its line read as the description (the label holds both)
+    'aria-labelledby': `${idPrefix}-game-${game}-name`, 'aria-describedby': `${idPrefix}-game-${game}-hint`,
+    onchange: changed })));
   const draw = h('select', { id: `${idPrefix}-draw`, name: 'draw', onchange: changed },
     [3, 1].map((n) => h('option', { value: n, selected: n === choice.house_rules.draw, text: t(`house.draw${n}`) })));
   const racing = h('input', { type: 'checkbox', id: `${idPrefix}-racing-spaces`, name: 'racing_spaces',
@@ -60,7 +62,7 @@ export function gameFields(choice, onChange, { idPrefix, disclose = false }) {
     h('fieldset', { class: 'game-choice' },
       h('legend', { text: t('game.label') }),
       radios.map((radio) => h('label', { for: radio.id, class: 'game-option' }, radio,
-        h('span', { class: 'game-option-name', text: gameName(/** @type {Game} */ (radio.value), t) }),
+        h('span', { class: 'game-option-name', id: `${radio.id}-name`, text: gameName(/** @type {Game} */ (radio.value), t) }),
         h('span', { class: 'note game-hint', id: `${radio.id}-hint`, text: t(`game.${radio.value}Hint`) })))),
     house);
 

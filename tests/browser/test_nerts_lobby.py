@@ -50,6 +50,10 @@ def test_the_host_picks_nerts_and_house_rules_and_everyone_reads_them_before_the
     expect(choice.locator("dd .opt-value")).to_have_text(["Nerts", "Three", "Off", "On"])
     expect(ann.locator("#lobby-game-nerts")).to_be_checked()
     assert focused_id(ann) == "lobby-game-nerts"
+    # a screen reader hears the game's name, then its line
+    nerts = ann.get_by_role("radio", name="Nerts", exact=True)
+    expect(nerts).to_be_checked()
+    expect(nerts).to_have_accessible_description("Four work piles: empty your 13-card Nerts pile first.")
     # each house rule has its one-line explanation beside it, read with its control
     expect(ann.locator("#lobby-house")).to_be_visible()
     expect(ann.locator("#lobby-racing-spaces")).to_have_attribute("aria-describedby", "lobby-racing-spaces-hint")
