@@ -1,6 +1,6 @@
 // The Demon room page's own panels (the lobby and the table are views of their own):
-// the connection banner, the countdown overlay, the "Demon!" call, and the form that
-// joins a room from its link.
+// the connection banner, the countdown overlay, the "Demon!" (or "Nerts!") call, and the
+// form that joins a room from its link.
 
 import { h, replaceChildren, button, animationsOff, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
@@ -78,9 +78,9 @@ export function createCountdown(overlay) {
   };
 }
 
-// The end of a round: "Demon!" (or, in Nerts, "Nerts!") and the winner's name across the screen with a burst of
-// suits in the winner's colour (none with animations off), or a
-// sound. `colour` is the winner's card-back colour (a CSS colour) or null.
+// The end of a round: "Demon!" (in a Nerts room "Nerts!") and the winner's name across
+// the screen with a burst of suits in the winner's colour (none with animations off), or
+// a sound. `colour` is the winner's card-back colour (a CSS colour) or null.
 const SUITS = ['♠', '♥', '♦', '♣'];
 /**
  * @param {import('./protocol-types.js').RoundResult} result
