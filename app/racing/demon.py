@@ -7,7 +7,6 @@ from typing import Any, cast
 
 from app.common.cards import Card
 from app.common.events import Event
-from app.common.rng import SplitMix64
 from app.demon.rules import bot
 from app.demon.rules.actions import ACTION_TYPES, ToFoundation, action_from_json, action_to_json
 from app.demon.rules.events import Played
@@ -15,7 +14,7 @@ from app.demon.rules.record import demon_initial, make_demon_record
 from app.demon.rules.round import DemonRound
 from app.demon.rules.view import seat_view
 from app.protocol import messages as m
-from app.racing.game import BotChoice, RaceGame, RaceRound
+from app.racing.game import BotRules, RaceGame, RaceRound
 
 __all__ = ["DEMON"]
 
@@ -52,16 +51,6 @@ def _make_record(
     return make_demon_record(cast(DemonRound, initial), steps, times=times)
 
 
-def _decide(rnd: RaceRound, seat: int, stuck: bool, level: str, memory: Any, rng: SplitMix64) -> BotChoice:
-    view = seat_view(cast(DemonRound, rnd), seat, stuck=stuck)
-    decision = bot.decide(view, bot.LEVELS[level], memory, rng)
-    return BotChoice(decision.action, decision.vote_end)
-
-
-def _think_time(level: str, rng: SplitMix64) -> float:
-    return bot.think_time(bot.LEVELS[level], rng)
-
-
 DEMON = RaceGame(
     name="demon",
     protocol=1,
@@ -80,10 +69,12 @@ DEMON = RaceGame(
     record_initial=lambda record: cast(RaceRound, demon_initial(record)),
     client_messages=m.client_message,
     action_message=m.Action,
-    bot_levels=bot.LEVELS,
-    bot_decide=_decide,
-    bot_think_time=_think_time,
-    new_bot_memory=bot.BotMemory,
-    bot_memory_from_json=bot.BotMemory.from_json,
-    bot_memory_type=bot.BotMemory,
+    bots=BotRules(
+        levels=bot.LEVELS,
+        seat_view=seat_view,
+        decide_from_view=bot.decide,
+        level_think_time=bot.think_time,
+        memory_type=bot.BotMemory,
+        memory_from_json=bot.BotMemory.from_json,
+    ),
 )

@@ -26,7 +26,7 @@ from app.common.cards import Card
 from app.common.events import Event
 from app.common.rng import SplitMix64
 
-__all__ = ["BotChoice", "FoundationPlay", "RaceEnd", "RaceGame", "RaceRound"]
+__all__ = ["BotChoice", "BotRules", "FoundationPlay", "RaceEnd", "RaceGame", "RaceRound"]
 
 
 class RaceEnd(Protocol):
@@ -93,6 +93,29 @@ class BotChoice:
 
 
 @dataclass(frozen=True)
+class BotRules:
+    """A game's computer players: levels by name ("easy", "medium", "hard"), the view of a
+    seat they decide from (no hidden card: the type holds none), the decision, the think
+    time, and the memory a bot keeps between decisions."""
+
+    levels: Mapping[str, Any]
+    seat_view: Callable[..., Any]  # (round, seat, *, stuck) -> the game's seat view
+    decide_from_view: Callable[[Any, Any, Any, SplitMix64], Any]  # (view, level, memory, rng) -> Decision
+    level_think_time: Callable[[Any, SplitMix64], float]  # (level, rng) -> seconds
+    memory_type: type
+    memory_from_json: Callable[[Any], Any]
+
+    def decide(self, rnd: RaceRound, seat: int, stuck: bool, level: str, memory: Any, rng: SplitMix64) -> BotChoice:
+        """What the bot of `level` at `seat` does now, from that seat's view only."""
+        view = self.seat_view(rnd, seat, stuck=stuck)
+        decision = self.decide_from_view(view, self.levels[level], memory, rng)
+        return BotChoice(decision.action, decision.vote_end)
+
+    def think_time(self, level: str, rng: SplitMix64) -> float:
+        return self.level_think_time(self.levels[level], rng)
+
+
+@dataclass(frozen=True)
 class RaceGame:
     """One racing layout's rules, as the server uses them. Every field is a pure function
     of the game's rules package (or a value from it)."""
@@ -120,13 +143,7 @@ class RaceGame:
     # The socket's client messages, with the `action` field of this game.
     client_messages: TypeAdapter[Any]
     action_message: type  # the `Action` message class whose field holds this game's action
-    # Bots: levels by name, the decision from the seat's view, the think time.
-    bot_levels: Mapping[str, Any]
-    bot_decide: Callable[[RaceRound, int, bool, str, Any, SplitMix64], BotChoice]
-    bot_think_time: Callable[[str, SplitMix64], float]
-    new_bot_memory: Callable[[], Any]
-    bot_memory_from_json: Callable[[Any], Any]
-    bot_memory_type: type
+    bots: BotRules
 
     def foundation_plays(self, events: Iterable[Event]) -> list[FoundationPlay]:
         """The events of `events` that put a card on a foundation."""

@@ -7,7 +7,6 @@ from typing import Any, cast
 
 from app.common.cards import Card
 from app.common.events import Event
-from app.common.rng import SplitMix64
 from app.nerts.rules import bot
 from app.nerts.rules.actions import ACTION_TYPES, ToFoundation, action_from_json, action_to_json
 from app.nerts.rules.bot_view import seat_view
@@ -16,7 +15,7 @@ from app.nerts.rules.options import NertsOptions
 from app.nerts.rules.record import make_nerts_record, nerts_initial
 from app.nerts.rules.round import NertsRound
 from app.protocol import messages as m
-from app.racing.game import BotChoice, RaceGame, RaceRound
+from app.racing.game import BotRules, RaceGame, RaceRound
 
 __all__ = ["NERTS"]
 
@@ -64,16 +63,6 @@ def _make_record(
     return make_nerts_record(cast(NertsRound, initial), steps, times=times)
 
 
-def _decide(rnd: RaceRound, seat: int, stuck: bool, level: str, memory: Any, rng: SplitMix64) -> BotChoice:
-    view = seat_view(cast(NertsRound, rnd), seat, stuck=stuck)
-    decision = bot.decide(view, bot.LEVELS[level], memory, rng)
-    return BotChoice(decision.action, decision.vote_end)
-
-
-def _think_time(level: str, rng: SplitMix64) -> float:
-    return bot.think_time(bot.LEVELS[level], rng)
-
-
 NERTS = RaceGame(
     name="nerts",
     protocol=2,
@@ -92,10 +81,12 @@ NERTS = RaceGame(
     record_initial=lambda record: cast(RaceRound, nerts_initial(record)),
     client_messages=m.nerts_client_message,
     action_message=m.NertsAction,
-    bot_levels=bot.LEVELS,
-    bot_decide=_decide,
-    bot_think_time=_think_time,
-    new_bot_memory=bot.BotMemory,
-    bot_memory_from_json=bot.BotMemory.from_json,
-    bot_memory_type=bot.BotMemory,
+    bots=BotRules(
+        levels=bot.LEVELS,
+        seat_view=seat_view,
+        decide_from_view=bot.decide,
+        level_think_time=bot.think_time,
+        memory_type=bot.BotMemory,
+        memory_from_json=bot.BotMemory.from_json,
+    ),
 )

@@ -6,7 +6,7 @@ its engine action goes into the same validated `Action` message a socket's JSON 
 action id, and goes through `Hub.bot_message`, which is the socket's `handle_message`
 without a socket. So it meets the same validation, the same first-come arbitration (a bot that is slower than a person
 to a foundation gets `race_lost` like anybody) and the same versions. It decides only
-from its seat's view (each game's seat view for bots, `RaceGame.bot_decide`): what a
+from its seat's view (each game's seat view for bots, `RaceGame.bots`): what a
 person at that seat sees.
 
 Timing, as a person plays: a bot looks at the table when it changes, makes up its mind,
@@ -126,7 +126,7 @@ class BotDriver:
             return
         bot = player.bot
         assert bot is not None
-        delay = handle.room.record.game.bot_think_time(bot.level, bot.rng)
+        delay = handle.room.record.game.bots.think_time(bot.level, bot.rng)
         if handle.room.bots_finish:
             delay = hurried(delay)
         delay *= self.think_scale
@@ -173,7 +173,7 @@ class BotDriver:
         room, bot, seat = handle.room, player.bot, player.seat
         assert bot is not None and seat is not None and room.round is not None  # `_can_play`
         game = room.record.game  # the game the round was dealt in
-        decision = game.bot_decide(
+        decision = game.bots.decide(
             room.round, seat, seat in room.public_stuck(), bot.level, bot.memory_for(game), bot.rng
         )
         if decision.action is not None:  # validated like a socket's message (its id too)

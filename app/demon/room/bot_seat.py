@@ -4,7 +4,7 @@ A bot is an ordinary `Player` of the room with one of these attached (`Player.bo
 Everything in it is plain and saved with its player (`seating.Player.to_json`), so a restarted server
 restores a bot with the same level, the same memory and the same random state, and it
 carries on. The code that makes it act lives in app/demon/hub/bot_driver.py; the decisions in
-each game's rules (`RaceGame.bot_decide`).
+each game's rules (`RaceGame.bots`).
 
 Its memory is the game's own (Demon's and Nerts' bots remember different things), and a
 table's game can change between matches: so the memory is made, or read back from what
@@ -45,15 +45,15 @@ class BotSeat:
         """The bot's memory as `game`'s bots keep it: the one it has, the saved one read
         back, or a fresh one (a memory another game made, or one that does not read,
         starts afresh: it only ever helps the bot play better)."""
-        if isinstance(self.memory, game.bot_memory_type):
+        if isinstance(self.memory, game.bots.memory_type):
             return self.memory
         fresh: Any = None
         if self.saved_memory is not None:
             try:
-                fresh = game.bot_memory_from_json(self.saved_memory)
+                fresh = game.bots.memory_from_json(self.saved_memory)
             except ValueError:
                 fresh = None
-        self.memory = fresh if fresh is not None else game.new_bot_memory()
+        self.memory = fresh if fresh is not None else game.bots.memory_type()
         self.saved_memory = None
         return self.memory
 
