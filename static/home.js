@@ -11,7 +11,9 @@ import { backEl, cardEl } from './cards/cards.js';
 import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './demon/bot-badge.js';
 import { errorText, optionFields } from './common/ui.js';
 import { markGuidedRoom } from './guide/guide.js';
-import { mergeRecent, seatsToAsk } from './recent-games.js';
+import { mergeRecent, seatsToAsk, gameOfMatch } from './recent-games.js';
+import { HOUSE_RULE_DEFAULTS, gameName, wireFields } from './racing/game-options.js';
+import { gameFields } from './racing/game-fields.js';
 
 /**
  * @param {HTMLElement} container
@@ -24,11 +26,19 @@ export function mount(container, { navigate }) {
   /**
    * @type {{name: string, code: string, listed: boolean,
    *   options: {rounds: number, time_limit_s: number | null, max_players: number},
-   *   practice: {bots: number, level: string}}}
+   *   practice: {bots: number, level: string},
+   *   createGame: import('./racing/game-options.js').GameChoice,
+   *   practiceGame: import('./racing/game-options.js').GameChoice}}
    */
   const form = { name: getPref('name', ''), code: '', listed: false,
     options: { rounds: 3, time_limit_s: null, max_players: 8 },
-    practice: { bots: Number(getPref('practiceBots', 3)) || 3, level: getPref('practiceLevel', 'medium') } };
+    practice: { bots: Number(getPref('practiceBots', 3)) || 3, level: getPref('practiceLevel', 'medium') },
+    // the game each form starts (Demon unless the visitor picks Nerts)
+    createGame: { game: 'demon', house_rules: { ...HOUSE_RULE_DEFAULTS } },
+    practiceGame: { game: 'demon', house_rules: { ...HOUSE_RULE_DEFAULTS } } };
+  // which "House rules" disclosures are open, kept when the page is drawn again
+  /** @type {Set<string>} */
+  const openRules = new Set();
   if (!BOT_LEVELS.some((lv) => lv === form.practice.level)) form.practice.level = 'medium';
   let busy = false;
   let error = { create: '', join: '', practice: '' };
@@ -66,7 +76,7 @@ export function mount(container, { navigate }) {
     if (!name) { error.create = t('home.nameNeeded'); render(); return; }
     busy = true; error.create = ''; render();
     try {
-      const answer = await api.createRoom(name, { ...form.options, listed: form.listed });
+      const answer = await api.createRoom(name, { ...form.options, listed: form.listed, ...wireFields(form.createGame) });
       setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
         you: answer.you ?? null, spectator: answer.spectator, name });
       navigate(`/r/${answer.code}`);
@@ -90,7 +100,8 @@ export function mount(container, { navigate }) {
     const guided = Boolean(e.submitter && e.submitter.id === 'guide-practice');
     try {
       const answer = guided ? await api.practiceRoom(name, 1, 'easy', 1)
-        : await api.practiceRoom(name, form.practice.bots, form.practice.level, form.options.rounds);
+        : await api.practiceRoom(name, form.practice.bots, form.practice.level, form.options.rounds,
+          wireFields(form.practiceGame));
       if (guided) markGuidedRoom(answer.code);
       setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
         you: answer.you ?? null, spectator: answer.spectator, name });
@@ -122,12 +133,35 @@ export function mount(container, { navigate }) {
     }
   }
 
+  // The game a form starts, Demon or Nerts, with Nerts' house rules behind a disclosure.
+  /**
+   * @param {'createGame' | 'practiceGame'} which
+   * @param {string} idPrefix
+   * @param {(choice: import('./racing/game-options.js').GameChoice) => void} [then]
+   */
+  function gamePicker(which, idPrefix, then = () => {}) {
+    const fields = gameFields(form[which], (choice) => { form[which] = choice; then(choice); }, { idPrefix, disclose: true });
+    const details = fields.el.querySelector('details');
+    if (details) {
+      details.open = openRules.has(idPrefix);
+      details.addEventListener('toggle', () => {
+        if (details.open) openRules.add(idPrefix); else openRules.delete(idPrefix);
+      });
+    }
+    return fields.el;
+  }
+
+  /** @param {import('./racing/game-options.js').GameChoice} choice */
+  const createTitle = (choice) => t(choice.game === 'nerts' ? 'home.createTitleNerts' : 'home.createTitle');
+
   function render() {
     const opts = optionFields(form.options, () => { form.options = opts.read(); }, 'create');
+    const title = h('h2', { id: 'create-title', text: createTitle(form.createGame) });
     const createForm = h('form', { class: 'panel create', onsubmit: create, 'aria-labelledby': 'create-title' },
-      h('h2', { id: 'create-title', text: t('home.createTitle') }),
+      title,
       h('p', { class: 'lead', text: t('home.createLead') }),
       h('label', { for: 'create-name' }, h('span', { text: t('home.yourName') }), nameInput('create-name')),
+      gamePicker('createGame', 'create', (choice) => { title.textContent = createTitle(choice); }),
       opts.el,
       h('label', { for: 'create-listed', class: 'check' },
         h('input', { type: 'checkbox', id: 'create-listed', checked: form.listed,
@@ -157,6 +191,7 @@ export function mount(container, { navigate }) {
       h('h2', { id: 'practice-title', text: t('bots.practiceTitle') }),
       h('p', { class: 'lead', text: t('bots.practiceLead') }),
       h('label', { for: 'practice-name' }, h('span', { text: t('home.yourName') }), nameInput('practice-name')),
+      gamePicker('practiceGame', 'practice'),
       h('div', { class: 'option-fields' },
         h('label', { for: botCount.id }, h('span', { text: t('bots.howMany') }), botCount),
         h('label', { for: botLevelSelect.id }, h('span', { text: t('bots.level') }), botLevelSelect)),
@@ -177,6 +212,7 @@ export function mount(container, { navigate }) {
     const rules = h('section', { class: 'panel about', 'aria-labelledby': 'about-title' },
       h('h2', { id: 'about-title', text: t('home.aboutTitle') }),
       h('p', { text: t('home.aboutDemon') }),
+      h('p', { text: t('home.aboutNerts') }),
       h('p', { text: t('home.aboutGrip') }),
       h('button', { type: 'button', class: 'secondary', onclick: () => showRules() }, t('home.readRules')));
 
@@ -215,7 +251,7 @@ function recentItem(game) {
       nameOf(p), botBadge(p), ` ${p.total}`, won ? ' ★' : '');
   });
   return h('li', null,
-    h('span', { class: 'recent-kind', text: t('home.demonTitle') }),
+    h('span', { class: 'recent-kind', text: gameName(gameOfMatch(game), t) }),
     Number.isNaN(date.getTime()) ? null : h('time', { datetime: date.toISOString(), text: date.toLocaleString() }),
     h('span', { class: 'recent-rounds', text: t('home.roundsCount', { n: game.rounds.length }) }),
     h('span', { class: 'recent-players' }, names),

@@ -3,6 +3,8 @@
 // asked for with its token) and those of rooms whose host listed them (GET /api/history).
 // Pure functions; home.js does the asking.
 
+import { gameOf } from './racing/game-options.js';
+
 export const MAX_SEATS_ASKED = 10; // the most recent seats this browser keeps
 export const MAX_SHOWN = 10;
 
@@ -31,6 +33,7 @@ export function seatsToAsk(creds) {
  * @property {{id: string, name: string, total: number, bot?: string | null}[]} players
  * @property {unknown[]} rounds
  * @property {string[]} winners player ids
+ * @property {string} [game] 'nerts' for a Nerts match; absent for Demon (and before Nerts)
  */
 
 /**
@@ -49,4 +52,14 @@ export function mergeRecent(lists) {
     }
   }
   return [...byKey.values()].sort((a, b) => (b.finished_at || 0) - (a.finished_at || 0)).slice(0, MAX_SHOWN);
+}
+
+// Which game a finished match was: the server names it (`game`), and a match without one
+// is Demon's (every match recorded before Nerts).
+/**
+ * @param {RecentGame} game
+ * @returns {import('./racing/game-options.js').Game}
+ */
+export function gameOfMatch(game) {
+  return gameOf(game);
 }

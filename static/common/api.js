@@ -96,9 +96,10 @@ export const api = {
   /** @type {(code: string, name: string) => Promise<SeatGrant>} */
   joinRoom: (code, name) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
     { body: { name } }),
-  /** @type {(name: string, bots: number, level: string, rounds: number) => Promise<SeatGrant>} */
-  practiceRoom: (name, bots, level, rounds) => request('POST', '/api/rooms/practice',
-    { body: { name, bots, level, rounds } }),
+  // `game`: `{game, house_rules}` for a Nerts room (racing/game-options.js wireFields), else nothing
+  /** @type {(name: string, bots: number, level: string, rounds: number, game?: object) => Promise<SeatGrant>} */
+  practiceRoom: (name, bots, level, rounds, game = {}) => request('POST', '/api/rooms/practice',
+    { body: { name, bots, level, rounds, ...game } }),
   /** @type {() => Promise<PageAnswer>} */
   history: () => request('GET', '/api/history'),
   // The finished matches played from this seat (the token proves it; docs/security.md).

@@ -14,6 +14,7 @@ import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
 import { voteMatters, voteCount, endChoice, isStuck, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
 import { sameParts } from '../common/keyed.js';
+import { gameLine, gameName, gameOf, formatScore, callKey, reasonText } from '../racing/game-options.js';
 
 /** @typedef {import('./protocol-types.js').RoomState} RoomState */
 /** @typedef {import('./protocol-types.js').Round} Round */
@@ -73,6 +74,9 @@ function connText(p) {
  */
 export function createStatusBar(el, { onVote }) {
   const fixed = {
+    // which game is on (Demon, or Nerts with its house rules); on a phone only a screen
+    // reader hears it, since the bar must stay one line at a table of eight (style.css)
+    game: h('span', { class: 'game-line' }, h('span', { class: 'long' }), h('span', { class: 'short' })),
     roundNo: h('span', { class: 'round-no' }),
     timeLeft: h('span', { class: 'time-left', hidden: true }, icon('clock'), h('span', { id: 'time-left' })),
     phase: h('span', { class: 'phase' }),
@@ -107,6 +111,7 @@ export function createStatusBar(el, { onVote }) {
     const voted = Boolean(r && r.votes && seat !== null && r.votes.includes(seat));
     const choice = endChoice(st, seat);
     const phaseText = st.phase === 'playing' ? null : t(`phase.${st.phase}`);
+    label(parts.game, gameLine(opts, t), gameName(gameOf(opts), t));
     setText(parts.roundNo, t('table.round', { n: st.round_no ?? 1, of: opts.rounds ?? '?' }));
     setHidden(parts.timeLeft, timeEnd === null);
     setText(parts.phase, phaseText || '');
@@ -119,7 +124,7 @@ export function createStatusBar(el, { onVote }) {
     const watcherNames = watchers.map((p) => p.name).join(', ');
     if (parts.watching.title !== watcherNames) parts.watching.title = watcherNames;
     const canVote = seat !== null && st.phase === 'playing';
-    const shown = [parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
+    const shown = [parts.game, parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
       seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
       choice === 'finishing' ? parts.finishing : null,
       canVote ? parts.vote : null, choice === 'alone' ? parts.botsFinish : null].filter(Boolean);
@@ -550,12 +555,10 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
   /** @param {Player} p */
   const isWinner = (p) => winnerIds.has(p.id);
   const winner = playerById(st, res.winner);
-  // who went out: Demon's "Demon!", or Nerts' "Nerts!" (a Nerts room, static/nerts/)
-  const demon = res.reason === 'demon' || res.reason === 'nerts';
-  const reason = demon
-    ? t(`result.${res.reason}`, { name: winner ? shownName(winner, t) : '?' })
-    : t(`result.${res.reason}`);
-  const call = res.reason === 'nerts' ? t('nertsTable.call') : t('table.demonCall');
+  // who went out, by the game's call: "Demon!" or "Nerts!" (racing/game-options.js)
+  const call = callKey(res.reason);
+  const demon = call !== null;
+  const reason = reasonText(res.reason, winner ? shownName(winner, t) : null, t);
   const table = h('table', { class: 'score-table' },
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
       h('th', { scope: 'col', text: t('result.thisRound') }), h('th', { scope: 'col', text: t('result.total') }))),
@@ -565,10 +568,10 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
       return h('tr', { class: [won ? 'winner' : '', out ? 'demon' : ''].join(' ').trim() },
         h('th', { scope: 'row' }, backEl(colourOfSeat(st, p.seat), { mini: true, extraClass: 'swatch' }), ' ',
           h('span', { text: shownName(p, t) }), botBadge(p) ? ' ' : null, botBadge(p),
-          out ? h('span', { class: 'tag demon-tag', text: call }) : null,
+          out && call ? h('span', { class: 'tag demon-tag', text: t(call) }) : null,
           won ? h('span', { class: tie ? 'tag win tie' : 'tag win', text: tie ? t('result.tied') : t('result.winner') }) : null),
-        h('td', { text: String(res.scores[p.id] ?? 0) }),
-        h('td', { text: String(totalOf(p)) }));
+        h('td', { text: formatScore(res.scores[p.id] ?? 0) }),
+        h('td', { text: formatScore(totalOf(p)) }));
     })));
   const winnerNames = players.filter(isWinner).map((p) => shownName(p, t));
   const winnerText = tie ? t('result.matchTie', { names: winnerNames.join(', ') })

@@ -10,6 +10,8 @@ import { play } from '../common/sound.js';
 import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './bot-badge.js';
 import { api } from '../common/api.js';
 import { inviteLink, loopbackAdvice } from './invite.js';
+import { choiceOf, wireFields } from '../racing/game-options.js';
+import { gameFields, choiceRows } from '../racing/game-fields.js';
 
 /** @typedef {import('./protocol-types.js').RoomState} RoomState */
 /** @typedef {import('./protocol-types.js').Player} Player */
@@ -168,20 +170,35 @@ export function mount(container, ctx) {
     const optionsKey = JSON.stringify([opts, host, ctx.model.status]);
     if (optionsKey !== lastOptionsKey || !optionsBox) {
       lastOptionsKey = optionsKey;
+      // the game (Demon or Nerts) and Nerts' house rules come first: everyone reads them
+      // before the start (racing/game-fields.js)
+      const choice = choiceOf(opts);
+      // a control the host was using keeps the focus when the box is made again
+      const focused = optionsBox && document.activeElement && optionsBox.contains(document.activeElement)
+        ? document.activeElement.id : '';
       if (host) {
+        const send = () => ctx.send({ type: 'options', ...fields.read(), ...wireFields(game.read(), opts) });
+        const game = gameFields(choice, send, { idPrefix: 'lobby' });
         const fields = optionFields({ rounds: opts.rounds ?? 3, time_limit_s: opts.time_limit_s ?? null,
-          max_players: opts.max_players ?? 8 }, () => {
-          ctx.send({ type: 'options', ...fields.read() });
-        }, 'lobby');
+          max_players: opts.max_players ?? 8 }, send, 'lobby');
         optionsBox = h('section', { class: 'panel lobby-options', 'aria-labelledby': 'opt-title' },
-          h('h2', { id: 'opt-title', text: t('lobby.options') }), fields.el);
+          h('h2', { id: 'opt-title', text: t('lobby.options') }), game.el, fields.el);
       } else {
         optionsBox = h('section', { class: 'panel lobby-options', 'aria-labelledby': 'opt-title' },
           h('h2', { id: 'opt-title', text: t('lobby.options') }),
+          h('dl', { class: 'opt-list', id: 'game-choice' }, choiceRows(choice).map(([term, value, hint]) => [
+            h('dt', { text: term }),
+            h('dd', null, h('span', { class: 'opt-value', text: value }),
+              hint ? h('span', { class: 'note house-hint', text: hint }) : null)])),
           h('dl', { class: 'opt-list' },
             h('dt', { text: t('options.rounds') }), h('dd', { text: String(opts.rounds ?? '—') }),
             h('dt', { text: t('options.timeLimit') }), h('dd', { text: timeLimitLabel(opts.time_limit_s ?? null) }),
             h('dt', { text: t('options.maxPlayers') }), h('dd', { text: String(opts.max_players ?? '—') })));
+      }
+      if (focused) {
+        replaceChildren(optionsSlot, optionsBox);
+        const again = document.getElementById(focused);
+        if (again) again.focus();
       }
     }
 

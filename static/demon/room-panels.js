@@ -1,6 +1,6 @@
 // The Demon room page's own panels (the lobby and the table are views of their own):
-// the connection banner, the countdown overlay, the "Demon!" call, and the form that
-// joins a room from its link.
+// the connection banner, the countdown overlay, the "Demon!" (or "Nerts!") call, and the
+// form that joins a room from its link.
 
 import { h, replaceChildren, button, animationsOff, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
@@ -10,6 +10,7 @@ import { play } from '../common/sound.js';
 import { botBadge, nameOf } from './bot-badge.js';
 import { errorText } from '../common/ui.js';
 import { joinProspect } from './round-status.js';
+import { callKey, gameName, gameOf } from '../racing/game-options.js';
 
 // The line above the room saying whether the socket is connected.
 /**
@@ -79,9 +80,9 @@ export function createCountdown(overlay) {
   };
 }
 
-// The end of a round: "Demon!" (or "Nerts!") and the winner's name across the screen with a burst of
-// suits in the winner's colour (none with animations off), or a
-// sound. `colour` is the winner's card-back colour (a CSS colour) or null.
+// The end of a round: "Demon!" (in a Nerts room "Nerts!") and the winner's name across
+// the screen with a burst of suits in the winner's colour (none with animations off), or
+// a sound. `colour` is the winner's card-back colour (a CSS colour) or null.
 const SUITS = ['♠', '♥', '♦', '♣'];
 /**
  * @param {import('./protocol-types.js').RoundResult} result
@@ -89,14 +90,14 @@ const SUITS = ['♠', '♥', '♦', '♣'];
  * @param {string | null} [colour]
  */
 export function announce(result, winner, colour = null) {
-  const call = result.reason === 'demon' ? t('table.demonCall') : result.reason === 'nerts' ? t('nertsTable.call') : null;
-  if (call === null) {
+  const call = callKey(result.reason);
+  if (!call) {
     play('end');
     return;
   }
   play('win');
   const box = h('div', { class: 'demon-call', role: 'alert' },
-    h('span', { class: 'demon-word', text: call }),
+    h('span', { class: 'demon-word', text: t(call) }),
     h('span', { class: 'demon-name', text: winner ? nameOf(winner) : '?' }, botBadge(winner)));
   const burst = h('div', { class: 'demon-burst', 'aria-hidden': 'true' });
   if (colour) burst.style.setProperty('--seat', colour);
@@ -127,7 +128,7 @@ function prospectNote(prospect) {
 // new seat; `stillWanted()` turns false once the page has moved on.
 /**
  * GET /api/rooms/{code}: who is in the room, and whether a seat is free.
- * @typedef {{phase?: string, free_seats?: number, players?: {name: string, bot?: string | null}[]}} RoomSummary
+ * @typedef {{phase?: string, game?: string, free_seats?: number, players?: {name: string, bot?: string | null}[]}} RoomSummary
  */
 
 /**
@@ -150,6 +151,8 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
     replaceChildren(stage, h('form', { class: 'panel join-link', onsubmit: submit },
       h('h1', null, t('room.joinTitle'), ' ', h('span', { class: 'code-small', text: code })),
       info === false ? h('p', { class: 'error', role: 'alert', text: t('home.noSuchRoom') }) : null,
+      // which game the room plays, when the server says (racing/game-options.js)
+      info ? h('p', { class: 'join-game', text: t('game.playing', { game: gameName(gameOf(info), t) }) }) : null,
       players,
       prospectNote(joinProspect(info)),
       joinError ? h('p', { class: 'error', role: 'alert', text: joinError }) : null,

@@ -1,7 +1,9 @@
 // A replay as the viewer holds it: every table of the round, from the deal to the end,
 // made by the room's own reducer (demon/demon-model.js applyEvent) from the frames the
 // server made by replaying the round's record through the engine. Pure: no DOM, no
-// clock, no Demon rule (the server decided every table; this only keeps them).
+// clock, no rule of either game (the server decided every table; this only keeps them).
+// A Nerts round (`game: "nerts"`) has the same frames with Nerts seat views, and its
+// stall (N13) changes every stuck seat's stock and waste at once (`applyStall`).
 
 import { applyEvent } from '../demon/demon-model.js';
 
@@ -18,12 +20,27 @@ export { SPEEDS, stepTo } from './replay-steps.js';
  */
 
 /**
+ * One seat of a Nerts round, as everybody sees it (docs/protocol.md, "Round view").
+ * @typedef {object} NertsSeatView
+ * @property {number} seat
+ * @property {string | null} nerts_top
+ * @property {number} nerts_count
+ * @property {string[][]} work four piles, bottom card first
+ * @property {number} stock
+ * @property {string[]} waste the cards on view, top last
+ * @property {number} waste_count
+ * @property {number} [on_foundations]
+ * @property {boolean} [absent]
+ */
+
+/**
  * One entry of the round as the server replayed it (app/records/frames.py): a move (the
  * room's own move event, with the action), an absence, or the finish; `at` is seconds
  * after the signal when the record kept a time.
  * @typedef {(import('../demon/protocol-types.js').MoveEvent & { action: import('../demon/protocol-types.js').DemonAction, at?: number | null })
  *   | { kind: 'absent', absent: number[], stuck: number[], at?: number | null }
- *   | { kind: 'finish', reason: string, at?: number | null }} ReplayFrame
+ *   | { kind: 'finish', reason: string, at?: number | null }
+ *   | { kind: 'stall', seats: number[], stock_counts: number[], at?: number | null }} ReplayFrame
  */
 
 /**
@@ -35,6 +52,7 @@ export { SPEEDS, stepTo } from './replay-steps.js';
  * A round to watch (GET /api/replays/{id}): the table at the signal (`initial`, the
  * room model's round), every frame, and how it ended.
  * @typedef {ReplaySummary & {
+ *   game?: string,
  *   may_share: boolean,
  *   initial: Round,
  *   frames: ReplayFrame[],
@@ -62,9 +80,45 @@ export function buildTables(replay) {
   for (const frame of replay.frames) {
     if (frame.kind === 'move' || frame.kind === 'absent') state = applyEvent(state, frame);
     // the reducer keeps a round once it has one: every event here is a round's
-    tables.push(/** @type {Round} */ (state.round));
+    let round = /** @type {Round} */ (state.round);
+    // a Nerts stall: its own frame, or inside the move that caused it
+    const stall = frame.kind === 'stall' ? frame : frame.kind === 'move' ? stalledIn(frame.engine) : null;
+    if (stall) {
+      round = applyStall(round, stall.seats, stall.stock_counts);
+      state = { ...state, round };
+    }
+    tables.push(round);
   }
   return tables;
+}
+
+// A Nerts move's `stalled` engine event ({seat: null, seats, stock_counts}), if it has one.
+/**
+ * @param {readonly unknown[] | undefined} engine
+ * @returns {{ seats: number[], stock_counts: number[] } | null}
+ */
+function stalledIn(engine) {
+  const found = (engine || []).find((e) => Boolean(e) && /** @type {{ type?: unknown }} */ (e).type === 'stalled');
+  return found ? /** @type {{ seats: number[], stock_counts: number[] }} */ (found) : null;
+}
+
+// The stall (Nerts, N13): each listed seat's waste went under its stock, whose count is
+// now `stockCounts[i]`; the round is stalled until the next foundation play.
+/**
+ * @param {Round} round
+ * @param {readonly number[]} seats
+ * @param {readonly number[]} stockCounts
+ * @returns {Round}
+ */
+export function applyStall(round, seats, stockCounts) {
+  if (!Array.isArray(seats) || !Array.isArray(stockCounts)) return round;
+  const views = /** @type {NertsSeatView[]} */ (/** @type {unknown} */ (round.seats)).slice();
+  seats.forEach((seat, i) => {
+    if (views[seat] && typeof stockCounts[i] === 'number') {
+      views[seat] = { ...views[seat], waste: [], waste_count: 0, stock: stockCounts[i] };
+    }
+  });
+  return /** @type {Round} */ ({ ...round, seats: /** @type {unknown} */ (views), stalled: true });
 }
 
 // Seconds after the signal of each table (tables[0] at 0), never going back.

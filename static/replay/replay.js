@@ -1,7 +1,8 @@
-// The replay viewer, /replay/{CODE}/{id}: a finished Demon round watched again.
+// The replay viewer, /replay/{CODE}/{id}: a finished Demon or Nerts round watched again.
 // The server replays the round's record through the engine and sends every frame; this
-// page keeps the tables they make (replay-model.js) and draws them with the Demon
-// table's own panels (demon-panels.js), one seat's layout large and the others small.
+// page keeps the tables they make (replay-model.js) and draws them, one seat's layout
+// large and the others small: Demon's with the Demon table's own panels (demon-panels.js),
+// Nerts' with nerts-seats.js; the foundations with the Demon table's for both.
 // A scrubber, steps back and forward, a speed, and play at the round's real pace.
 //
 // Who may watch is the server's rule: the browser shows the seat token it keeps for the
@@ -18,6 +19,8 @@ import { createOpponents, createFoundations, createMinePanel } from '../demon/de
 import { buildTables, tableTimes, delayMs, playsInto, viewerState, SPEEDS } from './replay-model.js';
 import { createPlayer } from './replay-player.js';
 import { createControls } from './replay-controls.js';
+import { createNertsSeats } from './nerts-seats.js';
+import { gameOf, gameLine, formatScore, reasonText } from '../racing/game-options.js';
 
 /** @typedef {import('./replay-model.js').DemonReplay} DemonReplay */
 /** @typedef {import('./replay-model.js').ReplaySummary} ReplaySummary */
@@ -95,7 +98,9 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   const thePlayer = () => /** @type {ReplayPlayer} */ (player);
   let big = (replay.players.find((p) => p.bot === null) || replay.players[0] || { seat: 0 }).seat;
 
+  const nerts = gameOf(replay) === 'nerts';
   const heading = h('h1', { class: 'replay-title' });
+  const gameNote = h('p', { class: 'replay-game', id: 'replay-game' });
   const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, thePlayer);
   const bigSel = h('select', { id: 'replay-large', onchange: (e) => { big = Number(e.currentTarget.value); draw(); } });
   const bigLabel = h('label', { for: 'replay-large' });
@@ -111,15 +116,20 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     scrubLabel, scrub,
     h('div', { class: 'replay-options' }, h('span', { class: 'field' }, speedLabel, speedSel),
       h('span', { class: 'field' }, bigLabel, bigSel)));
-  const table = h('div', { class: 'table replay-table' }, opponents, foundations, mine);
-  replaceChildren(el, h('header', { class: 'replay-head' }, heading, roundNav, shareBox), controls, table, ending, status);
+  const table = h('div', { class: `table replay-table${nerts ? ' nerts-replay' : ''}` }, opponents, foundations, mine);
+  replaceChildren(el, h('header', { class: 'replay-head' }, heading, gameNote, roundNav, shareBox), controls, table, ending, status);
 
-  const opponentPanels = createOpponents(opponents);
   const foundationPiles = createFoundations(foundations);
-  const minePanel = createMinePanel(mine, { onDraw: () => {} });
+  // the seats: Demon's with the table's own panels, Nerts' drawn here (nerts-seats.js)
+  const seats = nerts ? createNertsSeats(mine, opponents) : (() => {
+    const opponentPanels = createOpponents(opponents);
+    const minePanel = createMinePanel(mine, { onDraw: () => {} });
+    return { draw: (/** @type {import('../demon/demon-panels.js').TableView} */ v) => { opponentPanels.draw(v); minePanel.draw(v); } };
+  })();
 
   function words() {
     setText(heading, t('replay.heading', { n: replay.round_no, code }));
+    setText(gameNote, gameLine(replay, t));
     playBtn.textContent = thePlayer().playing() ? t('replay.pause') : t('replay.play');
     backBtn.textContent = `‹ ${t('replay.back')}`;
     fwdBtn.textContent = `${t('replay.forward')} ›`;
@@ -160,10 +170,9 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   function draw() {
     const round = tables[at];
     const state = viewerState(replay, round);
-    const v = { state, round, seat: big, legal: [], canAct: false };
-    opponentPanels.draw(v);
+    const v = { state, round, seat: big, legal: [], canAct: false, you: null, timeEnd: null, isHost: false };
+    seats.draw(v);
     foundationPiles.draw(v);
-    minePanel.draw(v);
     scrub.value = String(at);
     const n = String(at);
     const of = String(last);
@@ -182,8 +191,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     }
     const end = replay.end;
     const winner = replay.players.find((p) => p.seat === end.winner);
-    const reason = end.reason === 'demon'
-      ? t('result.demon', { name: winner ? winner.name : '?' }) : t(`result.${end.reason}`);
+    const reason = reasonText(end.reason, winner ? winner.name : null, t);
     const order = replay.players.slice().sort((a, b) => b.score - a.score);
     replaceChildren(ending, h('section', { class: 'panel results', id: 'replay-results', 'aria-labelledby': 'replay-results-title' },
       h('h2', { id: 'replay-results-title', text: t('result.roundOver', { n: replay.round_no }) }),
@@ -192,7 +200,7 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
         h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
           h('th', { scope: 'col', text: t('result.thisRound') }))),
         h('tbody', null, order.map((p) => h('tr', null, h('th', { scope: 'row', text: p.name }),
-          h('td', { text: String(p.score) })))))));
+          h('td', { text: formatScore(p.score) })))))));
   }
 
   // Where the card of each play of the next table starts, read before it is drawn.
@@ -201,7 +209,10 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     return playsInto(replay, i).map((p) => {
       /** @type {Element | null} */
       let node = null;
-      if (p.seat === big) {
+      if (nerts) {
+        const panel = (p.seat === big ? mine : opponents).querySelector(`[data-seat="${p.seat}"]`);
+        node = panel ? panel.querySelector(`[data-src="${p.src}"] .card:last-child`) : null;
+      } else if (p.seat === big) {
         node = mine.querySelector(p.src === 'waste' ? '[data-pick="w"], .waste .card:last-child'
           : `[data-src="${p.src}"] .card:last-child`);
       } else {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { MAX_SEATS_ASKED, MAX_SHOWN, mergeRecent, seatsToAsk } from '../../static/recent-games.js';
+import { MAX_SEATS_ASKED, MAX_SHOWN, gameOfMatch, mergeRecent, seatsToAsk } from '../../static/recent-games.js';
 
 test('seats are asked newest first, spectators and broken entries left out', () => {
   const creds = [
@@ -34,4 +34,10 @@ test('answers merge newest first, each match once', () => {
 test('no more than ten are shown, and junk answers are ignored', () => {
   const many = Array.from({ length: 14 }, (_, i) => ({ code: `R${i}`, finished_at: i }));
   assert.equal(mergeRecent([many, null, [null, { finished_at: 3 }]]).length, MAX_SHOWN);
+});
+
+test('each match keeps the game the server named; a match without one is Demon', () => {
+  const merged = mergeRecent([[{ code: 'AAA', finished_at: 10, game: 'nerts' }, { code: 'BBB', finished_at: 5 }]]);
+  assert.deepEqual(merged.map(gameOfMatch), ['nerts', 'demon']);
+  assert.equal(gameOfMatch({ code: 'CCC', finished_at: 1, game: 'demon' }), 'demon');
 });

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { buildTables, tableTimes, delayMs, stepTo, playsInto, SPEEDS, LONGEST_PAUSE_S } from '../../static/replay/replay-model.js';
+import { buildTables, tableTimes, delayMs, stepTo, playsInto, applyStall, SPEEDS, LONGEST_PAUSE_S } from '../../static/replay/replay-model.js';
 
 const seat = (n) => ({ seat: n, tableau: [], stock: 24, waste: [], waste_count: 0 });
 const REPLAY = {
@@ -52,4 +52,48 @@ test('steps stay inside the round; the plays that make a table', () => {
   assert.deepEqual(playsInto(REPLAY, 1), [{ pile: 0, seat: 0, src: 3 }]);
   assert.deepEqual(playsInto(REPLAY, 2), []);
   assert.deepEqual(playsInto(REPLAY, 0), []);
+});
+
+// A Nerts round (game "nerts"): the same frames with Nerts seat views, and the stall.
+const nertsSeat = (n, over = {}) => ({ seat: n, nerts_top: 'QH', nerts_count: 13, work: [['2C'], ['5D'], ['9S'], ['KH']],
+  stock: 32, waste: ['3S', '7C', '4D'], waste_count: 3, on_foundations: 0, absent: false, ...over });
+const NERTS = {
+  game: 'nerts', round_no: 2,
+  players: [{ seat: 0, id: 'p1', name: 'Ann' }, { seat: 1, id: 'p2', name: 'Bob' }],
+  initial: { seats: [nertsSeat(0), nertsSeat(1)], foundations: [], stuck: [], absent: [], votes: [], cards_home: [0, 0], stalled: false },
+  frames: [
+    { kind: 'move', seat: 0, action: { type: 'foundation', src: 'nerts', pile: null },
+      engine: [{ type: 'played', seat: 0, src: 'nerts', card: 'AH', pile: 0, new_pile: true }, { type: 'turned_up', seat: 0, card: 'JC', nerts_count: 12 }],
+      seat_view: nertsSeat(0, { nerts_top: 'JC', nerts_count: 12, on_foundations: 1 }),
+      foundations: [{ pile: 0, top: 'AH', seat: 0, count: 1 }], stuck: [], cards_home: [1, 0], at: 0.5 },
+    // a draw after which everyone was stuck: the stall inside the move
+    { kind: 'move', seat: 1, action: { type: 'draw' },
+      engine: [{ type: 'drew', seat: 1, count: 3 }, { type: 'stalled', seat: null, seats: [0, 1], stock_counts: [34, 33] }],
+      seat_view: nertsSeat(1, { stock: 33, waste: [], waste_count: 0 }), foundations: [], stuck: [], cards_home: [1, 0], at: 1 },
+    // the stall as a frame of its own
+    { kind: 'stall', seats: [1], stock_counts: [30], at: 2 },
+    { kind: 'finish', reason: 'nerts', at: 3 },
+  ],
+};
+
+test('a Nerts replay steps through its Nerts seat views like Demon\'s', () => {
+  const tables = buildTables(NERTS);
+  assert.equal(tables.length, 5);
+  assert.equal(tables[1].seats[0].nerts_top, 'JC');
+  assert.equal(tables[1].seats[0].nerts_count, 12);
+  assert.equal(tables[1].seats[1], NERTS.initial.seats[1]);
+  assert.deepEqual(playsInto(NERTS, 1), [{ pile: 0, seat: 0, src: 'nerts' }]);
+});
+
+test('N13 stall: every listed seat\'s waste is empty and its stock as the server counted it', () => {
+  const tables = buildTables(NERTS);
+  // inside the move: the other seat's waste went too, not only the mover's
+  assert.deepEqual([tables[2].seats[0].waste, tables[2].seats[0].waste_count, tables[2].seats[0].stock], [[], 0, 34]);
+  assert.equal(tables[2].seats[1].stock, 33);
+  assert.equal(tables[2].stalled, true);
+  assert.equal(tables[1].seats[0].waste.length, 3); // the table before is untouched
+  // its own frame
+  assert.equal(tables[3].seats[1].stock, 30);
+  assert.equal(tables[3].seats[0], tables[2].seats[0]);
+  assert.equal(applyStall(tables[0], undefined, undefined), tables[0]);
 });
