@@ -88,7 +88,7 @@ PAGES = ("/", "/grip", "/r/{code}", "/replay/{code}/{replay_id}", "/grip/replay/
 PAGE_MODULES = {
     "/": (),
     "/grip": ("grip/grip.js",),
-    "/r/{code}": ("demon/room.js",),
+    "/r/{code}": ("demon/room.js", "demon/table.js"),  # room.js import()s its table
     "/replay/{code}/{replay_id}": ("replay/replay.js",),
     "/grip/replay/{game_id}": ("replay/grip-viewer.js",),
     "/daily": ("daily/daily.js",),

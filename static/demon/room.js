@@ -12,7 +12,6 @@ import { getRoomCreds, setRoomCreds, getRoomCache, setRoomCache, getAnnounce } f
 import { moveWords } from './announce.js';
 import { cardName, seatColour } from '../cards/cards.js';
 import * as lobbyView from './lobby.js';
-import * as tableView from './table.js';
 import { createEmotes } from './emotes.js';
 
 /** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
@@ -81,10 +80,16 @@ export function mount(container, { code, navigate }) {
   let socket = null;
   /** @type {{kind: 'lobby' | 'table' | 'nerts', api: ViewApi} | null} */
   let view = null;
-  /** @type {ViewModule | null} */
-  let nertsView = null;
-  let nertsLoading = false;
+  // The tables, import()ed rather than imported: the home page warms this module up for
+  // a first visit (app.js), and the tables are most of a room's bytes. Demon's starts
+  // loading as the room opens (it is on its way while the lobby shows), Nerts' when a
+  // Nerts table is first shown; neither is part of a first visit.
+  /** @type {Record<'table' | 'nerts', ViewModule | null>} */
+  const tables = { table: null, nerts: null };
+  /** @type {Set<'table' | 'nerts'>} */
+  const loading = new Set();
   let destroyed = false;
+  tableModule('table');
   /** @type {number | undefined} */
   let ticker;
   /** @type {number | undefined} */
@@ -363,7 +368,7 @@ export function mount(container, { code, navigate }) {
       return;
     }
     if (!view || view.kind !== kind) {
-      const mod = kind === 'lobby' ? lobbyView : kind === 'nerts' ? nertsModule() : tableView;
+      const mod = kind === 'lobby' ? lobbyView : tableModule(kind);
       if (!mod) return; // on its way: drawn when it comes
       if (view && view.api.destroy) view.api.destroy();
       replaceChildren(stage);
@@ -376,16 +381,20 @@ export function mount(container, { code, navigate }) {
     afterDrawn();
   }
 
-  // The Nerts table, import()ed when first shown: a first visit downloads none of it. A
-  // failed import is a page older than the server's files (or offline): reload.
-  /** @returns {ViewModule | null} */
-  function nertsModule() {
-    if (!nertsView && !nertsLoading) {
-      nertsLoading = true;
-      import('../nerts/nerts-table.js').then((mod) => { nertsView = mod; if (!destroyed) render(); },
-        () => { nertsLoading = false; toast(t('nertsTable.outdated'), 'warn'); });
+  // A table's module, or null while it is on its way (drawn when it comes). A failed
+  // import is a page older than the server's files (or offline): reload.
+  /**
+   * @param {'table' | 'nerts'} kind
+   * @returns {ViewModule | null}
+   */
+  function tableModule(kind) {
+    if (!tables[kind] && !loading.has(kind)) {
+      loading.add(kind);
+      const load = kind === 'nerts' ? import('../nerts/nerts-table.js') : import('./table.js');
+      load.then((mod) => { tables[kind] = mod; if (!destroyed) render(); },
+        () => { loading.delete(kind); toast(t('nertsTable.outdated'), 'warn'); });
     }
-    return nertsView;
+    return tables[kind];
   }
 
   // ---- joining by link ---------------------------------------------------------------
