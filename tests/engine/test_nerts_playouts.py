@@ -148,3 +148,15 @@ def test_stuck_search_agrees_with_brute_force_on_random_positions(seed, draw):
     brute = brute_force_stuck(layout, foundations, options)
     wants = foundation_wants(p[-1][0] for p in foundations)
     assert brute is None or is_stuck(layout, wants, draw) is brute
+
+
+def test_legal_actions_name_every_foundation_pile_that_takes_the_card():
+    """N10: with two heart piles topped by an ace, 2H may go on either; both plays are
+    legal (`apply` takes either), so both are listed, as in Demon."""
+    s0 = NertsSeat.parse(nerts="KS", work=["KH", "KD", "KC", "QH"], waste="2H")
+    s1 = NertsSeat.parse(nerts="5H AC", work=["KS", "KH", "KC", "KD"])
+    r = NertsRound.from_layout([s0, s1], [[("AH", 0)], [("AS", 1)], [("AH", 1)]])
+    plays = {a.pile for a in r.legal_actions(0) if isinstance(a, ToFoundation)}
+    assert plays == {0, 2}
+    for pile in plays:
+        r.apply(ToFoundation(0, "waste", pile))
