@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -42,7 +43,6 @@ from app.demon.rules.round import (
     ToTableau,
     TurnedUp,
 )
-from app.nerts.rules import round as nerts_round
 from app.nerts.rules import stuck as nerts_stuck
 from app.nerts.rules.actions import Draw as NertsDraw
 from app.nerts.rules.actions import Recycle as NertsRecycle
@@ -52,6 +52,14 @@ from app.nerts.rules.events import Filled as NertsFilled
 from app.nerts.rules.events import Moved as NertsMoved
 from app.nerts.rules.events import Played as NertsPlayed
 from app.nerts.rules.round import NertsRound
+from app.nerts.rules.stuck import StuckMemo
+
+
+def forget_nerts(r: NertsRound) -> NertsRound:
+    """The same round with nothing remembered: a fresh per-seat memo, and the work-pile
+    search's cache emptied (Demon's `r.analysis.clear()`)."""
+    nerts_stuck._work_tops.cache_clear()
+    return replace(r, memo=StuckMemo())
 
 
 def greedy_action(r: DemonRound, seat: int, rng: random.Random):
@@ -248,9 +256,9 @@ def bench_nerts(rounds: int, players: int, every: int, seed0: int) -> dict:
             n += 1
             if n >= 15 and n % every == 0 and r.end is None:
                 for s in range(players):
-                    nerts_stuck._work_progress.cache_clear()  # time a fresh answer, not the memo
+                    fresh = forget_nerts(r)  # time a fresh answer, not the memo
                     t0 = time.perf_counter()
-                    stuck = r.is_stuck(s)
+                    stuck = fresh.is_stuck(s)
                     dt = time.perf_counter() - t0
                     (stuck_times if stuck else free_times).append(dt)
         actions += n
@@ -260,26 +268,27 @@ def bench_nerts(rounds: int, players: int, every: int, seed0: int) -> dict:
 
 
 def bench_nerts_incremental(rounds: int, players: int, seed0: int) -> dict:
-    """bench_incremental for Nerts: apply + stuck_seats() per move. Nerts keeps no
-    per-seat answers: every `is_stuck` call is an answer ("answers"); only its work-pile
-    search is memoised (an LRU cache on its whole input), and "searches" counts the
-    searches actually run (cache misses). "naive" clears that cache before every move."""
+    """bench_incremental for Nerts: apply + stuck_seats() per move. "incremental" is the
+    engine as it is: each seat's `SeatOffer` is kept with its layout (`StuckMemo`), and
+    the work-pile search behind it is memoised on its input; "naive" forgets both before
+    every move. "answers" counts the offers computed afresh, "searches" the work-pile
+    searches actually run (cache misses)."""
     calls = {"answers": 0}
-    real = nerts_round.is_stuck  # what the round calls for every seat it asks
+    real = nerts_stuck.seat_offer  # what the memo calls for a layout it has not seen
 
     def counting(*args, **kwargs):
         calls["answers"] += 1
         return real(*args, **kwargs)
 
     def misses() -> int:
-        return nerts_stuck._work_progress.cache_info().misses
+        return nerts_stuck._work_tops.cache_info().misses
 
     results = {}
-    nerts_round.is_stuck = counting  # counted, put back below
+    nerts_stuck.seat_offer = counting  # counted, put back below
     try:
         for mode in ("incremental", "naive"):
             calls["answers"] = 0
-            nerts_stuck._work_progress.cache_clear()
+            nerts_stuck._work_tops.cache_clear()
             searches = 0  # misses, summed across the clears (a clear resets the count)
             moves = 0
             elapsed = 0.0
@@ -295,7 +304,7 @@ def bench_nerts_incremental(rounds: int, players: int, seed0: int) -> dict:
                     idle = 0
                     if mode == "naive":
                         searches += misses()
-                        nerts_stuck._work_progress.cache_clear()
+                        r = forget_nerts(r)
                     t0 = time.perf_counter()
                     r, _events = r.apply(a)
                     r.stuck_seats()
@@ -306,7 +315,7 @@ def bench_nerts_incremental(rounds: int, players: int, seed0: int) -> dict:
             searches += misses()
             results[mode] = {"moves": moves, "searches": searches, "answers": calls["answers"], "seconds": elapsed}
     finally:
-        nerts_round.is_stuck = real
+        nerts_stuck.seat_offer = real
     return results
 
 
