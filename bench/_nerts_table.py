@@ -1,20 +1,22 @@
 """Nerts rounds among bots and reference players for `bench/bots.py --game nerts`.
 
-Until the room deals Nerts, these rounds are played on the engine itself
-(`NertsRound.apply`, which validates every action and arbitrates a race exactly as the
-room will: `RaceLost`), in the timing of the room's bot driver, as bench/bots.py plays
-Demon: a priority queue holds each seat's next event on a simulated clock; a seat looks
-at the table, decides, and its message arrives a think time later (decided on the table
-as it was: a quicker seat may have taken the foundation spot meanwhile, or a stall may
-have turned its waste under); then it looks again at once. A seat with nothing to do
-that has cast the vote it wants waits until the table changes; one with nothing to do
-that is not stuck looks again after another think time. A bot that sees something to do
-takes back its vote at once. The round ends by the engine (Nerts!, or everyone stuck
-after a stall: N11, N13), by every present seat's vote, or at the time limit.
+Played as bench/bots.py plays Demon: headless, but through the room's own code. The
+seats are the room's bot seats (`Room.add_bot`, a spectator hosting, so the table holds
+bots only) and they play through `Room.act` and `Room.vote`, so the same validation and
+first-come arbitration (N10: `race_lost`) apply as on the server; the stuck flag a bot
+sees is the room's (`Room.public_stuck`). The bench keeps each bot's memory itself
+(a `BotMemory`; the seat's generator is the room's). A reference player sits in a bot
+seat whose level is unused: the bench decides for it.
 
-The room's public stuck flag (N12) is modelled as Demon's room shows it: the engine's
-exact answer, shown only for a seat that has been through its whole stock since the
-deal or the last stall (before that, the answer would tell something of the stock order).
+Time is simulated, in the timing of the room's bot driver: a priority queue holds each
+seat's next event; a seat looks at the table, decides, and its message arrives a think
+time later (decided on the table as it was: a quicker seat may have taken the
+foundation spot meanwhile, or a stall may have turned its waste under); then it looks
+again at once. A seat with nothing to do that has cast the vote it wants waits until
+the table changes; one with nothing to do that is not stuck looks again after another
+think time. A bot that sees something to do takes back its vote at once. The round
+ends by the engine (Nerts!, or everyone stuck after a stall: N11, N13), by every seat's
+vote, or at the room's time limit (`Room.tick`).
 
 Winning is the N14 score (cards home minus twice the cards left in the Nerts pile):
 the seat with the higher score wins a 2-seat round; equal scores are a tie.
@@ -27,19 +29,15 @@ import itertools
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from _nerts_reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
 
-from app.common.errors import IllegalAction, RaceLost
 from app.common.rng import SplitMix64, derive_seed
-from app.nerts.rules.actions import NertsAction
+from app.demon.room.room import Options, Phase, Room
 from app.nerts.rules.bot import LEVELS, BotMemory, decide, think_time
 from app.nerts.rules.bot_view import seat_view
-from app.nerts.rules.ending import Termination
-from app.nerts.rules.events import Stalled
 from app.nerts.rules.options import NertsOptions
 from app.nerts.rules.round import NertsRound
 
@@ -50,7 +48,7 @@ SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hun
 class NertsTimings:
     decide_ns: list[int] = field(default_factory=list)
     view_ns: list[int] = field(default_factory=list)
-    apply_ns: list[int] = field(default_factory=list)
+    act_ns: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -66,28 +64,54 @@ def play_nerts_round(
     timings: NertsTimings,
     *,
     options: NertsOptions | None = None,
-    time_limit_s: float | None = None,
-    on_vote: Callable[[NertsRound, int], None] | None = None,
+    time_limit_s: int | None = None,
 ) -> dict[str, Any]:
-    """One seeded round among the given bot levels / reference players (seat order)."""
+    """One seeded Nerts round among the given bot levels / reference players (seat order),
+    through the room (`Room.act`, `Room.vote`, `Room.public_stuck`, `Room.tick`)."""
     n = len(who)
-    r = NertsRound.deal(seed, n, options).start()
-    seats = [
-        _Seat(w, SplitMix64(derive_seed(seed, s, 0xB07)), ReferenceMemory() if w in REFERENCES else BotMemory())
-        for s, w in enumerate(who)
-    ]
-    cycled: set[int] = set()  # seats through their whole stock since the deal or the last stall
-    votes: set[int] = set()
+    room = Room(
+        "BENCH",
+        Options(rounds=1, time_limit_s=time_limit_s, max_players=n, game="nerts", house=options or NertsOptions()),
+        countdown_s=0.0,
+        test_seed=seed,
+        seed_source=SplitMix64(seed),
+    )
+    # A table of bots alone, made with the room's public calls (as bench/bots.py does for
+    # Demon): the host seats n-1 bots, a watcher becomes a spectator and then the host,
+    # seats the last bot and starts. A reference player sits in a bot seat (its level
+    # unused): the bench decides for it.
+    host = room.join("host", b"")
+    room.connect(host, 0.0)
+    levels = [w if w in LEVELS else "easy" for w in who]
+    players = [room.add_bot(host, lv, 0.0)[1] for lv in levels[:-1]]
+    watcher = room.join("watcher", b"")
+    room.connect(watcher, 0.0)
+    room.leave(host, 0.0)
+    players.append(room.add_bot(watcher, levels[-1], 0.0)[1])
+    room.start(watcher, 0.0)
+    room.begin_round(0.0)
+    assert [p.seat for p in players] == list(range(n)) and room.phase is Phase.PLAYING
+    seats = []
+    for p, w in zip(players, who):
+        assert p.bot is not None  # add_bot seated a bot
+        # The bench keeps each bot's memory itself: the room's seat holds the generator.
+        seats.append(_Seat(w, p.bot.rng, ReferenceMemory() if w in REFERENCES else BotMemory()))
     queue: list[tuple[float, int, int, tuple[str, Any] | None]] = []
     order = itertools.count()
     pending: set[int] = set()
-    moves = races_lost = stale = stalls = 0
+    ids = itertools.count(1)
+    moves = races_lost = rejected = 0
+    if room.round_deadline is not None:
+        heapq.heappush(queue, (room.round_deadline, next(order), -1, None))
+
+    def current() -> NertsRound:
+        return cast(NertsRound, room.round)
 
     def look(now: float, s: int) -> None:
         seat = seats[s]
-        stuck = s in cycled and r.is_stuck(s)
+        stuck = s in room.public_stuck()
         t0 = time.perf_counter_ns()
-        view = seat_view(r, s, stuck=stuck)
+        view = seat_view(current(), s, stuck=stuck)
         t1 = time.perf_counter_ns()
         if seat.who in REFERENCES:
             ref = REFERENCES[seat.who]
@@ -101,9 +125,10 @@ def play_nerts_round(
             timings.decide_ns.append(t2 - t1)
             delay = think_time(lv, seat.rng)
         if d.action is not None:
-            votes.discard(s)  # it sees something to do: it takes its vote back at once
+            if s in room.votes:  # it sees something to do: it takes its vote back at once
+                room.vote(players[s], False)
             msg: tuple[str, Any] | None = ("act", d.action)
-        elif d.vote_end != (s in votes):
+        elif d.vote_end != (s in room.votes):
             msg = ("vote", d.vote_end)
         elif d.vote_end:
             return  # stuck and has said so: wait for the table to change
@@ -113,60 +138,47 @@ def play_nerts_round(
         pending.add(s)
 
     def poke(now: float) -> None:
-        for s in range(n):
-            if s not in pending and r.end is None:
-                look(now, s)
+        if room.phase is Phase.PLAYING:
+            for s in range(n):
+                if s not in pending:
+                    look(now, s)
 
-    if time_limit_s:
-        heapq.heappush(queue, (float(time_limit_s), next(order), -1, None))
     poke(0.0)
     now = 0.0
-    while r.end is None and queue:
+    while room.phase is Phase.PLAYING and queue:
         now, _o, s, msg = heapq.heappop(queue)
         if now > SAFETY_S:
             break
         if s < 0:
-            r, _ = r.finish(Termination.TIME)
-            break
+            room.tick(now)
+            continue
         pending.discard(s)
         changed = False
-        if msg is not None and msg[0] == "act":
-            action: NertsAction = msg[1]
-            t0 = time.perf_counter_ns()
-            try:
-                r, events = r.apply(action)
-            except RaceLost:
-                races_lost += 1
-            except IllegalAction:
-                stale += 1  # decided on a table a stall has changed since
+        if msg is not None:
+            kind, payload = msg
+            if kind == "act":
+                t0 = time.perf_counter_ns()
+                out = room.act(players[s], f"b{next(ids)}", payload, now)
+                timings.act_ns.append(time.perf_counter_ns() - t0)
+                code = out.reply.get("code") if out.reply else None
+                if out.reply and out.reply.get("type") == "ack":
+                    moves += 1
+                    changed = True
+                elif code == "race_lost":
+                    races_lost += 1
+                else:
+                    rejected += 1  # decided on a table a stall has changed since
             else:
-                timings.apply_ns.append(time.perf_counter_ns() - t0)
-                moves += 1
+                room.vote(players[s], payload)
                 changed = True
-                if not r.seats[s].stock:
-                    cycled.add(s)
-                if any(isinstance(e, Stalled) for e in events):
-                    stalls += 1
-                    cycled.clear()
-        elif msg is not None:
-            if msg[1]:
-                votes.add(s)
-                if on_vote is not None:
-                    on_vote(r, s)
-            else:
-                votes.discard(s)
-            changed = True
-            if votes >= set(range(n)) - r.absent:
-                r, _ = r.finish(Termination.VOTE)
-                break
-        if r.end is not None:
+        if room.phase is not Phase.PLAYING:
             break
         look(now, s)
         if changed:
             poke(now)
-    reason = "hung" if r.end is None else str(r.end.reason)
+    r = current()
     return {
-        "reason": reason,
+        "reason": "hung" if r.end is None else str(r.end.reason),
         "scores": list(r.scores()),
         "home": list(r.foundation_counts()),
         "nerts_left": [len(st.nerts) for st in r.seats],
@@ -174,8 +186,7 @@ def play_nerts_round(
         "seconds": now,
         "moves": moves,
         "races_lost": races_lost,
-        "stale": stale,
-        "stalls": stalls,
+        "rejected": rejected,
     }
 
 
@@ -301,7 +312,7 @@ def nerts_main(args: Any) -> None:
     for label, values in (
         ("decide", timings.decide_ns),
         ("seat_view (legal actions included)", timings.view_ns),
-        ("baseline: NertsRound.apply", timings.apply_ns),
+        ("baseline: Room.act", timings.act_ns),
     ):
         print(
             f"{label:<38}{len(values):>9}{_pct(values, 0.5) / 1e3:>9.1f}"

@@ -141,7 +141,7 @@ LEVELS: dict[str, BotLevel] = {
     ),
     "hard": BotLevel(
         "hard",
-        reaction_s=(0.6, 1.2),
+        reaction_s=(0.4, 0.8),
         overlook=0.02,
         noise=1.0,
         nerts=20.0,
