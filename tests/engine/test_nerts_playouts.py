@@ -254,6 +254,7 @@ def play_round(seed: int, players: int, options) -> Playout:
     return p
 
 
+@pytest.mark.slow  # 250 rounds each: 5-18 s on the loaded 2-core machine, about 55 s for the eight
 @pytest.mark.parametrize("options", HOUSE_RULES, ids=house_rule_id)
 def test_random_playouts_keep_every_invariant(options):
     """Random rounds at 2-8 seats under one house-rule combination, each to its end."""
