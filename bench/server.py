@@ -16,6 +16,11 @@ Two loads, on the same sockets:
 * saturated (closed loop): every seat sends its next play as soon as the previous one
   is answered, for a fixed time; the figure is moves applied per second.
 
+`--game nerts` also plays Nerts (rooms of 8 seats dealt Nerts, house rules at their
+defaults, each seat playing from the legal actions the server sends it) on a server of
+its own in the same run, right after the Demon one ("on", persistence on), and sets the
+two side by side: a Nerts move's server CPU against a Demon move's, and the fan-out.
+
 Then the same two loads against bench/bare_server.py (receive, send to every socket of
 the room), whose clients send a small play message with an id; the sender's own copy
 is its acknowledgement. Our server runs twice in the same run: persistence on (the
@@ -51,7 +56,7 @@ import time
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -68,8 +73,10 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 TARGETS = {  # name -> (label, kind, extra environment)
     "on": ("ours, persist on", "ours", {"DEMON_PERSIST": "true"}),
     "off": ("ours, persist off", "ours", {"DEMON_PERSIST": "false"}),
+    "nerts": ("ours, Nerts, persist on", "ours", {"DEMON_PERSIST": "true"}),
     "bare": ("bare fan-out", "bare", {}),
 }
+GAME_OF_TARGET = {"nerts": "nerts"}  # the game a target's rooms deal; Demon otherwise
 
 
 def _dumps(value: object) -> str:
@@ -362,10 +369,29 @@ def choose(legal: Sequence[_Action], view: dict | None, rng: random.Random) -> _
     return rng.choice(tableau) if tableau else None
 
 
+def choose_nerts(legal: Sequence[_Action], rng: random.Random) -> _Action | None:
+    """Nerts' `choose`: foundation plays first, then a Nerts or waste card onto a work
+    pile, then draw or recycle; else any other work-pile move, else nothing."""
+    if not legal:
+        return None
+    plays = [a for a in legal if a["type"] == "foundation"]
+    if plays:
+        return rng.choice(plays)
+    work = [a for a in legal if a["type"] == "work"]
+    fresh = [a for a in work if a["src"] in ("nerts", "waste")]
+    if fresh:
+        return rng.choice(fresh)
+    for a in legal:
+        if a["type"] in ("draw", "recycle"):
+            return a
+    return rng.choice(work) if work else None
+
+
 class DemonSeat:
     """One seat on our server: keeps its legal actions and its own layout, plays."""
 
     EVENT = '{"type":"event","v":'
+    HELLO: ClassVar[Mapping[str, Any]] = {}  # what the hello adds to the token and `v`
 
     def __init__(self, driver: Driver, room: Room, grant: dict, host: bool, rng: random.Random) -> None:
         self.driver = driver
@@ -497,11 +523,15 @@ class DemonSeat:
         assert self.ws is not None
         self.ws.send_text(f'{{"type":"action","id":"{action_id}","action":{_dumps(action)}}}')
 
+    def pick(self) -> dict | None:
+        """The play this seat would make now (None: nothing to play)."""
+        return choose(self.legal, self.view, self.rng) if self.playing else None
+
     def play_now(self) -> None:
         """Closed loop: the next play, right away (or when new legal actions arrive)."""
         if time.monotonic() >= self.driver.phase.t1:
             return
-        action = choose(self.legal, self.view, self.rng) if self.playing else None
+        action = self.pick()
         if action is not None:
             self.send_play(action)
 
@@ -510,7 +540,7 @@ class DemonSeat:
         driver = self.driver
         if driver.mode != OPEN:
             return
-        action = choose(self.legal, self.view, self.rng) if self.playing else None
+        action = self.pick()
         if action is None:
             driver.phase.skipped += 1
         else:
@@ -522,6 +552,20 @@ class DemonSeat:
     def reset(self) -> None:
         self.pending.clear()
         self.outstanding = None
+
+
+class NertsPlayer(DemonSeat):
+    """A seat of a Nerts room: the same messages (a move event has the same shape), a
+    hello that says the page reads protocol 2, and Nerts' choice of play."""
+
+    HELLO: ClassVar[Mapping[str, Any]] = {"protocol": 2}
+
+    def pick(self) -> dict | None:
+        return choose_nerts(self.legal, self.rng) if self.playing else None
+
+
+def seat_class(game: str) -> type[DemonSeat]:
+    return NertsPlayer if game == "nerts" else DemonSeat
 
 
 # ====================================================================== bare server's bot
@@ -608,14 +652,18 @@ async def wait_until(predicate, timeout: float, what: str, server: ServerProcess
         await asyncio.sleep(0.02)
 
 
-async def create_rooms(base: str, n_rooms: int, prefix: str) -> list[list[dict]]:
-    """Each room: the creator (host) and 7 joiners, all seated in the lobby."""
+async def create_rooms(base: str, n_rooms: int, prefix: str, game: str = "demon") -> list[list[dict]]:
+    """Each room: the creator (host) and 7 joiners, all seated in the lobby; its game is
+    `game` ("demon" sends no `game`, as before there was a choice)."""
     sem = asyncio.Semaphore(8)
+    options: dict[str, Any] = {"rounds": 20, "max_players": SEATS}
+    if game != "demon":
+        options["game"] = game
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
 
         async def one(i: int) -> list[dict]:
             async with sem:
-                r = await http.post("/api/rooms", json={"name": f"{prefix}{i}h", "rounds": 20, "max_players": SEATS})
+                r = await http.post("/api/rooms", json={"name": f"{prefix}{i}h", **options})
                 r.raise_for_status()
                 grants = [r.json()]
                 code = grants[0]["code"]
@@ -638,12 +686,12 @@ async def connect_all(driver: Driver, port: int, seats: list, path_of) -> None:
         async with sem:
             seat.ws = await connect(HOST, port, path_of(seat), seat.on_text, on_close)
             if isinstance(seat, DemonSeat):
-                seat.ws.send_text(_dumps({"type": "hello", "token": seat.token, "v": None}))
+                seat.ws.send_text(_dumps({"type": "hello", "token": seat.token, "v": None, **seat.HELLO}))
 
     await asyncio.gather(*(one(s) for s in seats))
 
 
-async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
+async def warm_up(kind: str, server: ServerProcess, base: str, game: str = "demon") -> None:
     """Touch every code path once (imports, first allocations) before the RSS baseline."""
     driver = Driver(1.0)
     driver.phase = Phase("warm-up", time.monotonic(), 5.0)
@@ -652,17 +700,20 @@ async def warm_up(kind: str, server: ServerProcess, base: str) -> None:
     s: DemonSeat | BareSeat
     if kind == "ours":
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-            r = await http.post("/api/rooms", json={"name": "warm", "rounds": 1, "max_players": 2})
+            options: dict[str, Any] = {"rounds": 1, "max_players": 2}
+            if game != "demon":
+                options["game"] = game
+            r = await http.post("/api/rooms", json={"name": "warm", **options})
             grants = [r.json()]
             grants.append((await http.post(f"/api/rooms/{grants[0]['code']}/join", json={"name": "warm2"})).json())
-        seats = [DemonSeat(driver, room, g, i == 0, random.Random(i)) for i, g in enumerate(grants)]
+        seats = [seat_class(game)(driver, room, g, i == 0, random.Random(i)) for i, g in enumerate(grants)]
         await connect_all(driver, server.port, seats, lambda s: f"/ws/{grants[0]['code']}")
         await wait_until(lambda: all(s.welcomed for s in seats), 10, "warm-up welcome", server)
         assert seats[0].ws is not None
         seats[0].ws.send_text('{"type":"start"}')
         await wait_until(lambda: all(s.playing and s.legal for s in seats), 10, "warm-up round", server)
         for s in seats:
-            action = choose(s.legal, s.view, s.rng)
+            action = s.pick()
             assert action is not None  # a fresh round has a play: a draw at least
             s.send_play(action)
     else:
@@ -828,6 +879,7 @@ def our_server_env(port: int, data_dir: Path, args: argparse.Namespace, **extra:
 
 async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int = 0) -> dict:
     label, kind, extra_env = TARGETS[name]
+    game = GAME_OF_TARGET.get(name, "demon")
     port = free_port()
     data_dir = work / f"data-{name}-{run}"
     data_dir.mkdir()
@@ -848,19 +900,19 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
     clients: list = []
     try:
         driver = Driver(args.rate)
-        await warm_up(kind, server, base)
+        await warm_up(kind, server, base, game)
         await asyncio.sleep(0.3)
         rss0 = server.rss_kb()
         rooms = [Room(f"r{i}") for i in range(args.rooms)]
         seats: list = []
         t_setup = time.monotonic()
         if kind == "ours":
-            grants = await create_rooms(base, args.rooms, "b")
+            grants = await create_rooms(base, args.rooms, "b", game)
             rss1 = server.rss_kb()
             for room, room_grants in zip(rooms, grants):
                 room.code = room_grants[0]["code"]
                 for i, grant in enumerate(room_grants):
-                    seat: DemonSeat | BareSeat = DemonSeat(
+                    seat: DemonSeat | BareSeat = seat_class(game)(
                         driver, room, grant, i == 0, random.Random(f"{room.key}-{i}")
                     )
                     room.seats.append(seat)
@@ -990,7 +1042,8 @@ def merge_runs(runs: list[dict]) -> dict:
             else:
                 merged[key] = _median(values)
         merged["range"] = {
-            k: (min(r[phase][k] for r in runs), max(r[phase][k] for r in runs)) for k in ("moves_s", "p99")
+            k: (min(r[phase][k] for r in runs), max(r[phase][k] for r in runs))
+            for k in ("moves_s", "p99", "cpu_us_per_move")
         }
         out[phase] = merged
     return out
@@ -1097,7 +1150,27 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
         # The same question asked of CPU time, which other load on the machine disturbs less.
         q = bare["sat"]["cpu_us_per_move"] / ours["sat"]["cpu_us_per_move"]
         line(f"  same, as moves per server CPU-second ({tag})", q, q >= 0.8)
-    for name in ("on", "off"):
+    demon, nerts = by.get("on"), by.get("nerts")
+    if demon is not None and nerts is not None:
+        # "Within noise": with --repeat, Nerts' cheapest run is no dearer than Demon's dearest.
+        print("  A Nerts move's server cost against a Demon move's, same run (<= 1, or within noise):")
+        for key, phase in (("open", "open loop"), ("sat", "saturated")):
+            q = nerts[key]["cpu_us_per_move"] / demon[key]["cpu_us_per_move"]
+            spans = (
+                args.repeat > 1
+                and nerts[key]["range"]["cpu_us_per_move"][0] <= (demon[key]["range"]["cpu_us_per_move"][1])
+            )
+            verdict = "met" if q <= 1 else "within noise" if spans else "MISSED"
+            print(f"  {'  server CPU per move, Nerts / Demon, ' + phase:58} {q:8.2f}   {verdict}")
+            cells = [f"{nerts[key]['cpu_us_per_move']:.0f} / {demon[key]['cpu_us_per_move']:.0f}"]
+            if args.repeat > 1:
+                cells += ["{:.0f}-{:.0f}".format(*r[key]["range"]["cpu_us_per_move"]) for r in (nerts, demon)]
+            print(f"  {'    (us per move, Nerts / Demon; runs lowest-highest)':58} " + "   ".join(cells))
+        q = nerts["open"]["p99"] / demon["open"]["p99"]
+        line("  fan-out p99, Nerts / Demon, open loop", q, q <= 1)
+        q = nerts["open"]["kb_per_move"] / demon["open"]["kb_per_move"]
+        print(f"  {'  KB to clients per move, Nerts / Demon, open loop':58} {q:8.2f}")
+    for name in ("on", "off", "nerts"):
         if name in by:
             v = by[name]["rss_per_conn_kb"]
             line(f"RSS per connection, KB ({TARGETS[name][0]}; <= 40)", v, v <= 40)
@@ -1495,7 +1568,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rate", type=float, default=1.0, help="open loop: plays per second per seat (default 1)")
     ap.add_argument("--seed", type=int, default=20240, help="DEMON_TEST_SEED: every round's deal")
     ap.add_argument(
-        "--targets", default="on,off,bare", help="which servers, in order: on (persistence on), off, bare (default all)"
+        "--targets",
+        default=None,
+        help="which servers, in order: on (persistence on), off, nerts (Nerts rooms, persistence on), bare "
+        "(default on,off,bare; with --game nerts: on,nerts)",
+    )
+    ap.add_argument(
+        "--game",
+        choices=("demon", "nerts"),
+        default="demon",
+        help="nerts: rooms of Nerts too, on a server of their own in the same run, beside Demon's (targets on,nerts)",
     )
     ap.add_argument(
         "--bare-impl",
@@ -1563,6 +1645,8 @@ def main(argv: list[str] | None = None) -> None:
         return run_bots_mode(args)
     if args.grip_hinters:
         return run_grip_mode(args)
+    if args.targets is None:
+        args.targets = "on,nerts" if args.game == "nerts" else "on,off,bare"
     names = [t.strip() for t in args.targets.split(",") if t.strip()]
     for name in names:
         if name not in TARGETS:
