@@ -3,7 +3,7 @@
 Demon's bots (`app.demon.rules.bot`) and Nerts' (`app.nerts.rules.bot`) are different
 players of different games, but the frame they are made in is one: a level is a set of
 knobs checked the same way; a decision is an action or none and a vote to end
-(`Decision`); every random draw comes from the caller's `SplitMix64` (`rand`), so a
+(`Decision`, in `app.common.decision`); every random draw comes from the caller's `SplitMix64` (`rand`), so a
 seeded round replays; a person's pace is a hump-shaped think time over the level's
 range (`think_time_in`); each play on offer is overlooked with the level's chance and
 the rest get the level's random spread (`noticed`); the foundations, public to every
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from app.common.cards import Card, CardError
 from app.common.checks import is_int
+from app.common.decision import Decision
 from app.common.rng import SplitMix64
 
 __all__ = [
@@ -44,19 +44,7 @@ __all__ = [
     "wanted_cards",
 ]
 
-ActionT = TypeVar("ActionT")
 LevelT = TypeVar("LevelT")
-
-
-@dataclass(frozen=True)
-class Decision(Generic[ActionT]):
-    """What a bot wants now. With an action, `vote_end` is always False (a bot that can
-    play is not stuck, so whoever holds its vote to end drops it). Without one:
-    `vote_end` True means it is stuck and wants the round to end (wait for the table to
-    change before asking again); False means nothing right now (ask again later)."""
-
-    action: ActionT | None  # what to play now; None = nothing to do now
-    vote_end: bool  # the bot is stuck and wants the round to end
 
 
 class FoundationView(NamedTuple):
