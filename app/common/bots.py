@@ -20,8 +20,8 @@ them, so the same seed gives the same decisions and think times.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from app.common.cards import Card, CardError
 from app.common.checks import is_int
@@ -31,7 +31,9 @@ from app.common.rng import SplitMix64
 __all__ = [
     "Decision",
     "FoundationView",
+    "PassMemory",
     "check_knobs",
+    "choose",
     "count_field",
     "memory_object",
     "miss_chance",
@@ -40,10 +42,13 @@ __all__ = [
     "pass_fields",
     "raced_cards",
     "rand",
+    "saw_waste_top",
+    "start_pass",
     "think_time_in",
     "wanted_cards",
 ]
 
+ActionT = TypeVar("ActionT")
 LevelT = TypeVar("LevelT")
 
 
@@ -106,6 +111,67 @@ def noticed(score: float, miss: float, noise: float, rng: SplitMix64) -> float |
     if noise:
         score += noise * rand(rng)
     return score
+
+
+def choose(
+    legal: Sequence[ActionT],
+    turns: tuple[type, ...],
+    score: Callable[[ActionT], float | None],
+    between_piles: Callable[[ActionT], bool],
+    overlook: float,
+    move_overlook: float,
+    noise: float,
+    rng: SplitMix64,
+) -> tuple[int, int, bool]:
+    """How a bot picks among the legal actions: (the index in `legal` of the best play
+    it noticed, of the draw or recycle on offer (-1: none), whether it overlooked a play).
+    A play is a candidate when `score` gives it a score; each candidate is overlooked with
+    the level's chance (`miss_chance`) and the rest get its spread (`noticed`), in the
+    order of `legal`; the highest wins, the first of equals. `turns` are the game's draw
+    and recycle, the fallbacks."""
+    best = fallback = -1
+    best_score = 0.0
+    overlooked = False
+    for i, a in enumerate(legal):
+        if isinstance(a, turns):
+            fallback = i
+            continue
+        s = score(a)
+        if s is None:
+            continue
+        s = noticed(s, miss_chance(overlook, move_overlook, between_piles(a)), noise, rng)
+        if s is None:
+            overlooked = True
+            continue
+        if best < 0 or s > best_score:
+            best, best_score = i, s
+    return best, fallback, overlooked
+
+
+class PassMemory(Protocol):
+    """The part of a bot's memory about its pass through the stock (both games keep it)."""
+
+    pass_sig: list[object] | None
+    seen: list[str]
+    missed: bool
+    idle_passes: int
+
+
+def start_pass(memory: PassMemory, sig: list[object], idle: bool) -> None:
+    """A new pass through the stock begins, the layout's shape `sig`; `idle`: the last
+    pass changed nothing (one more idle pass in a row), else the count starts again."""
+    memory.idle_passes = memory.idle_passes + 1 if idle else 0
+    memory.pass_sig = sig
+    memory.seen = []
+    memory.missed = False
+
+
+def saw_waste_top(memory: PassMemory, waste: Sequence[Card]) -> None:
+    """Keep in mind the waste top on view (a card this pass showed)."""
+    if waste:
+        top = str(waste[-1])
+        if top not in memory.seen:
+            memory.seen.append(top)
 
 
 def wanted_cards(foundations: Sequence[FoundationView]) -> set[tuple[str, int]]:

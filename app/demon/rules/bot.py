@@ -36,13 +36,14 @@ from typing import Any
 from app.common.bots import (
     Decision,
     check_knobs,
+    choose,
     count_field,
     memory_object,
-    miss_chance,
     named_level,
-    noticed,
     pass_fields,
     raced_cards,
+    saw_waste_top,
+    start_pass,
     think_time_in,
     wanted_cards,
 )
@@ -282,11 +283,9 @@ def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set[
     return memory.idle_passes < lv.patience
 
 
-def _start_pass(view: SeatView, memory: BotMemory, idle: bool) -> None:
-    memory.idle_passes = memory.idle_passes + 1 if idle else 0
-    memory.pass_sig = _signature(view)
-    memory.seen = []
-    memory.missed = False
+def _between_piles(a: DemonAction) -> bool:
+    """A move from one tableau pile to another (the kind a beginner misses more)."""
+    return isinstance(a, ToTableau) and not isinstance(a.src, str)
 
 
 def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) -> Decision[DemonAction]:
@@ -299,31 +298,28 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         return Decision(None, True)
     fresh = memory.pass_sig is None
     if fresh:  # the first pass begins with the first decision
-        _start_pass(view, memory, idle=False)
-    if view.waste:
-        top = str(view.waste[-1])
-        if top not in memory.seen:
-            memory.seen.append(top)
+        start_pass(memory, _signature(view), idle=False)
+    saw_waste_top(memory, view.waste)
     wanted = wanted_cards(view.foundations)
     contested = _contested(view) if level.race else set()
-    best: DemonAction | None = None
-    best_score = 0.0
-    fallback: DemonAction | None = None
-    overlooked = False
-    for a in view.legal:
-        if isinstance(a, (Draw, Recycle)):
-            fallback = a
-            continue
-        s = _score(view, level, a, contested, wanted)
-        if s is None:
-            continue
-        between_piles = isinstance(a, ToTableau) and not isinstance(a.src, str)
-        s = noticed(s, miss_chance(level.overlook, level.move_overlook, between_piles), level.noise, rng)
-        if s is None:
-            memory.missed = overlooked = True
-            continue
-        if best is None or s > best_score:
-            best, best_score = a, s
+
+    def score(a: DemonAction) -> float | None:
+        return _score(view, level, a, contested, wanted)
+
+    best_at, fallback_at, overlooked = choose(
+        view.legal,
+        (Draw, Recycle),
+        score,
+        _between_piles,
+        level.overlook,
+        level.move_overlook,
+        level.noise,
+        rng,
+    )
+    best = view.legal[best_at] if best_at >= 0 else None
+    fallback = view.legal[fallback_at] if fallback_at >= 0 else None
+    if overlooked:
+        memory.missed = True
     if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
         # A foundation play names its pile, as a person drops a card on one: a bot that
         # is too late loses the race like anybody (rule 14).
@@ -334,7 +330,7 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         return Decision(fallback, False)
     if isinstance(fallback, Recycle) and (fresh or _recycle_helps(view, memory, level, wanted)):
         idle = not fresh and memory.pass_sig == _signature(view) and not (memory.missed and level.rechecks)
-        _start_pass(view, memory, idle)
+        start_pass(memory, _signature(view), idle)
         return Decision(fallback, False)
     if overlooked and level.rechecks:  # a play is there, it did not see it this time
         return Decision(None, False)
