@@ -31,6 +31,7 @@ from app.common.rng import SplitMix64
 __all__ = [
     "Decision",
     "FoundationView",
+    "Knobs",
     "PassMemory",
     "check_knobs",
     "choose",
@@ -113,14 +114,35 @@ def noticed(score: float, miss: float, noise: float, rng: SplitMix64) -> float |
     return score
 
 
+class PassMemory(Protocol):
+    """The part of a bot's memory about its pass through the stock (both games keep it)."""
+
+    pass_sig: list[object] | None
+    seen: list[str]
+    missed: bool
+    idle_passes: int
+
+
+class Knobs(Protocol):
+    """The knobs of a level that `choose` reads (both games' `BotLevel` have them)."""
+
+    @property
+    def overlook(self) -> float: ...
+
+    @property
+    def move_overlook(self) -> float: ...
+
+    @property
+    def noise(self) -> float: ...
+
+
 def choose(
     legal: Sequence[ActionT],
     turns: tuple[type, ...],
     score: Callable[[ActionT], float | None],
     between_piles: Callable[[ActionT], bool],
-    overlook: float,
-    move_overlook: float,
-    noise: float,
+    level: Knobs,
+    memory: PassMemory,
     rng: SplitMix64,
 ) -> tuple[int, int, bool]:
     """How a bot picks among the legal actions: (the index in `legal` of the best play
@@ -128,7 +150,7 @@ def choose(
     A play is a candidate when `score` gives it a score; each candidate is overlooked with
     the level's chance (`miss_chance`) and the rest get its spread (`noticed`), in the
     order of `legal`; the highest wins, the first of equals. `turns` are the game's draw
-    and recycle, the fallbacks."""
+    and recycle, the fallbacks. A play overlooked marks the pass `missed`."""
     best = fallback = -1
     best_score = 0.0
     overlooked = False
@@ -139,22 +161,13 @@ def choose(
         s = score(a)
         if s is None:
             continue
-        s = noticed(s, miss_chance(overlook, move_overlook, between_piles(a)), noise, rng)
+        s = noticed(s, miss_chance(level.overlook, level.move_overlook, between_piles(a)), level.noise, rng)
         if s is None:
-            overlooked = True
+            memory.missed = overlooked = True
             continue
         if best < 0 or s > best_score:
             best, best_score = i, s
     return best, fallback, overlooked
-
-
-class PassMemory(Protocol):
-    """The part of a bot's memory about its pass through the stock (both games keep it)."""
-
-    pass_sig: list[object] | None
-    seen: list[str]
-    missed: bool
-    idle_passes: int
 
 
 def start_pass(memory: PassMemory, sig: list[object], idle: bool) -> None:

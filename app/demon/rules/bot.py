@@ -306,20 +306,9 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
     def score(a: DemonAction) -> float | None:
         return _score(view, level, a, contested, wanted)
 
-    best_at, fallback_at, overlooked = choose(
-        view.legal,
-        (Draw, Recycle),
-        score,
-        _between_piles,
-        level.overlook,
-        level.move_overlook,
-        level.noise,
-        rng,
-    )
+    best_at, fallback_at, overlooked = choose(view.legal, (Draw, Recycle), score, _between_piles, level, memory, rng)
     best = view.legal[best_at] if best_at >= 0 else None
     fallback = view.legal[fallback_at] if fallback_at >= 0 else None
-    if overlooked:
-        memory.missed = True
     if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
         # A foundation play names its pile, as a person drops a card on one: a bot that
         # is too late loses the race like anybody (rule 14).

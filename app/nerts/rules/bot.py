@@ -386,20 +386,9 @@ def decide(view: NertsSeatView, level: BotLevel, memory: BotMemory, rng: SplitMi
     def score(a: NertsAction) -> float | None:
         return _score(view, level, a, memory, contested, wanted)
 
-    best_at, fallback_at, overlooked = choose(
-        view.legal,
-        (Draw, Recycle),
-        score,
-        _between_piles,
-        level.overlook,
-        level.move_overlook,
-        level.noise,
-        rng,
-    )
+    best_at, fallback_at, overlooked = choose(view.legal, (Draw, Recycle), score, _between_piles, level, memory, rng)
     best = view.legal[best_at] if best_at >= 0 else None
     fallback = view.legal[fallback_at] if fallback_at >= 0 else None
-    if overlooked:
-        memory.missed = True
     if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
         if isinstance(best, ToWork) and isinstance(best.src, int):
             memory.shuffles += 1
