@@ -26,57 +26,28 @@ Nerts pile, the waste or the layout, and that move leaves one pile fewer with ca
 
 When either gives up it votes to end the round; the bench plays the round to its end
 (the other seat may still go out), so rounds are compared by their N14 scores.
+
+How a reference player plays (pace, misses, order, memory) is shared with Demon's in
+bench/_reference_play.py; what is here is what a Nerts player counts as a play.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from _reference_play import Reference, ReferenceGame, ReferenceMemory, reference_pace, reference_step
 
+from app.common.bots import Decision
 from app.common.cards import Card
 from app.common.rng import SplitMix64
 from app.nerts.rules.actions import NERTS, WASTE, Draw, NertsAction, Recycle, ToFoundation, ToWork
 from app.nerts.rules.bot_view import NertsSeatView
 
-__all__ = ["REFERENCES", "Reference", "ReferenceMemory", "ReferenceStep", "reference_decide", "reference_pace"]
-
-
-@dataclass(frozen=True)
-class Reference:
-    name: str
-    pace_s: tuple[float, float]  # seconds per action, uniform in this range
-    miss: float  # each play on offer missed at one look
-    ordered: bool  # plays by priority (club) or at random among those seen (beginner)
-    remembers: bool  # recycles when a card that went by has become playable
-    shifts_piles: bool  # moves a whole work pile onto another to empty a spot
+__all__ = ["REFERENCES", "Reference", "ReferenceMemory", "reference_decide", "reference_pace"]
 
 
 REFERENCES: dict[str, Reference] = {
     "beginner": Reference("beginner", (3.5, 6.5), miss=1 / 3, ordered=False, remembers=False, shifts_piles=False),
     "club": Reference("club", (1.8, 3.0), miss=0.10, ordered=True, remembers=True, shifts_piles=True),
 }
-
-
-class ReferenceStep(NamedTuple):
-    """What the player does now: an action, or none and whether it gives up (votes)."""
-
-    action: NertsAction | None
-    vote_end: bool
-
-
-@dataclass
-class ReferenceMemory:
-    pass_shape: tuple[object, ...] | None = None
-    went_by: list[Card] = field(default_factory=list)
-
-
-def _coin(rng: SplitMix64) -> float:
-    return (rng.next_u64() >> 11) / float(1 << 53)
-
-
-def reference_pace(ref: Reference, rng: SplitMix64) -> float:
-    lo, hi = ref.pace_s
-    return lo + (hi - lo) * _coin(rng)
 
 
 def _shape(v: NertsSeatView) -> tuple[object, ...]:
@@ -118,33 +89,17 @@ def _rank_of_play(v: NertsSeatView, ref: Reference, a: NertsAction) -> float | N
     return None
 
 
-def reference_decide(v: NertsSeatView, ref: Reference, memory: ReferenceMemory, rng: SplitMix64) -> ReferenceStep:
+def _pick(rng: SplitMix64, n: int) -> int:
+    return rng.below(n)
+
+
+NERTS_GAME = ReferenceGame(
+    draw=Draw, recycle=Recycle, rank_of=_rank_of_play, shape=_shape, could_use=_could_use, pick=_pick
+)
+
+
+def reference_decide(
+    v: NertsSeatView, ref: Reference, memory: ReferenceMemory, rng: SplitMix64
+) -> Decision[NertsAction]:
     """The reference player's next step; `vote_end` True when it gives up."""
-    if not v.started or v.ended or v.seat in v.absent:
-        return ReferenceStep(None, False)
-    if memory.pass_shape is None:
-        memory.pass_shape = _shape(v)
-    if v.waste and v.waste[-1] not in memory.went_by:
-        memory.went_by.append(v.waste[-1])
-    noticed: list[tuple[float, NertsAction]] = []
-    turn: NertsAction | None = None
-    for a in v.legal:
-        if isinstance(a, (Draw, Recycle)):
-            turn = a
-            continue
-        rank = _rank_of_play(v, ref, a)
-        if rank is not None and _coin(rng) >= ref.miss:
-            noticed.append((rank, a))
-    if noticed:
-        if ref.ordered:
-            return ReferenceStep(max(noticed, key=lambda ra: ra[0])[1], False)
-        return ReferenceStep(noticed[rng.below(len(noticed))][1], False)
-    if isinstance(turn, Draw):
-        return ReferenceStep(turn, False)
-    if isinstance(turn, Recycle):
-        changed = memory.pass_shape != _shape(v)
-        if changed or (ref.remembers and any(_could_use(v, c) for c in memory.went_by)):
-            memory.pass_shape = _shape(v)
-            memory.went_by = []
-            return ReferenceStep(turn, False)
-    return ReferenceStep(None, True)
+    return reference_step(NERTS_GAME, v, ref, memory, rng)

@@ -24,28 +24,22 @@ spot, part of a run) are not.
 When either gives up it lets the bots play the round out (the "let the bots finish"
 choice a stuck person has in a practice round, docs/rules.md), so the bench compares
 cards home at the round's natural end.
+
+How a reference player plays (pace, misses, order, memory) is shared with Nerts' in
+bench/_reference_play.py; what is here is what a Demon player counts as a play.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from _reference_play import Reference, ReferenceGame, ReferenceMemory, reference_pace, reference_step
 
+from app.common.bots import Decision, rand
 from app.common.cards import Card
 from app.common.rng import SplitMix64
 from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau
-from app.demon.rules.bot import Decision
 from app.demon.rules.view import SeatView
 
 __all__ = ["REFERENCES", "Reference", "ReferenceMemory", "reference_decide", "reference_pace"]
-
-
-@dataclass(frozen=True)
-class Reference:
-    name: str
-    pace_s: tuple[float, float]  # seconds per action, uniform in this range
-    miss: float  # each play on offer missed at one look
-    ordered: bool  # plays by priority (club) or at random among those seen (beginner)
-    remembers: bool  # recycles when a card that went by has become playable
 
 
 REFERENCES: dict[str, Reference] = {
@@ -54,26 +48,11 @@ REFERENCES: dict[str, Reference] = {
 }
 
 
-@dataclass
-class ReferenceMemory:
-    pass_shape: tuple[object, ...] | None = None
-    seen: list[Card] = field(default_factory=list)
-
-
-def _uniform(rng: SplitMix64) -> float:
-    return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
-
-
-def reference_pace(ref: Reference, rng: SplitMix64) -> float:
-    lo, hi = ref.pace_s
-    return lo + (hi - lo) * _uniform(rng)
-
-
 def _shape(view: SeatView) -> tuple[object, ...]:
     return (view.stock + view.waste_count, view.home, tuple((p.down, len(p.up)) for p in view.tableau))
 
 
-def _priority(view: SeatView, a: DemonAction) -> float | None:
+def _priority(view: SeatView, ref: Reference, a: DemonAction) -> float | None:
     """How a club player ranks a play (higher first), or None when a person would not
     count it as a play at all."""
     if isinstance(a, ToFoundation):
@@ -103,35 +82,13 @@ def _playable(view: SeatView, card: Card) -> bool:
     return False
 
 
-def reference_decide(view: SeatView, ref: Reference, memory: ReferenceMemory, rng: SplitMix64) -> Decision:
+def _pick(rng: SplitMix64, n: int) -> int:
+    return int(rand(rng) * n)
+
+
+DEMON = ReferenceGame(draw=Draw, recycle=Recycle, rank_of=_priority, shape=_shape, could_use=_playable, pick=_pick)
+
+
+def reference_decide(view: SeatView, ref: Reference, memory: ReferenceMemory, rng: SplitMix64) -> Decision[DemonAction]:
     """The reference player's next step; `vote_end` True when it gives up."""
-    if not view.started or view.ended or view.seat in view.absent:
-        return Decision(None, False)
-    if memory.pass_shape is None:
-        memory.pass_shape = _shape(view)
-    if view.waste and view.waste[-1] not in memory.seen:
-        memory.seen.append(view.waste[-1])
-    noticed: list[tuple[float, DemonAction]] = []
-    fallback: DemonAction | None = None
-    for a in view.legal:
-        if isinstance(a, (Draw, Recycle)):
-            fallback = a
-            continue
-        p = _priority(view, a)
-        if p is None or _uniform(rng) < ref.miss:
-            continue
-        noticed.append((p, a))
-    if noticed:
-        if ref.ordered:
-            return Decision(max(noticed, key=lambda pa: pa[0])[1], False)
-        return Decision(noticed[int(_uniform(rng) * len(noticed))][1], False)
-    if isinstance(fallback, Draw):
-        return Decision(fallback, False)
-    if isinstance(fallback, Recycle):
-        changed = memory.pass_shape != _shape(view)
-        hope = ref.remembers and any(_playable(view, c) for c in memory.seen)
-        if changed or hope:
-            memory.pass_shape = _shape(view)
-            memory.seen = []
-            return Decision(fallback, False)
-    return Decision(None, True)
+    return reference_step(DEMON, view, ref, memory, rng)

@@ -3,7 +3,8 @@
 `--game demon` (the default) is described below; `--game nerts` plays Nerts rounds among
 the Nerts bots (app/nerts/rules/bot.py) and against their own reference players
 (bench/_nerts_reference.py) and prints the same tables and targets; how those rounds are
-played is in bench/_nerts_table.py.
+played is in bench/_nerts_table.py. Both games' tables are made and run by the same
+code, bench/_bot_table.py; their reference players play by bench/_reference_play.py.
 
 Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through
 the room's own code: the bots are the room's bot seats (`Room.add_bot`: level, memory
@@ -52,28 +53,37 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import heapq
-import itertools
 import os
 import statistics
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from _bot_table import (
+    BIG_MIX,
+    REFERENCE_PAIRS,
+    level_pairs,
+    pct,
+    play_out,
+    print_level_targets,
+    print_reference_targets,
+    seat_bots,
+    swapped_deals,
+)
 from _reference import REFERENCES, ReferenceMemory, reference_decide, reference_pace
 
+from app.common.bots import Decision
 from app.common.rng import SplitMix64, derive_seed
-from app.demon.room.room import Options, Phase, Player, Room
-from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time
+from app.demon.room.room import Options, Player, Room
+from app.demon.rules.actions import DemonAction
+from app.demon.rules.bot import LEVELS, BotMemory, decide, think_time
 from app.demon.rules.round import DemonRound, RoundAnalysis
 from app.demon.rules.view import seat_view
 from app.racing import DEMON
-
-SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
 
 @dataclass
@@ -103,57 +113,24 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         test_seed=seed,
         seed_source=SplitMix64(seed),
     )
-    # A table of bots alone, made with the room's public calls: the host seats n-1 bots,
-    # a watcher who finds the table full becomes a spectator, the host leaves (the watcher
-    # becomes host), and the watcher seats the last bot and starts.
-    host = room.join("host", b"")
-    room.connect(host, 0.0)
     # A reference player sits in a bot seat (its level unused): the bench decides for it.
-    seat_levels = [lv if lv in LEVELS else "easy" for lv in levels]
-    players = [room.add_bot(host, lv, 0.0)[1] for lv in seat_levels[:-1]]
-    watcher = room.join("watcher", b"")
-    room.connect(watcher, 0.0)
-    room.leave(host, 0.0)
-    players.append(room.add_bot(watcher, seat_levels[-1], 0.0)[1])
-    room.start(watcher, 0.0)
-    room.begin_round(0.0)
-    assert [p.seat for p in players] == list(range(n)) and room.phase is Phase.PLAYING
+    players = seat_bots(room, [lv if lv in LEVELS else "easy" for lv in levels])
     bots = []
     for p, lv in zip(players, levels):
         assert p.bot is not None  # add_bot seated a bot
         bots.append(Bot(p, lv, p.bot.memory_for(DEMON), p.bot.rng))
     ref_memory = {seat: ReferenceMemory() for seat, lv in enumerate(levels) if lv in REFERENCES}
-    queue: list[tuple[float, int, int, tuple[str, Any] | None]] = []  # (time, order, seat, message)
-    order = itertools.count()
-    pending: set[int] = set()
-    ids = itertools.count(1)
-    if room.round_deadline is not None:
-        heapq.heappush(queue, (room.round_deadline, next(order), -1, None))
 
-    def look(now: float, seat: int) -> None:
-        """The driver's `think`: decide on the table now; the message arrives later."""
+    def decide_at(seat: int) -> tuple[Decision[DemonAction], float]:
         bot = bots[seat]
         assert room.round is not None  # a round is being played
         if bot.level in REFERENCES:
             ref = REFERENCES[bot.level]
             d = reference_decide(seat_view(cast(DemonRound, room.round), seat), ref, ref_memory[seat], bot.rng)
-            delay = reference_pace(ref, bot.rng)
-        else:
-            d, delay = bot_look(bot, seat)
-        if d.action is not None:
-            if seat in room.votes:  # it sees something to do: it takes its vote back at once
-                room.vote(bot.player, False)
-            msg: tuple[str, Any] | None = ("act", d.action)
-        elif d.vote_end != (seat in room.votes):
-            msg = ("vote", d.vote_end)
-        elif d.vote_end:
-            return  # stuck and has said so: wait for the table to change
-        else:
-            msg = None  # nothing now: look again later
-        heapq.heappush(queue, (now + delay, next(order), seat, msg))
-        pending.add(seat)
+            return d, reference_pace(ref, bot.rng)
+        return bot_look(bot, seat)
 
-    def bot_look(bot: Bot, seat: int) -> tuple[Decision, float]:
+    def bot_look(bot: Bot, seat: int) -> tuple[Decision[DemonAction], float]:
         assert room.round is not None
         t0 = time.perf_counter_ns()
         stuck = seat in room.public_stuck()
@@ -170,44 +147,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         timings.decide_ns.append(t2 - t1)
         return d, think_time(LEVELS[bot.level], bot.rng)
 
-    def poke(now: float) -> None:
-        if room.phase is Phase.PLAYING:
-            for s in range(n):
-                if s not in pending:
-                    look(now, s)
-
-    poke(0.0)
-    now = 0.0
-    moves = races_lost = 0
-    while room.phase is Phase.PLAYING and queue:
-        now, _o, seat, msg = heapq.heappop(queue)
-        if now > SAFETY_S:
-            break
-        if seat < 0:
-            room.tick(now)
-            continue
-        pending.discard(seat)
-        changed = False
-        if msg is not None:
-            kind, payload = msg
-            player = bots[seat].player
-            if kind == "act":
-                t0 = time.perf_counter_ns()
-                out = room.act(player, f"b{next(ids)}", payload, now)
-                timings.act_ns.append(time.perf_counter_ns() - t0)
-                if out.reply and out.reply.get("type") == "ack":
-                    moves += 1
-                    changed = True
-                elif out.reply and out.reply.get("code") == "race_lost":
-                    races_lost += 1
-            else:
-                room.vote(player, payload)
-                changed = True
-        if room.phase is not Phase.PLAYING:
-            break
-        look(now, seat)
-        if changed:
-            poke(now)
+    played = play_out(room, players, decide_at, timings.act_ns)
     rnd = room.round
     if rnd is None or rnd.end is None:
         reason = "hung"
@@ -215,7 +155,14 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     else:
         reason = rnd.end.reason
         home = list(rnd.foundation_counts())
-    return {"reason": reason, "home": home, "levels": levels, "seconds": now, "moves": moves, "races_lost": races_lost}
+    return {
+        "reason": reason,
+        "home": home,
+        "levels": levels,
+        "seconds": played.seconds,
+        "moves": played.moves,
+        "races_lost": played.races_lost,
+    }
 
 
 def two_seat_rounds(a: str, b: str, rounds: int, first_seed: int, timings: Timings) -> tuple[float, float]:
@@ -226,9 +173,7 @@ def two_seat_rounds(a: str, b: str, rounds: int, first_seed: int, timings: Timin
     ends: Counter[str] = Counter()
     secs = []
     races = 0
-    for i in range(rounds):
-        seed = derive_seed(first_seed, i // 2)  # each deal twice, the levels' seats swapped
-        swap = i % 2 == 1
+    for seed, swap in swapped_deals(rounds, first_seed):
         levels = [b, a] if swap else [a, b]
         res = play_round(levels, seed, timings)
         h = res["home"][::-1] if swap else res["home"]  # index 0 = level a
@@ -282,13 +227,6 @@ def retime(samples: list[tuple], repeat: int = 5) -> tuple[list[int], list[int]]
     return decide_ns, view_ns
 
 
-def pct(values: list[int], q: float) -> float:
-    values = sorted(values)
-    if not values:
-        return float("nan")
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -318,7 +256,7 @@ def main() -> None:
 
     timings = Timings()
     names = list(LEVELS)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]] + [(x, x) for x in names]
+    pairs = level_pairs(names)
     started = time.perf_counter()
     print(f"bench/bots.py: {args.rounds} two-seat rounds per pair, {args.big} eight-bot rounds, seeds from {args.seed}")
     print()
@@ -329,39 +267,21 @@ def main() -> None:
     shares: dict[tuple[str, str], tuple[float, float]] = {}
     for a, b in pairs if args.rounds > 0 else ():
         shares[(a, b)] = two_seat_rounds(a, b, args.rounds, args.seed, timings)
-    for other, target in (("easy", 0.80), ("medium", 0.60)):
-        if (other, "hard") in shares:
-            got = shares[(other, "hard")][1]
-            print(
-                f"target: hard beats {other} in >= {target:.0%} of rounds: {got:.0%} "
-                f"{'met' if got >= target else 'MISSED'}"
-            )
+    print_level_targets(shares)
     if args.reference > 0:
         print()
         print("Against the reference players (bench/_reference.py: what a level means to a person)")
-        ref_shares = {
-            pair: two_seat_rounds(*pair, args.reference, args.seed, timings)
-            for pair in (("beginner", "easy"), ("club", "medium"), ("club", "hard"))
-        }
-        easy_loses = ref_shares[("beginner", "easy")][0]
-        medium_wins = ref_shares[("club", "medium")][1]
-        hard_wins = ref_shares[("club", "hard")][1]
-        for text, got, ok in (
-            ("easy loses to the beginner in >= 65 %", easy_loses, easy_loses >= 0.65),
-            ("medium wins 40-60 % against the club player", medium_wins, 0.40 <= medium_wins <= 0.60),
-            ("hard beats the club player in >= 80 %", hard_wins, hard_wins >= 0.80),
-        ):
-            print(f"target: {text} of rounds: {got:.0%} {'met' if ok else 'MISSED'}")
+        ref_shares = {pair: two_seat_rounds(*pair, args.reference, args.seed, timings) for pair in REFERENCE_PAIRS}
+        print_reference_targets(ref_shares)
     if args.big:
         print()
         limit = args.time_limit or None
         ends: Counter[str] = Counter()
         secs = []
         by_level: dict[str, list[int]] = {x: [] for x in names}
-        mix = ["easy", "easy", "medium", "medium", "medium", "hard", "hard", "hard"]
         for i in range(args.big):
             seed = derive_seed(args.seed, 10_000 + i)
-            levels = mix[i % 8 :] + mix[: i % 8]  # every level takes every seat in turn
+            levels = BIG_MIX[i % 8 :] + BIG_MIX[: i % 8]  # every level takes every seat in turn
             res = play_round(levels, seed, timings, time_limit_s=limit)
             ends[res["reason"]] += 1
             secs.append(res["seconds"])

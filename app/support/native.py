@@ -52,6 +52,7 @@ __all__ = ["NATIVE_MODULES", "build", "compiled_modules", "stale_modules", "stat
 ROOT = Path(__file__).resolve().parents[2]
 
 NATIVE_MODULES: tuple[str, ...] = (
+    "app.common.bots",
     "app.common.checks",
     "app.common.rng",
     "app.demon.rules.actions",

@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from bot_support import check_a_seed_replays, check_levels, check_memory_json, check_think_times
 from test_demon_support import check_invariants, seat, suit_pile
 
 from app.common.cards import Card
@@ -189,20 +190,11 @@ def test_seeded_bot_rounds_play_to_the_end_keeping_invariants(seed, names):
 
 
 def test_a_seed_replays_the_same_round():
-    a = bot_round(9, ["hard", "medium", "easy"])
-    b = bot_round(9, ["hard", "medium", "easy"])
-    assert a[1] == b[1] and a[0] == b[0]
-    c = bot_round(10, ["hard", "medium", "easy"])
-    assert c[1] != a[1]
+    check_a_seed_replays(bot_round)
 
 
 def test_think_time_stays_in_the_level_range_and_is_never_zero():
-    for lv in LEVELS.values():
-        rng = SplitMix64(5)
-        times = [think_time(lv, rng) for _ in range(2000)]
-        lo, hi = lv.reaction_s
-        assert min(times) >= lo > 0 and max(times) <= hi
-        assert max(times) - min(times) > (hi - lo) * 0.6  # a real spread
+    check_think_times(LEVELS, think_time)
     assert LEVELS["easy"].reaction_s[0] >= 4.0 and LEVELS["easy"].reaction_s[1] <= 8.0  # slower than a beginner
     assert LEVELS["hard"].reaction_s[0] >= 0.4 and LEVELS["hard"].reaction_s[1] <= 0.8
 
@@ -372,31 +364,8 @@ def test_no_decision_before_the_start_after_the_end_or_when_absent():
 
 def test_memory_round_trips_through_json_and_rejects_bad_input():
     mem = BotMemory(pass_sig=[24, 0, [[0, 1]] * 7], seen=["5H", "KD"], missed=True, idle_passes=1, decisions=12)
-    text = json.dumps(mem.to_json())
-    assert BotMemory.from_json(json.loads(text)) == mem
-    assert BotMemory.from_json(text) == mem
-    for bad in (
-        [],
-        {"seen": ["ZZ"]},
-        {"seen": "5H"},
-        {"missed": 1},
-        {"idle_passes": -1},
-        {"decisions": True},
-        {"pass_sig": "x"},
-    ):
-        with pytest.raises(ValueError):
-            BotMemory.from_json(bad)
+    check_memory_json(BotMemory, mem)
 
 
 def test_levels_are_named_and_checked():
-    assert set(LEVELS) == {"easy", "medium", "hard"}
-    assert level("hard") is LEVELS["hard"]
-    with pytest.raises(ValueError):
-        level("impossible")
-    with pytest.raises(ValueError):
-        BotLevel("x", reaction_s=(0.0, 1.0), overlook=0.1)
-    with pytest.raises(ValueError):
-        BotLevel("x", reaction_s=(1.0, 2.0), overlook=1.0)
-    e, m, h = LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]
-    assert e.overlook > m.overlook > h.overlook
-    assert e.reaction_s[0] > m.reaction_s[0] > h.reaction_s[0]
+    check_levels(LEVELS, level, BotLevel)

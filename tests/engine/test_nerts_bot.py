@@ -14,6 +14,7 @@ import statistics
 from pathlib import Path
 
 import pytest
+from bot_support import check_a_seed_replays, check_levels, check_memory_json, check_think_times
 from nerts_support import ALIVE, check_invariants, seat
 
 from app.common.cards import Card
@@ -273,20 +274,11 @@ def test_no_bot_loops(seed):
 
 
 def test_a_seed_replays_the_same_round():
-    a = bot_round(9, ["hard", "medium", "easy"])
-    b = bot_round(9, ["hard", "medium", "easy"])
-    assert a[1] == b[1] and a[0] == b[0]
-    c = bot_round(10, ["hard", "medium", "easy"])
-    assert c[1] != a[1]
+    check_a_seed_replays(bot_round)
 
 
 def test_think_time_stays_in_the_level_range_and_is_never_zero():
-    for lv in LEVELS.values():
-        rng = SplitMix64(5)
-        times = [think_time(lv, rng) for _ in range(2000)]
-        lo, hi = lv.reaction_s
-        assert min(times) >= lo > 0 and max(times) <= hi
-        assert max(times) - min(times) > (hi - lo) * 0.6  # a real spread
+    check_think_times(LEVELS, think_time)
 
 
 # --------------------------------------------------------------------------- choices
@@ -462,29 +454,14 @@ def test_memory_round_trips_through_json_and_rejects_bad_input():
         shuffles=2,
         decisions=12,
     )
-    text = json.dumps(mem.to_json())
-    assert BotMemory.from_json(json.loads(text)) == mem
-    assert BotMemory.from_json(text) == mem
-    assert BotMemory.from_json({}) == BotMemory()
-    for bad in (
-        [],
-        "not json",
-        "[1]",
-        {"seen": ["ZZ"]},
-        {"seen": "5H"},
-        {"seen": [5]},
-        {"missed": 1},
-        {"idle_passes": -1},
-        {"decisions": True},
+    nerts_bad = (
         {"shuffles": 1.5},
-        {"pass_sig": "x"},
         {"progress": [1, 2]},
         {"progress": [1, 2, -3]},
         {"progress": "123"},
         {"seem": ["5H"]},
-    ):
-        with pytest.raises(ValueError):
-            BotMemory.from_json(bad)
+    )
+    check_memory_json(BotMemory, mem, nerts_bad)
 
 
 def test_a_restored_memory_decides_as_the_one_it_was_saved_from():
@@ -498,20 +475,7 @@ def test_a_restored_memory_decides_as_the_one_it_was_saved_from():
 
 
 def test_levels_are_named_and_checked():
-    assert set(LEVELS) == {"easy", "medium", "hard"}
-    assert level("hard") is LEVELS["hard"]
-    for bad in ("impossible", None, 3):
-        with pytest.raises(ValueError):
-            level(bad)
-    with pytest.raises(ValueError):
-        BotLevel("x", reaction_s=(0.0, 1.0), overlook=0.1)
-    with pytest.raises(ValueError):
-        BotLevel("x", reaction_s=(1.0, 2.0), overlook=1.0)
-    with pytest.raises(ValueError):
-        BotLevel("x", reaction_s=(1.0, 2.0), overlook=0.1, move_overlook=-0.1)
-    e, m, h = LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]
-    assert e.overlook > m.overlook > h.overlook
-    assert e.reaction_s[0] > m.reaction_s[0] > h.reaction_s[0]
+    check_levels(LEVELS, level, BotLevel)
 
 
 def test_levels_differ_measurably_in_play():

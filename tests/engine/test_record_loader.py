@@ -169,7 +169,7 @@ def _played_grip_record() -> dict:
 
 def _played_nerts_record() -> dict:
     dealt = NertsRound.deal(13, 3, NertsOptions(draw=1, racing_spaces=True))
-    rnd, entries = dealt.start(), []
+    rnd, entries = dealt.start(), list[object]()
     for i in range(40):
         legal = rnd.legal_actions(i % 3)
         if not legal:

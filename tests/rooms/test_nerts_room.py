@@ -6,6 +6,7 @@ Nerts round (docs/numbered-rules.md, Nerts; docs/protocol.md, Nerts)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def wire(action: dict) -> dict:
     return {k: v for k, v in action.items() if k != "seat"}
 
 
-def play_out(room: Room, players: list, rng: random.Random, steps: int = 4000) -> list[dict]:
+def play_out(room: Room, players: list, rng: random.Random, steps: int = 4000) -> list[Any]:
     """Random legal actions from random seats until the round ends (or `steps` run out);
     every event the room published, in order."""
     events = []

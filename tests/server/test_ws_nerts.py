@@ -81,6 +81,7 @@ def test_house_rules_no_table_deals_are_refused_at_the_door(server):
 
 async def play(p: Player, rng: random.Random, steps: int) -> None:
     """Random legal actions, foundation plays first, then vote to end."""
+    assert p.state is not None
     for _ in range(steps):
         if p.state["phase"] != "playing":
             return

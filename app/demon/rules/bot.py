@@ -21,19 +21,33 @@ How a decision is made
    overlooked just now is not "nothing": then it waits and looks again, without voting.
    Every decision that plays has `vote_end` False: whoever holds its vote drops it.
 
+The frame of levels, draws, think time and memory checks is shared with Nerts' bots
+(`app.common.bots`); what is here is how Demon is played.
+
 The engine stays pure: no clock (the room turns `think_time` into a timer), no global
 random (the caller passes a `SplitMix64`, so a seeded bot round replays exactly).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.common.bots import (
+    Decision,
+    check_knobs,
+    choose,
+    count_field,
+    memory_object,
+    named_level,
+    pass_fields,
+    raced_cards,
+    saw_waste_top,
+    start_pass,
+    think_time_in,
+    wanted_cards,
+)
 from app.common.cards import Card
-from app.common.checks import is_int
 from app.common.rng import SplitMix64
 from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau
 from app.demon.rules.view import SeatView
@@ -86,15 +100,7 @@ class BotLevel:
     rechecks: bool = True
 
     def __post_init__(self) -> None:
-        lo, hi = self.reaction_s
-        if not (0 < lo <= hi):
-            raise ValueError(f"reaction_s must be 0 < low <= high, not {self.reaction_s!r}")
-        if not (0.0 <= self.overlook < 1.0):
-            raise ValueError(f"overlook must be in [0, 1), not {self.overlook!r}")
-        if not (0.0 <= self.move_overlook < 1.0):
-            raise ValueError(f"move_overlook must be in [0, 1), not {self.move_overlook!r}")
-        if self.patience < 0 or self.noise < 0:
-            raise ValueError("patience and noise must not be negative")
+        check_knobs(self.reaction_s, self.overlook, self.move_overlook, self.patience, self.noise)
 
 
 LEVELS: dict[str, BotLevel] = {
@@ -126,9 +132,7 @@ LEVELS: dict[str, BotLevel] = {
 
 def level(name: Any) -> BotLevel:
     """The level called `name`; a clear error for anything else."""
-    if not isinstance(name, str) or name not in LEVELS:
-        raise ValueError(f"unknown bot level {name!r}; expected one of {', '.join(LEVELS)}")
-    return LEVELS[name]
+    return named_level(LEVELS, name)
 
 
 # Base scores. A foundation play is worth a point, so it comes first unless a move turns a
@@ -170,65 +174,21 @@ class BotMemory:
 
     @classmethod
     def from_json(cls, data: Any) -> BotMemory:
-        """Inverse of to_json; ValueError on anything malformed."""
-        if isinstance(data, str):
-            data = json.loads(data)
-        if not isinstance(data, Mapping):
-            raise ValueError("bot memory must be a JSON object")
-        sig = data.get("pass_sig")
-        seen = data.get("seen", [])
-        missed = data.get("missed", False)
-        idle = data.get("idle_passes", 0)
-        decisions = data.get("decisions", 0)
-        if sig is not None and not isinstance(sig, list):
-            raise ValueError("pass_sig must be a list or null")
-        if not isinstance(seen, list) or not all(isinstance(c, str) for c in seen):
-            raise ValueError("seen must be a list of card strings")
-        for c in seen:
-            Card.parse(c)
-        if not isinstance(missed, bool):
-            raise ValueError("missed must be true or false")
-        for name, value in (("idle_passes", idle), ("decisions", decisions)):
-            if not is_int(value) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer")
-        return cls(sig, list(seen), missed, idle, decisions)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What a bot wants now. With an action, `vote_end` is always False (a bot that can
-    play is not stuck, so whoever holds its vote to end drops it). Without one:
-    `vote_end` True means it is stuck and wants the round to end (wait for the table to
-    change before asking again); False means nothing right now (ask again later)."""
-
-    action: DemonAction | None  # what to play now; None = nothing to do now
-    vote_end: bool  # the bot is stuck and wants the round to end
-
-
-def _rand(rng: SplitMix64) -> float:
-    """Uniform in [0, 1) from the top 53 bits."""
-    return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
+        """Inverse of to_json (a dict or its JSON text); ValueError on anything malformed.
+        Keys it does not know are passed over (memories saved before a field was dropped)."""
+        obj = memory_object(data)
+        sig, seen, missed = pass_fields(obj)
+        return cls(sig, seen, missed, count_field(obj, "idle_passes"), count_field(obj, "decisions"))
 
 
 def think_time(level: BotLevel, rng: SplitMix64) -> float:
-    """Seconds before the next decision after something changed. The mean of two uniform
-    draws over the level's range: a hump in the middle with the spread of a person, the
-    ends rare; never below the range's (positive) low end."""
-    lo, hi = level.reaction_s
-    return lo + (hi - lo) * (_rand(rng) + _rand(rng)) / 2.0
+    """Seconds before the next decision after something changed: a person's pace over
+    the level's `reaction_s` (`app.common.bots.think_time_in`), never 0."""
+    return think_time_in(level.reaction_s, rng)
 
 
 def _signature(view: SeatView) -> list[object]:
     return [view.stock + view.waste_count, view.home, [[p.down, len(p.up)] for p in view.tableau]]
-
-
-def _wanted(view: SeatView) -> set[tuple[str, int]]:
-    """(suit, rank) of the cards the foundations take now (aces always)."""
-    out = {(s, 1) for s in "SHDC"}
-    for f in view.foundations:
-        if f.top.rank < 13:
-            out.add((f.top.suit, f.top.rank + 1))
-    return out
 
 
 def _fits(card: Card, onto: Card | None) -> bool:
@@ -241,7 +201,7 @@ def _fits(card: Card, onto: Card | None) -> bool:
 def _contested(view: SeatView) -> set[tuple[str, int]]:
     """Cards other seats could play to the foundations right now (their waste tops and
     pile tops that a foundation takes): a race the bot can still win."""
-    wanted = _wanted(view)
+    wanted = wanted_cards(view.foundations)
     out: set[tuple[str, int]] = set()
     for o in view.others:
         if o.absent:
@@ -249,10 +209,7 @@ def _contested(view: SeatView) -> set[tuple[str, int]]:
         tops = [p.up[-1] for p in o.tableau if p.up]
         if o.waste:
             tops.append(o.waste[-1])
-        for c in tops:
-            key = (c.suit, c.rank)
-            if c.rank > 1 and key in wanted:  # an ace always has a place: no race
-                out.add(key)
+        raced_cards(tops, wanted, out)
     return out
 
 
@@ -326,14 +283,12 @@ def _recycle_helps(view: SeatView, memory: BotMemory, lv: BotLevel, wanted: set[
     return memory.idle_passes < lv.patience
 
 
-def _start_pass(view: SeatView, memory: BotMemory, idle: bool) -> None:
-    memory.idle_passes = memory.idle_passes + 1 if idle else 0
-    memory.pass_sig = _signature(view)
-    memory.seen = []
-    memory.missed = False
+def _between_piles(a: DemonAction) -> bool:
+    """A move from one tableau pile to another (the kind a beginner misses more)."""
+    return isinstance(a, ToTableau) and not isinstance(a.src, str)
 
 
-def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) -> Decision:
+def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) -> Decision[DemonAction]:
     """The bot's next step from what its seat sees. Pure apart from updating `memory`
     (and advancing `rng`): the same view, memory and generator state give the same answer."""
     memory.decisions += 1
@@ -343,34 +298,17 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         return Decision(None, True)
     fresh = memory.pass_sig is None
     if fresh:  # the first pass begins with the first decision
-        _start_pass(view, memory, idle=False)
-    if view.waste:
-        top = str(view.waste[-1])
-        if top not in memory.seen:
-            memory.seen.append(top)
-    wanted = _wanted(view)
+        start_pass(memory, _signature(view), idle=False)
+    saw_waste_top(memory, view.waste)
+    wanted = wanted_cards(view.foundations)
     contested = _contested(view) if level.race else set()
-    best: DemonAction | None = None
-    best_score = 0.0
-    fallback: DemonAction | None = None
-    overlooked = False
-    for a in view.legal:
-        if isinstance(a, (Draw, Recycle)):
-            fallback = a
-            continue
-        s = _score(view, level, a, contested, wanted)
-        if s is None:
-            continue
-        miss = level.overlook
-        if level.move_overlook and isinstance(a, ToTableau) and not isinstance(a.src, str):
-            miss = 1.0 - (1.0 - miss) * (1.0 - level.move_overlook)
-        if miss and _rand(rng) < miss:
-            memory.missed = overlooked = True
-            continue
-        if level.noise:
-            s += level.noise * _rand(rng)
-        if best is None or s > best_score:
-            best, best_score = a, s
+
+    def score(a: DemonAction) -> float | None:
+        return _score(view, level, a, contested, wanted)
+
+    best_at, fallback_at, overlooked = choose(view.legal, (Draw, Recycle), score, _between_piles, level, memory, rng)
+    best = view.legal[best_at] if best_at >= 0 else None
+    fallback = view.legal[fallback_at] if fallback_at >= 0 else None
     if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
         # A foundation play names its pile, as a person drops a card on one: a bot that
         # is too late loses the race like anybody (rule 14).
@@ -381,7 +319,7 @@ def decide(view: SeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) 
         return Decision(fallback, False)
     if isinstance(fallback, Recycle) and (fresh or _recycle_helps(view, memory, level, wanted)):
         idle = not fresh and memory.pass_sig == _signature(view) and not (memory.missed and level.rechecks)
-        _start_pass(view, memory, idle)
+        start_pass(memory, _signature(view), idle)
         return Decision(fallback, False)
     if overlooked and level.rechecks:  # a play is there, it did not see it this time
         return Decision(None, False)

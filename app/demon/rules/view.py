@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from app.common.bots import FoundationView
 from app.common.cards import Card
 from app.demon.rules.actions import DemonAction
 from app.demon.rules.layout import PileView
@@ -29,14 +30,6 @@ from app.demon.rules.round import DemonRound
 __all__ = ["FoundationView", "OtherSeatView", "PileView", "SeatView", "seat_view"]
 
 WASTE_SHOWN = 3  # as many waste cards as the table (and the room's seat view) shows
-
-
-class FoundationView(NamedTuple):
-    """A public foundation pile: its top card, the seat that put it there, its height."""
-
-    top: Card
-    owner: int
-    count: int  # type: ignore[assignment]  # the pile's height; shadows tuple.count, which no caller of a view uses
 
 
 class OtherSeatView(NamedTuple):

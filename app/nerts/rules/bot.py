@@ -2,7 +2,9 @@
 
 The same interface as Demon's bots (`app.demon.rules.bot`: `LEVELS`, `level`,
 `BotMemory`, `Decision`, `decide`, `think_time`), so that the room's bot driver calls
-either game's bots the same way. A bot is a function of one seat's view
+either game's bots the same way; the frame both are made in (the level checks, the
+random draw, the think time, overlooking and spread, the memory's JSON checks,
+`Decision`) is one, `app.common.bots`. A bot is a function of one seat's view
 (`app.nerts.rules.bot_view.NertsSeatView`), a level, a small memory of its own past and
 a seeded generator. It never sees the round, so it cannot read the Nerts pile's
 face-down cards or the stock order: the type does not hold them.
@@ -39,12 +41,24 @@ random (the caller passes a `SplitMix64`, so a seeded bot round replays exactly)
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.common.cards import Card, CardError
+from app.common.bots import (
+    Decision,
+    check_knobs,
+    choose,
+    count_field,
+    memory_object,
+    named_level,
+    pass_fields,
+    raced_cards,
+    saw_waste_top,
+    start_pass,
+    think_time_in,
+    wanted_cards,
+)
+from app.common.cards import Card
 from app.common.checks import is_int
 from app.common.rng import SplitMix64
 from app.nerts.rules.actions import NERTS, WASTE, Draw, NertsAction, Recycle, ToFoundation, ToWork
@@ -108,15 +122,7 @@ class BotLevel:
     keeps_spaces: bool = True
 
     def __post_init__(self) -> None:
-        lo, hi = self.reaction_s
-        if not (0 < lo <= hi):
-            raise ValueError(f"reaction_s must be 0 < low <= high, not {self.reaction_s!r}")
-        if not (0.0 <= self.overlook < 1.0):
-            raise ValueError(f"overlook must be in [0, 1), not {self.overlook!r}")
-        if not (0.0 <= self.move_overlook < 1.0):
-            raise ValueError(f"move_overlook must be in [0, 1), not {self.move_overlook!r}")
-        if self.patience < 0 or self.noise < 0:
-            raise ValueError("patience and noise must not be negative")
+        check_knobs(self.reaction_s, self.overlook, self.move_overlook, self.patience, self.noise)
 
 
 LEVELS: dict[str, BotLevel] = {
@@ -156,9 +162,7 @@ LEVELS: dict[str, BotLevel] = {
 
 def level(name: Any) -> BotLevel:
     """The level called `name`; a clear error for anything else."""
-    if not isinstance(name, str) or name not in LEVELS:
-        raise ValueError(f"unknown bot level {name!r}; expected one of {', '.join(LEVELS)}")
-    return LEVELS[name]
+    return named_level(LEVELS, name)
 
 
 # Base scores. The Nerts top first (home, then onto a pile), then other cards home (a
@@ -212,75 +216,31 @@ class BotMemory:
     def from_json(cls, data: Any) -> BotMemory:
         """Inverse of to_json (a dict or its JSON text); ValueError on anything malformed,
         unknown keys included (a misspelt field must not silently reset the memory)."""
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"bot memory is not JSON: {exc}") from None
-        if not isinstance(data, Mapping):
-            raise ValueError("bot memory must be a JSON object")
-        extra = set(data) - {"pass_sig", "seen", "missed", "idle_passes", "progress", "shuffles", "decisions"}
-        if extra:
-            raise ValueError(f"unknown bot memory key(s): {', '.join(sorted(map(repr, extra)))}")
-        sig = data.get("pass_sig")
-        seen = data.get("seen", [])
-        missed = data.get("missed", False)
-        progress = data.get("progress")
-        if sig is not None and not isinstance(sig, list):
-            raise ValueError("pass_sig must be a list or null")
-        if not isinstance(seen, list) or not all(isinstance(c, str) for c in seen):
-            raise ValueError("seen must be a list of card strings")
-        try:
-            for c in seen:
-                Card.parse(c)
-        except CardError as exc:
-            raise ValueError(f"seen: {exc}") from None
-        if not isinstance(missed, bool):
-            raise ValueError("missed must be true or false")
+        obj = memory_object(data, _MEMORY_KEYS)
+        sig, seen, missed = pass_fields(obj)
+        progress = obj.get("progress")
         if progress is not None and (
             not isinstance(progress, list) or len(progress) != 3 or not all(is_int(v) and v >= 0 for v in progress)
         ):
             raise ValueError("progress must be null or three non-negative integers")
-        counts = {}
-        for name in ("idle_passes", "shuffles", "decisions"):
-            value = data.get(name, 0)
-            if not is_int(value) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer")
-            counts[name] = value
         return cls(
             sig,
-            list(seen),
+            seen,
             missed,
-            counts["idle_passes"],
+            count_field(obj, "idle_passes"),
             None if progress is None else list(progress),
-            counts["shuffles"],
-            counts["decisions"],
+            count_field(obj, "shuffles"),
+            count_field(obj, "decisions"),
         )
 
 
-@dataclass(frozen=True)
-class Decision:
-    """What a bot wants now (the meaning of Demon's `Decision`). With an action,
-    `vote_end` is always False (a bot that can play is not stuck, so whoever holds its
-    vote to end drops it). Without one: `vote_end` True means it is stuck and wants the
-    round to end (wait for the table to change before asking again); False means nothing
-    right now (ask again later)."""
-
-    action: NertsAction | None  # what to play now; None = nothing to do now
-    vote_end: bool  # the bot is stuck and wants the round to end
-
-
-def _rand(rng: SplitMix64) -> float:
-    """Uniform in [0, 1) from the top 53 bits."""
-    return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
+_MEMORY_KEYS = frozenset(("pass_sig", "seen", "missed", "idle_passes", "progress", "shuffles", "decisions"))
 
 
 def think_time(level: BotLevel, rng: SplitMix64) -> float:
-    """Seconds before the next decision after something changed. The mean of two uniform
-    draws over the level's range: a hump in the middle with the spread of a person, the
-    ends rare; never below the range's (positive) low end."""
-    lo, hi = level.reaction_s
-    return lo + (hi - lo) * (_rand(rng) + _rand(rng)) / 2.0
+    """Seconds before the next decision after something changed: a person's pace over
+    the level's `reaction_s` (`app.common.bots.think_time_in`), never 0."""
+    return think_time_in(level.reaction_s, rng)
 
 
 # --------------------------------------------------------------------------- what the table shows
@@ -293,15 +253,6 @@ def _signature(view: NertsSeatView) -> list[object]:
 
 def _progress_key(view: NertsSeatView) -> list[int]:
     return [view.home, view.nerts_count, view.stock + view.waste_count]
-
-
-def _wanted(view: NertsSeatView) -> set[tuple[str, int]]:
-    """(suit, rank) of the cards the foundations take now (aces always)."""
-    out = {(s, 1) for s in "SHDC"}
-    for f in view.foundations:
-        if f.top.rank < 13:
-            out.add((f.top.suit, f.top.rank + 1))
-    return out
 
 
 def _fits(card: Card, onto: Card | None) -> bool:
@@ -323,10 +274,7 @@ def _contested(view: NertsSeatView, wanted: set[tuple[str, int]]) -> set[tuple[s
             tops.append(o.nerts_top)
         if o.waste:
             tops.append(o.waste[-1])
-        for c in tops:
-            key = (c.suit, c.rank)
-            if c.rank > 1 and key in wanted:  # an ace always has a place: no race
-                out.add(key)
+        raced_cards(tops, wanted, out)
     return out
 
 
@@ -412,14 +360,12 @@ def _recycle_helps(view: NertsSeatView, memory: BotMemory, lv: BotLevel, wanted:
     return memory.idle_passes < lv.patience
 
 
-def _start_pass(view: NertsSeatView, memory: BotMemory, idle: bool) -> None:
-    memory.idle_passes = memory.idle_passes + 1 if idle else 0
-    memory.pass_sig = _signature(view)
-    memory.seen = []
-    memory.missed = False
+def _between_piles(a: NertsAction) -> bool:
+    """A move from one work pile to another (the kind a beginner misses more)."""
+    return isinstance(a, ToWork) and isinstance(a.src, int)
 
 
-def decide(view: NertsSeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) -> Decision:
+def decide(view: NertsSeatView, level: BotLevel, memory: BotMemory, rng: SplitMix64) -> Decision[NertsAction]:
     """The bot's next step from what its seat sees. Pure apart from updating `memory`
     (and advancing `rng`): the same view, memory and generator state give the same answer."""
     memory.decisions += 1
@@ -429,37 +375,20 @@ def decide(view: NertsSeatView, level: BotLevel, memory: BotMemory, rng: SplitMi
         return Decision(None, True)
     fresh = memory.pass_sig is None
     if fresh:  # the first pass begins with the first decision
-        _start_pass(view, memory, idle=False)
+        start_pass(memory, _signature(view), idle=False)
     key = _progress_key(view)
     if memory.progress != key:
         memory.progress, memory.shuffles = key, 0
-    if view.waste:
-        top = str(view.waste[-1])
-        if top not in memory.seen:
-            memory.seen.append(top)
-    wanted = _wanted(view)
+    saw_waste_top(memory, view.waste)
+    wanted = wanted_cards(view.foundations)
     contested = _contested(view, wanted) if level.race else set()
-    best: NertsAction | None = None
-    best_score = 0.0
-    fallback: NertsAction | None = None
-    overlooked = False
-    for a in view.legal:
-        if isinstance(a, (Draw, Recycle)):
-            fallback = a
-            continue
-        s = _score(view, level, a, memory, contested, wanted)
-        if s is None:
-            continue
-        miss = level.overlook
-        if level.move_overlook and isinstance(a, ToWork) and isinstance(a.src, int):
-            miss = 1.0 - (1.0 - miss) * (1.0 - level.move_overlook)
-        if miss and _rand(rng) < miss:
-            memory.missed = overlooked = True
-            continue
-        if level.noise:
-            s += level.noise * _rand(rng)
-        if best is None or s > best_score:
-            best, best_score = a, s
+
+    def score(a: NertsAction) -> float | None:
+        return _score(view, level, a, memory, contested, wanted)
+
+    best_at, fallback_at, overlooked = choose(view.legal, (Draw, Recycle), score, _between_piles, level, memory, rng)
+    best = view.legal[best_at] if best_at >= 0 else None
+    fallback = view.legal[fallback_at] if fallback_at >= 0 else None
     if best is not None:  # any play it noticed beats drawing: misses come from `overlook`
         if isinstance(best, ToWork) and isinstance(best.src, int):
             memory.shuffles += 1
@@ -470,7 +399,7 @@ def decide(view: NertsSeatView, level: BotLevel, memory: BotMemory, rng: SplitMi
         return Decision(fallback, False)
     if isinstance(fallback, Recycle) and (fresh or _recycle_helps(view, memory, level, wanted)):
         idle = not fresh and memory.pass_sig == _signature(view)
-        _start_pass(view, memory, idle)
+        start_pass(memory, _signature(view), idle)
         return Decision(fallback, False)
     if overlooked and level.rechecks:  # a play is there, it did not see it this time
         return Decision(None, False)

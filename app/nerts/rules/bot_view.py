@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from app.common.bots import FoundationView
 from app.common.cards import Card
 from app.nerts.rules.actions import NertsAction
 from app.nerts.rules.options import NertsOptions
@@ -28,14 +29,6 @@ from app.nerts.rules.round import NertsRound
 __all__ = ["FoundationView", "NertsSeatView", "OtherSeatView", "seat_view"]
 
 Work = tuple[tuple[Card, ...], ...]
-
-
-class FoundationView(NamedTuple):
-    """A public foundation pile: its top card, the seat that put it there, its height."""
-
-    top: Card
-    owner: int
-    count: int  # type: ignore[assignment]  # the pile's height; shadows tuple.count, which no caller uses
 
 
 class OtherSeatView(NamedTuple):
