@@ -17,7 +17,7 @@ checks of phase and seat as any move. So it validates to `MalformedMove`, which 
 room raises where it would apply the action.
 
 Demon's wire models are here; Nerts' are in `nerts_actions.py`, built the same way
-(`engine_action_field`). Which a socket's message is read with is the room's game's
+(`engine_action_schema`). Which a socket's message is read with is the room's game's
 (`app.racing`).
 
 Records and storage keep the engine's canonical JSON (`action_to_json`/
@@ -101,11 +101,12 @@ class MalformedMove:
 PlayerAction = Union[DemonAction, NertsAction, MalformedMove]
 
 
-def engine_action_field(wire: Any, types: tuple[type, ...]) -> Any:
-    """The type of a message field that holds a game's engine action: `wire` (the
-    discriminated union of the game's wire models, each with `engine()`) checks the
+def engine_action_schema(wire: Any, types: tuple[type, ...]) -> GetPydanticSchema:
+    """The pydantic schema of a message field that holds a game's engine action: `wire`
+    (the discriminated union of the game's wire models, each with `engine()`) checks the
     shape, so errors read exactly as the models'; then the engine action, or
-    `MalformedMove`. A value that already is one of `types` (a bot's) passes as it is."""
+    `MalformedMove`. A value that already is one of `types` (a bot's) passes as it is.
+    Used as `Annotated[PlayerAction, engine_action_schema(...)]`."""
 
     def to_engine(value: object, handler: ValidatorFunctionWrapHandler) -> PlayerAction:
         if isinstance(value, types):  # a bot's: built by the engine, so well formed
@@ -119,11 +120,11 @@ def engine_action_field(wire: Any, types: tuple[type, ...]) -> Any:
     def schema(_source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         return core_schema.no_info_wrap_validator_function(to_engine, handler.generate_schema(wire))
 
-    return Annotated[PlayerAction, GetPydanticSchema(schema)]
+    return GetPydanticSchema(schema)
 
 
 # The type of `Action.action`: the Demon engine action a message validates to.
-DemonActionField = engine_action_field(WireAction, ACTION_TYPES)
+DemonActionField = Annotated[PlayerAction, engine_action_schema(WireAction, ACTION_TYPES)]
 
 
 def bind_seat(action: DemonAction | NertsAction, seat: int) -> DemonAction | NertsAction:

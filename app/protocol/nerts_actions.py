@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.nerts.rules.actions import ACTION_TYPES, Draw, NertsAction, Recycle, ToFoundation, ToWork
-from app.protocol.actions import SEAT_FROM_TOKEN, engine_action_field
+from app.protocol.actions import SEAT_FROM_TOKEN, PlayerAction, engine_action_schema
 
 __all__ = ["NertsActionField"]
 
@@ -63,4 +63,4 @@ class FoundationAction(_Strict):
 WireAction = Annotated[Union[DrawAction, RecycleAction, WorkAction, FoundationAction], Field(discriminator="type")]
 
 # The type of a Nerts room's `Action.action`: the Nerts engine action it validates to.
-NertsActionField = engine_action_field(WireAction, ACTION_TYPES)
+NertsActionField = Annotated[PlayerAction, engine_action_schema(WireAction, ACTION_TYPES)]

@@ -23,7 +23,7 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from app import racing
 from app.common.rng import SplitMix64, derive_seed
@@ -52,7 +52,7 @@ class Options:
     time_limit_s: int | None = None
     max_players: int = MAX_SEATS
     game: str = "demon"
-    house: object = None
+    house: Any = None
 
     @property
     def rules(self) -> RaceGame:
