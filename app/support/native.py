@@ -21,6 +21,8 @@ microseconds per move"), minus what mypyc cannot take as it is:
   a compiled class would refuse; it is not on the hot path;
 * `app/demon/room/errors.py` stays Python: compiled, an exception subclass loses the
   `code` its class body sets, and the room answers refusals with `err.code`;
+* `app/common/decision.py` stays Python: the bots' `Decision` is generic over the game's
+  action type, and mypyc built a class that failed on import;
 * `app/common/cards.py` stays Python: Devil's Grip sends its cards to the hint search
   in another process by pickling, which a compiled `Card` breaks (every hint was
   refused as busy);
