@@ -368,3 +368,32 @@ def test_nothing_before_the_signal_and_absent_seats_do_not_act():
     r, ev = r.with_absent(0)
     assert r.end is not None and r.end.reason == Termination.ABANDONED
     check_invariants(r)
+
+
+def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer():
+    """`NertsRound.legal_actions` keeps each seat's answer with its layout and the
+    foundations (legal.LegalMemo); it must equal a fresh one at every position, and stay
+    the same tuple while neither the layout nor the answer changes (a foundation play
+    elsewhere keeps the other seats' tuples, which the room's JSON is kept with)."""
+    import random
+
+    from app.nerts.rules import legal
+
+    rng = random.Random(4)
+    for seed in range(8):
+        r = NertsRound.deal(seed, 4).start()
+        before: dict[int, tuple] = {}
+        layouts: dict[int, object] = {}
+        for _ in range(300):
+            if r.end is not None:
+                break
+            for s in range(4):
+                kept = r.legal_actions(s)
+                assert kept == legal.legal_actions(s, r.seats[s], r.foundations)
+                if s in before and before[s] == kept and layouts[s] is r.seats[s]:
+                    assert before[s] is kept
+                before[s], layouts[s] = kept, r.seats[s]
+            mover = rng.randrange(4)
+            options = r.legal_actions(mover)
+            if options:
+                r, _ = r.apply(rng.choice(options))

@@ -34,9 +34,9 @@ from app.nerts.rules.actions import ACTION_TYPES, Draw, MalformedAction, NertsAc
 from app.nerts.rules.ending import RoundEnd, Termination, round_scores
 from app.nerts.rules.events import AbsenceChanged, NertsCalled, NertsEvent, RoundEnded, Stalled, Started
 from app.nerts.rules.layout import MAX_PLAYERS, MIN_PLAYERS, Foundations, LayoutError, NertsSeat, deal_seat
-from app.nerts.rules.legal import legal_actions
+from app.nerts.rules.legal import LegalMemo
 from app.nerts.rules.options import NertsOptions
-from app.nerts.rules.stuck import StuckMemo, foundation_wants
+from app.nerts.rules.stuck import StuckMemo
 
 __all__ = ["NertsRound"]
 
@@ -57,6 +57,7 @@ class NertsRound:
     # Each seat's stuck answer kept with its layout (N12), shared by every round made
     # from this one (`replace` copies the reference): not part of the position.
     memo: StuckMemo = field(default_factory=StuckMemo, compare=False, repr=False)
+    legal_memo: LegalMemo = field(default_factory=LegalMemo, compare=False, repr=False)  # the same for N4-N10
 
     # ------------------------------------------------------------------ construction
 
@@ -113,18 +114,14 @@ class NertsRound:
 
     def foundation_counts(self) -> tuple[int, ...]:
         """How many foundation cards each seat owns (seat order)."""
-        counts = [0] * len(self.seats)
-        for fpile in self.foundations:
-            for _card, owner in fpile:
-                counts[owner] += 1
-        return tuple(counts)
+        return self.legal_memo.home_counts(self.foundations, len(self.seats))
 
     def scores(self) -> tuple[int, ...]:
         """N14, in seat order (the same formula mid-round and at the end)."""
         return round_scores(self.foundation_counts(), [len(st.nerts) for st in self.seats])
 
     def foundation_wants(self) -> frozenset[int]:
-        return foundation_wants(fpile[-1][0] for fpile in self.foundations)
+        return self.memo.wants(self.foundations)
 
     def is_stuck(self, seat: object) -> bool:
         """N12, exact (`app.nerts.rules.stuck`). Looks only at the layout and foundations."""
@@ -222,7 +219,7 @@ class NertsRound:
         index = self._seat_index(seat)
         if not self.started or self.end is not None or index in self.absent:
             return ()
-        return legal_actions(index, self.seats[index], self.foundations)
+        return self.legal_memo.legal_actions(index, self.seats[index], self.foundations)
 
     def apply(self, action: object) -> tuple[NertsRound, list[NertsEvent]]:
         """Validate and play one action; return the new round and what happened."""

@@ -144,10 +144,19 @@ class StuckMemo:
     the other seats a set intersection each. Pure: it only saves recomputing a function
     of values it keeps beside its answers."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("_kept", "_wants")
 
     def __init__(self) -> None:
         self._kept: dict[int, tuple[NertsSeat, int, SeatOffer]] = {}
+        self._wants: tuple[object, frozenset[int]] | None = None
+
+    def wants(self, foundations: Sequence[Sequence[tuple[Card, int]]]) -> frozenset[int]:
+        """`foundation_wants` of these foundations, made once per foundations object
+        (a move that is no foundation play keeps the object)."""
+        kept = self._wants
+        if kept is None or kept[0] is not foundations:
+            kept = self._wants = (foundations, foundation_wants(p[-1][0] for p in foundations))
+        return kept[1]
 
     def is_stuck(self, seat: int, st: NertsSeat, wants: frozenset[int], draw: int) -> bool:
         kept = self._kept.get(seat)
