@@ -21,6 +21,10 @@ microseconds per move"), minus what mypyc cannot take as it is:
   a compiled class would refuse; it is not on the hot path;
 * `app/demon/room/errors.py` stays Python: compiled, an exception subclass loses the
   `code` its class body sets, and the room answers refusals with `err.code`;
+* `app/nerts/rules/options.py` stays Python: its checks say which house rule is off
+  (`OptionsError`); compiled, a wrong type is a TypeError at the call, before them;
+* `app/nerts/rules/bot_view.py` stays Python: its test reads the view type's fields to
+  show that no hidden card fits in it, which a compiled dataclass does not describe;
 * `app/common/decision.py` stays Python: the bots' `Decision` is generic over the game's
   action type, and mypyc built a class that failed on import;
 * `app/common/cards.py` stays Python: Devil's Grip sends its cards to the hint search
@@ -69,6 +73,15 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.rules.round",
     "app.demon.rules.stuck",
     "app.demon.rules.view",
+    "app.nerts.rules.actions",
+    "app.nerts.rules.bot",
+    "app.nerts.rules.layout",
+    "app.nerts.rules.legal",
+    "app.nerts.rules.play",
+    "app.nerts.rules.position",
+    "app.nerts.rules.round",
+    "app.nerts.rules.stuck",
+    "app.nerts.rules.view",
     "app.demon.room.action_ids",
     "app.demon.room.answers",
     "app.demon.room.bot_seat",

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.common.cards import Card
-from app.common.checks import is_int
 from app.common.errors import GameOver, IllegalAction, NotStarted
 from app.nerts.rules import play, position, view
 from app.nerts.rules.actions import ACTION_TYPES, Draw, MalformedAction, NertsAction, Recycle, ToFoundation
@@ -62,11 +61,13 @@ class NertsRound:
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def deal(cls, seed: int, players: int, options: NertsOptions | None = None) -> NertsRound:
-        """A fresh, not yet started round: every seat's own deck dealt as N1-N3 say."""
-        if not is_int(seed):
+    def deal(cls, seed: object, players: object, options: NertsOptions | None = None) -> NertsRound:
+        """A fresh, not yet started round: every seat's own deck dealt as N1-N3 say.
+        Takes `object` and checks it: compiled (app/support/native.py), an `int`
+        parameter would let a bool through as 0 or 1."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be an integer, not {seed!r}")
-        if not is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+        if not isinstance(players, int) or isinstance(players, bool) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(f"Nerts needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
         seats = tuple(deal_seat(seed, s) for s in range(players))
         return cls(seats=seats, options=options or NertsOptions(), seed=seed)
@@ -245,7 +246,20 @@ class NertsRound:
         else:
             new = play.to_work(seat, st, action, opts, events)
         seats = self.seats[:seat] + (new,) + self.seats[seat + 1 :]
-        r = replace(self, seats=seats, foundations=foundations, stalled=stalled)
+        # Not `dataclasses.replace` on the hot path: it introspects the fields every call
+        # (a fifth of a move's time in the room, compiled). The memos carry over.
+        r = NertsRound(
+            seats,
+            foundations,
+            self.options,
+            self.started,
+            self.absent,
+            stalled,
+            self.end,
+            self.seed,
+            self.memo,
+            self.legal_memo,
+        )
         if not new.nerts:  # N11: "Nerts!"
             events.append(NertsCalled(seat))
             return r._ended(Termination.NERTS, seat, events), events
