@@ -1,4 +1,4 @@
-"""What the Demon table costs the browser: `.venv/bin/python bench/page.py [--seconds 20]`.
+"""What the Demon (or Nerts) table costs the browser: `.venv/bin/python bench/page.py [--seconds 20]`.
 
 Starts the real server (`python -m app`, tests/support/live_server.py) and a real
 Chromium (Playwright), and for each table size (one person, idle, and Hard bots: 2, 4
