@@ -1,4 +1,4 @@
-"""What the Demon table costs the browser: `.venv/bin/python bench/page.py [--seconds 20]`.
+"""What the Demon (or Nerts) table costs the browser: `.venv/bin/python bench/page.py [--seconds 20]`.
 
 Starts the real server (`python -m app`, tests/support/live_server.py) and a real
 Chromium (Playwright), and for each table size (one person, idle, and Hard bots: 2, 4
@@ -29,6 +29,18 @@ bytes that came over the wire. `--clicks N` instead clicks one of the person's o
 N times per table and prints the time from the pointer going down to the first frame
 that shows the card held (the page's answer to a click while the bots race on).
 
+`--game nerts` measures the Nerts table instead (practice rooms dealt Nerts, house rules
+at their defaults; the same figures, each table named by its game). `--game both` watches
+a Demon table and a Nerts table alternately (each table size and CPU speed: Demon then
+Nerts, then with `--repeat` Nerts then Demon, and so on), so that both meet the same
+moments of a noisy machine, and ends with a line per table size and CPU speed setting
+Nerts' busy % and ms/move beside Demon's (medians of the runs) with a verdict: "met"
+(Nerts no busier), "within noise" (dearer, but Nerts' cheapest run is no dearer than
+Demon's dearest: `--repeat 2` or more) or "MISSED". The target is at 8 seats: the page
+at 8 Nerts seats no busier than at 8 Demon seats. The moves differ between the games (a Nerts move is often a draw from the
+stock), so busy % and ms/move are both said; a table whose round ends while it is watched
+is watched only until then (a table idle after its round is not a cheap one), and said.
+
 The machine is shared and noisy: compare runs made in the same session, alternately.
 """
 
@@ -41,6 +53,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -56,7 +69,7 @@ VIEWPORT = {"width": 1366, "height": 768}
 # (one JSON message a line; orjson writes no spaces) and collects long tasks. Counting on
 # the frames, not in the app, measures what arrived whether or not the app kept up.
 HOOKS = """(() => {
-  window.__bench = { moves: 0, frames: 0, longtasks: [], longAt: [], since: 0, log: [] };
+  window.__bench = { moves: 0, frames: 0, longtasks: [], longAt: [], since: 0, log: [], endedAt: null };
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -68,6 +81,7 @@ HOOKS = """(() => {
         let n = 0;
         while ((i = e.data.indexOf('"kind":"move"', i + 1)) !== -1) n += 1;
         window.__bench.moves += n;
+        if (window.__bench.endedAt === null && e.data.includes('"kind":"round_ended"')) window.__bench.endedAt = performance.now();
         // what each frame carried, for `--long-tasks` (where a long task fell)
         const what = e.data.includes('"type":"snapshot"') ? 'snapshot' : e.data.includes('"kind":"move"') ? 'move' : 'other';
         window.__bench.log.push([Math.round(performance.now()), what, n, e.data.length]);
@@ -305,9 +319,9 @@ REDUCED_MOTION = False
 LONG_TASKS = False
 
 
-def open_table(browser, base: str, seats: int, *, guided: bool = False):
-    """A new browser (own storage) seated in a fresh practice room: one person and
-    `seats - 1` Hard bots (or the guided room: one Easy bot and the coach)."""
+def open_table(browser, base: str, seats: int, *, guided: bool = False, game: str = "demon"):
+    """A new browser (own storage) seated in a fresh practice room of `game`: one person
+    and `seats - 1` Hard bots (or the guided room: one Easy bot and the coach)."""
     context = browser.new_context(
         viewport=VIEWPORT, locale="en-GB", base_url=base, reduced_motion="reduce" if REDUCED_MOTION else "no-preference"
     )
@@ -316,11 +330,13 @@ def open_table(browser, base: str, seats: int, *, guided: bool = False):
         context.add_init_script(GUIDE_SEEN)
     page = context.new_page()
     page.goto("/")
-    body = (
+    body: dict[str, Any] = (
         {"name": "Ann", "bots": 1, "level": "easy", "rounds": 1}
         if guided
         else {"name": "Ann", "bots": seats - 1, "level": "hard", "rounds": 20}
     )
+    if game != "demon":  # a Demon room is made as it was before there was a choice
+        body["game"] = game
     grant = page.request.post(base + "/api/rooms/practice", data=body).json()
     creds = {
         "code": grant["code"],
@@ -349,7 +365,17 @@ def open_table(browser, base: str, seats: int, *, guided: bool = False):
     return context, page
 
 
-def watch(page, seconds: float, throttle: float, trace: Path | None = None, profile: Path | None = None) -> dict:
+def watch(
+    page,
+    seconds: float,
+    throttle: float,
+    trace: Path | None = None,
+    profile: Path | None = None,
+    stop_at_end: bool = False,
+) -> dict:
+    """The page's costs over `seconds` of the race; with `stop_at_end`, only until its
+    round ends (polled each half second), so that a table idle after its round does not
+    pass for a cheap one."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     if profile:
@@ -366,13 +392,19 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None, prof
         # `V8.InvokeApiInterruptCallbacks`: 280 ms at 4x): the tool's own, not the page's
         page.wait_for_timeout(500)
     page.evaluate(
-        "() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; window.__bench.longAt = []; window.__bench.since = performance.now(); }"
+        "() => { window.__bench.moves = 0; window.__bench.frames = 0; window.__bench.longtasks = []; window.__bench.longAt = []; window.__bench.since = performance.now(); window.__bench.endedAt = null; }"
     )
     page.evaluate(SIZES_WATCH)
     c0 = renderer_main_cpu(page.context.browser)
     m0 = metrics(cdp)
     t0 = time.perf_counter()
-    time.sleep(seconds)
+    if stop_at_end:
+        while (left := seconds - (time.perf_counter() - t0)) > 0:
+            time.sleep(min(0.5, left))
+            if page.evaluate("() => window.__bench.endedAt") is not None:
+                break
+    else:
+        time.sleep(seconds)
     m1 = metrics(cdp)
     wall = time.perf_counter() - t0
     c1 = renderer_main_cpu(page.context.browser)
@@ -402,11 +434,21 @@ def watch(page, seconds: float, throttle: float, trace: Path | None = None, prof
         "cpu": cpu,
         "cpu_move": 1000 * cpu / got["moves"] if got["moves"] and cpu is not None else None,
         "ended": got["phase"] == "over",
+        # seconds into the watch when the round ended (its `round_ended` arrived), or None
+        "ended_s": (got["endedAt"] - got["since"]) / 1000 if got.get("endedAt") is not None else None,
         "seen": long_tasks_seen(got),
     }
 
 
-def row(name: str, throttle: float, r: dict) -> str:
+def ended_note(r: dict, when: bool) -> str:
+    """ "(round ended)"; with `when`, at what second of the watch (whose figures stop there
+    when `--game` is not Demon alone)."""
+    if when and r.get("ended_s") is not None:
+        return f"  (round ended at {r['ended_s']:.1f} s)"
+    return "  (round ended)" if r["ended"] else ""
+
+
+def row(name: str, throttle: float, r: dict, width: int = 12) -> str:
     per = f"{r['ms_move']:7.1f}" if r["ms_move"] is not None else "      -"
     # (with the CPU throttled, Chromium keeps the thread busy for the slow-down: its CPU
     # time is then about two thirds of the wall time whatever the page does, so not shown)
@@ -414,16 +456,20 @@ def row(name: str, throttle: float, r: dict) -> str:
     cpu = f"{100 * r['cpu'] / r['wall']:5.1f}" if shown else "    -"
     cpu_per = f"{r['cpu_move']:7.2f}" if shown and r["cpu_move"] is not None else "      -"
     return (
-        f"{name:<12} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
+        f"{name:<{width}} {throttle:>3.0f}x  {r['busy']:6.1f}  {r['script']:6.2f} {r['style']:6.2f} {r['layout']:6.2f}"
         f"  {r['styles']:5d} {r['layouts']:5d}  {r['long']:4d} {r['long_max']:6.0f}  {r['moves']:5d} {per}"
-        f"  {cpu} {cpu_per}{'  (round ended)' if r['ended'] else ''}"
+        f"  {cpu} {cpu_per}{ended_note(r, width != 12)}"
     )
 
 
-HEAD = (
-    "table        cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move"
-    "  cpu% cpu ms/move\n" + "-" * 112
-)
+def head(width: int = 12) -> str:
+    return (
+        f"{'table':<{width}} cpu   busy%  script  style layout  recalc  lays  long  max ms  moves ms/move"
+        "  cpu% cpu ms/move\n" + "-" * (100 + width)
+    )
+
+
+HEAD = head()
 
 
 def bench_tables(
@@ -435,30 +481,113 @@ def bench_tables(
     guide: bool,
     trace: Path | None = None,
     profile: Path | None = None,
+    games: tuple[str, ...] = ("demon",),
+    repeat: int = 1,
 ) -> list[dict]:
+    """Each table size at each CPU speed, once per game in `games` and `repeat` times,
+    alternately (Demon then Nerts, then Nerts then Demon, ...): the games meet the same
+    moments of a noisy machine. Demon alone prints as it always has."""
     out = []
-    print(HEAD, flush=True)
-    cases = [(f"{n} seats", n, False) for n in seat_counts] + ([("idle+guide", 2, True)] if guide else [])
+    named = games != ("demon",)  # rows say their game unless the run is Demon's alone
+    width = 15 if named else 12
+    print(head(width), flush=True)
+    cases = [(f"{n} seats", n, False) for n in seat_counts]
+    # the first-round guide is Demon's coach (guide.js): its idle table is Demon's
+    if guide and "demon" in games:
+        cases.append(("idle+guide", 2, True))
     for name, seats, guided in cases:
         for throttle in throttles:
-            # a fresh room per run: the bots' pace at the start of a round is alike each time
-            context, page = open_table(browser, base, seats, guided=guided)
-            try:
-                path = trace.with_name(f"{trace.stem}-{seats}-{throttle:g}x{trace.suffix}") if trace else None
-                prof = profile.with_name(f"{profile.stem}-{seats}-{throttle:g}x{profile.suffix}") if profile else None
-                r = watch(page, seconds, throttle, path, prof)
-            finally:
-                context.close()
-            print(row(name, throttle, r), flush=True)
-            if LONG_TASKS and r["seen"]:
-                print(r["seen"], flush=True)
-            if path:
-                print(trace_summary(path), flush=True)
-                print(long_tasks_summary(path), flush=True)
-            if prof:
-                print(profile_summary(json.loads(prof.read_text())), flush=True)
-            out.append({"table": name, "throttle": throttle, **r})
+            for i in range(repeat):
+                order = [g for g in games if not guided or g == "demon"]
+                for game in order if i % 2 == 0 else order[::-1]:
+                    label = f"{game.capitalize()} {name}" if named else name
+                    tag = f"-{game}" if named else ""
+                    tag += f"-{i + 1}" if repeat > 1 else ""
+                    # a fresh room per run: the bots' pace at the start of a round is alike each time
+                    context, page = open_table(browser, base, seats, guided=guided, game=game)
+                    try:
+                        path = (
+                            trace.with_name(f"{trace.stem}{tag}-{seats}-{throttle:g}x{trace.suffix}") if trace else None
+                        )
+                        prof = (
+                            profile.with_name(f"{profile.stem}{tag}-{seats}-{throttle:g}x{profile.suffix}")
+                            if profile
+                            else None
+                        )
+                        r = watch(page, seconds, throttle, path, prof, stop_at_end=named)
+                    finally:
+                        context.close()
+                    print(row(label, throttle, r, width), flush=True)
+                    if LONG_TASKS and r["seen"]:
+                        print(r["seen"], flush=True)
+                    if path:
+                        print(trace_summary(path), flush=True)
+                        print(long_tasks_summary(path), flush=True)
+                    if prof:
+                        print(profile_summary(json.loads(prof.read_text())), flush=True)
+                    entry = {"table": name, "throttle": throttle, **r}
+                    if named:
+                        entry["game"] = game
+                    out.append(entry)
+    if "demon" in games and "nerts" in games:
+        print(beside(out, repeat), flush=True)
     return out
+
+
+def verdict(nerts: list[float], demon: list[float], repeat: int) -> tuple[float, str]:
+    """Nerts' median over Demon's, and whether Nerts is no busier: "met" (no dearer),
+    "within noise" (dearer, but its cheapest run no dearer than Demon's dearest; only said
+    with repeated runs) or "MISSED"."""
+    q = statistics.median(nerts) / statistics.median(demon)
+    if q <= 1:
+        return q, "met"
+    if repeat > 1 and min(nerts) <= max(demon):
+        return q, "within noise"
+    return q, "MISSED"
+
+
+def beside(out: list[dict], repeat: int) -> str:
+    """Nerts' table beside Demon's, per table size and CPU speed, from the runs of `out`:
+    busy %, ms/move and (at 1x) the CPU ms/move, medians with the runs' range."""
+    lines = [
+        "",
+        f"Nerts beside Demon, same run (medians of {repeat} run{'s' if repeat > 1 else ''} each"
+        + ("; runs lowest-highest" if repeat > 1 else "")
+        + "): is the Nerts table no busier? (the target: 8 seats)",
+    ]
+    keys = sorted({(e["table"], e["throttle"]) for e in out if "game" in e and e["table"] != "idle+guide"})
+    keys.sort(key=lambda k: (int(k[0].split()[0]), k[1]))
+    for table, throttle in keys:
+        runs = {
+            g: [e for e in out if e.get("game") == g and e["table"] == table and e["throttle"] == throttle]
+            for g in ("nerts", "demon")
+        }
+        if not runs["nerts"] or not runs["demon"]:
+            continue
+        figures = [("busy %", "busy", "{:.1f}"), ("ms/move", "ms_move", "{:.2f}")]
+        if throttle == 1:
+            figures.append(("cpu ms/move", "cpu_move", "{:.2f}"))
+        for what, key, fmt in figures:
+            n = [e[key] for e in runs["nerts"] if e[key] is not None]
+            d = [e[key] for e in runs["demon"] if e[key] is not None]
+            if not n or not d:
+                continue
+            q, said = verdict(n, d, repeat)
+            cells = f"{fmt.format(statistics.median(n))} / {fmt.format(statistics.median(d))}"
+            if repeat > 1:
+                cells += "   " + "   ".join(f"{fmt.format(min(v))}-{fmt.format(max(v))}" for v in (n, d))
+            lines.append(f"  {table} {throttle:g}x  {what + ', Nerts / Demon':<28} {q:5.2f}  {said:<12}  {cells}")
+        ended = [g for g in ("nerts", "demon") for e in runs[g] if e["ended"] or e.get("ended_s") is not None]
+        if ended:
+            lines.append(
+                f"  {table} {throttle:g}x  rounds that ended while watched (figures up to the end): "
+                + ", ".join(f"{g.capitalize()} {ended.count(g)}" for g in ("nerts", "demon") if g in ended)
+            )
+        moves = [f"{g.capitalize()} {statistics.median(e['moves'] for e in runs[g]):.0f}" for g in ("nerts", "demon")]
+        lines.append(f"  {table} {throttle:g}x  moves watched (median): {', '.join(moves)}")
+    if repeat == 1:
+        lines.append("  (one run each: nothing is said to be within noise; --repeat 2 or more for that)")
+    return "\n".join(lines)
 
 
 # From the pointer going down on one of your cards to the first frame that shows it held:
@@ -472,34 +601,40 @@ CLICK_WATCH = """() => { window.__lat = []; let t0 = null;
   }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] }); }"""
 
 
-def click_latency(browser, base: str, seat_counts: list[int], throttles: list[float], clicks: int) -> list[dict]:
+def click_latency(
+    browser, base: str, seat_counts: list[int], throttles: list[float], clicks: int, games: tuple[str, ...] = ("demon",)
+) -> list[dict]:
     out = []
-    print("table        cpu   clicks  median ms  max ms", flush=True)
-    for seats in seat_counts:
-        for throttle in throttles:
-            context, page = open_table(browser, base, seats)
-            cdp = context.new_cdp_session(page)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-            page.evaluate(CLICK_WATCH)
-            missed = 0
-            for i in range(clicks):
-                try:  # a card redrawn under the pointer again and again never takes the click
-                    page.locator(".mine .tableau [data-pick]").nth(i % 3).click(timeout=10000, force=True)
-                except Exception:  # noqa: BLE001 - counted, and the run goes on
-                    missed += 1
-                page.wait_for_timeout(300)
-                page.keyboard.press("Escape")
-                page.wait_for_timeout(300)
-            lat = page.evaluate("window.__lat")
-            context.close()
-            med = statistics.median(lat) if lat else None
-            print(
-                f"{seats} seats{'':<5} {throttle:>3.0f}x  {len(lat):3d}/{clicks:<3d} "
-                f"{med if med is not None else float('nan'):9.0f} {max(lat) if lat else float('nan'):7.0f}"
-                f"{f'  ({missed} clicks never landed in 10 s)' if missed else ''}",
-                flush=True,
-            )
-            out.append({"seats": seats, "throttle": throttle, "latencies": lat, "missed": missed})
+    named = games != ("demon",)
+    print(f"{'table':<{15 if named else 12}} cpu   clicks  median ms  max ms", flush=True)
+    for seats, throttle, game in ((s, t, g) for s in seat_counts for t in throttles for g in games):
+        context, page = open_table(browser, base, seats, game=game)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        page.evaluate(CLICK_WATCH)
+        missed = 0
+        for i in range(clicks):
+            try:  # a card redrawn under the pointer again and again never takes the click
+                page.locator(".mine .tableau [data-pick]").nth(i % 3).click(timeout=10000, force=True)
+            except Exception:  # noqa: BLE001 - counted, and the run goes on
+                missed += 1
+            page.wait_for_timeout(300)
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(300)
+        lat = page.evaluate("window.__lat")
+        context.close()
+        med = statistics.median(lat) if lat else None
+        label = f"{game.capitalize()} {seats} seats" if named else f"{seats} seats"
+        print(
+            f"{label:<{15 if named else 12}} {throttle:>3.0f}x  {len(lat):3d}/{clicks:<3d} "
+            f"{med if med is not None else float('nan'):9.0f} {max(lat) if lat else float('nan'):7.0f}"
+            f"{f'  ({missed} clicks never landed in 10 s)' if missed else ''}",
+            flush=True,
+        )
+        out.append(
+            {"seats": seats, "throttle": throttle, "latencies": lat, "missed": missed}
+            | ({"game": game} if named else {})
+        )
     return out
 
 
@@ -572,6 +707,18 @@ def main() -> None:
         metavar="N",
         help="instead: N clicks on your own cards per table, pointer down to the frame showing them held",
     )
+    ap.add_argument(
+        "--game",
+        choices=("demon", "nerts", "both"),
+        default="demon",
+        help="the tables' game: both = a Demon table and a Nerts table alternately, then Nerts beside Demon",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="watch each table this many times (alternating the games' order); the verdicts use the runs' range",
+    )
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument(
         "--trace",
@@ -598,6 +745,9 @@ def main() -> None:
         help="also list each long task over 100 ms: when, what the socket brought, what resized",
     )
     args = ap.parse_args()
+    games = ("demon", "nerts") if args.game == "both" else (args.game,)
+    if args.repeat < 1:
+        ap.error("--repeat must be 1 or more")
     global REDUCED_MOTION, LONG_TASKS
     REDUCED_MOTION = args.reduced_motion
     LONG_TASKS = args.long_tasks
@@ -611,7 +761,7 @@ def main() -> None:
             if args.first_visit:
                 result = first_visit(browser, server.base, args.first_visit)
             elif args.clicks:
-                result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks)
+                result = click_latency(browser, server.base, args.seats, args.throttle, args.clicks, games)
             else:
                 result = bench_tables(
                     browser,
@@ -622,6 +772,8 @@ def main() -> None:
                     not args.no_guide,
                     args.trace,
                     args.profile,
+                    games,
+                    args.repeat,
                 )
         finally:
             browser.close()
