@@ -15,7 +15,7 @@ is off (compression costs CPU per message and opens compression side channels).
 uvicorn runs its h11 HTTP protocol and websockets-sansio protocol wrapped by the
 connection guard (`app/server/guard.py`): a deadline for each request, caps on connections
 overall and per address, refusals logged once per interval. X-Forwarded-For is believed
-from `DEMON_TRUSTED_PROXIES` only (docs/security.md).
+from `DEMON_TRUSTED_PROXIES` only, walked from the right (docs/security.md).
 """
 
 from __future__ import annotations
@@ -102,7 +102,14 @@ def serve() -> None:
     import uvicorn
 
     from app.server.app import create_app
-    from app.server.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
+    from app.server.guard import (
+        ConnectionGuard,
+        QuietAccept,
+        QuietHealth,
+        QuietRefusals,
+        effective_max_connections,
+        protocols,
+    )
     from app.server.invite import lan_addresses, startup_lines
     from app.storage.store import StoreError
     from app.support.native import status
@@ -119,11 +126,19 @@ def serve() -> None:
     logging.getLogger("asyncio").addFilter(quiet)
     logging.getLogger("uvicorn.error").addFilter(quiet)
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
+    logging.getLogger("uvicorn.access").addFilter(QuietHealth())
     lan = lan_addresses() if settings.share_lan_address else []
     as_json = settings.log_format == "json"
     # The last line says whether Demon's hot path runs compiled (mypyc) or as Python.
     for line in [
-        *startup_lines(public_url=settings.public_url, listen_host=settings.host, port=settings.port, lan=lan),
+        *startup_lines(
+            public_url=settings.public_url,
+            listen_host=settings.host,
+            port=settings.port,
+            lan=lan,
+            published=settings.published,
+            in_container=any(Path(p).exists() for p in ("/.dockerenv", "/run/.containerenv")),
+        ),
         status(),
     ]:
         if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
@@ -137,10 +152,12 @@ def serve() -> None:
         port=settings.port,
         http=http_protocol,
         ws=ws_protocol,
-        forwarded_allow_ips=settings.trusted_proxy_list,
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
-        proxy_headers=bool(settings.trusted_proxy_list),
+        # X-Forwarded-For is read by the app itself, walked from the right
+        # (app/server/guard.py `ForwardedFor`); uvicorn's reading would believe the
+        # left-most entry, the client's own, for DEMON_TRUSTED_PROXIES="*".
+        proxy_headers=False,
         log_level=settings.log_level,
         timeout_graceful_shutdown=3,
         # JSON: uvicorn's own lines go to the root logger's JSON handler (create_app)

@@ -10,9 +10,7 @@
 # One PASS/FAIL line per check; exits 1 when any failed. Needs a running Docker daemon
 # (.ci/run skips this script where `docker info` fails). With no container registry
 # reachable, a local python:3.11-slim image must exist first (any Debian bookworm image with
-# Python 3.11 tagged so);
-# the balancer is then built FROM it (it is Debian bookworm too) unless
-# debian:bookworm-slim is present or can be pulled.
+# Python 3.11 tagged so); the balancer is built FROM it too (compose.scale.yml's default).
 #
 # Environment: SMOKE_PYTHON  host python with httpx, websockets and pytest (default .venv)
 #              SMOKE_LOGS=1  print every container's log at the end
@@ -72,11 +70,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if ! docker image inspect debian:bookworm-slim >/dev/null 2>&1 \
-   && ! timeout 60 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then
-  info "debian:bookworm-slim unavailable: the balancer is built FROM python:3.11-slim (Debian bookworm)"
-  export BALANCER_BASE=python:3.11-slim
-fi
 PORT=$((20000 + RANDOM % 20000))
 export PUBLISH_PORT=127.0.0.1:$PORT
 info "$("${COMPOSE[@]}" version 2>&1 | head -n 1), project $PROJECT, port $PORT"
