@@ -20,17 +20,37 @@ from `DEMON_TRUSTED_PROXIES` only, walked from the right (docs/security.md).
 
 from __future__ import annotations
 
-import argparse
-import logging
 import signal
-import sys
-from pathlib import Path
 from types import FrameType
 
-from pydantic import ValidationError
 
-from app.config import Settings
-from app.ops.backup import BackupError, backup, restore
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM's handler, from the first moment to the last.
+
+    Before uvicorn runs (the imports, opening the database, building the app: a second or
+    more on a loaded machine) a stop asked for ends the process here, with status 0, as
+    Docker and systemd expect; the default action would end it with 143 (a `stop` in the
+    first seconds after a start did). Under uvicorn, its own handler takes over; once it
+    has shut down gracefully on a SIGTERM (every socket closed with 1012, the rooms saved,
+    the Devil's Grip worker stopped), it raises the signal again for the handler that was
+    there before it, this one: a stop asked for and done is a success. (The default
+    action went unseen while the server was PID 1 of its container, since the kernel
+    ignores that signal for PID 1, and showed once compose ran an init.)"""
+    raise SystemExit(0)
+
+
+# Installed before the imports below, which take most of the start-up.
+signal.signal(signal.SIGTERM, _stopped)
+
+import argparse  # noqa: E402
+import logging  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from pydantic import ValidationError  # noqa: E402
+
+from app.config import Settings  # noqa: E402
+from app.ops.backup import BackupError, backup, restore  # noqa: E402
 
 
 def _settings() -> Settings:
@@ -81,19 +101,10 @@ def _backup_or_restore(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = _arguments(sys.argv[1:] if argv is None else argv)
     if args.command is not None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a copy cut short is no success
         _backup_or_restore(args)
         return
     serve()
-
-
-def _stopped(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM's handler under uvicorn's own: once uvicorn has shut down gracefully on a
-    SIGTERM (every socket closed with 1012, the rooms saved), it raises the signal again
-    for the handler that was there before it, this one. A stop asked for and done is a
-    success, exit status 0, as Docker and systemd expect; the default action would end
-    the process with 143, which went unseen while the server was PID 1 of its container
-    (the kernel ignores that signal for PID 1) and showed once compose ran an init."""
-    raise SystemExit(0)
 
 
 def serve() -> None:
@@ -145,7 +156,6 @@ def serve() -> None:
             logging.getLogger("demon.start").info(line)
         else:
             print(line, flush=True)
-    signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
         app,
         host=settings.host,

@@ -33,6 +33,7 @@ process must not take the home page's recent games away from the others.
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import time
 from typing import Any
@@ -49,6 +50,11 @@ from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code
 
 router = APIRouter()
+
+# httpx logs every request at info: each /api/history or /api/daily would write a line per
+# peer (and /api/daily's the browser's hashed id). A peer that does not answer is still
+# seen: /health/all names it, and the answers say "complete": false.
+logging.getLogger("httpx").setLevel(logging.WARNING)
 
 HISTORY_LIMIT = 10
 PEER_HEALTH = "/health?from=peer"  # a peer's ask, told apart in the access log (guard.py `QuietHealth`)
