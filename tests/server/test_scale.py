@@ -16,6 +16,7 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -351,7 +352,7 @@ async def rooms_on_each(cluster: Cluster, **options) -> dict[str, list]:
     raise AssertionError(f"new rooms went only to {sorted(rooms)}")
 
 
-async def same_every_time(http: httpx.AsyncClient, url: str, status: int = 200, **kwargs) -> dict:
+async def same_every_time(http: httpx.AsyncClient, url: str, status: int = 200, **kwargs) -> Any:
     """`url` opened TIMES times through the balancer: the same status and body each time."""
     bodies = []
     for _ in range(TIMES):
@@ -375,6 +376,7 @@ async def spectate(cluster: Cluster, code: str) -> dict:
     await watcher.connect()
     await watcher.wait_for(lambda: watcher.state is not None and watcher.state.get("round") is not None)
     state = watcher.state
+    assert state is not None
     await watcher.close()
     assert watcher.close_code in (None, 1000, 1001, 1005)
     return state
