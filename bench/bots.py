@@ -1,4 +1,9 @@
-"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--rounds 200] [--big 30]`.
+"""Bot benchmark (not a test): `.venv/bin/python bench/bots.py [--game demon|nerts] [--rounds 200] [--big 30]`.
+
+`--game demon` (the default) is described below; `--game nerts` plays Nerts rounds among
+the Nerts bots (app/nerts/rules/bot.py) and against their own reference players
+(bench/_nerts_reference.py) and prints the same tables and targets; how those rounds are
+played is in bench/_nerts_table.py.
 
 Plays seeded Demon rounds among bots, headless: no sockets, no event loop, but through
 the room's own code: the bots are the room's bot seats (`Room.add_bot`: level, memory
@@ -55,7 +60,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,8 +69,9 @@ from _reference import REFERENCES, ReferenceMemory, reference_decide, reference_
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.room.room import Options, Phase, Player, Room
 from app.demon.rules.bot import LEVELS, BotMemory, Decision, decide, think_time
-from app.demon.rules.round import RoundAnalysis
+from app.demon.rules.round import DemonRound, RoundAnalysis
 from app.demon.rules.view import seat_view
+from app.racing import DEMON
 
 SAFETY_S = 4 * 3600.0  # simulated; a round still going then is reported as "hung"
 
@@ -115,7 +121,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
     bots = []
     for p, lv in zip(players, levels):
         assert p.bot is not None  # add_bot seated a bot
-        bots.append(Bot(p, lv, p.bot.memory, p.bot.rng))
+        bots.append(Bot(p, lv, p.bot.memory_for(DEMON), p.bot.rng))
     ref_memory = {seat: ReferenceMemory() for seat, lv in enumerate(levels) if lv in REFERENCES}
     queue: list[tuple[float, int, int, tuple[str, Any] | None]] = []  # (time, order, seat, message)
     order = itertools.count()
@@ -130,7 +136,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         assert room.round is not None  # a round is being played
         if bot.level in REFERENCES:
             ref = REFERENCES[bot.level]
-            d = reference_decide(seat_view(room.round, seat), ref, ref_memory[seat], bot.rng)
+            d = reference_decide(seat_view(cast(DemonRound, room.round), seat), ref, ref_memory[seat], bot.rng)
             delay = reference_pace(ref, bot.rng)
         else:
             d, delay = bot_look(bot, seat)
@@ -155,7 +161,7 @@ def play_round(levels: list[str], seed: int, timings: Timings, time_limit_s: int
         if len(timings.decide_ns) % 7 == 0:  # kept to time again, quietly, after the run
             timings.samples.append((room.round, seat, stuck, bot.level, bot.memory.to_json(), bot.rng.state))
             ts = time.perf_counter_ns()
-        view = seat_view(room.round, seat, stuck=stuck)
+        view = seat_view(cast(DemonRound, room.round), seat, stuck=stuck)
         t1 = time.perf_counter_ns()
         d = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
         t2 = time.perf_counter_ns()
@@ -299,7 +305,16 @@ def main() -> None:
         default=0,
         help="room time limit in seconds for the 8-bot rounds (0: none, the room default)",
     )
+    ap.add_argument("--game", choices=("demon", "nerts"), default="demon", help="which game's bots (default demon)")
+    ap.add_argument("--draw", type=int, choices=(1, 3), default=3, help="nerts only: house rule H2, cards a draw turns")
+    ap.add_argument("--racing-spaces", action="store_true", help="nerts only: house rule H3")
+    ap.add_argument("--no-stall", action="store_true", help="nerts only: house rule H4 off (no stall)")
     args = ap.parse_args()
+    if args.game == "nerts":
+        from _nerts_table import nerts_main
+
+        nerts_main(args)
+        return
 
     timings = Timings()
     names = list(LEVELS)

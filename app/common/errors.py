@@ -25,6 +25,12 @@ class IllegalAction(EngineError):
     code = "illegal"
 
 
+class MalformedAction(IllegalAction):
+    """The action itself is not well formed (wrong type, field or range): every game's
+    action constructors and JSON readers raise this one class, so the wire can catch it
+    whichever game's action it was building."""
+
+
 class NotStarted(IllegalAction):
     """Demon rule 4: nothing may be played before the signal."""
 

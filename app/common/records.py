@@ -14,14 +14,21 @@ app/grip/rules/game.py); `app.records` replays either and reads and writes files
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.common.errors import InvalidRecord
 
 RECORD_FORMAT = "demon-devils-grip-record"
 RECORD_VERSION = 1
-GAMES = ("demon", "devils-grip")
+GAMES = ("demon", "devils-grip", "nerts")
+
+# The room's own entries a racing game's record may hold between actions (a vote's or
+# the time limit's `finish`, a seat going `absent`): the same in Demon's and Nerts'.
+ROOM_ENTRY_KEYS = {
+    "finish": {"type", "reason"},
+    "absent": {"type", "seat", "absent"},
+}
 
 
 def check_header(record: Any, game: str | None = None) -> str:
@@ -86,3 +93,43 @@ def parse(raw: bytes, name: str = "record") -> dict[str, Any]:
     if _depth(data) > MAX_DEPTH:
         raise InvalidRecord(f"{name}: nested too deeply (at most {MAX_DEPTH} levels)")
     return data
+
+
+def check_room_entry(entry: Mapping[str, Any], index: int | None, reasons: Iterable[str]) -> None:
+    """A room entry (`ROOM_ENTRY_KEYS`) is exactly so; `reasons`: the game's end reasons."""
+    kind = entry["type"]
+    if set(entry) != ROOM_ENTRY_KEYS[kind]:
+        need = ", ".join(sorted(ROOM_ENTRY_KEYS[kind]))
+        raise InvalidRecord(f"a {kind!r} entry has exactly the keys {need}", index=index)
+    allowed = tuple(reasons)
+    if kind == "finish" and entry["reason"] not in allowed:
+        raise InvalidRecord("a 'finish' entry needs a reason: one of " + ", ".join(allowed), index=index)
+    if kind == "absent" and not isinstance(entry["absent"], bool):
+        raise InvalidRecord("an 'absent' entry needs absent: true or false", index=index)
+
+
+def record_times(record: Mapping[str, Any]) -> list[float | None]:
+    """The optional `times` of a record: one entry per action, seconds after the signal
+    (null: not known); all None for a record written before times were kept."""
+    actions = record["actions"]
+    times = record.get("times")
+    if times is None:
+        return [None] * len(actions)
+    if (
+        not isinstance(times, list)
+        or len(times) != len(actions)
+        or not all(
+            t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e9) for t in times
+        )
+    ):
+        raise InvalidRecord("'times' must be one number of seconds (or null) per action")
+    return [None if t is None else float(t) for t in times]
+
+
+def checked_times(times: Sequence[float | None] | None, entries: int) -> list[float | None] | None:
+    """The `times` a new record writes: None when none is known, else one per entry."""
+    if times is None or all(t is None for t in times):
+        return None
+    if len(times) != entries:
+        raise ValueError("times needs one entry per action")
+    return list(times)

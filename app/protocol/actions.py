@@ -1,4 +1,4 @@
-"""A Demon action on the wire, and the one door from it to the engine's action and back.
+"""A racing game's action on the wire, and the one door from it to the engine's action and back.
 
 A client sends an action as JSON without a seat (the seat comes from its token, never
 from the client). The pydantic models below check its shape; once they have, the
@@ -16,6 +16,10 @@ id, and the room answers it as before: `rejected`, code `illegal`, after the sam
 checks of phase and seat as any move. So it validates to `MalformedMove`, which the
 room raises where it would apply the action.
 
+Demon's wire models are here; Nerts' are in `nerts_actions.py`, built the same way
+(`engine_action_field`). Which a socket's message is read with is the room's game's
+(`app.racing`).
+
 Records and storage keep the engine's canonical JSON (`action_to_json`/
 `action_from_json`, with the seat); `public_action` is that JSON as the wire shows it.
 """
@@ -30,7 +34,9 @@ from typing import Annotated, Any, Literal, Union, cast
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetPydanticSchema, ValidatorFunctionWrapHandler
 from pydantic_core import CoreSchema, core_schema
 
-from app.demon.rules.actions import ACTION_TYPES, DemonAction, Draw, MalformedAction, Recycle, ToFoundation, ToTableau
+from app.common.errors import MalformedAction
+from app.demon.rules.actions import ACTION_TYPES, DemonAction, Draw, Recycle, ToFoundation, ToTableau
+from app.nerts.rules.actions import NertsAction
 from app.protocol.server import ActionJson
 
 SEAT_FROM_TOKEN = 0  # the seat of an action from the wire until the room binds it
@@ -90,29 +96,37 @@ class MalformedMove:
         return MalformedAction(self.reason)
 
 
-PlayerAction = Union[DemonAction, MalformedMove]
+# An engine action of either game, as a validated `Action` message holds it (the
+# room's game decides which: app/racing), or a well-formed message the engine refused.
+PlayerAction = Union[DemonAction, NertsAction, MalformedMove]
 
 
-def _to_engine(value: object, wire: ValidatorFunctionWrapHandler) -> PlayerAction:
-    if isinstance(value, ACTION_TYPES):  # a bot's: built by the engine, so well formed
-        return value
-    model = cast(Union[DrawAction, RecycleAction, TableauAction, FoundationAction], wire(value))
-    try:
-        return model.engine()
-    except MalformedAction as err:
-        return MalformedMove(str(err))
+def engine_action_field(wire: Any, types: tuple[type, ...]) -> Any:
+    """The type of a message field that holds a game's engine action: `wire` (the
+    discriminated union of the game's wire models, each with `engine()`) checks the
+    shape, so errors read exactly as the models'; then the engine action, or
+    `MalformedMove`. A value that already is one of `types` (a bot's) passes as it is."""
+
+    def to_engine(value: object, handler: ValidatorFunctionWrapHandler) -> PlayerAction:
+        if isinstance(value, types):  # a bot's: built by the engine, so well formed
+            return cast(PlayerAction, value)
+        model = handler(value)
+        try:
+            return cast(PlayerAction, model.engine())
+        except MalformedAction as err:
+            return MalformedMove(str(err))
+
+    def schema(_source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_wrap_validator_function(to_engine, handler.generate_schema(wire))
+
+    return Annotated[PlayerAction, GetPydanticSchema(schema)]
 
 
-def _schema(_source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """The wire models' schema (so errors read exactly as theirs), then the engine action."""
-    return core_schema.no_info_wrap_validator_function(_to_engine, handler.generate_schema(WireAction))
+# The type of `Action.action`: the Demon engine action a message validates to.
+DemonActionField = engine_action_field(WireAction, ACTION_TYPES)
 
 
-# The type of `Action.action`: the engine action a message validates to.
-DemonActionField = Annotated[PlayerAction, GetPydanticSchema(_schema)]
-
-
-def bind_seat(action: DemonAction, seat: int) -> DemonAction:
+def bind_seat(action: DemonAction | NertsAction, seat: int) -> DemonAction | NertsAction:
     """`action` as played from `seat` (a move's every step counts: this is
     `dataclasses.replace` without its introspection of the fields on every call)."""
     if action.seat == seat:

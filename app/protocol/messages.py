@@ -14,6 +14,7 @@ from typing import Annotated, Literal, Union
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 from app.protocol.actions import DemonActionField
+from app.protocol.nerts_actions import NertsActionField
 
 # Characters that change how the text around them reads without showing themselves:
 # the bidirectional marks, embeddings, overrides and isolates ("\u202eevil" shows as
@@ -59,16 +60,27 @@ class Hello(_Strict):
     token: Annotated[str, StringConstraints(min_length=1, max_length=100)]
     v: Annotated[int, Field(ge=0)] | None = None
     epoch: Annotated[str, StringConstraints(max_length=40)] | None = None  # the `welcome`'s, with `v`
+    # The protocol the page speaks (`PROTOCOL`); none from a page older than Nerts. A
+    # room of a game the page cannot read closes its socket with `CLOSE_OUTDATED`.
+    protocol: Annotated[int, Field(ge=1, le=1000)] | None = None
 
 
 class Start(_Strict):
     type: Literal["start"]
 
 
+# The racing layouts a table can deal (app/racing), and a game's house rules as sent:
+# a few named switches, checked by the game itself (`RaceGame.house_rules`).
+GameName = Literal["demon", "nerts"]
+HouseRules = Annotated[dict[Annotated[str, StringConstraints(max_length=30)], Union[bool, int]], Field(max_length=8)]
+
+
 class RoomOptions(_Strict):
     rounds: Annotated[int, Field(ge=1, le=20)] = 3
     time_limit_s: Annotated[int, Field(ge=60, le=3600)] | None = None
     max_players: Annotated[int, Field(ge=2, le=8)] = 8
+    game: GameName = "demon"
+    house_rules: HouseRules | None = None
 
 
 class SetOptions(RoomOptions):
@@ -79,6 +91,13 @@ class Action(_Strict):
     type: Literal["action"]
     id: Annotated[str, StringConstraints(min_length=1, max_length=40)]
     action: DemonActionField  # the engine's action (app/protocol/actions.py)
+
+
+class NertsAction(Action):
+    """`action` in a Nerts room: the same message, its action read as Nerts' (the
+    socket reads a room's messages with its game's `client_messages`)."""
+
+    action: NertsActionField  # the same field, of the other game
 
 
 class Vote(_Strict):
@@ -154,6 +173,15 @@ RoomMessage = Union[
 ClientMessage = Annotated[Union[Hello, RoomMessage], Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
+NertsRoomMessage = Union[
+    Start, SetOptions, NertsAction, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot, Emote, Coach
+]
+nerts_client_message = TypeAdapter(Annotated[Union[Hello, NertsRoomMessage], Field(discriminator="type")])
+
+# The protocol this server speaks: 2 since a table may deal Nerts. A page that sends no
+# `protocol` speaks 1 and reads Demon only.
+PROTOCOL = 2
+
 
 # --- HTTP bodies ----------------------------------------------------------------------
 
@@ -182,6 +210,8 @@ class PracticeRoom(_Strict):
     bots: Annotated[int, Field(ge=1, le=7)] = 3
     level: BotLevel = "medium"
     rounds: Annotated[int, Field(ge=1, le=20)] = 3
+    game: GameName = "demon"
+    house_rules: HouseRules | None = None
 
 
 class SeatGrant(BaseModel):

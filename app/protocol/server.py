@@ -58,6 +58,8 @@ class OptionsJson(TypedDict):
     rounds: int
     time_limit_s: int | None
     max_players: int
+    game: NotRequired[str]  # absent for Demon (its bytes are as before Nerts): "nerts"
+    house_rules: NotRequired[dict[str, object]]  # the game's house rules, with `game`
 
 
 class PlayerPublic(TypedDict):
@@ -115,6 +117,7 @@ class RoundView(TypedDict):
     votes: list[int]
     cards_home: list[int]
     bots_finish: NotRequired[bool]  # only when true: the person let the bots finish the round
+    stalled: NotRequired[bool]  # Nerts only: a stall (N13) was played and no card went home since
 
 
 class PublicState(TypedDict):
@@ -180,7 +183,18 @@ class RoundEndedEvent(TypedDict):
     result: MatchResult
 
 
-RoomEventBody = Union[RoomEvent, CountdownEvent, RoundStartedEvent, MoveEvent, VotesEvent, AbsentEvent, RoundEndedEvent]
+class StallEvent(TypedDict):
+    """Nerts: everyone was stuck, so every listed seat turned its waste under its stock
+    and moved one card to the bottom (N13); each waste is now empty."""
+
+    kind: Literal["stall"]
+    seats: list[int]
+    stock_counts: list[int]
+
+
+RoomEventBody = Union[
+    RoomEvent, CountdownEvent, RoundStartedEvent, MoveEvent, VotesEvent, AbsentEvent, RoundEndedEvent, StallEvent
+]
 
 
 # --- messages --------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
     python -m app.records replay FILE          replay a record, print the final state
     python -m app.records deal SEED PLAYERS    print a Demon deal (every card, for checking)
+    python -m app.records deal --game nerts SEED PLAYERS    the same for a Nerts deal
 
 `replay` exits with status 1 and a message naming the action index when the record is
 malformed or holds an illegal action.
@@ -17,6 +18,8 @@ from typing import TextIO
 from app.common.errors import InvalidRecord
 from app.demon.rules.describe import describe
 from app.demon.rules.round import DemonRound
+from app.nerts.rules.describe import describe as nerts_describe
+from app.nerts.rules.round import NertsRound
 from app.records.records import load, replay
 
 
@@ -34,6 +37,9 @@ def _replay(path: str, out: TextIO, err: TextIO) -> int:
     if record.get("game") == "demon":
         out.write(describe(state) + "\n")
         out.write(f"{len(record['actions'])} actions replayed\n")
+    elif record.get("game") == "nerts":
+        out.write(nerts_describe(state) + "\n")
+        out.write(f"{len(record['actions'])} actions replayed\n")
     else:
         from app.grip.rules import describe as grip_describe  # lazily: separate module
 
@@ -42,30 +48,35 @@ def _replay(path: str, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _deal(seed: int, players: int, out: TextIO, err: TextIO) -> int:
+def _deal(game: str, seed: int, players: int, out: TextIO, err: TextIO) -> int:
     try:
-        round_ = DemonRound.deal(seed, players)
+        if game == "nerts":
+            out.write(nerts_describe(NertsRound.deal(seed, players)) + "\n")
+        else:
+            out.write(describe(DemonRound.deal(seed, players)) + "\n")
     except ValueError as exc:
         print(f"error: {exc}", file=err)
         return 1
-    out.write(describe(round_) + "\n")
     return 0
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = argparse.ArgumentParser(prog="python -m app.records", description="Demon and Devil's Grip engine tools")
+    parser = argparse.ArgumentParser(
+        prog="python -m app.records", description="Demon, Nerts and Devil's Grip engine tools"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p_replay = sub.add_parser("replay", help="replay a game record and print the final state")
     p_replay.add_argument("file")
-    p_deal = sub.add_parser("deal", help="print a Demon deal with every card shown")
+    p_deal = sub.add_parser("deal", help="print a deal with every card shown")
+    p_deal.add_argument("--game", choices=("demon", "nerts"), default="demon")
     p_deal.add_argument("seed", type=int)
     p_deal.add_argument("players", type=int)
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay(args.file, out, err)
-    return _deal(args.seed, args.players, out, err)
+    return _deal(args.game, args.seed, args.players, out, err)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Records of either game: replay one, read one from a file, write one.
+"""Records of every game: replay one, read one from a file, write one.
 
 This sits above both games' rules (it dispatches on the header's `game`), which is why
 it is its own package and not part of either game: a Demon record is
@@ -17,15 +17,19 @@ from typing import Any
 from app.common.records import check_header, parse
 from app.demon.rules.record import replay_demon
 from app.grip.rules import replay_record
+from app.nerts.rules.record import replay_nerts
 
 __all__ = ["load", "replay", "save"]
 
 
 def replay(record: Mapping[str, Any]) -> Any:
-    """Replay a record of either game and return the final state: a DemonRound, or for
-    Devil's Grip whatever `app.grip.rules.replay_record` returns."""
-    if check_header(record) == "demon":
+    """Replay a record of any game and return the final state: a DemonRound, a
+    NertsRound, or for Devil's Grip whatever `app.grip.rules.replay_record` returns."""
+    game = check_header(record)
+    if game == "demon":
         return replay_demon(record)
+    if game == "nerts":
+        return replay_nerts(record)
     return replay_record(record)
 
 

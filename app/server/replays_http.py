@@ -15,7 +15,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, ConfigDict
 
 from app.common.errors import InvalidRecord
-from app.records.frames import demon_frames
+from app.records.frames import race_frames
 from app.server.deps import BudgetsDep
 from app.server.limits import request_address
 from app.storage.replay_store import ReplayRow, ReplayStore
@@ -89,7 +89,7 @@ async def replay(
         budgets.miss(address)
         raise HTTPException(404, NO_REPLAY)  # the same answer: an id is not confirmed to a stranger
     try:
-        frames = demon_frames(row["record"])
+        frames = race_frames(row["record"])
     except InvalidRecord as err:  # a kept record always replays; say so if one does not
         raise HTTPException(500, f"This round's record does not replay: {err}") from err
     return {**_summary(row), "may_share": _holds(token, [row["host"]] if row["host"] else []), **frames}

@@ -13,12 +13,13 @@ included), bots seated in practice rooms, joins, and misses (a code that names n
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
 from app.demon.hub.hub import Hub, HubFull
-from app.demon.room.room import Player, RoomError
+from app.demon.room.room import Options, Player, RoomError
 from app.demon.room.views import RoomSummary
 from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
 from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
@@ -44,10 +45,20 @@ def _full(err: Exception, hub: Hub) -> HTTPException:
     )
 
 
+def _check_game(game: str, house_rules: Mapping[str, object] | None) -> None:
+    """A game and house rules no table deals are the request's fault (422), refused
+    before any budget is spent or anything is made."""
+    try:
+        Options.chosen(3, None, 8, game, house_rules)
+    except RoomError as err:
+        raise HTTPException(422, err.message) from err
+
+
 @router.post("", response_model=SeatGrant)
 async def create_room(
     body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep
 ) -> SeatGrant:
+    _check_game(body.game, body.house_rules)
     budgets.spend(budgets.rooms, request_address(request), "new rooms")
     try:
         handle, player, token = hub.create_room(body)
@@ -65,6 +76,7 @@ async def practice_room(
     Its bots are paid for by the address that asks, one unit each (a room of 7 costs
     seven times a room of 1), and they play only once its player has opened the room's
     socket; unopened, it is gone after DEMON_UNOPENED_PRACTICE_TTL_S."""
+    _check_game(body.game, body.house_rules)
     address = request_address(request)
     budgets.spend(budgets.rooms, address, "new rooms")
     budgets.spend(budgets.bots, address, "bots", cost=body.bots)

@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.config import Settings
-from app.demon.hub.connection import Pipe
+from app.demon.hub.connection import CLOSE_OUTDATED, OUTDATED_REASON, Pipe
 from app.demon.hub.hub import CLOSE_POLICY, Hub
 from app.protocol import messages as m
 from app.protocol import server as out
@@ -126,10 +126,14 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
     player = handle.room.seating.by_token(hello.token) if handle else None
     if handle is None or player is None or player.left:
         return await _refuse(websocket, CLOSE_POLICY, "unknown room or token")
+    protocol = hello.protocol or 1
+    if protocol < handle.room.options.protocol:
+        return await _refuse(websocket, CLOSE_OUTDATED, OUTDATED_REASON)
     if not _claim_established_place(scope):
         return await _refuse(websocket, CLOSE_TRY_LATER, "server full: try again later")
 
     pipe = Pipe(_Frames(websocket, send), settings.send_queue)
+    pipe.protocol = protocol
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst)
     attached = False
     try:
@@ -153,7 +157,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
                 log_event("socket_closed", code=handle.room.code, player=player.id, reason="flood")
                 break
             try:
-                msg = m.client_message.validate_json(text)
+                msg = handle.room.options.rules.client_messages.validate_json(text)
             except ValidationError as err:
                 hub.reply(pipe, out.error("invalid", explain(err)))
                 log_event("input_rejected", code=handle.room.code, player=player.id, reason="invalid")

@@ -230,8 +230,8 @@ class DemonStore:
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute(
-                "INSERT INTO matches (code, finished_at, players, rounds, winners, listed, seats) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (code, finished_at, players, rounds, winners, listed, seats, game) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     room.code,
                     time.time(),
@@ -240,6 +240,7 @@ class DemonStore:
                     dumps(winners),
                     int(room.listed),
                     dumps(seats),
+                    room.options.game,
                 ),
             )
             self.conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (room.code,))
@@ -254,7 +255,8 @@ class DemonStore:
     def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         """The latest matches of listed rooms: what every visitor may see."""
         rows = self.conn.execute(
-            "SELECT code, finished_at, players, rounds, winners FROM matches WHERE listed = 1 ORDER BY id DESC LIMIT ?",
+            "SELECT code, finished_at, players, rounds, winners, game FROM matches WHERE listed = 1 "
+            "ORDER BY id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         return [_match(*row) for row in rows]
@@ -262,19 +264,23 @@ class DemonStore:
     def matches_seen_by(self, code: str, token_hash: bytes, limit: int = 10) -> list[dict[str, Any]]:
         """The room's matches played from the seat whose token hashes to `token_hash`."""
         rows = self.conn.execute(
-            "SELECT code, finished_at, players, rounds, winners, seats FROM matches WHERE code = ? ORDER BY id DESC",
+            "SELECT code, finished_at, players, rounds, winners, game, seats FROM matches WHERE code = ? ORDER BY id DESC",
             (code,),
         ).fetchall()
         mine = token_hash.hex()
-        return [_match(*row[:5]) for row in rows if mine in json.loads(row[5])][:limit]
+        return [_match(*row[:6]) for row in rows if mine in json.loads(row[6])][:limit]
 
 
-def _match(code: str, finished_at: float, players: str, rounds: str, winners: str) -> dict[str, Any]:
-    """A finished match as GET /api/history shows it."""
-    return {
+def _match(code: str, finished_at: float, players: str, rounds: str, winners: str, game: str) -> dict[str, Any]:
+    """A finished match as GET /api/history shows it (`game` only when not Demon, whose
+    entries read as they always did)."""
+    match = {
         "code": code,
         "finished_at": finished_at,
         "players": json.loads(players),
         "rounds": json.loads(rounds),
         "winners": json.loads(winners),
     }
+    if game != "demon":
+        match["game"] = game
+    return match

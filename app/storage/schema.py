@@ -101,4 +101,11 @@ MIGRATIONS.append(
         "CREATE INDEX IF NOT EXISTS replays_finished ON replays (finished_at)",
     ]
 )
+MIGRATIONS.append(
+    # 8 -> 9: a table deals Demon or Nerts; a finished match remembers which (the recent
+    # games name it). Matches from before were Demon's.
+    [
+        "ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'demon'",
+    ]
+)
 SCHEMA_VERSION = len(MIGRATIONS)

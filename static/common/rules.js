@@ -1,8 +1,8 @@
-// The rules dialog, in the page's language. For each game: a one-screen "How to play"
-// with small card pictures, then the full rules behind an expander. The texts are
-// static files, static/rules/<lang>/<game>.howto.md and <game>.md (same sections, same
-// ids in every language: tests/js/rules_i18n.test.mjs); only the chosen language's two
-// files of the game on show are fetched, each once.
+// The rules dialog, in the page's language. For each game (Demon, Nerts, Devil's Grip): a
+// one-screen "How to play" with small card pictures, then the full rules behind an
+// expander. The texts are static files, static/rules/<lang>/<game>.howto.md and
+// <game>.md (same sections, same ids in every language: tests/js/rules_i18n.test.mjs);
+// only the chosen language's two files of the game on show are fetched, each once.
 
 import { h, modal, replaceChildren } from './dom.js';
 import { LANGUAGES, getLang, t } from './i18n.js';
@@ -12,7 +12,32 @@ import { showAgainButton } from '../guide/guide.js';
 
 // Every language of the page has its rules (tests/js/rules_i18n.test.mjs checks the folders).
 export const RULES_LANGS = LANGUAGES.map(([code]) => code);
-export const RULES_GAMES = [['demon', 'home.demonTitle'], ['devils-grip', 'home.gripTitle']];
+// Each game's rules key (its files' names) and the label of its tab. Nerts is played at
+// Demon's table, so its tab sits next to Demon's.
+export const RULES_GAMES = [['demon', 'home.demonTitle'], ['nerts', 'home.nertsTitle'],
+  ['devils-grip', 'home.gripTitle']];
+
+/** The game the page is showing, when its path does not say (see setRulesGame). @type {string | null} */
+let pageGame = null;
+
+/**
+ * The page says which game it shows, so the rules open on it: Demon's table calls this
+ * with 'nerts' in a Nerts room and with null when it leaves the room. Without it the
+ * path decides (Devil's Grip on /grip, Demon elsewhere). An unknown key is refused.
+ * @param {string | null} game a key of RULES_GAMES, or null
+ */
+export function setRulesGame(game) {
+  if (game !== null && !isRulesGame(game)) throw new Error(`no rules for the game ${JSON.stringify(game)}`);
+  pageGame = game;
+}
+
+/**
+ * @param {unknown} game
+ * @returns {game is string}
+ */
+function isRulesGame(game) {
+  return RULES_GAMES.some(([id]) => id === game);
+}
 
 /** @type {Map<string, Promise<string>>} */
 const texts = new Map();
@@ -70,10 +95,11 @@ function ensureStyle() {
 }
 
 function defaultGame() {
+  if (pageGame) return pageGame;
   return window.location.pathname.startsWith('/grip') ? 'devils-grip' : 'demon';
 }
 
-/** @param {string} [game] 'demon' or 'devils-grip' */
+/** @param {string} [game] a key of RULES_GAMES: 'demon', 'nerts' or 'devils-grip' */
 export function showRules(game = defaultGame()) {
   ensureStyle();
   const lang = RULES_LANGS.includes(getLang()) ? getLang() : 'en';
@@ -117,5 +143,5 @@ export function showRules(game = defaultGame()) {
       replaceChildren(content, h('p', { class: 'error', text: t('rules.failed') }));
     });
   }
-  show(RULES_GAMES.some(([id]) => id === game) ? game : 'demon');
+  show(isRulesGame(game) ? game : 'demon');
 }

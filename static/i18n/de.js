@@ -30,6 +30,7 @@ export default {
   'home.roundsCount': '{n} Runden',
   'home.roundsCount.one': '{n} Runde',
   'home.demonTitle': 'Demon',
+  'home.nertsTitle': 'Nerts',
   'home.nameNeeded': 'Bitte einen Namen eingeben (1–20 Zeichen).',
   'home.codeNeeded': 'Bitte den Raumcode eingeben.',
   'home.noSuchRoom': 'Einen Raum mit diesem Code gibt es nicht.',

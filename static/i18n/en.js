@@ -31,6 +31,7 @@ export default {
   'home.roundsCount': '{n} rounds',
   'home.roundsCount.one': '{n} round',
   'home.demonTitle': 'Demon',
+  'home.nertsTitle': 'Nerts',
   'home.nameNeeded': 'Please type a name (1–20 characters).',
   'home.codeNeeded': 'Please type the room code.',
   'home.noSuchRoom': 'There is no room with that code.',

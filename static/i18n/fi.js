@@ -30,6 +30,7 @@ export default {
   'home.roundsCount': '{n} kierrosta',
   'home.roundsCount.one': '{n} kierros',
   'home.demonTitle': 'Demon',
+  'home.nertsTitle': 'Nerts',
   'home.nameNeeded': 'Kirjoita nimi (1–20 merkkiä).',
   'home.codeNeeded': 'Kirjoita huonekoodi.',
   'home.noSuchRoom': 'Tällä koodilla ei ole huonetta.',

@@ -30,6 +30,7 @@ export default {
   'home.roundsCount': '{n} runde',
   'home.roundsCount.one': '{n} rundă',
   'home.demonTitle': 'Demon',
+  'home.nertsTitle': 'Nerts',
   'home.nameNeeded': 'Scrie un nume (1–20 de caractere).',
   'home.codeNeeded': 'Scrie codul camerei.',
   'home.noSuchRoom': 'Nu există nicio cameră cu acest cod.',

@@ -29,6 +29,7 @@ export default {
   'home.recentTitle': 'Недавние игры',
   'home.roundsCount': 'раундов: {n}',
   'home.demonTitle': 'Демон',
+  'home.nertsTitle': 'Нертс',
   'home.nameNeeded': 'Введите имя (1–20 символов).',
   'home.codeNeeded': 'Введите код комнаты.',
   'home.noSuchRoom': 'Комнаты с таким кодом нет.',

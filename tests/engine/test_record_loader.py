@@ -19,6 +19,9 @@ from hypothesis import strategies as st
 from app.demon.rules.record import make_demon_record
 from app.demon.rules.round import DemonAction, DemonRound
 from app.grip.rules.game import GripGame, make_grip_record
+from app.nerts.rules.options import NertsOptions
+from app.nerts.rules.record import make_nerts_record
+from app.nerts.rules.round import NertsRound
 from app.records.__main__ import main
 
 
@@ -57,8 +60,8 @@ def _assert_refused(status: int, out: str, err: str) -> None:
     assert err.count("\n") == 1, err  # one line, not a dump
 
 
-def test_valid_records_of_both_games_replay(tmp_path):
-    for record in (_demon_record(), _grip_record()):
+def test_valid_records_of_every_game_replay(tmp_path):
+    for record in (_demon_record(), _grip_record(), make_nerts_record(NertsRound.deal(7, 2), [])):
         status, out, err = _run(_write(tmp_path, record))
         assert (status, err) == (0, "")
         assert "0 actions replayed" in out
@@ -164,7 +167,20 @@ def _played_grip_record() -> dict:
     return make_grip_record(game)
 
 
-_SAMPLES = {"demon": _played_demon_record(), "grip": _played_grip_record()}
+def _played_nerts_record() -> dict:
+    dealt = NertsRound.deal(13, 3, NertsOptions(draw=1, racing_spaces=True))
+    rnd, entries = dealt.start(), []
+    for i in range(40):
+        legal = rnd.legal_actions(i % 3)
+        if not legal:
+            continue
+        rnd, _ = rnd.apply(legal[-1])
+        entries.append(legal[-1])
+    entries.append({"type": "absent", "seat": 2, "absent": True})
+    return make_nerts_record(dealt, entries)
+
+
+_SAMPLES = {"demon": _played_demon_record(), "grip": _played_grip_record(), "nerts": _played_nerts_record()}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

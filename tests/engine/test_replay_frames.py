@@ -8,7 +8,8 @@ import random
 from app.demon.rules.actions import action_to_json
 from app.demon.rules.record import make_demon_record, replay_demon
 from app.demon.rules.round import DemonRound
-from app.records.frames import demon_frames, round_view
+from app.racing import DEMON
+from app.records.frames import race_frames, round_view
 
 
 def random_record(seed: int, plays: int = 300) -> dict:
@@ -35,7 +36,7 @@ def random_record(seed: int, plays: int = 300) -> dict:
 def test_frames_step_to_the_final_table():
     for seed in (1, 2, 3):
         record = random_record(seed)
-        replay = demon_frames(record)
+        replay = race_frames(record)
         table = replay["initial"]
         for frame in replay["frames"]:
             if frame["kind"] != "move":
@@ -46,7 +47,7 @@ def test_frames_step_to_the_final_table():
             for f in frame["foundations"]:
                 piles[f["pile"] : f["pile"] + 1] = [f]
             table = {**table, "seats": seats, "foundations": piles}
-        final = round_view(replay_demon(record))
+        final = round_view(replay_demon(record), DEMON)
         assert table["seats"] == final["seats"] == replay["final"]["seats"]
         assert table["foundations"] == final["foundations"]
         assert [f["at"] for f in replay["frames"]] == record["times"]
@@ -56,4 +57,4 @@ def test_frames_step_to_the_final_table():
 def test_a_record_without_times_has_frames_without_them():
     record = random_record(4, plays=40)
     del record["times"]
-    assert {f["at"] for f in demon_frames(record)["frames"]} == {None}
+    assert {f["at"] for f in race_frames(record)["frames"]} == {None}

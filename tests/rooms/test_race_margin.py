@@ -5,8 +5,9 @@ time, a restore carries the clock on, and a record without times stays readable.
 
 from __future__ import annotations
 
+from app.common.records import record_times
 from app.demon.room.persist import restore_room, room_meta
-from app.demon.rules.record import record_times, replay_demon
+from app.demon.rules.record import replay_demon
 from tests.rooms.test_room import T0, started
 from tests.support.actions import as_sent
 

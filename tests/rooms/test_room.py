@@ -10,6 +10,7 @@ import pytest
 
 from app.demon.room.room import Options, Phase, Room, RoomError
 from app.demon.rules.round import DemonRound
+from app.racing import DEMON
 from app.support.secrets_util import hash_token, new_code, normalise_code, token_matches
 from tests.support.actions import as_sent
 
@@ -257,7 +258,7 @@ def test_the_legal_actions_kept_between_moves_equal_a_fresh_answer(seed):
             kept = room.legal_for(q)
             if room.phase is Phase.PLAYING:
                 anew = dataclasses.replace(room.round, analysis=RoundAnalysis())
-                assert kept == fresh.legal(anew, q.seat, q.id)
+                assert kept == fresh.legal(anew, DEMON, q.seat, q.id)
                 assert kept == [
                     {k: v for k, v in action_to_json(a).items() if k != "seat"} for a in anew.legal_actions(q.seat)
                 ]

@@ -12,3 +12,8 @@ from app.protocol.actions import PlayerAction
 def as_sent(action: Any) -> PlayerAction:
     """`action` (wire JSON, without a seat) as `Action.action` holds it once validated."""
     return m.Action.model_validate({"type": "action", "id": "test", "action": action}).action
+
+
+def as_sent_nerts(action: Any) -> PlayerAction:
+    """The same for a Nerts room, whose messages hold Nerts' actions."""
+    return m.NertsAction.model_validate({"type": "action", "id": "test", "action": action}).action

@@ -65,8 +65,16 @@ class Player:
             return None
         return next((p for p in self.state["players"] if p["id"] == self.grant["you"]), None)
 
-    async def connect(self, *, resume: bool = False, origin: str | None = None, tiny_buffers: bool = False) -> None:
-        """`tiny_buffers` makes a client whose socket fills up fast (slow-reader tests)."""
+    async def connect(
+        self,
+        *,
+        resume: bool = False,
+        origin: str | None = None,
+        tiny_buffers: bool = False,
+        protocol: int | None = None,
+    ) -> None:
+        """`tiny_buffers` makes a client whose socket fills up fast (slow-reader tests);
+        `protocol`: what the hello says the client speaks (none: an old page's hello)."""
         headers = {"Origin": origin} if origin else None
         extra: dict[str, Any] = {}
         if tiny_buffers:
@@ -79,16 +87,15 @@ class Player:
         self.ws = await websockets.connect(
             f"{self.ws_base}/ws/{self.code}", additional_headers=headers, compression=None, max_size=2**22, **extra
         )
-        await self.ws.send(
-            json.dumps(
-                {
-                    "type": "hello",
-                    "token": self.token,
-                    "v": self.v if resume else None,
-                    "epoch": self.epoch if resume else None,
-                }
-            )
-        )
+        hello: dict[str, Any] = {
+            "type": "hello",
+            "token": self.token,
+            "v": self.v if resume else None,
+            "epoch": self.epoch if resume else None,
+        }
+        if protocol is not None:
+            hello["protocol"] = protocol
+        await self.ws.send(json.dumps(hello))
         self.close_code = None
         self._reader = asyncio.create_task(self._read())
 
@@ -181,6 +188,8 @@ class Player:
                     rnd["foundations"].append(entry)
             rnd["stuck"] = event["stuck"]
             rnd["cards_home"] = event["cards_home"]
+            if "stalled" in rnd and any(e["type"] == "played" for e in event["engine"]):
+                rnd["stalled"] = False  # Nerts: a card home ends the stall's watch (N13)
         elif kind == "votes":
             self.state["round"]["votes"] = event["votes"]
         elif kind == "round_ended":
@@ -190,3 +199,8 @@ class Player:
         elif kind == "absent":
             self.state["round"]["absent"] = event["absent"]
             self.state["round"]["stuck"] = event["stuck"]
+        elif kind == "stall":  # Nerts: every listed seat's waste went under its stock
+            rnd = self.state["round"]
+            for seat, stock in zip(event["seats"], event["stock_counts"]):
+                rnd["seats"][seat].update(stock=stock, waste=[], waste_count=0)
+            rnd["stalled"] = True

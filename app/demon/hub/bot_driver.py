@@ -6,7 +6,8 @@ its engine action goes into the same validated `Action` message a socket's JSON 
 action id, and goes through `Hub.bot_message`, which is the socket's `handle_message`
 without a socket. So it meets the same validation, the same first-come arbitration (a bot that is slower than a person
 to a foundation gets `race_lost` like anybody) and the same versions. It decides only
-from its seat's view (`app.demon.rules.view.SeatView`): what a person at that seat sees.
+from its seat's view (each game's seat view for bots, `RaceGame.bots`): what a
+person at that seat sees.
 
 Timing, as a person plays: a bot looks at the table when it changes, makes up its mind,
 and its hand gets there a think time later (`think_time`, never 0, times the testing-only
@@ -45,8 +46,6 @@ from typing import Literal, Protocol
 from app.demon.hub.handle import RoomHandle
 from app.demon.room.phases import Phase
 from app.demon.room.seating import Player
-from app.demon.rules.bot import LEVELS, decide, think_time
-from app.demon.rules.view import seat_view
 from app.protocol import messages as m
 from app.protocol import server as out
 
@@ -127,7 +126,7 @@ class BotDriver:
             return
         bot = player.bot
         assert bot is not None
-        delay = think_time(LEVELS[bot.level], bot.rng)
+        delay = handle.room.record.game.bots.think_time(bot.level, bot.rng)
         if handle.room.bots_finish:
             delay = hurried(delay)
         delay *= self.think_scale
@@ -173,10 +172,15 @@ class BotDriver:
             return False
         room, bot, seat = handle.room, player.bot, player.seat
         assert bot is not None and seat is not None and room.round is not None  # `_can_play`
-        view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
-        decision = decide(view, LEVELS[bot.level], bot.memory, bot.rng)
+        game = room.record.game  # the game the round was dealt in
+        decision = game.bots.decide(
+            room.round, seat, seat in room.public_stuck(), bot.level, bot.memory_for(game), bot.rng
+        )
         if decision.action is not None:  # validated like a socket's message (its id too)
-            return m.Action(type="action", id=f"bot-{self.hub.epoch}-{next(self._ids)}", action=decision.action)
+            message: m.Action = game.action_message(
+                type="action", id=f"bot-{self.hub.epoch}-{next(self._ids)}", action=decision.action
+            )
+            return message
         if decision.vote_end != (seat in room.votes):
             return m.Vote(type="vote", end=decision.vote_end)
         return False if decision.vote_end else None

@@ -4,6 +4,9 @@ The first-round guide (static/guide/guide.js) points at a play and says why in a
 asks the server (`{"type": "coach"}`), because the browser knows no rules; the server
 answers with a play and a reason kind that the page words in the player's language.
 
+Demon's only: its reasons are Demon's (a tableau, a king for an empty pile); a Nerts
+practice room is answered `not_practice` with a message saying so.
+
 Why only in practice rooms: advice in a race between people would help one of them
 against the others. A room qualifies when every other seat is a bot (`is_practice`);
 anywhere else the request is refused (`not_practice`) and nothing changes.
@@ -18,6 +21,7 @@ gets the same advice.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from app.common.rng import SplitMix64
 from app.demon.room.errors import NotPractice, SpectatorCannotPlay
@@ -25,6 +29,7 @@ from app.demon.room.phases import Op, require
 from app.demon.room.room import Player, Room
 from app.demon.rules.actions import DemonAction, Draw, Recycle, ToFoundation, ToTableau, action_to_json
 from app.demon.rules.bot import LEVELS, BotMemory, decide
+from app.demon.rules.round import DemonRound
 from app.demon.rules.view import SeatView, seat_view
 from app.protocol import server as out
 from app.protocol.actions import public_action
@@ -43,10 +48,12 @@ def advice(room: Room, player: Player) -> out.Coach:
         raise SpectatorCannotPlay("Only a seated player can be coached.")
     if not is_practice(room, player):
         raise NotPractice("The coach helps only in a practice round against bots.")
+    if room.options.game != "demon":
+        raise NotPractice("The coach helps in Demon practice rounds.")
     require(room.phase, Op.COACH)
     seat = player.seat
     assert seat is not None and room.round is not None  # seated, and the round is in play
-    view = seat_view(room.round, seat, stuck=seat in room.public_stuck())
+    view = seat_view(cast(DemonRound, room.round), seat, stuck=seat in room.public_stuck())
     decision = decide(view, COACH, BotMemory(), SplitMix64(0))
     action = public_action(action_to_json(decision.action)) if decision.action is not None else None
     return out.coach(room.v, action, reason(view, decision.action, decision.vote_end))

@@ -31,6 +31,10 @@ from typing import Any, Protocol
 log = logging.getLogger("demon.connection")
 
 CLOSE_TOO_SLOW = 1013
+# A page older than the room's game (its `hello` named no `protocol`, or a lower one
+# than the game needs): it is told to reload rather than misread the table.
+CLOSE_OUTDATED = 4001
+OUTDATED_REASON = "outdated page: reload"
 MAX_FRAME_CHARS = 64 * 1024  # a longer backlog leaves as several frames
 
 
@@ -93,6 +97,7 @@ class Pipe:
         self._task: asyncio.Task[None] | None = None  # finishes a write that had to wait, or the close
         self._suspended: Suspended | None = None  # that write, until the task takes it
         self.on_drop: Callable[[Pipe], None] | None = None  # called when it gives up (1013)
+        self.protocol = 1  # what the page's `hello` said it speaks (messages.PROTOCOL)
 
     def send_many(self, texts: Iterable[str]) -> None:
         if self.closed:

@@ -16,7 +16,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from app.demon.hub import coach
-from app.demon.hub.connection import Pipe
+from app.demon.hub.connection import CLOSE_OUTDATED, OUTDATED_REASON, Pipe
 from app.demon.hub.flush import Outbox
 from app.demon.hub.handle import RoomHandle, RoomStore
 from app.demon.room.errors import Invalid, RoomError
@@ -101,7 +101,12 @@ def _on_next_round(
 def _on_options(
     d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.SetOptions, now: float
 ) -> Outcome:
-    return handle.room.set_options(player, Options(msg.rounds, msg.time_limit_s, msg.max_players))
+    options = Options.chosen(msg.rounds, msg.time_limit_s, msg.max_players, msg.game, msg.house_rules)
+    outcome = handle.room.set_options(player, options)
+    for pipe_ in list(handle.pipes.values()):  # a page too old for the game is told to reload
+        if pipe_.protocol < options.protocol:
+            pipe_.close(CLOSE_OUTDATED, OUTDATED_REASON)
+    return outcome
 
 
 def _on_vote(d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Vote, now: float) -> Outcome:
@@ -195,6 +200,7 @@ def _row(
 HANDLERS: dict[type[BaseModel], Handler] = dict(
     [
         _row(m.Action, _on_action),
+        _row(m.NertsAction, _on_action),
         _row(m.Start, _on_start),
         _row(m.NextRound, _on_next_round),
         _row(m.SetOptions, _on_options),

@@ -125,7 +125,9 @@ class Hub:
     def create_room(self, body: m.CreateRoom) -> tuple[RoomHandle, Player, str]:
         if len(self.rooms) >= self.settings.max_rooms:
             raise HubFull("The server is full; try again later.")
-        room = self._new_room(Options(body.rounds, body.time_limit_s, body.max_players))
+        room = self._new_room(
+            Options.chosen(body.rounds, body.time_limit_s, body.max_players, body.game, body.house_rules)
+        )
         room.listed = body.listed
         handle = RoomHandle(room)
         self.rooms[room.code] = handle
@@ -133,7 +135,7 @@ class Hub:
         player = room.join(body.name, hash_token(token))
         handle.unsaved = SAVE_ALL
         self.outbox.save([handle])  # on disk before its creator hears of it
-        log_event("room_created", code=room.code, max_players=body.max_players, rounds=body.rounds)
+        log_event("room_created", code=room.code, game=body.game, max_players=body.max_players, rounds=body.rounds)
         return handle, player, token
 
     def join_room(self, code: str, name: str) -> tuple[RoomHandle, Player, str] | None:
@@ -156,7 +158,13 @@ class Hub:
         seeds the bots) and a time limit."""
         self._check_bot_room(body.bots)
         handle, player, token = self.create_room(
-            m.CreateRoom(name=body.name, rounds=body.rounds, max_players=body.bots + 1)
+            m.CreateRoom(
+                name=body.name,
+                rounds=body.rounds,
+                max_players=body.bots + 1,
+                game=body.game,
+                house_rules=body.house_rules,
+            )
         )
         room, now = handle.room, self.clock()
         if seed is not None:

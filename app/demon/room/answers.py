@@ -22,15 +22,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from app.demon.rules.actions import DemonAction, action_to_json
-from app.demon.rules.round import DemonRound
+from app.racing import RaceGame, RaceRound
 
 __all__ = ["TableAnswers"]
 
 
 class TableAnswers:
     def __init__(self) -> None:
-        self._legal: dict[str, tuple[tuple[DemonAction, ...], list[dict[str, Any]]]] = {}
+        self._legal: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
         self._sent: dict[str, list[dict[str, Any]]] = {}  # player id -> what its socket was last sent
         self._basis: tuple[object, ...] | None = None  # (phase, foundations, absent) at the last flush
 
@@ -39,23 +38,24 @@ class TableAnswers:
         self._sent.clear()
         self._basis = None
 
-    def legal(self, rnd: DemonRound, seat: int, pid: str) -> list[dict[str, Any]]:
-        """Seat `seat`'s legal actions in `rnd` as protocol JSON (without the seat).
-        The same list object as last time when the answer did not change."""
+    def legal(self, rnd: RaceRound, game: RaceGame, seat: int, pid: str) -> list[dict[str, Any]]:
+        """Seat `seat`'s legal actions in `rnd` (of `game`) as protocol JSON (without the
+        seat). The same list object as last time when the answer did not change."""
         answer = rnd.legal_actions(seat)
         kept = self._legal.get(pid)
         if kept is not None and kept[0] is answer:
             return kept[1]
         actions = []
+        to_json = game.action_to_json
         for a in answer:
-            j = action_to_json(a)
+            j = to_json(a)
             j.pop("seat", None)
             actions.append(j)
         self._legal[pid] = (answer, actions)
         return actions
 
     @staticmethod
-    def stuck(rnd: DemonRound, seen_stock: Iterable[int]) -> list[int]:
+    def stuck(rnd: RaceRound, seen_stock: Iterable[int]) -> list[int]:
         """The seats stuck in `rnd` (rule 16) among those that have seen their whole stock
         (`seen_stock`: seats that recycled it, plus any whose stock is empty now)."""
         seen = set(seen_stock) | {s for s, seat in enumerate(rnd.seats) if not seat.stock}
@@ -78,7 +78,7 @@ class TableAnswers:
     def was_sent(self, pid: str) -> bool:
         return pid in self._sent
 
-    def basis_moved_on(self, phase: object, rnd: DemonRound | None) -> bool:
+    def basis_moved_on(self, phase: object, rnd: RaceRound | None) -> bool:
         """Whether what every seat's legal actions rest on (the phase, the foundations,
         who is absent) changed since the last call. When it did not, only a seat that
         acted can have new legal actions, through its own layout: the others need not

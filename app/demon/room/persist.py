@@ -102,7 +102,8 @@ def restore_room(
     back disconnected (the grace period restarts); a countdown starts again from its
     beginning."""
     room = Room(meta["code"], Options.from_json(meta["options"]), **room_kwargs)
-    room.record, room.round = RoundRecord.restore(initial, steps, step_ids, times, now)
+    # The round was dealt in the game the options name: they change only between rounds.
+    room.record, room.round = RoundRecord.restore(initial, steps, step_ids, times, now, room.options.rules)
     room.record.round_id = meta.get("round_id") or room.record.round_id
     room.seating = Seating.from_json(meta, now)
     room.round_no = meta["round_no"]

@@ -14,10 +14,11 @@ phase table's (`phases.py`), asked here in one place (`_allows`, `_require`, `_e
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from app.common.errors import EngineError, RaceLost
+from app.common.events import Event
 from app.demon.room import views
 from app.demon.room.action_ids import ActionIds
 from app.demon.room.answers import TableAnswers
@@ -27,12 +28,12 @@ from app.demon.room.outcome import Outcome
 from app.demon.room.phases import NO_VOTE, NOT_STARTED, Op, Phase, allows, check_move, require
 from app.demon.room.round_record import RoundRecord
 from app.demon.room.seating import Player, Seating
-from app.demon.rules.actions import action_to_json
-from app.demon.rules.ending import Termination
-from app.demon.rules.events import Played
-from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 from app.protocol.actions import MalformedMove, PlayerAction, bind_seat, public_action
+from app.racing import RaceRound
+
+# Why the room ends a round (both games' `Termination` have these values).
+VOTE, TIME = "vote", "time"
 
 
 class RoundPlay:
@@ -44,7 +45,7 @@ class RoundPlay:
         self.record = RoundRecord()
         self.answers = TableAnswers()
         self.answered = ActionIds()
-        self.round: DemonRound | None = None
+        self.round: RaceRound | None = None  # of the game `self.record.game` dealt it in
         self.round_deadline: float | None = None
         self.votes: set[int] = set()
         # A person alone with bots handed the rest of the round to them (`vote(...,
@@ -131,7 +132,8 @@ class RoundPlay:
         engine_action = bind_seat(action, seat)
         new_round, engine_events = self.round.apply(engine_action)
         self.round = new_round
-        step = action_to_json(engine_action)
+        game = self.record.game
+        step = game.action_to_json(engine_action)
         self.record.log(step, (player.id, action_id, self.v + 1), now)  # before the stuck flags: a recycle counts
         self.record.note(engine_events)
         outcome.events.append(
@@ -144,8 +146,7 @@ class RoundPlay:
                     seat_view=new_round.seat_view(seat),
                     foundations=[
                         views.foundation_entry(e.pile, new_round.foundations[e.pile])
-                        for e in engine_events
-                        if isinstance(e, Played)
+                        for e in game.foundation_plays(engine_events)
                     ],
                     stuck=self.public_stuck(),
                     cards_home=list(new_round.foundation_counts()),
@@ -153,6 +154,7 @@ class RoundPlay:
             )
         )
         move_v = self.v
+        self._notices(engine_events, outcome)
         self._close_round_if_ended(outcome)
         return out.ack(action_id, move_v)
 
@@ -208,28 +210,36 @@ class RoundPlay:
             return
         voters = self._voters()
         if voters and voters <= self.votes:
-            self._finish(Termination.VOTE, outcome)
+            self._finish(VOTE, outcome)
 
-    def _finish(self, reason: Termination, outcome: Outcome) -> None:
+    def _finish(self, reason: str, outcome: Outcome) -> None:
         assert self.round is not None
         self.round, _events = self.round.finish(reason)
-        self.record.log({"type": "finish", "reason": reason.value})
+        self.record.log({"type": "finish", "reason": reason})
         self._close_round_if_ended(outcome)
 
     def _mark_absent(self, seat: int, outcome: Outcome) -> None:
         assert self.round is not None
-        self.round, _events = self.round.with_absent(seat)
+        self.round, events = self.round.with_absent(seat)
         self.record.log({"type": "absent", "seat": seat, "absent": True})
         self.votes.discard(seat)
         outcome.events.append(
             self._emit(out.AbsentEvent(kind="absent", absent=sorted(self.round.absent), stuck=self.public_stuck()))
         )
+        self._notices(events, outcome)
         self._close_round_if_ended(outcome)
+
+    def _notices(self, engine_events: Sequence[Event], outcome: Outcome) -> None:
+        """The room events the game's engine events call for beyond the move or absence
+        itself (Nerts' stall: `RaceGame.notices`); Demon has none."""
+        assert self.round is not None
+        for body in self.record.game.notices(self.round, engine_events):
+            outcome.events.append(self._emit(cast(out.RoomEventBody, body)))
 
     def _round_deadlines(self, now: float, outcome: Outcome) -> None:
         """The round's time limit, and seats away past their grace period: now absent."""
         if self._allows(Op.END_ROUND) and self.round_deadline is not None and now >= self.round_deadline:
-            self._finish(Termination.TIME, outcome)
+            self._finish(TIME, outcome)
         if self._allows(Op.END_ROUND) and self.round is not None:
             absent = self.round.absent
             expired = [
@@ -261,7 +271,7 @@ class RoundPlay:
     def _legal(self, player: Player) -> list[dict[Any, Any]]:
         if not self._allows(Op.ACT) or self.round is None or player.seat is None or not self.seating.is_seated(player):
             return []
-        return self.answers.legal(self.round, player.seat, player.id)
+        return self.answers.legal(self.round, self.record.game, player.seat, player.id)
 
     @staticmethod
     def _as_wire(legal: list[dict[Any, Any]]) -> list[out.ActionJson]:
@@ -281,7 +291,7 @@ class RoundPlay:
         return (
             None
             if self.round is None
-            else views.round_view(self.round, self.public_stuck(), self.votes, self.bots_finish)
+            else views.round_view(self.round, self.public_stuck(), self.votes, self.bots_finish, self.record.game)
         )
 
     def _emit(self, body: out.RoomEventBody) -> out.Event:

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
+from app import racing
 from app.common.rng import SplitMix64, derive_seed
 from app.demon.room import views
 from app.demon.room.errors import BadPhase, Invalid, NotHost, RoomError, RoomFull
@@ -35,22 +38,64 @@ from app.demon.room.scores import history_entry, score_round
 from app.demon.room.seating import MAX_SEATS, MAX_SPECTATORS, Player
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
+from app.racing import RaceGame, RaceRound
 
 __all__ = ["MAX_SEATS", "MAX_SPECTATORS", "Options", "Outcome", "Phase", "Player", "Room", "RoomError"]
 
 
 @dataclass
 class Options:
+    """The host's choices for the match: rounds, time limit, seats, and the game with its
+    house rules (`house`: the game's own value, e.g. `NertsOptions`; None for Demon)."""
+
     rounds: int = 3
     time_limit_s: int | None = None
     max_players: int = MAX_SEATS
+    game: str = "demon"
+    house: object = None
+
+    @property
+    def rules(self) -> RaceGame:
+        return racing.game(self.game)
+
+    @property
+    def protocol(self) -> int:
+        """The least protocol a page must speak to sit at this table."""
+        return self.rules.protocol
 
     def to_json(self) -> out.OptionsJson:
-        return out.OptionsJson(rounds=self.rounds, time_limit_s=self.time_limit_s, max_players=self.max_players)
+        # A Demon table's options are what they were before Nerts (the wire's bytes do
+        # not change); a page reads no `game` as Demon.
+        j = out.OptionsJson(rounds=self.rounds, time_limit_s=self.time_limit_s, max_players=self.max_players)
+        if self.game != "demon":
+            j["game"] = self.game
+            house = self.rules.house_rules_json(self.house)
+            if house is not None:
+                j["house_rules"] = house
+        return j
 
     @classmethod
     def from_json(cls, d: out.OptionsJson) -> Options:
-        return cls(d["rounds"], d["time_limit_s"], d["max_players"])
+        return cls.chosen(
+            d["rounds"], d["time_limit_s"], d["max_players"], d.get("game", "demon"), d.get("house_rules")
+        )
+
+    @classmethod
+    def chosen(
+        cls,
+        rounds: int,
+        time_limit_s: int | None,
+        max_players: int,
+        game: str = "demon",
+        house_rules: Mapping[str, object] | None = None,
+    ) -> Options:
+        """Options as a host sent them; `Invalid` for a game or house rules no table deals."""
+        try:
+            rules = racing.game(game)
+            house = rules.house_rules(house_rules)
+        except ValueError as err:
+            raise Invalid(str(err)) from None
+        return cls(rounds, time_limit_s, max_players, game, house)
 
 
 class Room(RoundPlay):
@@ -212,11 +257,13 @@ class Room(RoundPlay):
             return Outcome(events=[self.room_event()])
         self.round_no += 1
         self.round_seed = self.test_seed if self.test_seed is not None else self._seeds.next_u64()
-        dealt = (
-            layout_round(self.test_layout, self.round_seed, len(self.players))
-            if self.test_layout is not None
-            else DemonRound.deal(self.round_seed, len(self.players))
+        rules = self.options.rules
+        dealt: RaceRound = (
+            cast(RaceRound, layout_round(self.test_layout, self.round_seed, len(self.players)))
+            if self.test_layout is not None and rules.name == "demon"
+            else rules.deal(self.round_seed, len(self.players), self.options.house)
         )
+        self.record.game = rules
         self.record.begin(dealt, started_at=now)
         self.answered.new_round()
         self.round = dealt.start()

@@ -17,20 +17,20 @@ it was. A play with `pile: null` that comes too late ("any pile that takes this 
 lost to whoever took such a card last; the foundations alone cannot tell which pile
 that was when two piles of the suit have passed that height, and the engine, which sees
 only the foundations, names the lowest one.
+
+The record is of the room's game (`game`, a `RaceGame`: Demon's or Nerts'); it reads
+and writes actions, events and rounds through it and knows neither game's rules.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from app.common.cards import Card
 from app.common.errors import RaceLost
-from app.demon.rules.actions import DemonAction, ToFoundation, action_from_json
-from app.demon.rules.events import DemonEvent, Played
-from app.demon.rules.record import make_demon_record
-from app.demon.rules.round import DemonRound
+from app.common.events import Event
+from app.racing import DEMON, RaceGame, RaceRound
 
 StepIds = tuple[str, str, int]  # (player id, action id, version) of a player's step
 # One step of the log in the engine's record format (docs/records.md): an action's
@@ -41,8 +41,9 @@ Step = dict[str, Any]
 
 
 class RoundRecord:
-    def __init__(self) -> None:
-        self.initial: DemonRound | None = None
+    def __init__(self, game: RaceGame = DEMON) -> None:
+        self.game = game  # the game the round is dealt in (the room sets it at each deal)
+        self.initial: RaceRound | None = None
         self.steps: list[Step] = []
         self.step_ids: list[StepIds | None] = []
         self.cycled: set[int] = set()  # seats that have turned their whole stock over once
@@ -52,7 +53,7 @@ class RoundRecord:
         self.started_at = 0.0  # the receive clock's reading at the signal
         self.round_id: str | None = None  # names the round's replay (its link), unguessable
 
-    def begin(self, initial: DemonRound | None, started_at: float = 0.0) -> None:
+    def begin(self, initial: RaceRound | None, started_at: float = 0.0) -> None:
         """A new round dealt as `initial` (not yet started), or none: the log starts empty.
         `started_at`: the receive clock at the signal (step times count from it)."""
         self.initial = initial
@@ -77,42 +78,36 @@ class RoundRecord:
         if step.get("type") == "recycle":
             self.cycled.add(step["seat"])
 
-    def note(self, events: Iterable[DemonEvent]) -> None:
+    def note(self, events: Iterable[Event]) -> None:
         """The engine's events of the step just logged: remember who took which card,
         and when (the step's time)."""
         at = self.times[-1] if self.times else None
-        for e in events:
-            if isinstance(e, Played):
-                self.taken[(e.card.suit, e.card.rank)] = (e.pile, e.seat)
-                if at is not None:
-                    self.landed[(e.pile, e.card.rank)] = at
+        for e in self.game.foundation_plays(events):
+            self.taken[(e.card.suit, e.card.rank)] = (e.pile, e.seat)
+            if at is not None:
+                self.landed[(e.pile, e.card.rank)] = at
 
-    def race_winner(self, rnd: DemonRound, seat: int, action: DemonAction, race: RaceLost) -> tuple[int, int, str]:
+    def race_winner(self, rnd: RaceRound, seat: int, action: object, race: RaceLost) -> tuple[int, int, str]:
         """(pile, seat, reason) of the play that beat `seat`'s `action` (rule 14). The
         engine names them; but for a play aimed at "any pile" (`pile: null`) the winner
         is whoever took a card like this one last, which the engine, seeing only the
         foundations, cannot tell from an earlier pile of the same height."""
-        if isinstance(action, ToFoundation) and action.pile is None:
-            card = self._card_of(rnd, seat, action)
+        card = self.game.foundation_card(rnd, seat, action)
+        if card is not None and getattr(action, "pile", 0) is None:
             taken = self.taken.get((card.suit, card.rank))
             if taken is not None:
                 pile, by_seat = taken
                 return pile, by_seat, f"too late: seat {by_seat} put {card} on foundation pile {pile} first"
         return race.pile, race.by_seat, str(race)
 
-    @staticmethod
-    def _card_of(rnd: DemonRound, seat: int, action: ToFoundation) -> Card:
-        layout = rnd.seats[seat]
-        src = action.src
-        return layout.waste[-1] if isinstance(src, str) else layout.tableau[src].up[-1]
-
-    def margin_s(self, rnd: DemonRound, seat: int, action: DemonAction, pile: int, now: float) -> float | None:
+    def margin_s(self, rnd: RaceRound, seat: int, action: object, pile: int, now: float) -> float | None:
         """How long before `now` (the losing play's receive time) the winning card of
         `pile` arrived, in seconds; None when that play's time is not known (it was
         saved before times were kept, or the card was on the pile from the start)."""
-        if not isinstance(action, ToFoundation):
+        card = self.game.foundation_card(rnd, seat, action)
+        if card is None:
             return None
-        at = self.landed.get((pile, self._card_of(rnd, seat, action).rank))
+        at = self.landed.get((pile, card.rank))
         if at is None:
             return None
         return max(0.0, round(now - self.started_at - at, 3))
@@ -130,7 +125,7 @@ class RoundRecord:
         """The round as an engine record (docs/records.md), with each step's time."""
         if self.initial is None:
             return None
-        return make_demon_record(self.initial, self.steps, times=self.times)
+        return self.game.make_record(self.initial, self.steps, self.times)
 
     @classmethod
     def restore(
@@ -140,19 +135,20 @@ class RoundRecord:
         step_ids: list[StepIds | None],
         times: list[float | None] | None = None,
         now: float = 0.0,
-    ) -> tuple[RoundRecord, DemonRound | None]:
+        game: RaceGame = DEMON,
+    ) -> tuple[RoundRecord, RaceRound | None]:
         """The saved record and the round it replays to (None when there is no round).
         `times`: each step's saved time (None: not kept). The round's clock carries on
         from the last known time at `now`: the time the server was down does not count."""
-        record = cls()
+        record = cls(game)
         if initial is None:
             return record, None
         times = times if times is not None else [None] * len(steps)
         known = [t for t in times if t is not None]
-        dealt = DemonRound.from_json(initial)
+        dealt = game.round_from_json(initial)
         record.begin(dealt, started_at=now - (known[-1] if known else 0.0))
         rnd = dealt.start() if not dealt.started else dealt
-        events: list[DemonEvent]
+        events: Sequence[Event]
         for step, ids, at in zip(steps, step_ids, times, strict=True):
             kind = step.get("type")
             if kind == "finish":
@@ -160,7 +156,7 @@ class RoundRecord:
             elif kind == "absent":
                 rnd, events = rnd.with_absent(step["seat"], step["absent"])
             else:
-                rnd, events = rnd.apply(action_from_json(step))
+                rnd, events = rnd.apply(game.action_from_json(step))
             record.log(step, ids)
             record.times[-1] = at
             record.note(events)

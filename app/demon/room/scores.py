@@ -8,11 +8,11 @@ phase or event in it: the room decides *when* a round is over, this *what it mad
 from __future__ import annotations
 
 from app.demon.room.seating import Seating
-from app.demon.rules.round import DemonRound
 from app.protocol import server as out
+from app.racing import RaceRound
 
 
-def score_round(rnd: DemonRound, seating: Seating, round_no: int, rounds: int) -> out.MatchResult:
+def score_round(rnd: RaceRound, seating: Seating, round_no: int, rounds: int) -> out.MatchResult:
     """Add the ended round's scores to every seated player's total; the result, whose
     first keys are the round's entry for the history (`history_entry`)."""
     end = rnd.end

@@ -16,13 +16,16 @@ from typing import Protocol, TypedDict
 from app.common.cards import Card
 from app.demon.room.phases import Op, Phase, allows
 from app.demon.room.seating import Player, Seating
-from app.demon.rules.round import DemonRound
 from app.protocol import server as out
+from app.racing import RaceGame, RaceRound
 
 
 class ShownOptions(Protocol):
     @property
     def max_players(self) -> int: ...
+
+    @property
+    def game(self) -> str: ...
 
     def to_json(self) -> out.OptionsJson: ...
 
@@ -45,7 +48,7 @@ class ShownRoom(Protocol):
     @property
     def spectators(self) -> list[Player]: ...
     @property
-    def round(self) -> DemonRound | None: ...
+    def round(self) -> RaceRound | None: ...
     @property
     def votes(self) -> set[int]: ...
     @property
@@ -74,6 +77,7 @@ class RoomSummary(TypedDict):
     """`GET /api/rooms/{code}` (an HTTP answer, not a socket message)."""
 
     code: str
+    game: str  # "demon" or "nerts": a newcomer with the link knows what is played
     phase: str
     players: list[SummaryPlayer]
     max_players: int
@@ -86,7 +90,9 @@ def foundation_entry(index: int, pile: Sequence[tuple[Card, int]]) -> out.Founda
     return out.FoundationEntry(pile=index, top=str(card), seat=owner, count=len(pile))
 
 
-def round_view(rnd: DemonRound, stuck: list[int], votes: set[int], bots_finish: bool = False) -> out.RoundView:
+def round_view(
+    rnd: RaceRound, stuck: list[int], votes: set[int], bots_finish: bool = False, game: RaceGame | None = None
+) -> out.RoundView:
     view = out.RoundView(
         seats=[rnd.seat_view(s) for s in range(len(rnd.seats))],
         foundations=[foundation_entry(i, pile) for i, pile in enumerate(rnd.foundations)],
@@ -97,6 +103,8 @@ def round_view(rnd: DemonRound, stuck: list[int], votes: set[int], bots_finish: 
     )
     if bots_finish:
         view["bots_finish"] = True
+    if game is not None:
+        view.update(game.view_extras(rnd))  # type: ignore[typeddict-item]  # the game's own keys (Nerts' `stalled`)
     return view
 
 
@@ -135,6 +143,7 @@ def summary(room: ShownRoom) -> RoomSummary:
     """`GET /api/rooms/{code}`: enough to decide whether to join."""
     return RoomSummary(
         code=room.code,
+        game=room.options.game,
         phase=room.phase.value,
         players=[
             SummaryPlayer(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from app.common.checks import is_int
-from app.common.errors import IllegalAction
+from app.common.errors import MalformedAction
 from app.demon.rules.layout import PILES
 
 __all__ = [
@@ -30,10 +30,6 @@ __all__ = [
 ]
 
 WASTE = "waste"
-
-
-class MalformedAction(IllegalAction):
-    """The action itself is not well formed (wrong type, field or range)."""
 
 
 def _check_seat(seat: Any) -> None:

@@ -13,28 +13,32 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.common.errors import EngineError, InvalidRecord
-from app.common.records import RECORD_FORMAT, RECORD_VERSION, check_header
+from app.common.records import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    ROOM_ENTRY_KEYS,
+    check_header,
+    check_room_entry,
+    checked_times,
+    record_times,
+)
 from app.demon.rules.actions import action_from_json, action_to_json
 from app.demon.rules.ending import Termination
 from app.demon.rules.layout import MAX_PLAYERS, LayoutError
 from app.demon.rules.round import DemonRound
 
-__all__ = ["demon_initial", "make_demon_record", "record_times", "replay_demon"]
+__all__ = ["demon_initial", "make_demon_record", "replay_demon"]
 
 DEMON_OPTIONS = {"draw": 3}
 
 # Room-level entries a Demon record may hold between actions (rule 17 and absences).
 _FINISH_REASONS = tuple(t.value for t in Termination)
-_ROOM_ENTRY_KEYS = {
-    "finish": {"type", "reason"},
-    "absent": {"type", "seat", "absent"},
-}
 
 
 def _entry_to_json(entry: Any) -> dict[str, Any]:
     if isinstance(entry, Mapping):
         kind = entry.get("type")
-        if kind in _ROOM_ENTRY_KEYS:
+        if kind in ROOM_ENTRY_KEYS:
             _check_room_entry(dict(entry), None)
             return dict(entry)
         return action_to_json(action_from_json(entry))  # validates and normalises
@@ -42,14 +46,7 @@ def _entry_to_json(entry: Any) -> dict[str, Any]:
 
 
 def _check_room_entry(entry: dict[str, Any], index: int | None) -> None:
-    kind = entry["type"]
-    if set(entry) != _ROOM_ENTRY_KEYS[kind]:
-        need = ", ".join(sorted(_ROOM_ENTRY_KEYS[kind]))
-        raise InvalidRecord(f"a {kind!r} entry has exactly the keys {need}", index=index)
-    if kind == "finish" and entry["reason"] not in _FINISH_REASONS:
-        raise InvalidRecord("a 'finish' entry needs a reason: one of " + ", ".join(_FINISH_REASONS), index=index)
-    if kind == "absent" and not isinstance(entry["absent"], bool):
-        raise InvalidRecord("an 'absent' entry needs absent: true or false", index=index)
+    check_room_entry(entry, index, _FINISH_REASONS)
 
 
 def _initial_json(initial: DemonRound) -> dict[str, Any]:
@@ -93,31 +90,12 @@ def make_demon_record(
         "initial": _initial_json(initial),
         "actions": [_entry_to_json(a) for a in actions],
     }
-    if times is not None and any(t is not None for t in times):
-        if len(times) != len(record["actions"]):
-            raise ValueError("times needs one entry per action")
-        record["times"] = list(times)
+    kept_times = checked_times(times, len(record["actions"]))
+    if kept_times is not None:
+        record["times"] = kept_times
     if _is_fresh_deal(initial):
         record["seed"] = initial.seed
     return record
-
-
-def record_times(record: Mapping[str, Any]) -> list[float | None]:
-    """The optional `times` of a record: one entry per action, seconds after the signal
-    (null: not known); all None for a record written before times were kept."""
-    actions = record["actions"]
-    times = record.get("times")
-    if times is None:
-        return [None] * len(actions)
-    if (
-        not isinstance(times, list)
-        or len(times) != len(actions)
-        or not all(
-            t is None or (isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e9) for t in times
-        )
-    ):
-        raise InvalidRecord("'times' must be one number of seconds (or null) per action")
-    return [None if t is None else float(t) for t in times]
 
 
 def demon_initial(record: Mapping[str, Any]) -> DemonRound:
@@ -171,7 +149,7 @@ def replay_demon(record: Mapping[str, Any]) -> DemonRound:
     for i, entry in enumerate(record["actions"]):
         try:
             kind = entry.get("type") if isinstance(entry, Mapping) else None
-            if isinstance(kind, str) and kind in _ROOM_ENTRY_KEYS:
+            if isinstance(kind, str) and kind in ROOM_ENTRY_KEYS:
                 _check_room_entry(dict(entry), i)
                 if kind == "finish":
                     state, _ = state.finish(entry["reason"])

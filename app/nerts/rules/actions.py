@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from app.common.checks import is_int
-from app.common.errors import IllegalAction
+from app.common.errors import MalformedAction
 from app.nerts.rules.layout import WORK_PILES
 
 __all__ = [
@@ -34,10 +34,6 @@ __all__ = [
 NERTS = "nerts"
 WASTE = "waste"
 Source = Union[int, str]
-
-
-class MalformedAction(IllegalAction):
-    """The action itself is not well formed (wrong type, field or range)."""
 
 
 def _check_seat(seat: Any) -> None:

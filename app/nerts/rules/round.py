@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.common.cards import Card
 from app.common.checks import is_int
 from app.common.errors import GameOver, IllegalAction, NotStarted
 from app.nerts.rules import play, position, view
@@ -35,7 +36,7 @@ from app.nerts.rules.events import AbsenceChanged, NertsCalled, NertsEvent, Roun
 from app.nerts.rules.layout import MAX_PLAYERS, MIN_PLAYERS, Foundations, LayoutError, NertsSeat, deal_seat
 from app.nerts.rules.legal import legal_actions
 from app.nerts.rules.options import NertsOptions
-from app.nerts.rules.stuck import foundation_wants, is_stuck
+from app.nerts.rules.stuck import StuckMemo, foundation_wants
 
 __all__ = ["NertsRound"]
 
@@ -53,6 +54,9 @@ class NertsRound:
     stalled: bool = False
     end: RoundEnd | None = None
     seed: int | None = None
+    # Each seat's stuck answer kept with its layout (N12), shared by every round made
+    # from this one (`replace` copies the reference): not part of the position.
+    memo: StuckMemo = field(default_factory=StuckMemo, compare=False, repr=False)
 
     # ------------------------------------------------------------------ construction
 
@@ -125,17 +129,27 @@ class NertsRound:
     def is_stuck(self, seat: object) -> bool:
         """N12, exact (`app.nerts.rules.stuck`). Looks only at the layout and foundations."""
         index = self._seat_index(seat)
-        return is_stuck(self.seats[index], self.foundation_wants(), self.options.draw)
+        return self.memo.is_stuck(index, self.seats[index], self.foundation_wants(), self.options.draw)
 
-    def stuck_seats(self) -> frozenset[int]:
-        wants = self.foundation_wants()
-        return frozenset(s for s, st in enumerate(self.seats) if is_stuck(st, wants, self.options.draw))
+    def stuck_seats(self, among: Iterable[int] | None = None) -> frozenset[int]:
+        """The stuck seats (N12), of all or of those in `among`."""
+        wants, draw, memo = self.foundation_wants(), self.options.draw, self.memo
+        seats = range(len(self.seats)) if among is None else among
+        return frozenset(s for s in seats if memo.is_stuck(s, self.seats[s], wants, draw))
+
+    def source_card(self, seat: int, src: int | str) -> Card | None:
+        """The card on top of `src` ("nerts", "waste" or a work pile) of `seat`, if any."""
+        st = self.seats[seat]
+        pile = (
+            st.nerts if src == "nerts" else st.waste if src == "waste" else st.work[src] if isinstance(src, int) else ()
+        )
+        return pile[-1] if pile else None
 
     def _all_present_stuck(self, first: int | None) -> bool:
         """`first` (the seat that just moved, the likeliest to have a move) is asked first."""
-        wants, draw = self.foundation_wants(), self.options.draw
+        wants, draw, memo = self.foundation_wants(), self.options.draw, self.memo
         order = sorted((s for s in range(len(self.seats)) if s not in self.absent), key=lambda s: s != first)
-        return all(is_stuck(self.seats[s], wants, draw) for s in order)
+        return all(memo.is_stuck(s, self.seats[s], wants, draw) for s in order)
 
     # ------------------------------------------------------------------ the end
 

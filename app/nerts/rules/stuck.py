@@ -21,22 +21,27 @@ Progress exists iff the Nerts top or a card of R is wanted by a foundation; or s
 reachable arrangement has a top wanted by a foundation, a top that takes the Nerts top
 or a card of R, or an empty pile while the Nerts pile or R holds a card (N7: an empty
 pile takes any card; under H3 it is refilled from the Nerts pile at once, which is
-progress too, so the house rule does not change the answer).
+progress too, so the house rule does not change the answer). Only the first clause and
+"a top wanted" depend on the foundations: so the layout's part is computed once per
+layout (`SeatOffer`: local progress, or every card it can ever offer) and the
+foundations' part is a set intersection (`StuckMemo`).
 
 Cards are small ints here, `rank * 4 + suit` (S H D C = 0 1 2 3). The work search is
-memoised on its whole input (`functools.lru_cache`), which is pure: the round asks every
-seat after every move, and most seats' work piles and what they need have not changed.
+memoised on its whole input (`functools.lru_cache`), which is pure, and each seat's
+answer is kept with its layout (`StuckMemo`): the round asks every seat after every
+move, and most seats' layouts have not changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from app.common.cards import SUITS, Card
 from app.nerts.rules.layout import NertsSeat
 
-__all__ = ["card_id", "foundation_wants", "is_stuck", "reachable_waste_tops"]
+__all__ = ["SeatOffer", "StuckMemo", "card_id", "foundation_wants", "is_stuck", "reachable_waste_tops", "seat_offer"]
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _RED = (False, True, True, False)  # S H D C
@@ -92,14 +97,24 @@ def reachable_waste_tops(stock: Sequence[int], waste: Sequence[int], step: int) 
     return frozenset(tops)
 
 
-def is_stuck(st: NertsSeat, wants: frozenset[int], draw: int) -> bool:
-    """N12, exact. `wants` is `foundation_wants(...)`; `draw` is the H2 draw size."""
+@dataclass(frozen=True, slots=True)
+class SeatOffer:
+    """What a seat's layout can ever do, the foundations aside: `local` when some
+    sequence of its own draws and work moves reaches progress that needs no foundation
+    (a card leaving the Nerts pile or the waste for a work pile, N7's empty pile); else
+    `offered`, every card it can ever bring within reach of a foundation (the Nerts top,
+    every reachable waste top, every top of every reachable work arrangement). Neither
+    depends on the foundations, so a seat is stuck exactly when it is not `local` and the
+    foundations want none of `offered` -- a set intersection per foundation change."""
+
+    local: bool
+    offered: frozenset[int]
+
+
+def seat_offer(st: NertsSeat, draw: int) -> SeatOffer:
+    """The layout's `SeatOffer` under draw size `draw` (H2)."""
     nerts_top = card_id(st.nerts[-1]) if st.nerts else None
     rtops = reachable_waste_tops([card_id(c) for c in st.stock], [card_id(c) for c in st.waste], draw)
-    if nerts_top is not None and nerts_top in wants:
-        return False
-    if rtops & wants:
-        return False
     takers: set[int] = set()
     for c in rtops:
         takers.update(_PARENTS[c])
@@ -107,25 +122,61 @@ def is_stuck(st: NertsSeat, wants: frozenset[int], draw: int) -> bool:
         takers.update(_PARENTS[nerts_top])
     fillable = nerts_top is not None or bool(rtops)
     work = tuple(sorted(tuple(card_id(c) for c in p) for p in st.work))
-    return not _work_progress(work, wants, frozenset(takers), fillable)
+    tops = _work_tops(work, frozenset(takers), fillable)
+    if tops is None:
+        return SeatOffer(True, frozenset())
+    offered = set(rtops) | tops
+    if nerts_top is not None:
+        offered.add(nerts_top)
+    return SeatOffer(False, frozenset(offered))
+
+
+def is_stuck(st: NertsSeat, wants: frozenset[int], draw: int) -> bool:
+    """N12, exact. `wants` is `foundation_wants(...)`; `draw` is the H2 draw size."""
+    offer = seat_offer(st, draw)
+    return not offer.local and not (offer.offered & wants)
+
+
+class StuckMemo:
+    """Each seat's last `SeatOffer`, kept with the layout it was made from: a round and
+    every round made from it share one (`NertsRound.memo`), so after a move only the
+    mover's layout (the one that changed) is searched again, and a foundation play costs
+    the other seats a set intersection each. Pure: it only saves recomputing a function
+    of values it keeps beside its answers."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[NertsSeat, int, SeatOffer]] = {}
+
+    def is_stuck(self, seat: int, st: NertsSeat, wants: frozenset[int], draw: int) -> bool:
+        kept = self._kept.get(seat)
+        if kept is not None and kept[0] is st and kept[1] == draw:
+            offer = kept[2]
+        else:
+            offer = seat_offer(st, draw)
+            self._kept[seat] = (st, draw, offer)
+        return not offer.local and not (offer.offered & wants)
 
 
 @lru_cache(maxsize=8192)
-def _work_progress(
-    start: tuple[tuple[int, ...], ...], wants: frozenset[int], takers: frozenset[int], fillable: bool
-) -> bool:
-    """Depth-first search over work-pile rearrangements: True at the first arrangement
-    with progress (a top wanted or taking a card, or an empty pile something can fill)."""
+def _work_tops(start: tuple[tuple[int, ...], ...], takers: frozenset[int], fillable: bool) -> frozenset[int] | None:
+    """Depth-first search over every work-pile rearrangement: None at the first one with
+    local progress (a top that takes the Nerts top or a waste card, or an empty pile
+    something can fill), else every card that is a top in some arrangement."""
     seen = {start}
     todo = [start]
+    tops: set[int] = set()
     while todo:
         state = todo.pop()
         for pile in state:
             if not pile:
                 if fillable:
-                    return True
-            elif pile[-1] in wants or pile[-1] in takers:
-                return True
+                    return None
+            elif pile[-1] in takers:
+                return None
+            else:
+                tops.add(pile[-1])
         for i, src in enumerate(state):
             for p in range(len(src)):
                 head = src[p]
@@ -142,4 +193,4 @@ def _work_progress(
                     if key not in seen:
                         seen.add(key)
                         todo.append(key)
-    return False
+    return frozenset(tops)
