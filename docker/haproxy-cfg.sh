@@ -13,8 +13,8 @@
 #       one answers 503)
 #   /ws/{code}, /api/rooms/{code}..., /api/replays?code={code}   the process owning the
 #       code's first letter (either case: people type codes)
-#   /api/grip/{id}..., /api/replays/{L}.{id}...       the process owning the id's first
-#       letter (a replay id starts with its room code's letter and a dot)
+#   /api/grip/{id}..., /api/replays/{CODE}-{id}...    the process owning the id's first
+#       letter (a replay id starts with its room's code and a dash)
 #   anything else (pages, static files, /health, /api/history, /api/invite, GET /api/daily)
 #                                                     round-robin over the live processes
 #                                                     (what needs every process's data asks
@@ -100,7 +100,7 @@ cat <<CFG
 CFG
 for spec in "$@"; do
   letters=${spec%%=*}
-  echo "    use_backend shard_$letters if { path_reg -i ^/(ws|api/rooms)/[$letters] } || { path_reg ^/api/grip/[$letters] } || { path_reg ^/api/replays/[$letters]\\. } || { path /api/replays } { urlp_reg(code) -i ^[$letters] }"
+  echo "    use_backend shard_$letters if { path_reg -i ^/(ws|api/rooms)/[$letters] } || { path_reg ^/api/grip/[$letters] } || { path_reg ^/api/replays/[$letters][A-Z]{6}- } || { path /api/replays } { urlp_reg(code) -i ^[$letters] }"
 done
 cat <<CFG
     default_backend any

@@ -8,11 +8,14 @@ scores for the viewer, and their seat tokens' hashes, which decide who may watch
 games' rule, docs/security.md) is shared from the start; the host may share any other
 later. A round saved again after a restart is the same row (INSERT OR IGNORE on the id).
 
-A replay id is the room code's first letter, a dot, and the round's random, unguessable id
-(`RoundRecord.round_id`): `A.x4Tq...`. With several processes the room code's first letter
-names the process that owns the room (DEMON_SHARD), so the balancer sends a replay's
-requests to the one process that keeps it, as it does a room's (`replay_id`). Rows written
-before the prefix keep their bare ids and are found by them. The record itself is kept as
+A replay id is the room's code, a dash, and the round's random, unguessable id
+(`RoundRecord.round_id`): `ABCDEFG-x4Tq...`, in the characters the page's links allow.
+With several processes the room code's first letter names the process that owns the room
+(DEMON_SHARD), so the balancer sends a replay's requests to the one process that keeps it,
+as it does a room's (`replay_id`, `replay_letter`). Rows written before the prefix keep
+their bare ids (16 URL-safe characters) and are found by them; such an id is taken for a
+prefixed one only if its first seven characters happen to read as a room code followed by
+a dash (about one in a hundred thousand). The record itself is kept as
 the room made it, whatever its game: this store reads only the id and the seats.
 
 Replays are pruned as Devil's Grip games are (`expire`): past an age, and past a count
@@ -29,6 +32,7 @@ from typing import Any, TypedDict
 
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
+from app.support.secrets_util import CODE_ALPHABET, CODE_LENGTH
 
 REPLAY_EXPIRY_S = 30 * 24 * 3600
 PRUNE_BATCH = 2000  # rows deleted per statement (the same bound as Devil's Grip games')
@@ -58,12 +62,15 @@ class ReplayRow(TypedDict):
 
 def replay_id(code: str, round_id: str) -> str:
     """The id a round's replay is kept and linked under (the module's docstring says why)."""
-    return f"{code[:1]}.{round_id}"
+    return f"{code}-{round_id}"
 
 
 def replay_letter(replay_id: str) -> str | None:
     """The room code's first letter a replay id starts with; None for an older, bare id."""
-    return replay_id[0] if len(replay_id) > 2 and replay_id[1] == "." else None
+    prefix = replay_id[:CODE_LENGTH]
+    if len(replay_id) > CODE_LENGTH + 1 and replay_id[CODE_LENGTH] == "-" and all(c in CODE_ALPHABET for c in prefix):
+        return replay_id[0]
+    return None
 
 
 class ReplayStore:

@@ -419,7 +419,7 @@ async def every_link(cluster: Cluster) -> None:
             listed = await same_every_time(http, "/api/replays", params={"code": code}, headers=bearer(guest.token))
             assert len(listed["replays"]) == 1
             replay_id = listed["replays"][0]["id"]
-            assert replay_id.startswith(code[0] + ".")
+            assert replay_id.startswith(code + "-")
             own = await same_every_time(http, f"/api/replays/{replay_id}", headers=bearer(guest.token))
             assert own["code"] == code and own["shared"] is False
             # shared by the host: anyone with the link, with no token at all
@@ -482,7 +482,7 @@ async def every_link(cluster: Cluster) -> None:
         assert (await http.get("/daily")).status_code == 200
         for entry in day["entries"]:
             if entry["code"] in codes:
-                assert entry["replay_id"].startswith(entry["code"][0] + ".")
+                assert entry["replay_id"].startswith(entry["code"] + "-")
                 watched = await same_every_time(http, f"/api/replays/{entry['replay_id']}")
                 assert watched["code"] == entry["code"]
         # one counted attempt per browser, whichever process a second start reaches
@@ -571,7 +571,7 @@ def test_a_request_sent_to_the_wrong_process_is_never_a_guess(cluster3):
             for url in (
                 f"/api/rooms/{b_code}",
                 f"/api/rooms/{b_code.lower()}",
-                f"/api/replays/{b}.not-a-round-id",
+                f"/api/replays/{b_code}-not-a-round-id",
                 f"/api/replays?code={b_code}",
                 f"/api/grip/{b_game['id']}",
             ):
