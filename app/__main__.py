@@ -15,22 +15,42 @@ is off (compression costs CPU per message and opens compression side channels).
 uvicorn runs its h11 HTTP protocol and websockets-sansio protocol wrapped by the
 connection guard (`app/server/guard.py`): a deadline for each request, caps on connections
 overall and per address, refusals logged once per interval. X-Forwarded-For is believed
-from `DEMON_TRUSTED_PROXIES` only (docs/security.md).
+from `DEMON_TRUSTED_PROXIES` only, walked from the right (docs/security.md).
 """
 
 from __future__ import annotations
 
-import argparse
-import logging
 import signal
-import sys
-from pathlib import Path
 from types import FrameType
 
-from pydantic import ValidationError
 
-from app.config import Settings
-from app.ops.backup import BackupError, backup, restore
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM's handler, from the first moment to the last.
+
+    Before uvicorn runs (the imports, opening the database, building the app: a second or
+    more on a loaded machine) a stop asked for ends the process here, with status 0, as
+    Docker and systemd expect; the default action would end it with 143 (a `stop` in the
+    first seconds after a start did). Under uvicorn, its own handler takes over; once it
+    has shut down gracefully on a SIGTERM (every socket closed with 1012, the rooms saved,
+    the Devil's Grip worker stopped), it raises the signal again for the handler that was
+    there before it, this one: a stop asked for and done is a success. (The default
+    action went unseen while the server was PID 1 of its container, since the kernel
+    ignores that signal for PID 1, and showed once compose ran an init.)"""
+    raise SystemExit(0)
+
+
+# Installed before the imports below, which take most of the start-up.
+signal.signal(signal.SIGTERM, _stopped)
+
+import argparse  # noqa: E402
+import logging  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from pydantic import ValidationError  # noqa: E402
+
+from app.config import Settings  # noqa: E402
+from app.ops.backup import BackupError, backup, restore  # noqa: E402
 
 
 def _settings() -> Settings:
@@ -81,19 +101,10 @@ def _backup_or_restore(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = _arguments(sys.argv[1:] if argv is None else argv)
     if args.command is not None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a copy cut short is no success
         _backup_or_restore(args)
         return
     serve()
-
-
-def _stopped(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM's handler under uvicorn's own: once uvicorn has shut down gracefully on a
-    SIGTERM (every socket closed with 1012, the rooms saved), it raises the signal again
-    for the handler that was there before it, this one. A stop asked for and done is a
-    success, exit status 0, as Docker and systemd expect; the default action would end
-    the process with 143, which went unseen while the server was PID 1 of its container
-    (the kernel ignores that signal for PID 1) and showed once compose ran an init."""
-    raise SystemExit(0)
 
 
 def serve() -> None:
@@ -102,7 +113,14 @@ def serve() -> None:
     import uvicorn
 
     from app.server.app import create_app
-    from app.server.guard import ConnectionGuard, QuietAccept, QuietRefusals, effective_max_connections, protocols
+    from app.server.guard import (
+        ConnectionGuard,
+        QuietAccept,
+        QuietHealth,
+        QuietRefusals,
+        effective_max_connections,
+        protocols,
+    )
     from app.server.invite import lan_addresses, startup_lines
     from app.storage.store import StoreError
     from app.support.native import status
@@ -119,28 +137,37 @@ def serve() -> None:
     logging.getLogger("asyncio").addFilter(quiet)
     logging.getLogger("uvicorn.error").addFilter(quiet)
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
+    logging.getLogger("uvicorn.access").addFilter(QuietHealth())
     lan = lan_addresses() if settings.share_lan_address else []
     as_json = settings.log_format == "json"
     # The last line says whether Demon's hot path runs compiled (mypyc) or as Python.
     for line in [
-        *startup_lines(public_url=settings.public_url, listen_host=settings.host, port=settings.port, lan=lan),
+        *startup_lines(
+            public_url=settings.public_url,
+            listen_host=settings.host,
+            port=settings.port,
+            lan=lan,
+            published=settings.published,
+            in_container=any(Path(p).exists() for p in ("/.dockerenv", "/run/.containerenv")),
+        ),
         status(),
     ]:
         if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
             logging.getLogger("demon.start").info(line)
         else:
             print(line, flush=True)
-    signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
         http=http_protocol,
         ws=ws_protocol,
-        forwarded_allow_ips=settings.trusted_proxy_list,
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
-        proxy_headers=bool(settings.trusted_proxy_list),
+        # X-Forwarded-For is read by the app itself, walked from the right
+        # (app/server/guard.py `ForwardedFor`); uvicorn's reading would believe the
+        # left-most entry, the client's own, for DEMON_TRUSTED_PROXIES="*".
+        proxy_headers=False,
         log_level=settings.log_level,
         timeout_graceful_shutdown=3,
         # JSON: uvicorn's own lines go to the root logger's JSON handler (create_app)

@@ -26,6 +26,12 @@ class Settings(BaseSettings):
         description="The address friends use, e.g. https://cards.example.org; invite links carry it "
         "(default: the page's own address, or this machine's network address when listening on 0.0.0.0).",
     )
+    published: str | None = Field(
+        None,
+        pattern=r"^(\[[0-9A-Fa-f:.]+\]:|[0-9A-Za-z.-]+:)?[0-9]{1,5}$",
+        description="Where Docker publishes the server's port, written as Compose's PUBLISH_PORT is (8000, "
+        "127.0.0.1:8080): read only for the start-up line's address (the compose files pass it).",
+    )
     share_lan_address: bool = Field(
         True,
         description="Offer this machine's local-network address for invite links and at start-up "
@@ -125,7 +131,8 @@ class Settings(BaseSettings):
     )
     trusted_proxies: str = Field(
         "",
-        description="Comma-separated addresses or networks (or *) whose X-Forwarded-For is believed; "
+        description="Comma-separated addresses or networks whose X-Forwarded-For is believed, walked from the "
+        "right (* believes whichever proxy connects, one hop: the entry it added); "
         "empty (the default): nobody's, not even the loopback's.",
     )
     refusal_log_interval_s: float = Field(

@@ -6,9 +6,11 @@
 #
 # Routing (new rooms round-robin over accepting processes, a room's requests and socket
 # to its owner) is described in docker/haproxy-cfg.sh and docs/self-hosting.md.
-# BASE is any Debian image; a machine without a container registry can pass a local
-# bookworm image, e.g. BASE=python:3.11-slim when one is there.
-ARG BASE=debian:bookworm-slim
+# BASE is any Debian image. The default is the app's own base image (docker/Dockerfile),
+# Debian bookworm with Python, so that a machine that can build the app can build this
+# without pulling anything more; BALANCER_BASE in compose.scale.yml's environment (or
+# `--build-arg BASE=debian:bookworm-slim`) picks another.
+ARG BASE=python:3.11-slim
 FROM ${BASE}
 
 RUN apt-get update \

@@ -8,13 +8,19 @@
 #
 # LETTERS is a process's DEMON_SHARD: its room codes and Devil's Grip ids start with one
 # of them. Routing, first match wins:
-#   POST /api/rooms, /api/rooms/practice, /api/grip   a new room or game: round-robin over
-#       the processes whose GET /health/accepting answers 200 (a draining one answers 503)
-#   /ws/{code}, /api/rooms/{code}...                  the process owning the code's first
-#       letter (either case: people type codes)
-#   /api/grip/{id}...                                 the process owning the id's first letter
-#   anything else (pages, static files, /health, /api/history, /api/invite)
+#   POST /api/rooms, /api/rooms/practice, /api/grip, /api/daily   a new room or game:
+#       round-robin over the processes whose GET /health/accepting answers 200 (a draining
+#       one answers 503)
+#   /ws/{code}, /api/rooms/{code}..., /api/replays?code={code}   the process owning the
+#       code's first letter (either case: people type codes)
+#   /api/grip/{id}..., /api/replays/{CODE}-{id}...    the process owning the id's first
+#       letter (a replay id starts with its room's code and a dash)
+#   anything else (pages, static files, /health, /api/history, /api/invite, GET /api/daily)
 #                                                     round-robin over the live processes
+#                                                     (what needs every process's data asks
+#                                                     its peers: app/server/cluster.py)
+# /metrics is refused however its path is spelled (percent-encoded, repeated slashes, any
+# case): the match is made on the decoded path.
 # Plain POSIX sh, so that the balancer's image needs nothing but haproxy. Environment:
 #   HAPROXY_LOG=1          log to standard output (server up/down, errors): for a container
 #   HAPROXY_RESOLVER=IP:PORT  re-resolve the processes' host names with this DNS server
@@ -86,13 +92,15 @@ fi
 cat <<CFG
     # Prometheus scrapes each process directly (docker/prometheus.scale.yml); through the
     # balancer, /metrics does not exist.
-    http-request deny deny_status 404 if { path_beg /metrics }
-    acl new_room path /api/rooms /api/rooms/practice /api/grip
+    # The path is matched decoded (%6Detrics is /metrics to the server), in any case and
+    # with any run of slashes or ./ before it.
+    http-request deny deny_status 404 if { path,url_dec -m reg -i ^/+(\./+)*metrics }
+    acl new_room path /api/rooms /api/rooms/practice /api/grip /api/daily
     use_backend new_rooms if new_room METH_POST
 CFG
 for spec in "$@"; do
   letters=${spec%%=*}
-  echo "    use_backend shard_$letters if { path_reg -i ^/(ws|api/rooms)/[$letters] } || { path_reg ^/api/grip/[$letters] }"
+  echo "    use_backend shard_$letters if { path_reg -i ^/(ws|api/rooms)/[$letters] } || { path_reg ^/api/grip/[$letters] } || { path_reg ^/api/replays/[$letters][A-Z]{6}- } || { path /api/replays } { urlp_reg(code) -i ^[$letters] }"
 done
 cat <<CFG
     default_backend any

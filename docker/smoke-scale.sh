@@ -2,17 +2,21 @@
 # Smoke test of the scaled Docker setup (docker/compose.scale.yml): HAProxy in its own
 # container and two server containers, built from the working tree. Brings it up on a
 # random port under its own project name, then docker/smoke_scale_client.py plays rooms
-# on both processes through the balancer with real WebSockets, SIGKILLs app-a mid-round
-# (app-b's room is unaffected; app-a's rooms and Devil's Grip games come back after
-# `start` with every acknowledged move), drains app-a (SIGUSR1: new rooms go to app-b, its
-# own room plays on) and checks recent games cover both. `down -v` removes everything.
+# on both processes through the balancer with real WebSockets, opens every kind of link
+# ten times (rooms, spectators, own and shared replays, the daily race's table and
+# replays, Devil's Grip games, recent games; a second daily attempt refused on every
+# process), tries /metrics in several spellings through the balancer, SIGKILLs app-a
+# mid-round (app-b's room is unaffected; app-a's rooms and Devil's Grip games come back
+# after `start` with every acknowledged move), drains app-a (SIGUSR1: new rooms go to
+# app-b, its own room plays on) and checks recent games cover both. Then the backup
+# one-liner with no terminal (setsid, stdin from /dev/null, as from cron) on both
+# processes, its copy-off twice, and a stop right after a start (exit 0, within the
+# grace period). `down -v` removes everything.
 #
 # One PASS/FAIL line per check; exits 1 when any failed. Needs a running Docker daemon
 # (.ci/run skips this script where `docker info` fails). With no container registry
 # reachable, a local python:3.11-slim image must exist first (any Debian bookworm image with
-# Python 3.11 tagged so);
-# the balancer is then built FROM it (it is Debian bookworm too) unless
-# debian:bookworm-slim is present or can be pulled.
+# Python 3.11 tagged so); the balancer is built FROM it too (compose.scale.yml's default).
 #
 # Environment: SMOKE_PYTHON  host python with httpx, websockets and pytest (default .venv)
 #              SMOKE_LOGS=1  print every container's log at the end
@@ -57,6 +61,8 @@ x-test-env: &test_env
   DEMON_JOIN_BURST: "1000"
   DEMON_GRIP_CREATE_BURST: "1000"
   DEMON_MISS_BURST: "1000"
+  DEMON_DAILY_TIME_LIMIT_S: "3"
+  DEMON_BOT_THINK_SCALE: "0.2"
 services:
   app-a:
     environment: *test_env
@@ -72,13 +78,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if ! docker image inspect debian:bookworm-slim >/dev/null 2>&1 \
-   && ! timeout 60 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then
-  info "debian:bookworm-slim unavailable: the balancer is built FROM python:3.11-slim (Debian bookworm)"
-  export BALANCER_BASE=python:3.11-slim
-fi
 PORT=$((20000 + RANDOM % 20000))
 export PUBLISH_PORT=127.0.0.1:$PORT
+# A /24 of its own, so that runs side by side (and a real deployment) do not collide.
+export BALANCER_NET=10.$((100 + RANDOM % 100)).$((RANDOM % 250))
 info "$("${COMPOSE[@]}" version 2>&1 | head -n 1), project $PROJECT, port $PORT"
 
 if "${DC[@]}" config -q; then pass "docker/compose.scale.yml is valid (config -q)"; else fail "docker/compose.scale.yml is valid"; fi
@@ -92,10 +95,47 @@ fi
 
 "$PY" docker/smoke_scale_client.py "http://127.0.0.1:$PORT" "${DC[@]}" || FAILED=1
 
+# Backups as cron runs them: no terminal, nothing on standard input.
+mkdir -p "$TMP/copies"
+backed=1
+for svc in app-a app-b; do
+  if ! out=$(setsid "${DC[@]}" exec -T "$svc" python -m app backup /data/backups </dev/null 2>&1) \
+     || ! grep -q "/data/backups/demon-" <<<"$out"; then
+    backed=0; info "$svc: $out"
+  fi
+done
+if [ $backed = 1 ]; then pass "backup one-liner (exec -T) with no terminal, on both processes"; else fail "backup one-liner (exec -T) with no terminal, on both processes"; fi
+cid=$("${DC[@]}" ps -q app-a)
+docker cp "$cid:/data/backups/." "$TMP/copies/" && docker cp "$cid:/data/backups/." "$TMP/copies/"
+if [ ! -e "$TMP/copies/backups" ] && ls "$TMP/copies"/demon-*.sqlite3 >/dev/null 2>&1; then
+  pass "copy-off (docker cp .../backups/. ./backups/) twice: the same files, no backups/backups/"
+else
+  fail "copy-off (docker cp .../backups/. ./backups/) twice: the same files, no backups/backups/"
+fi
+
+# A stop right after a start (the restore sequence does one): exit 0, within the grace period.
+"${DC[@]}" restart app-b >/dev/null 2>&1
+sleep 1
+t0=$(date +%s%N)
+"${DC[@]}" stop app-b >/dev/null 2>&1
+took_ms=$((($(date +%s%N) - t0) / 1000000))
+code=$(docker inspect -f '{{.State.ExitCode}}' "$("${DC[@]}" ps -q app-b)")
+if [ "$code" = 0 ] && [ "$took_ms" -lt 8000 ]; then
+  pass "stop one second after a start: exit 0 in ${took_ms} ms"
+else
+  fail "stop one second after a start: exit $code in ${took_ms} ms"
+fi
+"${DC[@]}" start app-b >/dev/null 2>&1
+
 logs=$("${DC[@]}" logs --no-color 2>&1)
 if grep -q "shard=A event=" <<<"$logs" && grep -q "shard=B event=" <<<"$logs"; then
   pass "compose logs show both processes' events, each line with its shard"
 else
   fail "compose logs show both processes' events, each line with its shard"
+fi
+if grep -q '"GET /health/accepting HTTP' <<<"$logs"; then
+  fail "the balancer's health checks are not in the log at info"
+else
+  pass "the balancer's health checks are not in the log at info"
 fi
 exit $FAILED

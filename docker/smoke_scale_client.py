@@ -1,5 +1,7 @@
 """The client side of docker/smoke-scale.sh: tests/server/test_scale.py's scenarios, played
-against docker/compose.scale.yml instead of docker/cluster.py's processes.
+against docker/compose.scale.yml instead of docker/cluster.py's processes: every link many
+times (replays and the daily race among them), /metrics spelled every way, SIGKILL,
+draining and recent games.
 
     python docker/smoke_scale_client.py URL PROJECT_ARGS...
 
@@ -25,7 +27,13 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.server.test_scale import drain_scenario, finished_match_on_each, kill_scenario  # noqa: E402
+from tests.server.test_scale import (  # noqa: E402
+    drain_scenario,
+    every_link,
+    finished_match_on_each,
+    kill_scenario,
+    raw_get,
+)
 
 CHECKS_SETTLE_S = 3.0
 
@@ -112,12 +120,28 @@ async def history_scenario(cluster: ComposeCluster) -> None:
         assert [g["code"] for g in mine["games"]] == [code], mine
 
 
+async def metrics_scenario(cluster: ComposeCluster) -> None:
+    for target in ("/metrics", "/%6Detrics", "/%6D%65trics", "//metrics", "/./metrics", "/METRICS"):
+        status, body = raw_get(cluster.base, target)
+        assert status == 404 and b"demon_build_info" not in body, target
+
+
 def main() -> None:
     cluster = ComposeCluster(sys.argv[1], sys.argv[2:])
     cluster.wait_ready()
     failed = 0
-    for label, scenario in (("kill", kill_scenario), ("drain", drain_scenario), ("history", history_scenario)):
+    for label, scenario in (
+        ("links", every_link),
+        ("metrics", metrics_scenario),
+        ("kill", kill_scenario),
+        ("drain", drain_scenario),
+        ("history", history_scenario),
+    ):
         what = {
+            "links": "every link opened 10 times through the balancer, the same answer each time: rooms, "
+            "spectators, own and shared replays, recent games, Devil's Grip games and replays, the daily "
+            "race's one table and its replays; a second daily attempt refused on every process",
+            "metrics": "the balancer refuses /metrics however the path is spelled (%6Detrics, //metrics, ...)",
             "kill": "SIGKILL of app-a mid-round: app-b's room plays on, app-a's comes back with every "
             "acknowledged move and Devil's Grip game",
             "drain": "SIGUSR1 drains app-a: new rooms and games go to app-b, app-a's room plays on; SIGUSR2 undoes it",

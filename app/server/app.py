@@ -34,6 +34,7 @@ from app.server import (
 )
 from app.server.gripproc.parts import GripParts
 from app.server.gripproc.relay import GripRelay, RelayGrip
+from app.server.guard import ForwardedFor
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.server.loop.collector import Collector
 from app.server.loop.watch import LoopWatch
@@ -97,6 +98,8 @@ class DemonApp(FastAPI):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
+            # The client's address behind trusted proxies, before anything reads it.
+            self.state.forwarded.apply(scope)
             # Every log line written while serving this request or socket names it
             # (app/ops/jsonlog.py); one id per socket, not per message.
             jsonlog.REQUEST_ID.set(jsonlog.new_request_id(_header(scope, b"x-request-id")))
@@ -191,10 +194,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.loop_watch = loop_watch
     app.state.budgets = budgets
     app.state.room_watch = room_watch
-    app.state.socket_gate = SocketGate(settings, budgets, room_watch)
+    peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
+    shards = cluster.Shards(settings.shard, peers)
+    app.state.socket_gate = SocketGate(settings, budgets, room_watch, shards)
+    app.state.forwarded = ForwardedFor(settings.trusted_proxy_list)
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
-    app.state.peers = cluster.Peers(settings.peer_list, settings.peer_timeout_s)
+    app.state.peers = peers
     metrics_http.install(app.state, hub, grip, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
@@ -202,6 +208,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     if isinstance(grip, GripRelay):  # innermost: behind the body checks and the headers, like the routes
         app.add_middleware(RelayGrip, relay=grip)
+    # Another process's room, game or replay: answered before the Devil's Grip relay and the routes.
+    app.add_middleware(cluster.ShardGate, shards=shards)
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
 

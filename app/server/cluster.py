@@ -14,6 +14,15 @@ asked of the others, listed in `DEMON_PEERS`:
     GET /api/history       recent games of listed rooms, every process's, newest first
                            (a visitor's own games: POST /api/rooms/{code}/history)
 
+The daily race's table and its one attempt a day are asked of every process too
+(app/server/daily_http.py); replays are kept by the room's process and their ids start
+with the room code's letter (app/storage/replay_store.py), so the balancer routes them.
+
+A request that names a room, game or replay of another process's letter never reaches a
+handler here (`ShardGate`): it is answered 404 and not counted as a wrong guess against
+the address, since the id may well exist, on its owner. Only an id whose letter no
+process holds (one that can exist nowhere) goes on to be looked up and counted.
+
 Draining: SIGUSR1 makes the process stop accepting new rooms (its /health/accepting turns
 503, so the balancer sends new rooms elsewhere within a check interval) while its rooms
 play on and their requests and sockets still reach it; SIGUSR2 undoes it. A peer that does
@@ -24,20 +33,31 @@ process must not take the home page's recent games away from the others.
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import app as app_pkg
+from app.storage.replay_store import replay_letter
 from app.support.logfmt import log_event
+from app.support.secrets_util import normalise_code
 
 router = APIRouter()
 
+# httpx logs every request at info: each /api/history or /api/daily would write a line per
+# peer (and /api/daily's the browser's hashed id). A peer that does not answer is still
+# seen: /health/all names it, and the answers say "complete": false.
+logging.getLogger("httpx").setLevel(logging.WARNING)
+
 HISTORY_LIMIT = 10
+PEER_HEALTH = "/health?from=peer"  # a peer's ask, told apart in the access log (guard.py `QuietHealth`)
 
 
 class Drain:
@@ -105,12 +125,13 @@ class Peers:
         self.timeout_s = timeout_s
         self._kept: dict[str, tuple[float, asyncio.Future[Answers]]] = {}
 
-    async def ask(self, path: str) -> Answers:
-        """(peer, its JSON answer or None) for every peer, asked at once."""
+    async def ask(self, path: str, *, fresh: bool = False) -> Answers:
+        """(peer, its JSON answer or None) for every peer, asked at once; `fresh`: not an
+        answer kept from the last second (what a decision, not a display, needs)."""
         if not self.urls:
             return []
         kept = self._kept.get(path)
-        if kept is None or time.monotonic() - kept[0] >= self.KEEP_S:
+        if fresh or kept is None or time.monotonic() - kept[0] >= self.KEEP_S:
             kept = (time.monotonic(), asyncio.ensure_future(self._ask_all(path)))
             self._kept[path] = kept
         return await asyncio.shield(kept[1])
@@ -125,6 +146,74 @@ class Peers:
 
         async with httpx.AsyncClient(timeout=self.timeout_s) as client:
             return list(await asyncio.gather(*(ask(client, peer) for peer in self.urls)))
+
+
+class Shards:
+    """Which process holds an id, told by its first letter: this one (`DEMON_SHARD`; every
+    letter when it is empty), a peer (its /health names its letters), or none."""
+
+    def __init__(self, own: str, peers: Peers) -> None:
+        self.own = own
+        self.peers = peers
+
+    def mine(self, letter: str) -> bool:
+        return not self.own or letter in self.own
+
+    async def elsewhere(self, letter: str) -> bool:
+        """True when `letter` is not this process's but may be another's: a peer holds it,
+        or a peer did not answer (its letters are unknown, so the id may be its)."""
+        if self.mine(letter):
+            return False
+        return any(
+            answer is None or letter in str(answer.get("shard", "")) for _, answer in await self.peers.ask(PEER_HEALTH)
+        )
+
+
+def held_letter(path: str, query: bytes) -> str | None:
+    """The first letter of the room code, Devil's Grip id or replay id a request names (the
+    letter that tells its process), or None when it names none. The same paths as the
+    balancer's routing rules (docker/haproxy-cfg.sh)."""
+    parts = path.split("/")
+    if len(parts) < 4 or parts[1] != "api" or not parts[3]:
+        if path == "/api/replays":
+            code = parse_qs(query.decode("latin-1")).get("code", [""])[0]
+            return normalise_code(code)[:1] or None
+        return None
+    kind, name = parts[2], parts[3]
+    if kind == "rooms" and name != "practice":
+        return normalise_code(name)[:1] or None
+    if kind == "grip":
+        return name[0]
+    if kind == "replays":
+        return replay_letter(name)
+    return None
+
+
+class ShardGate:
+    """Plain ASGI, in front of the routes: a request naming another process's room, game
+    or replay is answered 404 here, without a lookup and without counting it as a guess
+    (the module's docstring says why). The room sockets have the same check in
+    app/server/limits.py `SocketGate`."""
+
+    def __init__(self, app: ASGIApp, shards: Shards) -> None:
+        self.app = app
+        self.shards = shards
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.shards.own:
+            letter = held_letter(scope["path"], scope.get("query_string", b""))
+            if letter is not None and await self.shards.elsewhere(letter):
+                answer = JSONResponse({"detail": misdirected(self.shards.own)}, status_code=404)
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def misdirected(own: str) -> str:
+    return (
+        f"This process (shard {own}) does not hold that: another process does. The load balancer sends "
+        'each code to its owner by the first letter (docs/self-hosting.md, "Several processes").'
+    )
 
 
 @router.get("/health")
@@ -145,7 +234,7 @@ async def health_all(request: Request) -> JSONResponse:
     mine = own_health(request)
     processes = [mine]
     down = []
-    for peer, answer in await request.app.state.peers.ask("/health"):
+    for peer, answer in await request.app.state.peers.ask(PEER_HEALTH):
         if answer is None:
             down.append(peer)
             processes.append({"status": "down", "peer": peer})

@@ -39,7 +39,8 @@ import ipaddress
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
+from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -114,6 +115,78 @@ class TrustedProxies:
         except ValueError:
             return False
         return any(ip in net for net in self.networks)
+
+
+class ForwardedFor:
+    """Who the client is, behind proxies named in `DEMON_TRUSTED_PROXIES`.
+
+    Each proxy appends the address it was connected from to `X-Forwarded-For` (HAProxy adds a
+    header of its own; several headers read as one list, in order). Only the right end of
+    that list is written by proxies; whatever is left of it may be the client's own
+    invention. So the list is walked from the right: the connection's own address must be a
+    trusted proxy, and each entry written by one is believed only as far as it names
+    another trusted proxy; the first entry that does not is the client. When every entry
+    is a trusted proxy, the left-most is the client (a trusted machine of one's own).
+    `*` trusts whichever proxy connects, but one hop only: the client is the right-most
+    entry, the one that proxy wrote. (uvicorn's own middleware reads the left-most entry
+    for `*`: the one a client writes.) `X-Forwarded-Proto` from a trusted proxy sets the
+    scheme, as uvicorn's does.
+
+    `apply` rewrites an HTTP or WebSocket scope in place before anything reads its client
+    (the app's first step: app/server/app.py `DemonApp`), so the budgets, the socket caps,
+    the /metrics allow-list and the access log all see the same address."""
+
+    SCHEMES = frozenset({"http", "https", "ws", "wss"})
+
+    def __init__(self, spec: str) -> None:
+        self.trusted = TrustedProxies(spec)
+        self.enabled = self.trusted.any or bool(self.trusted.networks) or bool(self.trusted.names)
+
+    def client(self, peer: str | None, forwarded: list[str]) -> str | None:
+        """The client's address by the rule above, or None to keep the connection's own."""
+        if peer not in self.trusted:
+            return None
+        hops = [_host_of(part) for value in forwarded for part in value.split(",")]
+        hops = [h for h in hops if h]
+        if not hops:
+            return None
+        if self.trusted.any:
+            return hops[-1]
+        for host in reversed(hops):
+            if host not in self.trusted:
+                return host
+        return hops[0]
+
+    def apply(self, scope: MutableMapping[str, Any]) -> None:
+        if not self.enabled:
+            return
+        peer = scope.get("client")
+        host = peer[0] if peer else None
+        if host not in self.trusted:
+            return
+        forwarded: list[str] = []
+        proto: str | None = None
+        for name, value in scope.get("headers", ()):
+            if name == b"x-forwarded-for":
+                forwarded.append(value.decode("latin-1"))
+            elif name == b"x-forwarded-proto":
+                proto = value.decode("latin-1").strip().lower()
+        if proto in self.SCHEMES:
+            scope["scheme"] = proto.replace("http", "ws") if scope["type"] == "websocket" else proto
+        client = self.client(host, forwarded)
+        if client is not None:
+            scope["client"] = (client, 0)
+
+
+def _host_of(entry: str) -> str:
+    """An X-Forwarded-For entry's address, without a port: `1.2.3.4:5`, `[::1]:5`, `::1`."""
+    entry = entry.strip()
+    if entry.startswith("["):
+        end = entry.find("]")
+        return entry[1:end] if end > 0 else entry
+    if entry.count(":") == 1:
+        return entry.split(":", 1)[0]
+    return entry
 
 
 class Throttled:
@@ -408,4 +481,20 @@ class QuietRefusals(logging.Filter):
             client = args[0]
             self.throttled.note(f"status_{args[4]}", str(client).rsplit(":", 1)[0] if client else None)
             return False
+        return True
+
+
+class QuietHealth(logging.Filter):
+    """The health checks' access-log lines at debug level, not info: HAProxy asks every
+    process's /health/accepting every second and /health every two, Docker's HEALTHCHECK
+    /health every thirty, and each answer was a line in the log. A peer's ask
+    (`/health?from=peer`, app/server/cluster.py) is still logged: it comes only when
+    someone asks /health/all."""
+
+    PATHS = frozenset({"/health", "/health/accepting"})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 5 and args[2] in self.PATHS and args[1] == "GET":
+            return logging.getLogger("uvicorn.access").isEnabledFor(logging.DEBUG)
         return True

@@ -121,9 +121,42 @@ def invite_for(
     return Invite(page_origin.rstrip("/"), True, on_network, tuple(lan))
 
 
-def startup_lines(*, public_url: str | None, listen_host: str, port: int, lan: list[str] | None = None) -> list[str]:
-    """What `python -m app` prints before serving: where to play and what to share."""
+def published_origin(published: str) -> str:
+    """The address a published port is opened at, from Compose's way of writing it
+    (`8080`, `127.0.0.1:8080`, `[::1]:8080`): on every interface means this machine."""
+    host, _, port = published.rpartition(":")
+    host = host.strip("[]")
+    return _origin("http", "localhost" if host in ("", *_EVERY_INTERFACE) else host, int(port))
+
+
+def startup_lines(
+    *,
+    public_url: str | None,
+    listen_host: str,
+    port: int,
+    lan: list[str] | None = None,
+    published: str | None = None,
+    in_container: bool = False,
+) -> list[str]:
+    """What `python -m app` prints before serving: where to play and what to share. In a
+    container the port it listens on is not the one people open: Docker publishes it
+    elsewhere (DEMON_PUBLISHED says where, as compose passes PUBLISH_PORT); without it the
+    line says that the address cannot be known from inside."""
     lan = lan_addresses() if lan is None else lan
+    if published:
+        lines = [f"Demon & Devil's Grip: open {published_origin(published)} in your browser."]
+        if public_url:
+            lines.append(f"Invite links use DEMON_PUBLIC_URL: {public_url.rstrip('/')}")
+        return lines
+    if in_container and listen_host in _EVERY_INTERFACE:
+        lines = [
+            f"Demon & Devil's Grip: listening on port {port} inside its container. The address to open is the "
+            "one Docker publishes that port on, which cannot be seen from here (`docker compose port`; "
+            "set DEMON_PUBLISHED to have it named here)."
+        ]
+        if public_url:
+            lines.append(f"Invite links use DEMON_PUBLIC_URL: {public_url.rstrip('/')}")
+        return lines
     here = _origin("http", "127.0.0.1" if listen_host in _EVERY_INTERFACE else listen_host, port)
     lines = [f"Demon & Devil's Grip: open {here} in your browser."]
     if public_url:

@@ -15,7 +15,8 @@
 * `validation_error`: a 422 that never echoes a large input back.
 * `SocketGate`: the `/ws/{code}` side: sockets per client address and per its /24 or
   /48 (behind a trusted proxy, per forwarded address and prefix), the miss budget for socket tokens, and which rooms
-  were opened.
+  were opened. A socket to another process's room (app/server/cluster.py `Shards`) is
+  closed at once and is no guess.
 
 The client address is `scope["client"]`, which uvicorn's proxy-header middleware has
 already replaced by the forwarded one when (and only when) the connection comes from a
@@ -37,12 +38,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.config import Settings
 from app.demon.hub.hub import Hub
 from app.grip.service.limits import KeyedLimiter
+from app.server.cluster import Shards
 from app.server.guard import Throttled, address_key, prefix_key
 from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code
 
 CLOSE_POLICY = 1008
 MISSED_TOKEN_REASON = "unknown room or token"  # what app/server/ws.py closes a wrong hello with
+MISDIRECTED_REASON = "room held by another process"  # a socket the balancer sent to the wrong process
 MAX_ECHO_CHARS = 40  # of an input quoted back in a 422
 
 
@@ -210,7 +213,8 @@ async def _nothing() -> Message:
 class SocketGate:
     """What `/ws/{code}` passes through before the room's handler (app/server/ws.py)."""
 
-    def __init__(self, settings: Settings, budgets: Budgets, watch: RoomWatch) -> None:
+    def __init__(self, settings: Settings, budgets: Budgets, watch: RoomWatch, shards: Shards | None = None) -> None:
+        self.shards = shards
         self.max_per_addr = settings.max_connections_per_addr
         self.max_per_prefix = settings.max_connections_per_prefix
         self.budgets = budgets
@@ -230,6 +234,9 @@ class SocketGate:
         if self.budgets.misses.exhausted(address):
             self.budgets.refusals.note("socket_misses", address)
             return await _refuse(receive, send, "too many unknown codes or tokens")
+        room = normalise_code(code)
+        if self.shards is not None and room and await self.shards.elsewhere(room[0]):
+            return await _refuse(receive, send, MISDIRECTED_REASON)
         if self.open[address] >= self.max_per_addr:
             self.budgets.refusals.note("sockets_per_addr", address)
             return await _refuse(receive, send, "too many connections from your address")
@@ -238,7 +245,6 @@ class SocketGate:
         if self.open_per_prefix[prefix] >= self.max_per_prefix:
             self.budgets.refusals.note("sockets_per_prefix", prefix)
             return await _refuse(receive, send, "too many connections from your network")
-        room = normalise_code(code)
         sent = False
 
         def watched_send(message: Message) -> Awaitable[None]:

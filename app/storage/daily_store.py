@@ -6,6 +6,10 @@ keeps the round's replay when it ends (`finished`), which also shares that repla
 anyone: a day's results show every entry's replay. `player` is the hash of the id the
 browser keeps, never the id itself.
 
+With several processes each keeps the entries of the races it dealt; the day's table and
+the one attempt a browser has are asked of them all (app/server/daily_http.py), and
+`started_at` is what one process asks another.
+
 A day's entries are forgotten with the day's replays (`expire`, called with the replays'
 age limit: an entry whose replay is gone would link to nothing).
 """
@@ -39,6 +43,17 @@ class DailyStore:
         return (
             self.conn.execute("SELECT 1 FROM daily WHERE day = ? AND player = ?", (day, player)).fetchone() is not None
         )
+
+    def started_at(self, day: str, player: str) -> float | None:
+        """When the browser started its counted attempt of `day` here, or None."""
+        row = self.conn.execute("SELECT started FROM daily WHERE day = ? AND player = ?", (day, player)).fetchone()
+        return None if row is None else float(row[0])
+
+    def withdraw(self, day: str, player: str, code: str) -> None:
+        """Forget an attempt that another process had counted first (its room never opened)."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.execute("DELETE FROM daily WHERE day = ? AND player = ? AND code = ?", (day, player, code))
 
     def start(self, day: str, player: str, name: str, level: str, code: str) -> bool:
         """The browser's counted attempt of `day`; False when it already has one."""

@@ -1,12 +1,22 @@
 """Finished Demon rounds kept for their replays.
 
 A room's `steps` hold only its current round (the next round deletes them), so when a
-round ends its whole record is copied here once, under the round's replay id (random,
-unguessable, `RoundRecord.round_id`), with who sat at the table: their names, colours and
+round ends its whole record is copied here once, under its replay id, with who sat at the
+table: their names, colours and
 scores for the viewer, and their seat tokens' hashes, which decide who may watch it
 (app/server/replays_http.py `may_watch`). A round of a room its host listed (the recent
 games' rule, docs/security.md) is shared from the start; the host may share any other
 later. A round saved again after a restart is the same row (INSERT OR IGNORE on the id).
+
+A replay id is the room's code, a dash, and the round's random, unguessable id
+(`RoundRecord.round_id`): `ABCDEFG-x4Tq...`, in the characters the page's links allow.
+With several processes the room code's first letter names the process that owns the room
+(DEMON_SHARD), so the balancer sends a replay's requests to the one process that keeps it,
+as it does a room's (`replay_id`, `replay_letter`). Rows written before the prefix keep
+their bare ids (16 URL-safe characters) and are found by them; such an id is taken for a
+prefixed one only if its first seven characters happen to read as a room code followed by
+a dash (about one in a hundred thousand). The record itself is kept as
+the room made it, whatever its game: this store reads only the id and the seats.
 
 Replays are pruned as Devil's Grip games are (`expire`): past an age, and past a count
 the oldest first, at most `PRUNE_BATCH` rows a call, since pruning runs on the event
@@ -22,6 +32,7 @@ from typing import Any, TypedDict
 
 from app.demon.room.room import Phase, Room
 from app.protocol.wire import dumps
+from app.support.secrets_util import CODE_ALPHABET, CODE_LENGTH
 
 REPLAY_EXPIRY_S = 30 * 24 * 3600
 PRUNE_BATCH = 2000  # rows deleted per statement (the same bound as Devil's Grip games')
@@ -49,16 +60,32 @@ class ReplayRow(TypedDict):
     record: dict[str, Any]
 
 
+def replay_id(code: str, round_id: str) -> str:
+    """The id a round's replay is kept and linked under (the module's docstring says why)."""
+    return f"{code}-{round_id}"
+
+
+def replay_letter(replay_id: str) -> str | None:
+    """The room code's first letter a replay id starts with; None for an older, bare id."""
+    prefix = replay_id[:CODE_LENGTH]
+    if len(replay_id) > CODE_LENGTH + 1 and replay_id[CODE_LENGTH] == "-" and all(c in CODE_ALPHABET for c in prefix):
+        return replay_id[0]
+    return None
+
+
 class ReplayStore:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self._kept: set[str] = set()  # round ids written by this process
+        self._kept: set[str] = set()  # replay ids written by this process
 
     def keep_if_ended(self, room: Room) -> str | None:
         """Inside the caller's transaction: copy the room's round once it has ended.
-        Returns the round id written, for `committed` once the transaction is."""
+        Returns the replay id written, for `committed` once the transaction is."""
         round_id = room.record.round_id
-        if room.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER) or round_id is None or round_id in self._kept:
+        if room.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER) or round_id is None:
+            return None
+        kept_id = replay_id(room.code, round_id)
+        if kept_id in self._kept:
             return None
         record = room.record.record()
         if record is None or room.result is None:
@@ -83,7 +110,7 @@ class ReplayStore:
             "INSERT OR IGNORE INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                round_id,
+                kept_id,
                 room.code,
                 room.round_no,
                 time.time(),
@@ -93,10 +120,10 @@ class ReplayStore:
                 dumps(record),
             ),
         )
-        return round_id
+        return kept_id
 
-    def committed(self, round_ids: list[str]) -> None:
-        self._kept.update(round_ids)
+    def committed(self, replay_ids: list[str]) -> None:
+        self._kept.update(replay_ids)
 
     def load(self, replay_id: str) -> ReplayRow | None:
         row = self.conn.execute(

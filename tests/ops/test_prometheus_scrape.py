@@ -30,11 +30,11 @@ pytestmark = pytest.mark.skipif(PROMETHEUS is None, reason="no prometheus binary
 class Prometheus:
     """`prometheus` scraping `targets` every second, its data in `work`."""
 
-    def __init__(self, work: Path, targets: list[str]) -> None:
+    def __init__(self, work: Path, targets: list[str], job: str = "demon") -> None:
         self.port = free_port()
         config = work / "prometheus.yml"
         config.write_text(
-            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: demon\n"
+            f"global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: {job}\n"
             "    static_configs:\n      - targets: [" + ", ".join(f'"{t}"' for t in targets) + "]\n"
         )
         self.log = open(work / "prometheus.log", "wb")
@@ -88,10 +88,11 @@ def test_prometheus_scrapes_two_shards_and_answers_moves_per_second(tmp_path):
     ]
     for srv in servers:
         srv.start()
-    prom = Prometheus(tmp_path, [f"127.0.0.1:{srv.port}" for srv in servers])
+    # a job name of the self-hoster's own: the dashboard must not depend on it
+    prom = Prometheus(tmp_path, [f"127.0.0.1:{srv.port}" for srv in servers], job="cards")
     try:
         # both processes are up as targets, each with its shard label
-        up = prom.wait_until('up{job="demon"}', lambda r: len(r) == 2 and all(s["value"][1] == "1" for s in r))
+        up = prom.wait_until('up{job="cards"}', lambda r: len(r) == 2 and all(s["value"][1] == "1" for s in r))
         assert len(up) == 2
         shards = prom.wait_until("demon_open_sockets", lambda r: len(r) == 2)
         assert sorted(s["metric"]["shard"] for s in shards) == ["A", "B"]
@@ -131,6 +132,17 @@ def test_prometheus_scrapes_two_shards_and_answers_moves_per_second(tmp_path):
         assert len(exprs) >= 12
         for expr in exprs:
             prom.query(expr.replace("$__rate_interval", "30s"))
+        # the processes' CPU and memory, by shard, whatever the job is called
+        process_panels = [
+            p
+            for p in dashboard["panels"]
+            if any(name in p["targets"][0]["expr"] for name in ("process_cpu_seconds", "process_resident_memory"))
+        ]
+        assert len(process_panels) == 2
+        for panel in process_panels:
+            expr = panel["targets"][0]["expr"].replace("$__rate_interval", "30s")
+            shards = prom.wait_until(expr, lambda r: len(r) == 2)
+            assert sorted(s["metric"]["shard"] for s in shards) == ["A", "B"], panel["title"]
         moves_panel = next(p for p in dashboard["panels"] if p["title"].startswith("Moves per second"))
         answer = prom.query(moves_panel["targets"][0]["expr"].replace("$__rate_interval", "30s"))
         assert any(float(s["value"][1]) > 0 for s in answer)

@@ -13,6 +13,7 @@ import pytest
 
 from app.daily.race import DAILY_PLAYERS, daily_race_seed, parse_day, race_day
 from app.demon.rules.round import DemonRound
+from app.racing import DEMON
 from app.records.frames import round_view
 from tests.support.live_server import LiveServer
 
@@ -51,7 +52,7 @@ def test_two_browsers_race_the_same_deal_and_the_day_compares_them(server):
         assert {e["name"]: e["level"] for e in entries} == {"Ann": "easy", "Bob": "hard"}
         assert all(e["reason"] in ("time", "demon", "stuck") and e["score"] is not None for e in entries)
         assert [e["score"] for e in entries] == sorted((e["score"] for e in entries), reverse=True)
-        dealt = round_view(DemonRound.deal(daily_race_seed(race_day()), DAILY_PLAYERS).start())
+        dealt = round_view(DemonRound.deal(daily_race_seed(race_day()), DAILY_PLAYERS).start(), DEMON)
         for e in entries:  # anyone may watch a daily entry: no token
             replay = http.get(f"/api/replays/{e['replay_id']}")
             assert replay.status_code == 200, replay.text

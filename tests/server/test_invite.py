@@ -124,3 +124,17 @@ def test_the_server_prints_what_to_share_at_start(tmp_path):
     done = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.startswith("error: DEMON_PUBLIC_URL: ") and "Traceback" not in done.stderr
+
+
+def test_startup_lines_name_the_published_address_when_compose_passes_it():
+    text = "\n".join(startup_lines(public_url=None, listen_host="0.0.0.0", port=8000, lan=[], published="8080"))
+    assert "open http://localhost:8080 in your browser" in text and "8000" not in text
+    text = "\n".join(
+        startup_lines(public_url=None, listen_host="0.0.0.0", port=8000, lan=[], published="127.0.0.1:9000")
+    )
+    assert "open http://127.0.0.1:9000 in your browser" in text
+
+
+def test_startup_lines_in_a_container_say_the_address_cannot_be_known():
+    text = "\n".join(startup_lines(public_url=None, listen_host="0.0.0.0", port=8000, lan=[], in_container=True))
+    assert "cannot be seen from here" in text and "open http://127.0.0.1:8000" not in text

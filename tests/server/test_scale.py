@@ -1,7 +1,9 @@
-"""Two real server processes behind a real HAProxy (docker/cluster.py), played through the
-balancer with real WebSockets: routing by the room code's shard letter, a SIGKILL that
-takes one process's rooms away and brings them back with every acknowledged move, and
-draining (docs/self-hosting.md, "Several processes").
+"""Two and three real server processes behind a real HAProxy (docker/cluster.py), played
+through the balancer with real WebSockets: routing by the room code's shard letter, every
+kind of link opened many times with the same answer each time (docs/self-hosting.md, the
+table of "Several processes"), the daily race's one table and one attempt, requests sent
+to the wrong process that are never counted as guesses, a SIGKILL that takes one
+process's rooms away and brings them back with every acknowledged move, and draining.
 
 Skipped when haproxy is not installed (Debian: `apt-get install haproxy`; .ci/run does).
 """
@@ -10,18 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from tests.server.conftest import RACE_SEED
 from tests.server.test_ws_play import seat_players, start_round
 from tests.server.test_ws_reconnect import play_some
 from tests.support.live_server import GENEROUS_LIMITS, free_port
 from tests.support.waiting import wait_until
+from tests.support.ws_client import Player, join_room
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docker"))
@@ -33,9 +39,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    data = tmp_path_factory.mktemp("cluster")
+def running_cluster(tmp_path_factory, processes: int, **settings: str):
+    data = tmp_path_factory.mktemp(f"cluster{processes}")
     env = {f"DEMON_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()}
     env.update(
         {
@@ -45,15 +50,36 @@ def cluster(tmp_path_factory):
             "DEMON_RATE_BURST": "400",
             "DEMON_RECONNECT_GRACE_S": "60",
             "DEMON_WINNABLE_READY": "0",
+            # the daily race: a short round of quick bots
+            "DEMON_DAILY_TIME_LIMIT_S": "3",
+            "DEMON_BOT_THINK_SCALE": "0.2",
         }
     )
+    env.update({f"DEMON_{k.upper()}": v for k, v in settings.items()})
     with open(data / "cluster.log", "w") as log:
-        c = Cluster(2, port=free_port(), ports=[free_port(), free_port()], data_dir=data, env=env, log=log)
+        c = Cluster(
+            processes, port=free_port(), ports=[free_port() for _ in range(processes)], data_dir=data, env=env, log=log
+        )
         try:
             c.start()
             yield c
         finally:
             c.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    yield from running_cluster(tmp_path_factory, 2)
+
+
+# Three processes, and the default miss budget's size: a link of one process that the
+# balancer or a peer counted as a wrong guess would soon be refused (429).
+SMALL_MISS_BURST = 6
+
+
+@pytest.fixture(scope="module")
+def cluster3(tmp_path_factory):
+    yield from running_cluster(tmp_path_factory, 3, miss_burst=str(SMALL_MISS_BURST), miss_per_min="1")
 
 
 def round_of(state: dict) -> dict:
@@ -285,12 +311,14 @@ def test_the_processes_believe_the_balancer_about_the_client_address(cluster):
 
 def test_peer_answers_are_kept_a_second(cluster):
     """Hammering /health/all on one process asks its peer about once a second, not once
-    per request."""
+    per request. (The balancer's own health checks, every second or two, are not in the
+    log at info level at all.)"""
 
     def peer_health_lines() -> int:
         log = (cluster.data_dir / "cluster.log").read_text()
-        return sum(1 for line in log.splitlines() if line.startswith("B | ") and '"GET /health HTTP' in line)
+        return sum(1 for line in log.splitlines() if line.startswith("B | ") and '"GET /health?from=peer HTTP' in line)
 
+    time.sleep(1.1)  # past what an earlier test had kept: the first ask here reaches B
     before = peer_health_lines()
     t0 = time.monotonic()
     with httpx.Client(base_url=cluster.process_base("A")) as http:
@@ -298,5 +326,300 @@ def test_peer_answers_are_kept_a_second(cluster):
             assert http.get("/health/all").status_code == 200
     elapsed = time.monotonic() - t0
     time.sleep(0.5)  # a fixed wait: B's log lines for A's last asks are written (a count, no line to wait for)
-    # A's asks (one per second at most) plus the balancer's own /health check of B (every 2 s).
-    assert peer_health_lines() - before <= 1.5 * elapsed + 4 < 40
+    # A's asks: one per second at most
+    assert 1 <= peer_health_lines() - before <= 1.5 * elapsed + 2 < 40
+    log = (cluster.data_dir / "cluster.log").read_text()
+    assert '"GET /health/accepting HTTP' not in log and '"GET /health HTTP' not in log
+
+
+# ---------------------------------------------------------------- every link, many times
+
+TIMES = 10
+
+
+async def rooms_on_each(cluster: Cluster, **options) -> dict[str, list]:
+    """A room of two seated players on every process (new rooms go round-robin)."""
+    rooms: dict[str, list] = {}
+    for _ in range(4 * len(cluster.letters)):
+        players = await seat_players(cluster, 2, **options)
+        letter = players[0].code[0]
+        if letter in rooms:
+            for p in players:
+                await p.close()
+        else:
+            rooms[letter] = players
+        if set(rooms) == set(cluster.letters):
+            return rooms
+    raise AssertionError(f"new rooms went only to {sorted(rooms)}")
+
+
+async def same_every_time(http: httpx.AsyncClient, url: str, status: int = 200, **kwargs) -> Any:
+    """`url` opened TIMES times through the balancer: the same status and body each time."""
+    bodies = []
+    for _ in range(TIMES):
+        answer = await http.get(url, **kwargs)
+        assert answer.status_code == status, (url, answer.status_code, answer.text[:200])
+        bodies.append(
+            answer.json() if answer.headers.get("content-type", "").startswith("application/json") else answer.text
+        )
+    assert all(b == bodies[0] for b in bodies), url
+    return bodies[0]
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def spectate(cluster: Cluster, code: str) -> dict:
+    """The spectator's link: a join once the round is on, a socket, the room's state."""
+    watcher = Player(cluster.ws_base, await join_room(cluster.base, code, "Watcher"))
+    assert watcher.grant["spectator"] is True
+    await watcher.connect()
+    await watcher.wait_for(lambda: watcher.state is not None and watcher.state.get("round") is not None)
+    state = watcher.state
+    assert state is not None
+    await watcher.close()
+    assert watcher.close_code in (None, 1000, 1001, 1005)
+    return state
+
+
+async def finish_daily_races(http: httpx.AsyncClient, letters: list[str]) -> dict[str, str]:
+    """Browsers start the day's race until two processes hold one each: {browser: code}."""
+    started: dict[str, str] = {}
+    for i in range(4 * len(letters)):
+        browser = f"scale-browser-{i:04d}-{random.getrandbits(32):08x}"
+        grant = await http.post("/api/daily", json={"name": f"Racer{i}", "browser": browser})
+        assert grant.status_code == 200, grant.text
+        started[browser] = grant.json()["code"]
+        if len({code[0] for code in started.values()}) >= 2:
+            return started
+    raise AssertionError(f"daily races went only to {sorted({c[0] for c in started.values()})}")
+
+
+async def every_link(cluster: Cluster) -> None:
+    async with httpx.AsyncClient(base_url=cluster.base, timeout=15) as http:
+        rooms = await rooms_on_each(cluster, rounds=1)
+        for letter, players in rooms.items():
+            code = players[0].code
+            await start_round(players)
+            # the room's link and a spectator's, again and again
+            room = await same_every_time(http, f"/api/rooms/{code}")
+            assert room["code"] == code
+            states = [await spectate(cluster, code) for _ in range(TIMES)]
+            assert {s["code"] for s in states} == {code}, letter
+            assert (await http.get(f"/r/{code}")).status_code == 200
+            for p in players:
+                await p.send({"type": "vote", "end": True})
+            for p in players:
+                await p.wait_for(lambda p=p: p.state["phase"] == "match_over")
+
+        for host, guest in rooms.values():
+            code = host.code
+            # one's own replay: the round's players, by their seat token
+            listed = await same_every_time(http, "/api/replays", params={"code": code}, headers=bearer(guest.token))
+            assert len(listed["replays"]) == 1
+            replay_id = listed["replays"][0]["id"]
+            assert replay_id.startswith(code + "-")
+            own = await same_every_time(http, f"/api/replays/{replay_id}", headers=bearer(guest.token))
+            assert own["code"] == code and own["shared"] is False
+            # shared by the host: anyone with the link, with no token at all
+            shared = await http.post(
+                f"/api/replays/{replay_id}/share", json={"shared": True}, headers=bearer(host.token)
+            )
+            assert shared.status_code == 200, shared.text
+            anyone = await same_every_time(http, f"/api/replays/{replay_id}")
+            assert anyone["shared"] is True and anyone["initial"] == own["initial"]
+            assert (await http.get(f"/replay/{code}/{replay_id}")).status_code == 200
+            # the other player opens it too
+            assert (await same_every_time(http, f"/api/replays/{replay_id}", headers=bearer(host.token)))[
+                "id"
+            ] == replay_id
+
+        # recent games: every process's listed... and the seat's own, from its room's process
+        for host, _guest in rooms.values():
+            mine = await http.post(f"/api/rooms/{host.code}/history", json={"token": host.token})
+            assert [g["code"] for g in mine.json()["games"]] == [host.code]
+        for _ in range(TIMES):
+            assert (await http.get("/api/history")).json()["complete"] is True
+
+        # Devil's Grip: a game on every process, its link and its replay's
+        games: dict[str, dict] = {}
+        for _ in range(4 * len(cluster.letters)):
+            game = (await http.post("/api/grip", json={})).json()
+            games.setdefault(game["id"][0], game)
+            if set(games) == set(cluster.letters):
+                break
+        assert set(games) == set(cluster.letters)
+        for game in games.values():
+            got = await same_every_time(http, f"/api/grip/{game['id']}", headers=bearer(game["token"]))
+            assert got["state"] == game["state"]
+            await same_every_time(http, f"/api/grip/{game['id']}/sync", headers=bearer(game["token"]))
+            assert (await http.get(f"/grip/replay/{game['id']}")).status_code == 200
+
+        # the daily race: one table for the whole server, each entry's replay for anyone
+        started = await finish_daily_races(http, cluster.letters)
+        codes = set(started.values())
+
+        async def finished_table() -> dict:
+            deadline = time.monotonic() + 60
+            while True:
+                day = (await http.get("/api/daily")).json()
+                done = {e["code"] for e in day["entries"] if e["replay_id"] is not None}
+                if codes <= done or time.monotonic() > deadline:
+                    return day
+                await asyncio.sleep(0.3)
+
+        await finished_table()
+        # a process keeps its peers' answers for a second (cluster.Peers): past that, every
+        # process answers the same table
+        await asyncio.sleep(1.1)
+        day = (await http.get("/api/daily")).json()
+        assert day["complete"] is True
+        for _ in range(TIMES):
+            again = (await http.get("/api/daily")).json()
+            assert [e["code"] for e in again["entries"]] == [e["code"] for e in day["entries"]]
+            assert codes <= {e["code"] for e in again["entries"]}
+        assert (await http.get("/daily")).status_code == 200
+        for entry in day["entries"]:
+            if entry["code"] in codes:
+                assert entry["replay_id"].startswith(entry["code"] + "-")
+                watched = await same_every_time(http, f"/api/replays/{entry['replay_id']}")
+                assert watched["code"] == entry["code"]
+        # one counted attempt per browser, whichever process a second start reaches
+        for browser in started:
+            for _ in range(len(cluster.letters) + 1):  # round-robin: every process in turn
+                again = await http.post("/api/daily", json={"name": "Again", "browser": browser})
+                assert again.status_code == 409, again.text
+            for letter in cluster.letters:
+                direct = httpx.post(
+                    cluster.process_base(letter) + "/api/daily", json={"name": "Again", "browser": browser}, timeout=10
+                )
+                assert direct.status_code == 409, (letter, direct.text)
+            played = await same_every_time(http, "/api/daily", params={"browser": browser})
+            assert played["played"] is True
+        for players in rooms.values():
+            for p in players:
+                await p.close()
+
+
+def test_every_link_answers_the_same_every_time_with_two_processes(cluster):
+    asyncio.run(every_link(cluster))
+
+
+def test_every_link_answers_the_same_every_time_with_three_processes(cluster3):
+    """With the miss budget at its usual size: had any of these requests been counted as a
+    wrong guess (a process asked for another's replay), the address would be refused."""
+    asyncio.run(every_link(cluster3))
+    # and the address is not near its limit either: a room of each process still answers
+    with httpx.Client(base_url=cluster3.base, timeout=10) as http:
+        for _ in range(SMALL_MISS_BURST):
+            code = http.post("/api/rooms", json={"name": "Ed"}).json()["code"]
+            assert http.get(f"/api/rooms/{code}").status_code == 200
+
+
+async def two_starts_at_once(cluster: Cluster) -> list[int]:
+    """One browser's start sent to two processes at the same moment, directly."""
+    browser = f"twice-at-once-{random.getrandbits(48):012x}"
+    async with httpx.AsyncClient(timeout=15) as http:
+        answers = await asyncio.gather(
+            *(
+                http.post(cluster.process_base(x) + "/api/daily", json={"name": "Twin", "browser": browser})
+                for x in cluster.letters[:2]
+            )
+        )
+    return sorted(a.status_code for a in answers)
+
+
+def test_one_browser_starting_on_two_processes_at_once_is_counted_once(cluster3):
+    for _ in range(3):
+        assert asyncio.run(two_starts_at_once(cluster3)) == [200, 409]
+
+
+# ---------------------------------------------------------------- the wrong process
+
+
+async def misdirected_socket(cluster: Cluster, letter: str, code: str) -> tuple[int | None, str]:
+    url = cluster.process_base(letter).replace("http", "ws") + f"/ws/{code}"
+    async with websockets.connect(url, compression=None) as ws:
+        try:
+            await ws.send('{"type": "hello", "token": "x"}')
+            await ws.recv()
+        except websockets.ConnectionClosed as closed:
+            assert closed.rcvd is not None
+            return closed.rcvd.code, closed.rcvd.reason
+    return None, ""
+
+
+def test_a_request_sent_to_the_wrong_process_is_never_a_guess(cluster3):
+    """Direct to process A, from an address of its own: B's room, its replay and a Devil's
+    Grip game of B's, many more times than the miss budget holds, are answered 404 and
+    counted as nothing; A's own room still answers. An id whose letter no process holds
+    (it can exist nowhere) is counted: past the budget, 429."""
+    a, b = cluster3.letters[0], cluster3.letters[1]
+    codes: dict[str, str] = {}
+    with httpx.Client(base_url=cluster3.base, timeout=10) as via:
+        while set(codes) != set(cluster3.letters):
+            code = via.post("/api/rooms", json={"name": "Fay"}).json()["code"]
+            codes.setdefault(code[0], code)
+        b_game = via.post("/api/grip", json={}).json()
+        while b_game["id"][0] != b:
+            b_game = via.post("/api/grip", json={}).json()
+    b_code, a_code = codes[b], codes[a]
+    local = httpx.HTTPTransport(local_address="127.0.0.92")
+    with httpx.Client(base_url=cluster3.process_base(a), transport=local, timeout=10) as http:
+        for _ in range(3 * SMALL_MISS_BURST):
+            for url in (
+                f"/api/rooms/{b_code}",
+                f"/api/rooms/{b_code.lower()}",
+                f"/api/replays/{b_code}-not-a-round-id",
+                f"/api/replays?code={b_code}",
+                f"/api/grip/{b_game['id']}",
+            ):
+                answer = http.get(url)
+                assert answer.status_code == 404 and "another process" in answer.json()["detail"], (url, answer.text)
+        assert http.get(f"/api/rooms/{a_code}").status_code == 200
+    for _ in range(SMALL_MISS_BURST + 2):
+        code, reason = asyncio.run(misdirected_socket(cluster3, a, b_code))
+        assert code == 1008 and reason == "room held by another process"
+    with httpx.Client(base_url=cluster3.process_base(a), timeout=10) as http:
+        assert http.get(f"/api/rooms/{a_code}").status_code == 200
+    # Z is no process's letter: a wrong code there is a guess like any other
+    with httpx.Client(
+        base_url=cluster3.process_base(a), transport=httpx.HTTPTransport(local_address="127.0.0.93")
+    ) as http:
+        statuses = [http.get("/api/rooms/ZZZZZZX").status_code for _ in range(SMALL_MISS_BURST + 2)]
+        assert statuses[:SMALL_MISS_BURST] == [404] * SMALL_MISS_BURST and statuses[-1] == 429
+
+
+# ---------------------------------------------------------------- the balancer's edges
+
+
+def raw_get(base: str, target: str) -> tuple[int, bytes]:
+    """A request line sent as written (an HTTP client would normalise the path)."""
+    host, port = base.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    status = int(data.split(b" ", 2)[1])
+    return status, data
+
+
+def test_the_balancer_refuses_metrics_however_the_path_is_spelled(cluster):
+    letter = cluster.letters[0]
+    # the process itself reads %6D as m: these spellings are /metrics to it
+    status, body = raw_get(cluster.process_base(letter), "/%6Detrics")
+    assert status == 200 and b"demon_build_info" in body
+    for target in (
+        "/metrics",
+        "/%6Detrics",
+        "/%6detrics",
+        "/%6D%65trics",
+        "//metrics",
+        "/./metrics",
+        "/METRICS",
+        "/metrics?x=1",
+    ):
+        status, body = raw_get(cluster.base, target)
+        assert status == 404 and b"demon_build_info" not in body, target

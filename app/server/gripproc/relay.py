@@ -11,7 +11,10 @@ validation, the game, the hint's wait and the answer's encoding happen in the wo
   are restored: at load 40 a second interpreter's imports took 10 s more), and a
   Devil's Grip request that arrives before the worker's first "ready" waits for it (at
   most `DEMON_GRIP_WORKER_TIMEOUT_S`) instead of being refused; at shutdown the socket is closed, the worker stops its
-  search pools and closes its database, and is killed if it has not within `STOP_S`.
+  search pools and closes its database, and is killed if it has not within `STOP_S`. A
+  worker still starting (importing, not yet "ready": a stop in the first seconds after a
+  start) holds nothing to save and is ended at once (SIGTERM), so that a stop never waits
+  for a start: the whole stop fits in Docker's grace period.
 * **Restarts.** A worker that dies (killed, out of memory, a crash) is started again
   after `RESTART_S`, doubling up to `MAX_RESTART_S` while it keeps dying young. Its
   requests in flight and every request until it is back are answered at once with 503
@@ -50,7 +53,7 @@ log = logging.getLogger("demon.grip_relay")
 
 PREFIX = "/api/grip"
 START_TIMEOUT_S = 60.0  # a cold interpreter on a loaded 2-core machine takes seconds
-STOP_S = 10.0
+STOP_S = 4.0  # with uvicorn's 3 s for open connections, well inside a 10 s stop_grace_period
 RESTART_S = 1.0
 MAX_RESTART_S = 10.0
 YOUNG_S = 30.0  # a worker that dies younger than this is restarted more slowly each time
@@ -104,6 +107,8 @@ class GripRelay:
         process = self._process
         if self._writer is not None:
             self._writer.close()  # the worker reads the end of the stream and stops
+        elif process is not None and process.returncode is None:
+            process.terminate()  # still starting: nothing of its own to save yet
         if process is not None and process.returncode is None:
             try:
                 await asyncio.wait_for(process.wait(), STOP_S)
