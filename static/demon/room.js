@@ -391,7 +391,8 @@ export function mount(container, { code, navigate }) {
     if (!tables[kind] && !loading.has(kind)) {
       loading.add(kind);
       const load = kind === 'nerts' ? import('../nerts/nerts-table.js') : import('./table.js');
-      load.then((mod) => { tables[kind] = mod; if (!destroyed) render(); },
+      // drawn when it comes, unless the join form is up (no seat yet: nothing to draw)
+      load.then((mod) => { tables[kind] = mod; if (!destroyed && model.creds) render(); },
         () => { loading.delete(kind); toast(t('nertsTable.outdated'), 'warn'); });
     }
     return tables[kind];
