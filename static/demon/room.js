@@ -357,11 +357,12 @@ export function mount(container, { code, navigate }) {
     lastDrawn = performance.now();
     if (destroyed) return;
     setHidden(heading, false);
-    const title = t('room.heading', { code });
+    const nerts = /** @type {{game?: string}} */ ((model.state || {}).options || {}).game === 'nerts';
+    const title = t(nerts ? 'room.headingNerts' : 'room.heading', { code });
     if (heading.textContent !== title) heading.textContent = title;
     renderBanner();
     const shown = viewKind(model.state);
-    const kind = shown === 'table' && /** @type {{game?: string}} */ ((model.state || {}).options || {}).game === 'nerts' ? 'nerts' : shown;
+    const kind = shown === 'table' && nerts ? 'nerts' : shown;
     if (!kind) {
       drawn = [];
       if (!view) replaceChildren(stage, h('p', { class: 'loading', text: t('room.connecting') }));

@@ -127,6 +127,7 @@ export default {
   'room.seatLost': 'Dein Platz in diesem Raum gilt nicht mehr. Du kannst neu beitreten.',
   'room.joinTitle': 'Raum beitreten',
   'room.heading': 'Demon, Raum {code}',
+  'room.headingNerts': 'Nerts, Raum {code}',
   'room.backHome': 'Startseite',
   'room.getReady': 'Achtung',
   'room.go': 'Los!',

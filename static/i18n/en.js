@@ -133,6 +133,7 @@ export default {
   'room.seatLost': 'Your seat in this room is no longer valid. You can join again.',
   'room.joinTitle': 'Join room',
   'room.heading': 'Demon, room {code}',
+  'room.headingNerts': 'Nerts, room {code}',
   'room.backHome': 'Home',
   'room.getReady': 'Get ready',
   'room.go': 'Go!',

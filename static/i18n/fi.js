@@ -127,6 +127,7 @@ export default {
   'room.seatLost': 'Paikkasi tässä huoneessa ei ole enää voimassa. Voit liittyä uudelleen.',
   'room.joinTitle': 'Liity huoneeseen',
   'room.heading': 'Demon, huone {code}',
+  'room.headingNerts': 'Nerts, huone {code}',
   'room.backHome': 'Etusivu',
   'room.getReady': 'Valmiina',
   'room.go': 'Nyt!',

@@ -127,6 +127,7 @@ export default {
   'room.seatLost': 'Locul tău în această cameră nu mai este valabil. Poți intra din nou.',
   'room.joinTitle': 'Intră în camera',
   'room.heading': 'Demon, camera {code}',
+  'room.headingNerts': 'Nerts, camera {code}',
   'room.backHome': 'Acasă',
   'room.getReady': 'Pregătește-te',
   'room.go': 'Start!',

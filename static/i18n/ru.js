@@ -125,6 +125,7 @@ export default {
   'room.seatLost': 'Ваше место в этой комнате больше недействительно. Можно войти заново.',
   'room.joinTitle': 'Войти в комнату',
   'room.heading': 'Демон, комната {code}',
+  'room.headingNerts': 'Нертс, комната {code}',
   'room.backHome': 'На главную',
   'room.getReady': 'Приготовьтесь',
   'room.go': 'Старт!',

@@ -68,6 +68,8 @@ def practice_nerts(page, bots: int, level: str = "easy") -> str:
     expect(page.locator(".table.nerts .mine .nerts-pile")).to_be_visible(timeout=15000)
     expect(page.locator(".countdown")).to_be_hidden()
     expect(page.locator(".mine [data-pick]").first).to_be_visible()
+    # the room's heading (read by screen readers) names the game
+    expect(page.locator(".room-wrap h1")).to_have_text(f"Nerts, room {code}")
     return code
 
 
