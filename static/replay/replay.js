@@ -107,7 +107,9 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
   const roundNav = h('nav', { class: 'replay-rounds' });
   const shareBox = h('div', { class: 'replay-share' });
   const status = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-  const opponents = h('section', { class: 'opponents' });
+  // A tab stop of its own: on a wide screen the other players' column scrolls when it
+  // overflows (style.css), and a replay's panels hold nothing else a key can reach.
+  const opponents = h('section', { class: 'opponents', tabindex: '0' });
   const foundations = h('section', { class: 'foundations' });
   const mine = h('section', { class: 'mine' });
   const ending = h('div', { class: 'replay-ending' });

@@ -168,3 +168,24 @@ def test_a_nerts_practice_room_from_the_home_page_with_its_house_rules(open_page
     expect(ann_row.locator("td")).to_have_text([f"{MINUS}26", f"{MINUS}26"])
     assert "-" not in ann_row.inner_text()
     expect(results.locator(".reason")).not_to_contain_text("Demon")
+
+
+def test_an_eight_seat_nerts_replay_passes_axe_to_its_end(open_page):
+    """Eight seats' panels overflow the replay's side column on a laptop: the column is
+    then a scrolling region, which a keyboard must be able to reach."""
+    ann = open_page("nerts-replay-8", viewport={"width": 1366, "height": 768})
+    ann.fill("#practice-name", "Ann")
+    ann.check("#practice-game-nerts")
+    ann.select_option("#practice-bots", "7")
+    ann.click("#practice-start")
+    expect(ann.locator(".table.nerts .mine .nerts-pile")).to_be_visible(timeout=15000)
+    expect(ann.locator(".countdown")).to_be_hidden(timeout=15000)
+    ann.click("#bots-finish")
+    expect(ann.locator("#results")).to_be_visible(timeout=120000)
+    with ann.context.expect_page() as opened:
+        ann.click("#watch-replay")
+    viewer = opened.value
+    expect(viewer.locator(".nerts-seat")).to_have_count(8)
+    viewer.keyboard.press("End")
+    expect(viewer.locator("#replay-results")).to_be_attached()
+    axe_violations(viewer, "an eight-seat Nerts replay at its end")
