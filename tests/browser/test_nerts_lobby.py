@@ -182,6 +182,9 @@ def test_an_eight_seat_nerts_replay_passes_axe_to_its_end(open_page):
     expect(ann.locator(".countdown")).to_be_hidden(timeout=15000)
     ann.click("#bots-finish")
     expect(ann.locator("#results")).to_be_visible(timeout=120000)
+    # the call across the screen lands over the results' light panel: still readable
+    expect(ann.locator(".demon-call .demon-word")).to_have_text("Nerts!")
+    axe_violations(ann, "the results under the Nerts! call")
     with ann.context.expect_page() as opened:
         ann.click("#watch-replay")
     viewer = opened.value
