@@ -19,7 +19,8 @@ def test_json_lines_carry_room_code_shard_and_request_id(tmp_path):
         answer = httpx.post(srv.base + "/api/rooms", json={"name": "Ann"}, headers={"X-Request-ID": "req-42"})
         assert answer.headers["x-request-id"] == "req-42"
         grant = answer.json()
-        other = httpx.get(srv.base + "/health")
+        other = httpx.get(srv.base + f"/api/rooms/{grant['code']}")
+        httpx.get(srv.base + "/health")  # a balancer's health check: logged at debug only
         generated = other.headers["x-request-id"]
         assert generated and generated != "req-42"
 
@@ -41,6 +42,7 @@ def test_json_lines_carry_room_code_shard_and_request_id(tmp_path):
     access = [e for e in entries if e["logger"] == "uvicorn.access"]
     assert any(e.get("request_id") == "req-42" and "/api/rooms" in e["msg"] for e in access)
     assert any(e.get("request_id") == generated for e in access)
+    assert not any("/health" in e["msg"] for e in access)
     connected = next(e for e in entries if e.get("event") == "seat_connected")
     assert connected["code"] == grant["code"] and connected.get("request_id")
     assert any(e["logger"] == "demon.start" for e in entries)  # the start-up lines too
