@@ -418,3 +418,22 @@ def test_each_spectator_is_told_whether_a_seat_waits_for_them():
     room.vote(players[0], True)
     room.start(players[0], T0)
     assert [p.name for p in room.players] == ["P0", "Dee", "Eve"] and room.spectators == []
+
+
+@pytest.mark.parametrize("phase", ["lobby", "playing", "round_over"])
+def test_a_spectators_vote_is_answered_spectator_in_every_phase(phase):
+    """docs/protocol.md: a spectator's `vote` is answered `spectator`, whatever the
+    phase (it was `bad_phase`, the phase being checked first)."""
+    room, players = make_room(3, max_players=2)
+    if phase != "lobby":
+        room.start(players[0], T0)
+        room.begin_round(T0 + 3)
+    if phase == "round_over":
+        room.vote(players[0], True)
+        room.vote(players[1], True)
+    assert room.phase.value == phase
+    votes, v = set(room.votes), room.v
+    with pytest.raises(RoomError) as refused:
+        room.vote(players[2], True)
+    assert refused.value.code == "spectator"
+    assert room.votes == votes and room.v == v  # and it changed nothing

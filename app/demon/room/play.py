@@ -22,10 +22,10 @@ from app.common.events import Event
 from app.demon.room import views
 from app.demon.room.action_ids import ActionIds
 from app.demon.room.answers import TableAnswers
-from app.demon.room.errors import BadPhase, NotPractice, OutOfRound, RoomError, SpectatorCannotPlay
+from app.demon.room.errors import NotPractice, OutOfRound, RoomError, SpectatorCannotPlay
 from app.demon.room.event_log import EventLog
 from app.demon.room.outcome import Outcome
-from app.demon.room.phases import NO_VOTE, NOT_STARTED, Op, Phase, allows, check_move, require
+from app.demon.room.phases import NOT_STARTED, Op, Phase, allows, check_move, require
 from app.demon.room.round_record import RoundRecord
 from app.demon.room.seating import Player, Seating
 from app.protocol import server as out
@@ -162,9 +162,9 @@ class RoundPlay:
         """A vote to end the round (rule 17), or its taking back. With `bots_finish`, a
         person whose every opponent is a bot hands the rest of the round to them: the
         bots play it out fast (the hub's bot driver) and end it when they are done."""
-        self._require(Op.VOTE)
         if player.seat is None or not self.seating.is_seated(player):
-            raise BadPhase(NO_VOTE.message)
+            raise SpectatorCannotPlay("Spectators cannot vote.")  # before the phase: docs/protocol.md
+        self._require(Op.VOTE)
         if bots_finish:
             if not end or player.bot is not None or not self._only_bots_besides(player):
                 raise NotPractice("Only a person whose every opponent is a bot can let the bots finish.")
