@@ -558,7 +558,7 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
   // who went out, by the game's call: "Demon!" or "Nerts!" (racing/game-options.js)
   const call = callKey(res.reason);
   const demon = call !== null;
-  const reason = reasonText(res.reason, winner ? shownName(winner, t) : null, t);
+  const reason = reasonText(res.reason, winner ? shownName(winner, t) : null, t, Boolean(st.round?.bots_finish));
   const table = h('table', { class: 'score-table' },
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('result.player') }),
       h('th', { scope: 'col', text: t('result.thisRound') }), h('th', { scope: 'col', text: t('result.total') }))),

@@ -507,4 +507,8 @@ export default {
   'replay.nertsPileEmpty': 'Nerts-Stapel: leer',
   'replay.workPile': 'Arbeitsstapel {n}: {cards}',
   'replay.workPileEmpty': 'Arbeitsstapel {n}: leer',
+  // room-texts: ties, the bots' finish, the lobby's countdown, the home page's skip link
+  'table.tiedLost': 'Gleichstand mit {name}: die andere Karte wurde zuerst genommen',
+  'table.tiedWon': 'Gleichstand mit {name}: deine Karte wurde zuerst genommen',
+  'result.botsFinished': 'Die Bots haben die Runde für dich zu Ende gespielt.',
 };

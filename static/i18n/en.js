@@ -520,4 +520,8 @@ export default {
   'replay.nertsPileEmpty': 'Nerts pile: empty',
   'replay.workPile': 'Work pile {n}: {cards}',
   'replay.workPileEmpty': 'Work pile {n}: empty',
+  // room-texts: ties, the bots' finish, the lobby's countdown, the home page's skip link
+  'table.tiedLost': 'A tie with {name}: their card was taken first',
+  'table.tiedWon': 'A tie with {name}: your card was taken first',
+  'result.botsFinished': 'The bots finished the round for you.',
 };

@@ -507,4 +507,8 @@ export default {
   'replay.nertsPileEmpty': 'Nerts-pakka: tyhjä',
   'replay.workPile': 'Työpino {n}: {cards}',
   'replay.workPileEmpty': 'Työpino {n}: tyhjä',
+  // room-texts: ties, the bots' finish, the lobby's countdown, the home page's skip link
+  'table.tiedLost': 'Tasapeli pelaajan {name} kanssa: hänen korttinsa otettiin ensin',
+  'table.tiedWon': 'Tasapeli pelaajan {name} kanssa: sinun korttisi otettiin ensin',
+  'result.botsFinished': 'Botit pelasivat kierroksen loppuun puolestasi.',
 };

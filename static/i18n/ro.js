@@ -509,4 +509,8 @@ export default {
   'replay.nertsPileEmpty': 'Teancul Nerts: gol',
   'replay.workPile': 'Teancul de lucru {n}: {cards}',
   'replay.workPileEmpty': 'Teancul de lucru {n}: gol',
+  // room-texts: ties, the bots' finish, the lobby's countdown, the home page's skip link
+  'table.tiedLost': 'Egalitate cu {name}: cartea adversarului a fost luată prima',
+  'table.tiedWon': 'Egalitate cu {name}: cartea ta a fost luată prima',
+  'result.botsFinished': 'Boții au terminat runda în locul tău.',
 };

@@ -508,4 +508,8 @@ export default {
   'replay.nertsPileEmpty': 'Стопка «Нертс»: пусто',
   'replay.workPile': 'Рабочая стопка {n}: {cards}',
   'replay.workPileEmpty': 'Рабочая стопка {n}: пусто',
+  // room-texts: ties, the bots' finish, the lobby's countdown, the home page's skip link
+  'table.tiedLost': 'Ничья с игроком {name}: первой принята карта соперника',
+  'table.tiedWon': 'Ничья с игроком {name}: первой принята ваша карта',
+  'result.botsFinished': 'Боты доиграли раунд за вас.',
 };

@@ -149,15 +149,19 @@ export function callKey(reason) {
 const KNOWN_REASONS = ['stuck', 'vote', 'time', 'abandoned'];
 
 // Why the round ended, in a sentence: "Ann called “Nerts!”", "Time is up."…
+// A round a person handed to the bots (the round's `bots_finish`) ends by the bots'
+// votes: that is said as what happened, not as "the players voted".
 /**
  * @param {unknown} reason the result's `reason`
  * @param {string | null} winnerName who went out (for `demon` and `nerts`)
  * @param {Translate} t
+ * @param {boolean} [botsFinished] the round's person let the bots finish it
  * @returns {string}
  */
-export function reasonText(reason, winnerName, t) {
+export function reasonText(reason, winnerName, t, botsFinished = false) {
   const name = winnerName || '?';
   if (reason === 'demon') return t('result.demon', { name });
   if (reason === 'nerts') return t('result.nertsCalled', { name });
+  if (reason === 'vote' && botsFinished) return t('result.botsFinished');
   return t(KNOWN_REASONS.includes(/** @type {string} */ (reason)) ? `result.${reason}` : 'result.ended');
 }

@@ -9,6 +9,8 @@ loaded machine Playwright then waits in vain for a button to hold still.)
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -63,6 +65,11 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     results = ann.locator("#results")
     expect(results).to_be_visible(timeout=90000)
     expect(results).to_contain_text("The match is over")
+    # What happened, said as such: the bots finished it for her, or one of them went
+    # out; once it read "The players voted to end the round."
+    expect(results.locator(".reason")).to_have_text(
+        re.compile(r"^(The bots finished the round for you\.|Bot [123] played all 52 cards and called “Demon!”)$")
+    )
     rows = results.locator("tbody tr")
     expect(rows).to_have_count(4)
     expect(results.locator("tbody .tag.bot")).to_have_count(3)

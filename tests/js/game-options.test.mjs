@@ -80,3 +80,9 @@ test('the call and the reason follow the game: "Nerts!" for nerts, "Demon!" for 
   assert.equal(reasonText('no-such-reason', null, t), en['result.ended']);
   assert.equal(reasonText('nerts', null, t), 'Ann called “Nerts!”'.replace('Ann', '?'));
 });
+
+test('a round the bots finished for their person says so, not that the players voted', () => {
+  assert.equal(reasonText('vote', null, t, true), 'The bots finished the round for you.');
+  assert.equal(reasonText('vote', null, t, false), en['result.vote']);
+  assert.match(reasonText('demon', 'Bot 2', t, true), /Bot 2 .*Demon!/); // a bot went out: said as such
+});
