@@ -12,18 +12,20 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import Gate, create_room, join_by_link, wait_for_table
+from tests.browser.test_fit import SIZES
 
 
-def lost_race(open_page, locale: str = "en-GB", late_ms: int = 0):
+def lost_race(open_page, locale: str = "en-GB", late_ms: int = 0, viewport: dict | None = None, touch: bool = False):
     """Ann and Bob at a table; Bob's screen stops hearing from the server, Ann's 2♣ lands
     on the ace, and Bob, `late_ms` later, plays his own 2♣ there. Returns both pages, the
     gate holding Bob's frames and his `race_lost` answer (still held)."""
-    ann = open_page("ann", locale=locale)  # the browser's language picks the page's
+    ann = open_page("ann", locale=locale, viewport=viewport, touch=touch)  # the browser's language picks the page's
     code = create_room(ann, "Ann")
-    bob = open_page("bob", path=None, locale=locale)
+    bob = open_page("bob", path=None, locale=locale, viewport=viewport, touch=touch)
     gate = Gate()
     bob.route_web_socket(re.compile(r".*/ws/.*"), gate.route)
     join_by_link(bob, f"/r/{code}", "Bob")
@@ -67,3 +69,60 @@ def test_the_margin_speaks_the_page_language(open_page):
     gate.release()
     expect(bob.locator(".race-note")).to_have_text(re.compile(r"^Ann war \d+,\d+ s schneller$"))
     expect(ann.locator(".race-note.won")).to_have_text(re.compile(r"^Du warst \d+,\d+ s schneller als Bob$"))
+
+
+# What a player needs while a note shows: their own name, score, stock, waste and cards,
+# the foundations, the other seats and the round's buttons. The note must cover none of
+# it, and stay in the window.
+COVERED = """() => {
+    const note = document.querySelector('.race-note');
+    if (!note) return null;
+    const n = note.getBoundingClientRect();
+    const needed = [...document.querySelectorAll(
+        '.mine .mine-head > *, .mine .stock, .mine .waste .card, .mine .pile .card, '
+        + '.foundations .card, .opp, .table-status button')];
+    const hit = needed.filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width && r.height && r.left < n.right && n.left < r.right && r.top < n.bottom && n.top < r.bottom;
+    }).map((el) => el.className || el.tagName);
+    const inside = n.left >= 0 && n.top >= 0 && n.right <= innerWidth && n.bottom <= innerHeight;
+    const whole = note.scrollHeight <= note.clientHeight + 1 && note.scrollWidth <= note.clientWidth + 1;
+    return {hit, inside, whole, note: [n.left, n.top, n.right, n.bottom]};
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_race_note_covers_nothing_the_player_needs(open_page, size):
+    """On a phone the note once lay over your own name, score and waste for 3.5 s."""
+    viewport, touch = SIZES[size]
+    ann, bob, gate, _ = lost_race(open_page, late_ms=300, viewport=viewport, touch=touch)
+    gate.release()
+    for page, note in ((bob, ".race-note"), (ann, ".race-note.won")):
+        expect(page.locator(note)).to_be_visible()
+        where = page.evaluate(COVERED)
+        assert where and where["inside"] and where["whole"] and not where["hit"], (size, where)
+
+
+def test_every_languages_race_notes_fit_whole_over_a_phones_header(open_page):
+    """The note's place on a phone holds two lines: each language's longest race note
+    (a tie, a win by a margin) is shown there whole, in the page's own note and CSS."""
+    ann, bob, gate, _ = lost_race(open_page, late_ms=300, viewport=SIZES["phone"][0], touch=True)
+    gate.release()
+    expect(ann.locator(".race-note.won")).to_be_visible()
+    cut = ann.evaluate(
+        """async () => {
+            const note = document.querySelector('.race-note');
+            const out = [];
+            for (const lang of ['en', 'de', 'fi', 'ro', 'ru']) {
+                const table = (await import(`/static/i18n/${lang}.js`)).default;
+                for (const key of ['table.tiedWon', 'table.tiedLost', 'table.wonByMargin', 'table.beatenByMargin']) {
+                    note.textContent = table[key].replace('{name}', 'Alexandra').replace('{margin}', '0,004');
+                    if (note.scrollHeight > note.clientHeight + 1 || note.scrollWidth > note.clientWidth + 1) {
+                        out.push(`${lang} ${key}: ${note.textContent}`);
+                    }
+                }
+            }
+            return out;
+        }"""
+    )
+    assert cut == [], cut
