@@ -4,7 +4,7 @@
 
 import { h, toast, cssEscape, replaceChildren, setHidden } from '../common/dom.js';
 import { t, getLang } from '../common/i18n.js';
-import { formatMargin } from '../common/margin.js';
+import { lostText, wonText, createWinGate } from '../common/margin.js';
 import { playerName, playsOf } from './demon-model.js';
 import { endChoice } from './round-status.js';
 import { moveWords } from './announce.js';
@@ -586,22 +586,18 @@ export function createRaceNotes({ mine, live, nameOf }) {
     if (msg.code === 'round_over') return;
     play('bad');
     // a lost race names the seat that got there first, and its name when it has one
-    let text;
     const winner = msg.by_name ?? (msg.by_seat !== undefined && msg.by_seat !== null ? nameOf(msg.by_seat) : null);
-    if (winner !== null && typeof msg.margin_ms === 'number') {
-      text = t('table.beatenByMargin', { name: winner, margin: formatMargin(msg.margin_ms, getLang()) });
-    } else if (winner !== null) {
-      text = t('table.beatenBy', { name: winner });
-    } else {
-      text = t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' });
-    }
-    show(text);
+    show(winner !== null ? lostText(winner, msg.margin_ms, t, getLang())
+      : t('table.rejectedWhy', { reason: msg.reason || msg.code || '?' }));
   }
 
-  // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a race").
+  // The winner of a race hears by how much it won (docs/protocol.md, "The margin of a
+  // race"): a close race only, and not again for a while (common/margin.js).
+  const wins = createWinGate();
   /** @param {RaceWonMessage} msg */
   function won(msg) {
-    show(t('table.wonByMargin', { name: msg.over_name, margin: formatMargin(msg.margin_ms, getLang()) }), 'won');
+    if (!wins.admit(msg.margin_ms, performance.now())) return;
+    show(wonText(msg.over_name, msg.margin_ms, t, getLang()), 'won', 2500);
   }
 
   return { show, rejected, won };

@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import Gate, create_room, join_by_link, wait_for_table
+from tests.browser.helpers import Gate, create_room, join_by_link, notes_seen, wait_for_table, watch_notes
 from tests.browser.test_fit import SIZES
 
 
@@ -32,6 +32,8 @@ def lost_race(open_page, locale: str = "en-GB", late_ms: int = 0, viewport: dict
     ann.click("#start-game")
     wait_for_table(ann)
     wait_for_table(bob)
+    for page in (ann, bob):
+        watch_notes(page)  # every note shown, even one that faded
     ann.dblclick('.mine [data-card="AC"]')
     expect(bob.locator('.foundations [data-fpile="0"] [data-card="AC"]')).to_be_visible()
     gate.closed = True
@@ -69,6 +71,18 @@ def test_the_margin_speaks_the_page_language(open_page):
     gate.release()
     expect(bob.locator(".race-note")).to_have_text(re.compile(r"^Ann war \d+,\d+ s schneller$"))
     expect(ann.locator(".race-note.won")).to_have_text(re.compile(r"^Du warst \d+,\d+ s schneller als Bob$"))
+
+
+def test_a_race_won_by_more_than_a_second_gets_no_note(open_page):
+    """At a table of eight the winner's notes came every few seconds. A race won by more
+    than a second was no race (the loser played on an old screen): the loser still hears
+    why the card came back, the winner hears nothing."""
+    ann, bob, gate, lost = lost_race(open_page, late_ms=1300)
+    assert int(re.search(r'"margin_ms":(\d+)', lost).group(1)) > 1000, lost
+    gate.release()
+    expect(bob.locator(".race-note")).to_have_text(re.compile(r"^Ann was first by \d+\.\d+ s$"))
+    ann.wait_for_timeout(1000)  # the won note was sent to Ann before Bob's answer
+    assert notes_seen(ann) == [], notes_seen(ann)
 
 
 # What a player needs while a note shows: their own name, score, stock, waste and cards,
