@@ -204,13 +204,8 @@ function createBubble(root, { onPrimary, onSkip }) {
     el.classList.toggle('free', !pointing);
   }
 
-  // Esc closes the guide (a dialog open above it keeps Esc for itself).
-  /** @param {KeyboardEvent} e */
-  const onKey = (e) => {
-    if (e.key !== 'Escape' || el.hidden || document.querySelector('dialog[open]')) return;
-    onSkip();
-  };
-  document.addEventListener('keydown', onKey);
+  // No key closes the guide: Esc is the table's key to put a held card down, and it
+  // once ended the guide for good as well. Only the bubble's own "Skip guide" ends it.
 
   // The page redraws its cards often (replacing the nodes): paint again after each redraw.
   let queued = false;
@@ -248,7 +243,6 @@ function createBubble(root, { onPrimary, onSkip }) {
     destroy() {
       observer.disconnect();
       window.removeEventListener('resize', onResize);
-      document.removeEventListener('keydown', onKey);
       el.hidden = true;
       paint();
       el.remove();
