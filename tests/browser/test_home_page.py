@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import join_by_link, wait_for_table
+from tests.browser.test_fit import SIZES
 
 
 def test_language_follows_browser_and_can_be_switched(open_page):
@@ -164,3 +166,20 @@ def test_recent_games_show_a_visitor_their_own_games_and_listed_rooms_only(open_
         expect(page.locator(".recent-list li", has_text="Cy")).to_contain_text("Dee")
     # the home page's form leaves a room unlisted unless the host ticks the box
     expect(stranger.locator("#create-listed")).not_to_be_checked()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_bot_level_picker_is_whole_in_every_language(open_page, size):
+    """The practice form's level picker ("Medium — about a club player") was cut in
+    Russian and German ("Mittel — etwa wie ein Vereinsspiele")."""
+    viewport, touch = SIZES[size]
+    page = open_page("levels", viewport=viewport, touch=touch)
+    cut = []
+    for code in ("en", "ro", "de", "fi", "ru"):
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        select = page.locator("#practice-level")
+        room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
+        if select.evaluate(TEXT_WIDTH) > room:
+            cut.append((code, select.evaluate(TEXT_WIDTH), room))
+    assert cut == [], cut
