@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import settled, wait_for_table
 from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_fit import SIZES
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -380,3 +382,28 @@ def test_a_dark_tab_is_dark_before_any_module_runs(browser, server):
         assert blocked and not violations, (blocked, violations)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_whole_dialog_is_in_view_in_every_language(open_page, size):
+    """The German dialog's last line was below a 768 px laptop's fold (one column of
+    settings is 770-800 px tall): now every language's dialog is whole, unscrolled."""
+    viewport, touch = SIZES[size]
+    page = open_page("whole", viewport=viewport, touch=touch)
+    cut = []
+    for code in ("en", "de", "fi", "ro", "ru"):
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        page.click("#settings-btn")
+        box = page.locator(".modal-box")
+        expect(box.locator(".settings-panel")).to_be_visible()
+        where = box.evaluate(
+            """(b) => {
+                const last = b.querySelector('.settings-panel > :last-child').getBoundingClientRect();
+                return {scrolls: b.scrollHeight > b.clientHeight + 1, bottom: last.bottom, vh: innerHeight};
+            }"""
+        )
+        if where["scrolls"] or where["bottom"] > where["vh"]:
+            cut.append((code, where))
+        close_settings(page)
+    assert cut == [], cut
