@@ -381,7 +381,7 @@ export default {
   'table.voteQuiet': 'Fürs Rundenende stimmen',
   'table.endNow': 'Runde jetzt beenden',
   'table.botsFinish': 'Bots zu Ende spielen lassen',
-  'table.endNowShort': 'Jetzt beenden',
+  'table.endNowShort': 'Beenden',
   'table.botsFinishShort': 'Bots spielen',
   'table.botsFinishing': 'Die Bots spielen die Runde zu Ende …',
   'table.takeBack': 'Runde zurücknehmen',

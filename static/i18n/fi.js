@@ -381,7 +381,7 @@ export default {
   'table.voteQuiet': 'Äänestä kierroksen lopettamisesta',
   'table.endNow': 'Lopeta kierros nyt',
   'table.botsFinish': 'Anna bottien pelata loppuun',
-  'table.endNowShort': 'Lopeta nyt',
+  'table.endNowShort': 'Lopeta',
   'table.botsFinishShort': 'Botit loppuun',
   'table.botsFinishing': 'Botit pelaavat kierroksen loppuun…',
   'table.takeBack': 'Ota kierros takaisin',

@@ -382,7 +382,7 @@ export default {
   'table.voteQuiet': 'Votează încheierea rundei',
   'table.endNow': 'Încheie runda acum',
   'table.botsFinish': 'Lasă boții să termine',
-  'table.endNowShort': 'Închei acum',
+  'table.endNowShort': 'Încheie',
   'table.botsFinishShort': 'Boții termină',
   'table.botsFinishing': 'Boții termină runda…',
   'table.takeBack': 'Reia runda',

@@ -380,7 +380,7 @@ export default {
   'table.voteQuiet': 'Голосовать за конец раунда',
   'table.endNow': 'Закончить раунд сейчас',
   'table.botsFinish': 'Пусть боты доиграют',
-  'table.endNowShort': 'Закончить',
+  'table.endNowShort': 'Стоп',
   'table.botsFinishShort': 'Боты доиграют',
   'table.botsFinishing': 'Боты доигрывают раунд…',
   'table.takeBack': 'Вернуть раунд себе',
