@@ -207,8 +207,9 @@ export function mount(container, ctx) {
         h('button', { type: 'button', class: 'primary big', id: 'start-game', disabled: !canStart || counting,
           onclick: () => ctx.send({ type: 'start' }) }, t('lobby.start')),
         canStart ? null : h('p', { class: 'note', text: t('lobby.needTwo') }))
+      // once the host started (a countdown, a rematch's too), nobody waits for them any more
       : h('p', { class: 'waiting' }, ctx.model.seat === null ? t('lobby.spectating') + ' ' : '',
-        t('lobby.waitingFor', { name: hostName || '?' }));
+        t(counting ? 'lobby.startedBy' : 'lobby.waitingFor', { name: hostName || '?' }));
 
     if (!built) {
       built = true;

@@ -511,4 +511,5 @@ export default {
   'table.tiedLost': 'Gleichstand mit {name}: die andere Karte wurde zuerst genommen',
   'table.tiedWon': 'Gleichstand mit {name}: deine Karte wurde zuerst genommen',
   'result.botsFinished': 'Die Bots haben die Runde für dich zu Ende gespielt.',
+  'lobby.startedBy': '{name} hat gestartet: mach dich bereit …',
 };

@@ -524,4 +524,5 @@ export default {
   'table.tiedLost': 'A tie with {name}: their card was taken first',
   'table.tiedWon': 'A tie with {name}: your card was taken first',
   'result.botsFinished': 'The bots finished the round for you.',
+  'lobby.startedBy': '{name} has started: get ready…',
 };

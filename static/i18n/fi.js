@@ -511,4 +511,5 @@ export default {
   'table.tiedLost': 'Tasapeli pelaajan {name} kanssa: hänen korttinsa otettiin ensin',
   'table.tiedWon': 'Tasapeli pelaajan {name} kanssa: sinun korttisi otettiin ensin',
   'result.botsFinished': 'Botit pelasivat kierroksen loppuun puolestasi.',
+  'lobby.startedBy': '{name} aloitti: valmistaudu…',
 };

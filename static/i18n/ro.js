@@ -513,4 +513,5 @@ export default {
   'table.tiedLost': 'Egalitate cu {name}: cartea adversarului a fost luată prima',
   'table.tiedWon': 'Egalitate cu {name}: cartea ta a fost luată prima',
   'result.botsFinished': 'Boții au terminat runda în locul tău.',
+  'lobby.startedBy': '{name} a pornit jocul: pregătește-te…',
 };

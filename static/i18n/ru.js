@@ -512,4 +512,5 @@ export default {
   'table.tiedLost': 'Ничья с игроком {name}: первой принята карта соперника',
   'table.tiedWon': 'Ничья с игроком {name}: первой принята ваша карта',
   'result.botsFinished': 'Боты доиграли раунд за вас.',
+  'lobby.startedBy': '{name} начинает игру: приготовьтесь…',
 };
