@@ -11,7 +11,7 @@ import { backEl, cardEl } from './cards/cards.js';
 import { BOT_LEVELS, botBadge, levelChoiceLabel, nameOf } from './demon/bot-badge.js';
 import { errorText, optionFields } from './common/ui.js';
 import { markGuidedRoom } from './guide/guide.js';
-import { mergeRecent, seatsToAsk, gameOfMatch } from './recent-games.js';
+import { mergeRecent, seatsToAsk, gameOfMatch, recentWhen } from './recent-games.js';
 import { HOUSE_RULE_DEFAULTS, gameName, wireFields } from './racing/game-options.js';
 import { gameFields } from './racing/game-fields.js';
 
@@ -243,19 +243,22 @@ export function mount(container, { navigate }) {
 // total, bot}], rounds [...], winners [player ids]}.
 /** @param {import('./recent-games.js').RecentGame} game */
 function recentItem(game) {
-  const date = new Date(game.finished_at * 1000);
+  const when = recentWhen(game.finished_at, t('lang.code'));
   const winners = new Set(game.winners);
+  // each player whole on one line (name, level, points, star): a row once broke between
+  // a name and its bot badge, and "1 / round" over two lines
   const names = game.players.map((p) => {
     const won = winners.has(p.id);
     return h('span', { class: won ? 'recent-player winner' : 'recent-player' },
       nameOf(p), botBadge(p), ` ${p.total}`, won ? ' ★' : '');
   });
   return h('li', null,
-    h('span', { class: 'recent-kind', text: gameName(gameOfMatch(game), t) }),
-    Number.isNaN(date.getTime()) ? null : h('time', { datetime: date.toISOString(), text: date.toLocaleString() }),
-    h('span', { class: 'recent-rounds', text: t('home.roundsCount', { n: game.rounds.length }) }),
-    h('span', { class: 'recent-players' }, names),
-    // its rounds can be watched again by its players: this browser kept a seat there
-    getRoomCreds(game.code) ? h('a', { class: 'recent-replay', href: `/replay/${game.code}/last`,
-      text: t('replay.watchAgain') }) : null);
+    h('div', { class: 'recent-head' },
+      h('span', { class: 'recent-kind', text: gameName(gameOfMatch(game), t) }),
+      when ? h('time', { datetime: when.iso, text: when.text }) : null,
+      h('span', { class: 'recent-rounds', text: t('home.roundsCount', { n: game.rounds.length }) }),
+      // its rounds can be watched again by its players: this browser kept a seat there
+      getRoomCreds(game.code) ? h('a', { class: 'recent-replay', href: `/replay/${game.code}/last`,
+        text: t('replay.watchAgain') }) : null),
+    h('span', { class: 'recent-players' }, names));
 }

@@ -63,3 +63,17 @@ export function mergeRecent(lists) {
 export function gameOfMatch(game) {
   return gameOf(game);
 }
+
+// When a match finished, as a row shows it: the date and the minute in the page's
+// language ("7 Dec 2026, 09:24"), no seconds (the row was cramped with them); null for a
+// time that is not one.
+/**
+ * @param {number} seconds the match's `finished_at`
+ * @param {string} lang
+ * @returns {{iso: string, text: string} | null}
+ */
+export function recentWhen(seconds, lang) {
+  const date = new Date(Number(seconds) * 1000);
+  if (Number.isNaN(date.getTime())) return null;
+  return { iso: date.toISOString(), text: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(date) };
+}

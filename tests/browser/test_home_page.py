@@ -183,3 +183,43 @@ def test_the_bot_level_picker_is_whole_in_every_language(open_page, size):
         if select.evaluate(TEXT_WIDTH) > room:
             cut.append((code, select.evaluate(TEXT_WIDTH), room))
     assert cut == [], cut
+
+
+# Each piece of a recent game's row that must stay whole: a player (name, bot level,
+# points, star), the date, the count of rounds. An inline box broken over two lines has
+# two client rectangles; a block one is taller than a line.
+ROW_PIECES = """(li) => [...li.querySelectorAll('.recent-player, .recent-rounds, time, .recent-kind')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const font = parseFloat(getComputedStyle(el).fontSize);
+    return {text: el.textContent, lines: el.getClientRects().length, tall: r.height > 2.2 * font,
+            out: r.right > li.closest('.panel').getBoundingClientRect().right};
+})"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_recent_games_row_keeps_each_piece_whole_in_every_language(open_page, size):
+    """A match with seven bots once made a cramped row: "1 / round" over two lines, a
+    name on one line and its bot badge on the next, the time to the second."""
+    viewport, touch = SIZES[size]
+    page = open_page("ann", viewport=viewport, touch=touch)
+    page.fill("#practice-name", "Alexandra")
+    page.select_option("#create-rounds", "1")
+    page.select_option("#practice-bots", "7")
+    page.click("#practice-start")
+    wait_for_table(page)
+    page.keyboard.press("v")  # alone with bots: her vote ends the round (and the match)
+    expect(page.locator("#results")).to_be_visible(timeout=10000)
+    page.goto("/")
+    row = page.locator(".recent-list li").first
+    expect(row.locator(".recent-player")).to_have_count(8)
+    broken = []
+    for code in ("en", "de", "fi", "ro", "ru"):
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        row = page.locator(".recent-list li").first
+        pieces = row.evaluate(ROW_PIECES)
+        broken += [(code, p) for p in pieces if p["lines"] != 1 or p["tall"] or p["out"]]
+        when = row.locator("time").inner_text()
+        if re.search(r"\d:\d\d:\d\d", when):
+            broken.append((code, "seconds", when))
+    assert broken == [], broken

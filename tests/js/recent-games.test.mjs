@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { MAX_SEATS_ASKED, MAX_SHOWN, gameOfMatch, mergeRecent, seatsToAsk } from '../../static/recent-games.js';
+import { MAX_SEATS_ASKED, MAX_SHOWN, gameOfMatch, mergeRecent, recentWhen, seatsToAsk } from '../../static/recent-games.js';
 
 test('seats are asked newest first, spectators and broken entries left out', () => {
   const creds = [
@@ -40,4 +40,16 @@ test('each match keeps the game the server named; a match without one is Demon',
   const merged = mergeRecent([[{ code: 'AAA', finished_at: 10, game: 'nerts' }, { code: 'BBB', finished_at: 5 }]]);
   assert.deepEqual(merged.map(gameOfMatch), ['nerts', 'demon']);
   assert.equal(gameOfMatch({ code: 'CCC', finished_at: 1, game: 'demon' }), 'demon');
+});
+
+test('a match\'s time: the date and the minute in the page\'s language, no seconds', () => {
+  const at = Date.UTC(2026, 11, 7, 12, 24, 8) / 1000; // midday: the same date in any time zone
+  const en = recentWhen(at, 'en');
+  assert.equal(en.iso, '2026-12-07T12:24:08.000Z');
+  assert.match(en.text, /Dec 7, 2026|7 Dec 2026/);
+  assert.ok(!/:08\b/.test(en.text), en.text); // no seconds
+  assert.match(recentWhen(at, 'de').text, /07\.12\.2026|7\. Dez\. 2026/);
+  assert.match(recentWhen(at, 'ru').text, /2026/);
+  assert.equal(recentWhen(Number.NaN, 'en'), null);
+  assert.equal(recentWhen(undefined, 'en'), null);
 });
