@@ -154,7 +154,14 @@ export function mount(container, { navigate }) {
   /** @param {import('./racing/game-options.js').GameChoice} choice */
   const createTitle = (choice) => t(choice.game === 'nerts' ? 'home.createTitleNerts' : 'home.createTitle');
 
+  // A second skip link while the home page shows, after the page's own "Skip to the
+  // game": a newcomer reaches "Play against bots" in two Tabs, not sixteen.
+  const skipToPractice = h('a', { class: 'skip', id: 'skip-practice', href: '#practice-name',
+    onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); document.getElementById('practice-name')?.focus(); } });
+  document.querySelector('a.skip')?.after(skipToPractice);
+
   function render() {
+    skipToPractice.textContent = t('home.skipPractice');
     const opts = optionFields(form.options, () => { form.options = opts.read(); }, 'create');
     const title = h('h2', { id: 'create-title', text: createTitle(form.createGame) });
     const createForm = h('form', { class: 'panel create', onsubmit: create, 'aria-labelledby': 'create-title' },
@@ -235,7 +242,7 @@ export function mount(container, { navigate }) {
     title: () => t('app.title'),
     /** @returns {import('./demon/room.js').KeyHelp} */
     keys: () => [],
-    destroy() { destroyed = true; },
+    destroy() { destroyed = true; skipToPractice.remove(); },
   };
 }
 

@@ -512,4 +512,5 @@ export default {
   'table.tiedWon': 'Gleichstand mit {name}: deine Karte wurde zuerst genommen',
   'result.botsFinished': 'Die Bots haben die Runde für dich zu Ende gespielt.',
   'lobby.startedBy': '{name} hat gestartet: mach dich bereit …',
+  'home.skipPractice': 'Zum Spiel gegen Bots springen',
 };

@@ -525,4 +525,5 @@ export default {
   'table.tiedWon': 'A tie with {name}: your card was taken first',
   'result.botsFinished': 'The bots finished the round for you.',
   'lobby.startedBy': '{name} has started: get ready…',
+  'home.skipPractice': 'Skip to playing against bots',
 };

@@ -512,4 +512,5 @@ export default {
   'table.tiedWon': 'Tasapeli pelaajan {name} kanssa: sinun korttisi otettiin ensin',
   'result.botsFinished': 'Botit pelasivat kierroksen loppuun puolestasi.',
   'lobby.startedBy': '{name} aloitti: valmistaudu…',
+  'home.skipPractice': 'Siirry pelaamaan botteja vastaan',
 };

@@ -514,4 +514,5 @@ export default {
   'table.tiedWon': 'Egalitate cu {name}: cartea ta a fost luată prima',
   'result.botsFinished': 'Boții au terminat runda în locul tău.',
   'lobby.startedBy': '{name} a pornit jocul: pregătește-te…',
+  'home.skipPractice': 'Sari la jocul cu boții',
 };

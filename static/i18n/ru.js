@@ -513,4 +513,5 @@ export default {
   'table.tiedWon': 'Ничья с игроком {name}: первой принята ваша карта',
   'result.botsFinished': 'Боты доиграли раунд за вас.',
   'lobby.startedBy': '{name} начинает игру: приготовьтесь…',
+  'home.skipPractice': 'Перейти к игре с ботами',
 };

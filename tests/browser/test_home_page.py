@@ -223,3 +223,35 @@ def test_a_recent_games_row_keeps_each_piece_whole_in_every_language(open_page, 
         if re.search(r"\d:\d\d:\d\d", when):
             broken.append((code, "seconds", when))
     assert broken == [], broken
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_practice_name_is_a_few_tabs_from_the_top(open_page, size):
+    """It took sixteen Tabs to reach "Play against bots"'s name field; a skip link now
+    takes the second Tab, and Enter puts the focus in the field."""
+    viewport, touch = SIZES[size]
+    page = open_page("keys", viewport=viewport, touch=touch)
+    expect(page.locator("#practice-name")).to_be_visible()
+    for code, words in (
+        ("en", "Skip to playing against bots"),
+        ("de", "Zum Spiel gegen Bots springen"),
+        ("fi", "Siirry pelaamaan botteja vastaan"),
+        ("ro", "Sari la jocul cu boții"),
+        ("ru", "Перейти к игре с ботами"),
+    ):
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        page.reload()  # nothing focused: the first Tab goes to the top of the page
+        expect(page.locator("#practice-name")).to_be_visible()
+        tabs = 0
+        while tabs < 4 and page.evaluate("() => document.activeElement.id") != "practice-name":
+            page.keyboard.press("Tab")
+            tabs += 1
+            if page.evaluate("() => document.activeElement.id") == "skip-practice":
+                link = page.locator("#skip-practice")
+                expect(link).to_have_text(words)
+                box = link.bounding_box()
+                assert box and box["y"] >= 0 and box["x"] + box["width"] <= viewport["width"], (code, box)
+                page.keyboard.press("Enter")
+        assert page.evaluate("() => document.activeElement.id") == "practice-name", (code, tabs)
+        assert tabs <= 3, (code, tabs)
