@@ -190,3 +190,34 @@ def test_the_viewer_fits_every_screen_and_passes_axe_in_every_language(open_page
         page = open_page(f"lang-{locale}", path=link, locale=locale)
         expect(page.locator("#replay-play")).to_have_text(play)
         assert axe_violations(page, f"replay {locale}") == [], locale
+
+
+def test_an_eight_seat_replay_shows_every_seat_and_the_results_on_a_laptop(open_page):
+    """At 1366 x 768 the last of seven other seats and the results stood below the fold,
+    under the controls and the table. On the laptops and the big screen of the fit test,
+    at the round's end, every seat and the results are in the window, unscrolled."""
+    ann = open_page("ann", viewport=SIZES["1366x768"])
+    ann.fill("#practice-name", "Ann")
+    ann.select_option("#create-rounds", "1")
+    ann.select_option("#practice-bots", "7")
+    ann.click("#practice-start")
+    wait_for_table(ann)
+    ann.keyboard.press("v")  # alone with bots: her vote ends the round
+    expect(ann.locator("#results")).to_be_visible(timeout=10000)
+    viewer = open_replay(ann)
+    viewer.keyboard.press("End")
+    expect(viewer.locator("#replay-results")).to_be_visible()
+    expect(viewer.locator(".replay .opp")).to_have_count(7)
+    for name in ("1280x800", "1366x768", "1920x1080"):
+        size = SIZES[name]
+        viewer.set_viewport_size(size)
+        viewer.evaluate("window.scrollTo(0, 0)")
+        outside = viewer.evaluate(
+            """([w, h]) => [...document.querySelectorAll('.replay .opp, #replay-results, .replay .mine, .replay-controls')]
+                .map((el) => [el.className || el.id, el.getBoundingClientRect()])
+                .filter(([, r]) => r.top < 0 || r.left < 0 || r.bottom > h || r.right > w)
+                .map(([what, r]) => [what, Math.round(r.top), Math.round(r.bottom)])""",
+            [size["width"], size["height"]],
+        )
+        assert outside == [], (name, outside)
+        assert no_horizontal_scroll(viewer), name
