@@ -3,11 +3,12 @@ returned once, here.
 
 Finished matches are private to the people who played them (docs/security.md, "Who sees
 which games"): `POST /api/rooms/{code}/history` with a seat's token answers the room's
-matches played from that seat. Its path starts with the room code, so behind HAProxy it
+matches played from that seat. A room of today's daily race refuses its summary and
+spectators (403) while the day lasts (docs/daily.md). Its path starts with the room code, so behind HAProxy it
 reaches the process that owns the room and its database, as every room request does.
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
-included), bots seated in practice rooms, joins, and misses (a code that names no room); past them, 429.
+included), bots seated in practice rooms and daily races, joins, and misses (a code that names no room); past them, 429.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
+from app.daily.race import race_day
+from app.demon.hub.handle import RoomHandle
 from app.demon.hub.hub import Hub, HubFull
 from app.demon.room.room import Options, Player, RoomError
 from app.demon.room.views import RoomSummary
@@ -29,6 +32,14 @@ from app.support.secrets_util import hash_token, normalise_code
 router = APIRouter(prefix="/api/rooms")
 
 NO_ROOM = "No room with that code."
+DAILY_ROOM = "A room of today's daily race: nobody watches it while the day lasts (docs/daily.md)."
+
+
+def _not_todays_daily(handle: RoomHandle) -> None:
+    """Today's daily races are raced unwatched: watching one would show the day's deal to
+    someone who has not raced it yet. After the day, such a room is a room like any."""
+    if handle.room.daily is not None and handle.room.daily >= race_day().isoformat():
+        raise HTTPException(403, DAILY_ROOM)
 
 
 def _grant(code: str, player: Player, token: str) -> SeatGrant:
@@ -100,6 +111,7 @@ async def room_summary(code: str, request: Request, hub: HubDep, budgets: Budget
     if handle is None:
         budgets.miss(address)
         raise HTTPException(404, NO_ROOM)
+    _not_todays_daily(handle)
     return handle.room.to_public_summary()
 
 
@@ -111,6 +123,7 @@ async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, bu
     if code not in hub.rooms:
         budgets.miss(address)
         raise HTTPException(404, NO_ROOM)
+    _not_todays_daily(hub.rooms[code])
     budgets.spend(budgets.joins, address, "joins")
     try:
         joined = hub.join_room(code, body.name)
