@@ -441,6 +441,7 @@ export default {
   'daily.noRematch': 'Päivän kisa on yksi laskettava kierros: sen jakoa ei jaeta uudelleen. Huomenna (UTC) tulee uusi.',
   'daily.seeTable': 'Katso tämän päivän tulokset',
   'daily.practice': 'Harjoituskierros botteja vastaan',
+  'daily.roomClosed': 'Tämän päivän kisan huone: kukaan ei voi katsoa sitä päivän aikana. Pelaa tämän päivän jako itse päivän kisan sivulla.',
   'gripReplay.title': "Uusinta: Devil's Grip, jako #{n}",
   'gripReplay.heading': 'Jako #{n} uudelleen',
   'gripReplay.headingDaily': 'Päivän jako #{n} uudelleen',
