@@ -23,8 +23,6 @@ import os
 import secrets
 from pathlib import Path
 
-from app.config import Settings
-
 __all__ = ["SECRET_FILE", "DailySecretMissing", "daily_secret"]
 
 SECRET_FILE = "daily-secret"
@@ -34,17 +32,18 @@ class DailySecretMissing(RuntimeError):
     """Several processes, and no shared secret: each would deal its own daily race."""
 
 
-def daily_secret(settings: Settings) -> bytes:
-    """The daily secret for this server (see the module's docstring)."""
-    if settings.daily_secret:
-        return settings.daily_secret.encode()
-    if settings.peer_list:
+def daily_secret(configured: str, data_dir: Path, *, clustered: bool) -> bytes:
+    """The daily secret for this server (see the module's docstring): `configured` is
+    DEMON_DAILY_SECRET, `clustered` whether DEMON_PEERS names other processes."""
+    if configured:
+        return configured.encode()
+    if clustered:
         raise DailySecretMissing(
             "DEMON_PEERS is set but DEMON_DAILY_SECRET is not: every process of a deployment must be given the "
             "same DEMON_DAILY_SECRET (e.g. `python -c 'import secrets; print(secrets.token_hex(32))'`), or each "
             "would deal a daily race of its own."
         )
-    return _kept(settings.data_dir / SECRET_FILE)
+    return _kept(data_dir / SECRET_FILE)
 
 
 def _kept(path: Path) -> bytes:

@@ -203,7 +203,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.drain = cluster.Drain()
     app.state.peers = peers
     # The daily race's key (app/daily/secret.py): refuses to start a cluster without a shared one.
-    app.state.daily_secret = daily_secret(settings) if store is not None else None
+    app.state.daily_secret = (
+        daily_secret(settings.daily_secret, settings.data_dir, clustered=bool(settings.peer_list))
+        if store is not None
+        else None
+    )
     metrics_http.install(app.state, hub, grip, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
