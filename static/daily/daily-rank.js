@@ -9,7 +9,14 @@
 export function rankOf(entries) {
   const mine = entries.find((e) => e.mine);
   if (!mine || mine.score === null) return null;
-  const finished = entries.filter((e) => e.score !== null);
-  const myScore = mine.score;
-  return { rank: 1 + finished.filter((e) => /** @type {number} */ (e.score) > myScore).length, of: finished.length };
+  return { rank: placeOf(entries, mine.score), of: entries.filter((e) => e.score !== null).length };
+}
+
+/**
+ * The place of a finished entry's `score` in the table: equal scores share it.
+ * @param {{ score: number | null }[]} entries
+ * @param {number} score
+ */
+export function placeOf(entries, score) {
+  return 1 + entries.filter((e) => e.score !== null && e.score > score).length;
 }

@@ -37,7 +37,8 @@ function rankText(code) {
 }
 
 async function practiceRound() {
-  const name = String(getPref('name', '') || '').trim() || 'Player';
+  const name = String(getPref('name', '') || '').trim();
+  if (!name) { location.assign('/'); return; } // the home page asks for one
   const level = String(getPref('dailyLevel', 'medium'));
   const grant = await api.practiceRoom(name, 3, level, 1);
   setRoomCreds(grant.code, { ...grant, name });

@@ -11,7 +11,7 @@ import { api, ApiError } from '../common/api.js';
 import { getPref, setPref, setRoomCreds } from '../common/storage.js';
 import { BOT_LEVELS } from '../demon/bot-badge.js';
 import { browserId } from './browser-id.js';
-import { rankOf } from './daily-rank.js';
+import { placeOf, rankOf } from './daily-rank.js';
 
 export { browserId };
 
@@ -110,8 +110,9 @@ export function mount(container, { navigate }) {
         h('label', { for: 'daily-level' }, h('span', { text: t('bots.level') }), levelSelect),
         h('button', { type: 'submit', class: 'primary', id: 'daily-start', disabled: busy }, t('daily.start'))],
       error ? h('p', { class: 'error', role: 'alert', text: error }) : null);
-    const rows = day.entries.map((entry, i) => h('tr', { class: entry.mine ? 'mine' : null },
-      h('td', { text: entry.score === null ? '' : String(i + 1) }),
+    const entries = day.entries;
+    const rows = entries.map((entry) => h('tr', { class: entry.mine ? 'mine' : null },
+      h('td', { text: entry.score === null ? '' : String(placeOf(entries, entry.score)) }),
       h('th', { scope: 'row' }, h('span', { text: entry.name }), ' ',
         h('span', { class: 'tag level', text: t(`bots.level.${entry.level}`) }),
         entry.mine ? h('span', { class: 'tag you', text: t('daily.you') }) : null),

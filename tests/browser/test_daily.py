@@ -76,7 +76,7 @@ def test_two_people_race_the_same_deal_and_the_day_shows_both(open_page):
     assert first_tables[0] == first_tables[1]
 
 
-def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_rank(open_page):
+def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_rank(open_page, artifacts):
     dora = open_page("dora-first", path=None)
     race(dora, "Dora", "easy")
     dora_room = dora.url.rstrip("/").split("/")[-1]
@@ -119,6 +119,8 @@ def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_ran
     expect(esme.locator("#rematch")).to_have_count(0)
     expect(esme.locator("#daily-rank")).to_contain_text(re.compile(r"Your rank today: \d+ of \d+"))
     expect(esme.locator("#daily-practice")).to_be_visible()
+    assert axe_violations(esme, "daily results") == []
+    esme.screenshot(path=str(artifacts / "daily-results.png"))
     esme.click("#daily-table-link")
     expect(esme.locator("#daily-played")).to_be_visible()
     expect(esme.locator("#daily-start")).to_have_count(0)

@@ -2,7 +2,7 @@
 // than the finished entries that scored more; none while this browser's race is on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rankOf } from '../../static/daily/daily-rank.js';
+import { placeOf, rankOf } from '../../static/daily/daily-rank.js';
 
 const entry = (score, mine = false) => ({ score, mine });
 
@@ -16,4 +16,9 @@ test('no rank without this browser’s finished entry', () => {
   assert.equal(rankOf([entry(30), entry(null, true)]), null);
   assert.equal(rankOf([entry(30), entry(20)]), null);
   assert.equal(rankOf([]), null);
+});
+
+test('the table places equal scores together, as the rank does', () => {
+  const entries = [entry(30), entry(20), entry(20), entry(5), entry(null)];
+  assert.deepEqual([30, 20, 20, 5].map((score) => placeOf(entries, score)), [1, 2, 2, 4]);
 });
