@@ -13,8 +13,8 @@ makes it fair"). "This browser raced today" is the hash of the id the page sends
 exists and has ended (`DailyStore.ended`: the round's replay is kept). Until then today's
 table shows names, levels and scores only: no room code (a live race cannot be found to
 watch) and no replay; afterwards, and for every past day, each finished entry's replay
-(`may_see_today`, which app/server/replays_http.py asks too). A today's daily room refuses
-spectators and its summary (app/server/rooms_http.py).
+(`may_see_today`, which app/server/replays_http.py asks too, and app/server/rooms_http.py
+before it shows one of today's daily rooms or seats a spectator in it).
 
 With several processes (docs/self-hosting.md, "Several processes") each keeps the
 entries of the races it dealt, so both answers ask every peer (`DEMON_PEERS`):

@@ -98,10 +98,10 @@ export const api = {
   /** @type {(name: string, options: object) => Promise<SeatGrant>} */
   createRoom: (name, options) => request('POST', '/api/rooms', { body: { name, ...options } }),
   /** @type {(code: string) => Promise<PageAnswer>} */
-  getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`),
+  getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`, { browser: true }),
   /** @type {(code: string, name: string) => Promise<SeatGrant>} */
   joinRoom: (code, name) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
-    { body: { name } }),
+    { body: { name }, browser: true }),
   // `game`: `{game, house_rules}` for a Nerts room (racing/game-options.js wireFields), else nothing
   /** @type {(name: string, bots: number, level: string, rounds: number, game?: object) => Promise<SeatGrant>} */
   practiceRoom: (name, bots, level, rounds, game = {}) => request('POST', '/api/rooms/practice',

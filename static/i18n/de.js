@@ -441,7 +441,7 @@ export default {
   'daily.noRematch': 'Das Tagesrennen ist eine gezählte Runde: Sein Blatt wird nicht noch einmal ausgeteilt. Morgen (UTC) gibt es ein neues.',
   'daily.seeTable': 'Die heutigen Ergebnisse ansehen',
   'daily.practice': 'Übungsrunde gegen Bots',
-  'daily.roomClosed': 'Ein Raum des heutigen Tagesrennens: Niemand kann ihm zusehen, solange der Tag dauert. Spiel das heutige Blatt selbst auf der Seite des Tagesrennens.',
+  'daily.roomClosed': 'Ein Raum des heutigen Tagesrennens: Solange der Tag dauert, dürfen ihm nur zusehen, die ihr eigenes Rennen mit dem heutigen Blatt beendet haben. Spiel es selbst auf der Seite des Tagesrennens.',
   'gripReplay.title': "Wiederholung: Devil's Grip, Blatt #{n}",
   'gripReplay.heading': 'Blatt #{n}, noch einmal gespielt',
   'gripReplay.headingDaily': 'Tagesblatt #{n}, noch einmal gespielt',

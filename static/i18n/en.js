@@ -454,7 +454,7 @@ export default {
   'daily.noRematch': 'The daily race is one counted round: its deal is not dealt again. A new one comes tomorrow (UTC).',
   'daily.seeTable': 'See today’s results',
   'daily.practice': 'Practice round against bots',
-  'daily.roomClosed': 'A room of today’s daily race: nobody can watch it while the day lasts. Race today’s deal yourself on the daily race page.',
+  'daily.roomClosed': 'A room of today’s daily race: while the day lasts, only those who have finished racing today’s deal can watch it. Race it yourself on the daily race page.',
   'gripReplay.title': "Replay: Devil's Grip, deal #{n}",
   'gripReplay.heading': 'Deal #{n}, played again',
   'gripReplay.headingDaily': 'Daily deal #{n}, played again',

@@ -441,7 +441,7 @@ export default {
   'daily.noRematch': 'Päivän kisa on yksi laskettava kierros: sen jakoa ei jaeta uudelleen. Huomenna (UTC) tulee uusi.',
   'daily.seeTable': 'Katso tämän päivän tulokset',
   'daily.practice': 'Harjoituskierros botteja vastaan',
-  'daily.roomClosed': 'Tämän päivän kisan huone: kukaan ei voi katsoa sitä päivän aikana. Pelaa tämän päivän jako itse päivän kisan sivulla.',
+  'daily.roomClosed': 'Tämän päivän kisan huone: päivän aikana sitä voivat katsoa vain ne, joiden oma kisa tämän päivän jaosta on päättynyt. Pelaa se itse päivän kisan sivulla.',
   'gripReplay.title': "Uusinta: Devil's Grip, jako #{n}",
   'gripReplay.heading': 'Jako #{n} uudelleen',
   'gripReplay.headingDaily': 'Päivän jako #{n} uudelleen',

@@ -443,7 +443,7 @@ export default {
   'daily.noRematch': 'Cursa zilei e o singură rundă numărată: împărțirea ei nu se mai face o dată. Mâine (UTC) vine alta.',
   'daily.seeTable': 'Vezi rezultatele de azi',
   'daily.practice': 'Rundă de antrenament cu boți',
-  'daily.roomClosed': 'O cameră a cursei de azi: nimeni nu o poate urmări cât ține ziua. Joacă tu împărțirea de azi pe pagina cursei zilei.',
+  'daily.roomClosed': 'O cameră a cursei de azi: cât ține ziua, o pot urmări doar cei care și-au încheiat propria cursă cu împărțirea de azi. Joac-o și tu pe pagina cursei zilei.',
   'gripReplay.title': "Reluare: Devil's Grip, împărțirea #{n}",
   'gripReplay.heading': 'Împărțirea #{n}, jucată din nou',
   'gripReplay.headingDaily': 'Împărțirea zilei #{n}, jucată din nou',

@@ -101,10 +101,10 @@ def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_ran
     expect(esme.locator("#replay-scrub")).to_have_count(0)
     # her room, by its address: nobody watches it today
     esme.goto(f"/r/{dora_room}")
-    expect(esme.locator(".join-link .error")).to_contain_text("nobody can watch it")
+    expect(esme.locator(".join-link .error")).to_contain_text("only those who have finished racing")
     esme.fill("#link-name", "Spy")
     esme.click("#join-by-link")
-    expect(esme.locator(".join-link .error")).to_contain_text("nobody can watch it")
+    expect(esme.locator(".join-link .error")).to_contain_text("only those who have finished racing")
     expect(esme.locator(".mine .tableau")).to_have_count(0)
 
     # Esme races: no coach, no "let the bots finish"; then no rematch, but her rank

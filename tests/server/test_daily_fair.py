@@ -6,7 +6,7 @@
   race from something else (the seed under the secret it keeps in its data directory);
 * nothing of today's deal reaches a browser that has not raced it: today's table gives it
   no room code and no replay, the replays and the live room refuse it (403); once its own
-  race has ended it sees them all, and its own entry (its rank);
+  race has ended it sees them all (and may watch a daily room), and its own entry (its rank);
 * the daily room refuses the coach, "let the bots finish" and a rematch (`daily_race`);
 * its bots are paid from the address's bot budget, as a practice room's are."""
 
@@ -139,6 +139,12 @@ def test_nothing_of_today_reaches_a_browser_before_its_own_race_has_ended(server
         bob_day = wait_ended(http, bob_id)
         assert bob_day["raced"] is True
         assert http.get(f"/api/replays/{rid}", headers={"X-Demon-Browser": bob_id}).status_code == 200
+        # ...and Ann's room (as a spectator): a stranger still may not
+        as_bob = {"X-Demon-Browser": bob_id}
+        assert http.get(f"/api/rooms/{code}", headers=as_bob).status_code == 200
+        watch = http.post(f"/api/rooms/{code}/join", json={"name": "Bob"}, headers=as_bob)
+        assert watch.status_code == 200 and watch.json()["spectator"] is True, watch.text
+        assert http.get(f"/api/rooms/{code}", headers={"X-Demon-Browser": "dan-embargo-browser-01"}).status_code == 403
         finished = [e for e in bob_day["entries"] if e["score"] is not None]
         assert all(e["replay_id"] and e["code"] == e["replay_id"].split("-")[0] for e in finished)
         assert [e["name"] for e in bob_day["entries"] if e["mine"]] == ["Bob"]
