@@ -81,7 +81,8 @@ def test_the_host_opens_and_closes_the_table_and_the_view_says_so_only_when_open
     assert row is not None and (row["players"], row["bots"], row["host"], row["started"]) == (2, 0, "P0", False)
     assert "token" not in str(row) and "p1" not in str(row)  # no token, no player id
     room.set_open(host, False)
-    assert "open" not in room.public_state(T0) and table_row(room) is None
+    # `false`, not absent: a page merges a `room` event's keys into the state it holds
+    assert room.public_state(T0)["open"] is False and table_row(room) is None
 
 
 def test_closing_a_play_now_table_cancels_its_bots():
@@ -90,7 +91,7 @@ def test_closing_a_play_now_table_cancels_its_bots():
     room.door.play_now, room.door.fill_at = True, 1_765_000_020.0
     assert room.public_state(T0)["fill_at"] == 1_765_000_020_000
     room.set_open(host, False)
-    assert room.door.fill_at is None and "fill_at" not in room.public_state(T0)
+    assert room.door.fill_at is None and room.public_state(T0)["fill_at"] is None
 
 
 def test_a_full_lobby_is_not_listed_but_a_started_open_table_is_to_watch():
@@ -239,7 +240,7 @@ def test_at_fill_at_the_empty_seats_get_bots_of_the_level_and_the_round_starts(t
         assert [b.bot.level for b in room.bots()] == ["hard"] * 3
         assert room.phase.value == "countdown" and room.door.fill_at is None
         assert charged == [("203.0.113.1", 3)]  # paid by the address that opened the table
-        assert "fill_at" not in room.public_state(clocks.mono)
+        assert room.public_state(clocks.mono)["fill_at"] is None
         hub.open_tables.stop()
         if handle.countdown is not None:
             handle.countdown.cancel()
@@ -297,7 +298,7 @@ def test_refused_bots_and_one_person_the_lobby_is_told_and_stays_open(tmp_path):
         assert room.phase.value == "lobby" and not room.bots() and room.door.fill_at is None
         assert {"type": "error", "code": "no_bots", "message": NO_BOTS} in sock.messages()
         last_state = [msg for msg in sock.messages() if msg["type"] == "event"][-1]["event"]["state"]
-        assert "fill_at" not in last_state and last_state["open"] is True
+        assert last_state["fill_at"] is None and last_state["open"] is True
         assert table_row(room) is not None  # strangers can still sit down
         hub.open_tables.stop()
 

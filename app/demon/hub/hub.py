@@ -138,7 +138,7 @@ class Hub:
             Options.chosen(body.rounds, body.time_limit_s, body.max_players, body.game, body.house_rules)
         )
         room.listed = body.listed
-        room.door.open = body.open
+        room.door.set_open(body.open)
         room.door.language = body.language
         handle = RoomHandle(room)
         self.rooms[room.code] = handle
