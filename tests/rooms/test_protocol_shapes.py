@@ -54,6 +54,8 @@ def test_every_room_error_names_a_documented_code():
         "slow_down",
         "not_practice",
         "daily_race",
+        "bad_seat",
+        "removed",
     }
 
     def subclasses(cls):

@@ -164,13 +164,14 @@ def test_the_daily_room_has_no_coach_no_bots_finish_and_no_rematch(server):
         cy = Player(server.ws_base, r.json())
         await cy.connect()
         await cy.wait_for(lambda: cy.state is not None and cy.state["phase"] == "playing" and cy.legal, 10)
-        assert cy.state["daily"] == race_day().isoformat()
+        assert cy.state is not None and cy.state["daily"] == race_day().isoformat()
         await refused(cy, {"type": "coach"}, "daily_race")
         await refused(cy, {"type": "vote", "end": True, "bots_finish": True}, "daily_race")
+        assert cy.state is not None
         assert not cy.state["round"].get("bots_finish") and cy.state["round"]["votes"] == []
         await cy.wait_for(lambda: cy.state is not None and cy.state["phase"] == "match_over", LIMIT_S + 10)
         await refused(cy, {"type": "rematch"}, "daily_race")
-        assert cy.state["phase"] == "match_over"
+        assert cy.state is not None and cy.state["phase"] == "match_over"
         await cy.close()
 
     asyncio.run(main())
