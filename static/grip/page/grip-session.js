@@ -18,8 +18,8 @@ import { solutionsSeenOf, withSolutionSeen, passesOf, metaOfFollowed, metaFromAn
 import { createHintPacer, requestHint, hintFailure } from '../sync/grip-hint.js';
 import { fetchPar as fetchParWithRetries } from '../sync/grip-par.js';
 import { startPlan, dealInstead, wantsWinnable, dealNumber } from '../sync/grip-start.js';
-import { FINISH_CHECK_MS, worthProving, createFinishPlayer } from '../grip-autofinish.js';
-import { winningLine } from '../grip-finish.js';
+import { createFinishPlayer, createProofRunner } from '../grip-autofinish.js';
+import { searchWinningLine, lineAfter } from '../grip-finish.js';
 import { createReplay } from '../grip-replay.js';
 
 /** @typedef {import('../sync/grip-sync-types.js').SavedGame} SavedGame */
@@ -100,12 +100,13 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     sync: null,
     /** @type {Action[] | null} a proven winning line from the current position */
     finishLine: null,
-    /** @type {Timer | undefined} */
-    finishTimer: undefined,
+    /** @type {LocalGame | null} the position finishLine starts from */
+    finishFrom: null,
     recorded: 0, // results counted in the statistics since the page opened
   };
   const hintPacer = createHintPacer(now);
   const finisher = createFinishPlayer({ setTimer, clearTimer: (timer) => clearTimer(timer) }); // auto-finish, while it plays
+  const prover = createProofRunner({ setTimer, clearTimer: (timer) => clearTimer(timer), now }); // the search for a win
   const replayer = createReplay(() => page.changed()); // a certified deal's solution being shown
   const link = createLink({ save: (savedGame) => store.setGripGame(savedGame), on: {
     acked, refused, lost, created, reachable,
@@ -143,11 +144,11 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
   function show(next) {
     s.local = next;
     s.game = view(next);
+    scheduleFinishCheck(); // before drawing: an offer that no longer holds is not drawn
     page.cleared();
     maybeRecord();
     page.changed();
     page.shown(s.game);
-    scheduleFinishCheck();
   }
 
   /**
@@ -476,24 +477,39 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
   }
 
   // ---- auto-finish ------------------------------------------------------------------
+  // Right after every new position: a line proven from the position before still wins
+  // when the player played its first action (offered again at once); otherwise the
+  // search starts at once, in slices, and is dropped if the player moves on first.
+  // Called by show(), which draws the page next.
   function scheduleFinishCheck() {
-    clearTimer(s.finishTimer);
+    prover.stop();
     if (finishing()) return;
-    if (s.finishLine) { s.finishLine = null; page.changed(); }
     const at = s.local;
-    if (!at || !worthProving(current(at))) return;
-    s.finishTimer = setTimer(() => {
-      if (s.local !== at || s.destroyed || finishing()) return;
-      const line = winningLine(current(at));
-      s.finishLine = line && line.length ? /** @type {Action[]} */ (line) : null;
-      if (s.finishLine) { page.announce(t('grip.finishOffer')); page.changed(); }
-    }, FINISH_CHECK_MS);
+    const before = s.finishFrom;
+    const line = s.finishLine;
+    s.finishLine = null;
+    s.finishFrom = null;
+    if (!at) return;
+    const rest = line && before ? lineAfter(current(before), line, current(at)) : null;
+    if (rest && rest.length) {
+      s.finishLine = rest;
+      s.finishFrom = at;
+      return;
+    }
+    prover.start(searchWinningLine(current(at)), (found) => {
+      if (s.local !== at || s.destroyed || finishing() || !found || !found.length) return;
+      s.finishLine = found;
+      s.finishFrom = at;
+      page.announce(t('grip.finishOffer'));
+      page.changed();
+    });
   }
 
   function autoFinish() {
     if (!s.finishLine || finishing()) return;
     const line = s.finishLine;
     s.finishLine = null;
+    s.finishFrom = null;
     page.drop();
     finisher.start(line, {
       play: (action) => op({ op: 'action', action, fromFinish: true }),
@@ -505,7 +521,9 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
 
   function stopFinishing() {
     finisher.stop();
+    prover.stop();
     s.finishLine = null;
+    s.finishFrom = null;
   }
 
   return {
@@ -535,7 +553,6 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     load,
     destroy() {
       s.destroyed = true;
-      clearTimer(s.finishTimer);
       stopFinishing();
       link.close();
       replayer.pause();
