@@ -4,7 +4,9 @@ reason it ended, undo and redo on the way, and statistics kept across a reload."
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -277,3 +279,57 @@ def test_hinted_moves_with_the_keyboard_only(open_page):
         expect(page.locator(".grip-grid .selected")).not_to_have_count(0)
         page.keyboard.press("Escape")
         expect(page.locator(".grip-grid .selected")).to_have_count(0)
+
+
+FIXTURE = Path(__file__).resolve().parent.parent / "js" / "fixtures" / "grip-deal3-solution.json"
+
+
+def play_by_keys(page, action: dict) -> None:
+    """One action of a known line with the keyboard, at once (no hint, no wait): D for
+    the stock (a deal or a redeal); T or Enter on a cell (once per card of the run) to
+    pick up, Enter on the target to build."""
+    if action["type"] in ("deal", "redeal"):
+        page.keyboard.press("d")
+        return
+    if action["type"] == "talon":
+        page.keyboard.press("t")
+    else:
+        page.focus(f'[data-cell="{action["src"]}"]')
+        for _ in range(action["count"]):
+            page.keyboard.press("Enter")
+    page.focus(f'[data-cell="{action["dst"]}"]')
+    page.keyboard.press("Enter")
+
+
+@pytest.mark.slow
+def test_finish_is_offered_as_soon_as_the_win_is_proven(open_page):
+    """Deal 3, unlimited passes, played fast along a known winning line: "Finish" shows
+    right after the redeal that lets the player know the stock's order (tens of cards
+    out, no pause needed), stays offered while the player keeps moving at once, and
+    plays the deal to its win."""
+    line = json.loads(FIXTURE.read_text())
+    assert line["number"] == 3 and line["passes"] is None
+    page = open_page("grip-finish", path="/grip")
+    expect(page.locator("#grip-stock")).to_be_visible()
+    page.select_option("#grip-passes", "")
+    page.fill("#grip-number", "3")
+    page.click("#grip-by-number")
+    expect(page.locator(".deal-no")).to_have_text("Deal #3")
+    finish = page.locator("#grip-finish")
+    redeal = next(i for i, a in enumerate(line["line"]) if a["type"] == "redeal")
+    for action in line["line"][:redeal]:
+        play_by_keys(page, action)
+        expect(finish).to_have_count(0)  # the first pass: the order is not known
+    play_by_keys(page, line["line"][redeal])
+    expect(page.locator(".passes")).to_have_text(re.compile(r"^Pass 2\b"))
+    # no pause: shown within 300 ms (it waited for 350 ms of stillness before)
+    expect(finish).to_be_visible(timeout=300)
+    out = int(page.inner_text("#grip-score strong"))
+    assert out > 40, out
+    # moving at once, move after move: every position is still offered within 300 ms
+    for action in line["line"][redeal + 1 : redeal + 6]:
+        play_by_keys(page, action)
+        expect(finish).to_be_visible(timeout=300)
+    finish.click()
+    expect(page.locator("#grip-summary")).to_be_visible(timeout=60_000)
+    expect(page.locator("#grip-why")).to_have_text("Every card is in the grid.")
