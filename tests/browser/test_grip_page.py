@@ -112,13 +112,16 @@ def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     expect(page.locator("#grip-summary")).to_be_visible()
     stats = page.locator(".grip-stats")
     expect(stats.locator(".stats-clean")).to_have_count(0)
-    row = stats.locator('.stats-assisted tr[data-limit="1"]')
     expect(stats.locator(".stats-assisted caption")).to_have_text("Deals played with undo or hints")
-    cells = row.locator("td")
-    expect(cells.nth(0)).to_have_text("1")  # played
-    expect(cells.nth(2)).to_have_text(score)  # best
+    expect(stats.locator('.stats-assisted thead th[data-limit="1"]')).to_have_text("one")
+
+    def figure(stat: str):
+        return stats.locator(f'.stats-assisted tr[data-stat="{stat}"] td[data-limit="1"]')
+
+    expect(figure("played")).to_have_text("1")
+    expect(figure("best")).to_have_text(score)
     vs_par = int(score) - par
-    expect(cells.nth(4)).to_have_text(("+" if vs_par > 0 else "−" if vs_par < 0 else "±") + f"{abs(vs_par)}.0")
+    expect(figure("vsPar")).to_have_text(("+" if vs_par > 0 else "−" if vs_par < 0 else "±") + f"{abs(vs_par)}.0")
 
 
 def test_grip_on_a_phone(open_page, artifacts):
