@@ -140,11 +140,14 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
 
   // ---- the game on the page ------------------------------------------------------------
   // Shows `next` (a local game): the view the panels draw, the guide, the sync line.
-  /** @param {LocalGame} next */
-  function show(next) {
+  /**
+   * @param {LocalGame} next
+   * @param {boolean} [byFinish] a move of the line "Finish" plays: nothing to search
+   */
+  function show(next, byFinish = false) {
     s.local = next;
     s.game = view(next);
-    scheduleFinishCheck(); // before drawing: an offer that no longer holds is not drawn
+    if (!byFinish) scheduleFinishCheck(); // before drawing: an offer that no longer holds is not drawn
     page.cleared();
     maybeRecord();
     page.changed();
@@ -186,7 +189,7 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     s.meta = withoutHint(s.meta);
     s.hintAsked = null;
     const wasFinished = finished();
-    show(next);
+    show(next, fromFinish === true);
     link.push(wire);
     if (wire.op === 'action') sound(wire.action.type === 'deal' || wire.action.type === 'redeal' ? 'draw' : 'place');
     // finished() means a game is shown, so st() is its state
