@@ -165,7 +165,7 @@ def test_grip_fits_a_laptop_and_stays_clear_of_the_header(open_page):
 
 
 @pytest.mark.slow
-def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
+def test_a_winnable_deal_shows_its_solution_step_by_step(open_page, artifacts):
     page = open_page("grip-solution", path="/grip")
     expect(page.locator("#grip-stock")).to_be_visible()
     page.select_option("#grip-passes", "")
@@ -198,6 +198,16 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
         .map((c) => c.getBoundingClientRect().bottom))""")
     assert low <= 800 and page.evaluate("window.scrollY") == 0, low
     expect(page.locator("#replay-next")).to_be_in_viewport()
+    # and on a phone: the whole grid with the solution's buttons, unscrolled
+    page.set_viewport_size(PHONE)
+    settled(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / "grip-solution-phone.png"))
+    low = page.evaluate("""() => Math.max(...[...document.querySelectorAll('.grip-grid .cell')]
+        .map((c) => c.getBoundingClientRect().bottom))""")
+    assert low <= PHONE["height"], low
+    for sel in ("#replay-prev", "#replay-next", "#replay-play", "#replay-close"):
+        expect(page.locator(sel)).to_be_in_viewport(ratio=1)
     page.set_viewport_size({"width": 1280, "height": 900})
     for _ in range(total - 1):
         page.click("#replay-next")
