@@ -102,6 +102,8 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     finishLine: null,
     /** @type {LocalGame | null} the position finishLine starts from */
     finishFrom: null,
+    finishRecheck: false, // "Finish" was offered and the new position is being searched: it stays drawn
+    finishAsked: false, // and the player pressed it meanwhile: played once the search answers
     recorded: 0, // results counted in the statistics since the page opened
   };
   const hintPacer = createHintPacer(now);
@@ -134,7 +136,7 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     const moved = replay && replay.i ? replay.steps[replay.i - 1].action : null; // marked on the grid
     return { game: s.game, state: st(), legal: legal(), busy: s.busy, replay, moved, finished: finished(),
       hint: s.game ? s.game.hint : null, isDaily: s.isDaily, parFailed: s.parFailed, loadError: s.loadError,
-      hintAsked: Boolean(s.hintAsked), finishLine: Boolean(s.finishLine), finishing: finishing(), online: link.online(),
+      hintAsked: Boolean(s.hintAsked), finishLine: Boolean(s.finishLine || s.finishRecheck), finishing: finishing(), online: link.online(),
       verified: verified(), sync: s.sync, passes: s.passes, winnableOnly: s.winnableOnly, saved: saved(), recorded: s.recorded };
   }
 
@@ -482,7 +484,9 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
   // ---- auto-finish ------------------------------------------------------------------
   // Right after every new position: a line proven from the position before still wins
   // when the player played its first action (offered again at once); otherwise the
-  // search starts at once, in slices, and is dropped if the player moves on first.
+  // search starts at once, in slices, and is dropped if the player moves on first. An
+  // offer already shown stays drawn while the search runs (the button neither blinks
+  // nor shifts the bar's buttons under the pointer), and goes if the win is not proven.
   // Called by show(), which draws the page next.
   function scheduleFinishCheck() {
     prover.stop();
@@ -490,8 +494,11 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     const at = s.local;
     const before = s.finishFrom;
     const line = s.finishLine;
+    const wasOffered = Boolean(line) || s.finishRecheck;
     s.finishLine = null;
     s.finishFrom = null;
+    s.finishRecheck = false;
+    s.finishAsked = false; // a press was for the position it was made in
     if (!at) return;
     const rest = line && before ? lineAfter(current(before), line, current(at)) : null;
     if (rest && rest.length) {
@@ -499,17 +506,30 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
       s.finishFrom = at;
       return;
     }
+    s.finishRecheck = wasOffered;
     prover.start(searchWinningLine(current(at)), (found) => {
-      if (s.local !== at || s.destroyed || finishing() || !found || !found.length) return;
+      const asked = s.finishAsked;
+      s.finishRecheck = false;
+      s.finishAsked = false;
+      if (s.local !== at || s.destroyed || finishing()) return;
+      if (!found || !found.length) {
+        if (wasOffered) page.changed();
+        return;
+      }
       s.finishLine = found;
       s.finishFrom = at;
-      page.announce(t('grip.finishOffer'));
+      if (asked) { autoFinish(); return; }
+      if (!wasOffered) page.announce(t('grip.finishOffer'));
       page.changed();
     });
   }
 
   function autoFinish() {
-    if (!s.finishLine || finishing()) return;
+    if (finishing()) return;
+    if (!s.finishLine) {
+      if (s.finishRecheck) s.finishAsked = true; // pressed while the new position is searched
+      return;
+    }
     const line = s.finishLine;
     s.finishLine = null;
     s.finishFrom = null;
@@ -527,6 +547,8 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     prover.stop();
     s.finishLine = null;
     s.finishFrom = null;
+    s.finishRecheck = false;
+    s.finishAsked = false;
   }
 
   return {
