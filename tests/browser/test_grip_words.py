@@ -5,11 +5,14 @@ wider than the window."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import no_horizontal_scroll, settled
+from tests.browser.test_grip_page import FIXTURE, play_by_keys
 
 SIZES = {  # the fit test's four (tests/browser/test_fit.py)
     "1280x800": {"width": 1280, "height": 800},
@@ -88,4 +91,41 @@ def test_no_word_cut_or_broken_in_any_language(open_page, artifacts, size):
     expect(page.locator("#grip-summary")).to_be_visible()
     expect(page.locator(".grip-stats table").first).to_be_visible(timeout=60_000)
     check("ended")
+    assert found == {}, found
+
+
+def test_the_bar_with_finish_offered_in_any_language(open_page, artifacts):
+    """With "Finish" offered the bar has its most buttons: in every language and at every
+    size its words stay whole, and on a laptop the whole grid still shows under it."""
+    line = json.loads(FIXTURE.read_text())
+    page = open_page("grip-words-finish", viewport=SIZES["1366x768"], path="/grip")
+    expect(page.locator("#grip-stock")).to_be_visible()
+    page.select_option("#grip-passes", "")
+    page.fill("#grip-number", str(line["number"]))
+    page.click("#grip-by-number")
+    expect(page.locator(".deal-no")).to_have_text(f"Deal #{line['number']}")
+    redeal = next(i for i, a in enumerate(line["line"]) if a["type"] == "redeal")
+    for action in line["line"][: redeal + 1]:
+        play_by_keys(page, action)
+    expect(page.locator("#grip-finish")).to_be_visible()
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    found = {}
+    for code in LANGS:
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            settled(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(artifacts / f"grip-words-finish-{code}-{size}.png"))
+            assert no_horizontal_scroll(page), (code, size)
+            trouble = page.evaluate(TROUBLE)
+            if size != "phone":
+                low = page.evaluate(
+                    "Math.max(...[...document.querySelectorAll('.grip-grid .cell')].map((c) => c.getBoundingClientRect().bottom))"
+                )
+                if low > viewport["height"]:
+                    trouble.append(f"grid bottom at {low:.0f}")
+            if trouble:
+                found[f"{code} {size}"] = trouble
     assert found == {}, found
