@@ -29,7 +29,7 @@ import { apply, won } from './grip-rules.js';
 /** @typedef {import('./grip-rules.js').Action} Action */
 
 export const FINISH_BUDGET = 6000; // positions in all, shared by the move orders
-export const FINISH_SLICE = 150; // positions between two yields (a few ms)
+export const FINISH_SLICE = 50; // positions between two yields (about a millisecond; a slow phone a few)
 
 /**
  * Whether a player with perfect memory knows the order of the stock (GripView.of).
