@@ -133,6 +133,7 @@ class PublicState(TypedDict):
     history: list[RoundResult]
     result: MatchResult | None
     round: NotRequired[RoundView | None]  # absent from a `room` event, except after a rematch
+    daily: NotRequired[str]  # a daily race's room only: its day (YYYY-MM-DD); docs/daily.md
 
 
 # --- events (the `event` field of an `event` message) ----------------------------------

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import app as app_pkg
 from app.config import Settings
+from app.daily.secret import daily_secret
 from app.demon.hub.hub import Hub
 from app.ops import jsonlog
 from app.server import (
@@ -201,6 +202,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
     app.state.peers = peers
+    # The daily race's key (app/daily/secret.py): refuses to start a cluster without a shared one.
+    app.state.daily_secret = (
+        daily_secret(settings.daily_secret, settings.data_dir, clustered=bool(settings.peer_list))
+        if store is not None
+        else None
+    )
     metrics_http.install(app.state, hub, grip, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for

@@ -123,6 +123,7 @@
  * @property {Round | null} [round]
  * @property {unknown[]} [history]
  * @property {RoundResult | null} [result]
+ * @property {string} [daily] a daily race's room: its day (no coach, bots-finish or rematch)
  */
 
 // ---- events (`event.event`) -------------------------------------------------------------

@@ -53,6 +53,7 @@ def test_every_room_error_names_a_documented_code():
         "too_many_bots",
         "slow_down",
         "not_practice",
+        "daily_race",
     }
 
     def subclasses(cls):

@@ -151,11 +151,16 @@ class Hub:
         return handle, player, token
 
     def create_practice(
-        self, body: m.PracticeRoom, *, seed: int | None = None, time_limit_s: int | None = None
+        self,
+        body: m.PracticeRoom,
+        *,
+        seed: int | None = None,
+        time_limit_s: int | None = None,
+        daily: str | None = None,
     ) -> tuple[RoomHandle, Player, str]:
         """ "Play against bots": one person and `body.bots` bots, the countdown started.
         The daily race (app/server/daily_http.py) names the deal (`seed`, which also
-        seeds the bots) and a time limit."""
+        seeds the bots), a time limit and its day (`Room.daily`: what it refuses)."""
         self._check_bot_room(body.bots)
         handle, player, token = self.create_room(
             m.CreateRoom(
@@ -169,6 +174,7 @@ class Hub:
         room, now = handle.room, self.clock()
         if seed is not None:
             room.test_seed = seed
+        room.daily = daily
         if time_limit_s is not None:  # the server's own setting, not a player's (no 60 s floor)
             room.options.time_limit_s = time_limit_s
         for _ in range(body.bots):

@@ -51,6 +51,13 @@ class TooManyBots(RoomError):
     code = "too_many_bots"
 
 
+class DailyRace(RoomError):
+    """Not in the daily race, which is one counted round alike for everyone (docs/daily.md):
+    no coach, no handing the round to the bots, no rematch of the day's deal."""
+
+    code = "daily_race"
+
+
 class NotPractice(RoomError):
     """Only where no other person plays (a practice round): the coach's advice, and
     handing the rest of a round to the bots."""

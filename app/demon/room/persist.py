@@ -41,6 +41,7 @@ class RoomMeta(SeatingJson, MatchJson):
     code: str
     options: out.OptionsJson
     listed: NotRequired[bool]  # older files have none: not listed
+    daily: NotRequired[str | None]  # a daily race's day; older files have none: not one
 
 
 def match_json(room: Room, now: float) -> MatchJson:
@@ -66,6 +67,7 @@ def room_meta(room: Room, now: float) -> RoomMeta:
         code=room.code,
         options=room.options.to_json(),
         listed=room.listed,
+        daily=room.daily,
         **room.seating.to_json(),
         **match_json(room, now),
     )
@@ -119,6 +121,7 @@ def restore_room(
     room.log.resume_at(max([meta["v"]] + [v for _pid, _aid, v in room.record.acknowledged()]))
     room.created_at = meta.get("created_at", time.time())
     room.listed = meta.get("listed", False)
+    room.daily = meta.get("daily")
     room.last_active = now
     phase = Phase(meta["phase"])
     deadline_wall = meta.get("deadline_wall")

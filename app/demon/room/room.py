@@ -305,6 +305,7 @@ class Room(RoundPlay):
         counting down for everyone at once (the host's Rematch is the new match's
         Start). With fewer than two seated (the others left), back to the lobby."""
         self._require_host(player)
+        self.refuse_in_daily("The daily race is one counted round: its deal is not dealt again.")
         self._require(Op.REMATCH)
         for p in self.players:
             p.total = 0
@@ -367,7 +368,10 @@ class Room(RoundPlay):
     # ----------------------------------------------------------------- views
 
     def public_state(self, now: float, *, with_round: bool = True) -> out.PublicState:
-        return views.public_state(self, now, with_round=with_round)
+        state = views.public_state(self, now, with_round=with_round)
+        if self.daily is not None:
+            state["daily"] = self.daily
+        return state
 
     def snapshot(self, now: float) -> out.Snapshot:
         return out.snapshot(self.v, self.public_state(now))
