@@ -123,6 +123,8 @@
  * @property {Round | null} [round]
  * @property {unknown[]} [history]
  * @property {RoundResult | null} [result]
+ * @property {boolean} [open] an open table (listed for anyone on the server); absent when not
+ * @property {number} [fill_at] a "Play now" lobby: epoch ms when bots fill it and it starts
  */
 
 // ---- events (`event.event`) -------------------------------------------------------------
