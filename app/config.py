@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
     log_level: str = Field("info", description="Log level.")
     max_bots: int = Field(400, ge=0, description="Computer players held at once, in all rooms together.")
+    open_tables: bool = Field(
+        True,
+        description='Open tables: hosts may list a table for strangers on this server, and "Play now" seats '
+        "a person at one (false: no list, no Play now, every table is by link only).",
+    )
     daily_time_limit_s: int = Field(300, ge=2, le=3600, description="The daily race's round lasts this long (seconds).")
     bot_think_scale: float = Field(
         1.0, gt=0, le=10, description="Testing only: multiplies every bot's think time (0.05 = twenty times faster)."

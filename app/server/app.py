@@ -38,6 +38,8 @@ from app.server.guard import ForwardedFor
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.server.loop.collector import Collector
 from app.server.loop.watch import LoopWatch
+from app.server.tables import http as tables_http
+from app.server.tables.snapshot import TablesSnapshot
 from app.storage.store import PRUNE_BATCH, Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
@@ -201,6 +203,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
     app.state.peers = peers
+    app.state.tables = TablesSnapshot(hub, peers, settings.shard, settings.open_tables)
+    # A play-now lobby's bots are paid for by the address that opened it (docs/security.md).
+    hub.open_tables.charge = lambda address, bots: budgets.bots.allow(address, bots)
     metrics_http.install(app.state, hub, grip, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
@@ -219,6 +224,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(invite_http.router)
     app.include_router(replays_http.router)  # /api/replays: finished rounds watched again
     app.include_router(daily_http.router)  # /api/daily: the daily race
+    app.include_router(tables_http.router)  # /api/tables, /api/play-now: open tables
     app.include_router(metrics_http.router)  # /metrics, to the allowed addresses only
 
     static_assets.install(app, static_assets.StaticShell(STATIC_DIR))

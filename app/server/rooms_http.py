@@ -8,6 +8,7 @@ reaches the process that owns the room and its database, as every room request d
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
 included), bots seated in practice rooms, joins, and misses (a code that names no room); past them, 429.
+A person the host removed from a room (`remove_player`) is refused its join: 403.
 """
 
 from __future__ import annotations
@@ -19,16 +20,18 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from app.demon.hub.hub import Hub, HubFull
+from app.demon.room.errors import Removed
 from app.demon.room.room import Options, Player, RoomError
 from app.demon.room.views import RoomSummary
 from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
-from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
+from app.server.deps import BudgetsDep, HubDep, RoomWatchDep, SettingsDep
 from app.server.limits import request_address
 from app.support.secrets_util import hash_token, normalise_code
 
 router = APIRouter(prefix="/api/rooms")
 
 NO_ROOM = "No room with that code."
+NO_OPEN_TABLES = "This server has no open tables."
 
 
 def _grant(code: str, player: Player, token: str) -> SeatGrant:
@@ -56,12 +59,15 @@ def _check_game(game: str, house_rules: Mapping[str, object] | None) -> None:
 
 @router.post("", response_model=SeatGrant)
 async def create_room(
-    body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep
+    body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep, settings: SettingsDep
 ) -> SeatGrant:
     _check_game(body.game, body.house_rules)
-    budgets.spend(budgets.rooms, request_address(request), "new rooms")
+    if body.open and not settings.open_tables:
+        raise HTTPException(422, NO_OPEN_TABLES)
+    address = request_address(request)
+    budgets.spend(budgets.rooms, address, "new rooms")
     try:
-        handle, player, token = hub.create_room(body)
+        handle, player, token = hub.create_room(body, address)
     except HubFull as err:
         raise _full(err, hub) from err
     watch.created(handle.room.code)
@@ -113,7 +119,9 @@ async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, bu
         raise HTTPException(404, NO_ROOM)
     budgets.spend(budgets.joins, address, "joins")
     try:
-        joined = hub.join_room(code, body.name)
+        joined = hub.join_room(code, body.name, address)
+    except Removed as err:  # the host removed this address from the table
+        raise HTTPException(403, err.message) from err
     except RoomError as err:
         raise HTTPException(409, err.message) from err
     if joined is None:

@@ -53,6 +53,8 @@ def test_every_room_error_names_a_documented_code():
         "too_many_bots",
         "slow_down",
         "not_practice",
+        "bad_seat",
+        "removed",
     }
 
     def subclasses(cls):

@@ -35,6 +35,13 @@ class RoomFull(RoomError):
     code = "room_full"
 
 
+class BadSeat(RoomError):
+    """No person the host may remove sits there: an empty seat, a bot's (`remove_bot`
+    takes those), or the host's own."""
+
+    code = "bad_seat"
+
+
 class SpectatorCannotPlay(RoomError):
     code = "spectator"
 
@@ -56,3 +63,9 @@ class NotPractice(RoomError):
     handing the rest of a round to the bots."""
 
     code = "not_practice"
+
+
+class Removed(RoomError):
+    """The host removed this person from the table: they may not join it again."""
+
+    code = "removed"
