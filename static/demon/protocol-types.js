@@ -124,7 +124,7 @@
  * @property {unknown[]} [history]
  * @property {RoundResult | null} [result]
  * @property {boolean} [open] an open table (listed for anyone on the server); absent when not
- * @property {number} [fill_at] a "Play now" lobby: epoch ms when bots fill it and it starts
+ * @property {number | null} [fill_at] a "Play now" lobby: epoch ms when bots fill it and it starts
  */
 
 // ---- events (`event.event`) -------------------------------------------------------------

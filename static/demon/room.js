@@ -13,6 +13,7 @@ import { moveWords } from './announce.js';
 import { cardName, seatColour } from '../cards/cards.js';
 import * as lobbyView from './lobby.js';
 import { createEmotes } from './emotes.js';
+import { withOpenKeys } from '../tables/tables-model.js';
 
 /** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
 /** @typedef {import('./protocol-types.js').DemonEvent} DemonEvent */
@@ -255,8 +256,10 @@ export function mount(container, { code, navigate }) {
   let lastDrawn = -Infinity;
   /** @type {[DemonEvent, BeforeMove | null][]} [event, before] taken in since the last drawing */
   let drawn = [];
-  /** @param {DemonEvent} event */
-  function onEvent(event) {
+  /** @param {DemonEvent} incoming */
+  function onEvent(incoming) {
+    // a `room` event without `open` or `fill_at`: the table is closed, no fill is coming
+    const event = incoming.kind === 'room' ? { ...incoming, state: withOpenKeys(incoming.state) } : incoming;
     const before = view && view.api.beforeEvent ? view.api.beforeEvent(event) : null;
     adoptEvent(model, event, performance.now());
     if (event.kind === 'countdown') countdown.reset();

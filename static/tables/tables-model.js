@@ -189,6 +189,20 @@ export function fillText(fillAt, now, t) {
   return s > 0 ? t('tables.fillIn', { s }) : t('tables.fillNow');
 }
 
+// A `room` event's state with its open-table keys stated. The server leaves `open` and
+// `fill_at` out when they do not hold (Demon's wire bytes stay as they were), and the
+// page takes a `room` event's keys over its own, so a key left out would keep its old
+// value: a table closed would still say "open", a fill cancelled would still count down.
+/**
+ * @template {Record<string, unknown>} S
+ * @param {S} state
+ * @returns {S & { open: boolean, fill_at: number | null }}
+ */
+export function withOpenKeys(state) {
+  const fill = state.fill_at;
+  return { ...state, open: state.open === true, fill_at: typeof fill === 'number' && Number.isFinite(fill) ? fill : null };
+}
+
 // What the answer of POST /api/play-now says to do next: go to the seat it gave, or
 // join the table it names on another process (POST /api/rooms/CODE/join); null for an
 // answer that is neither.

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import {
   REFRESH_BOUNDS, readTable, readTables, tableParts, actionOf, gameWords, seatWords, languageName, newTables,
-  secondsLeft, fillText, playNowStep, playNowErrorKey,
+  secondsLeft, fillText, playNowStep, playNowErrorKey, withOpenKeys,
 } from '../../static/tables/tables-model.js';
 import { t } from '../../static/common/i18n.js';
 
@@ -108,4 +108,12 @@ test('a refused "Play now" in clear words by its status', () => {
   assert.equal(playNowErrorKey(0), 'error.network');
   assert.equal(playNowErrorKey(422), null);
   for (const key of ['tables.off', 'tables.tooMany', 'tables.full']) assert.notEqual(t(key), key);
+});
+
+test("a room event's state states its open-table keys: left out means closed, no fill", () => {
+  assert.deepEqual(withOpenKeys({ phase: 'lobby' }), { phase: 'lobby', open: false, fill_at: null });
+  assert.deepEqual(withOpenKeys({ phase: 'lobby', open: true, fill_at: 5 }), { phase: 'lobby', open: true, fill_at: 5 });
+  // taken over a state that was open and counting: both end
+  const before = { phase: 'lobby', open: true, fill_at: 5, host: 'p1' };
+  assert.deepEqual({ ...before, ...withOpenKeys({ phase: 'lobby' }) }, { phase: 'lobby', open: false, fill_at: null, host: 'p1' });
 });
