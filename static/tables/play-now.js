@@ -41,15 +41,22 @@ export function createPlayNow({ navigate, name }) {
         h('input', { type: 'radio', name: 'play-now-game', id: `play-now-game-${g}`, value: g, checked: g === game,
           onchange: () => { game = g; } }),
         h('span', { class: 'game-option-name', text: gameName(g, t) }))));
-    const levels = h('select', { id: 'play-now-level', name: 'level',
-      onchange: (/** @type {Event} */ e) => { level = /** @type {HTMLSelectElement} */ (e.target).value; setPref('practiceLevel', level); } },
-    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === level }, levelChoiceLabel(lv))));
+    // the levels by their short names (a phone's select cuts a long one), what the chosen
+    // one means below it, read with it
+    const hint = h('p', { class: 'note level-hint', id: 'play-now-level-hint', text: levelChoiceLabel(level) });
+    const levels = h('select', { id: 'play-now-level', name: 'level', 'aria-describedby': hint.id,
+      onchange: (/** @type {Event} */ e) => {
+        level = /** @type {HTMLSelectElement} */ (e.target).value;
+        setPref('practiceLevel', level);
+        hint.textContent = levelChoiceLabel(level);
+      } },
+    BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === level }, t(`bots.level.${lv}`))));
     replaceChildren(el,
       h('h2', { id: 'play-now-title', text: t('tables.playNowTitle') }),
       h('p', { class: 'lead', text: t('tables.playNowLead') }),
       h('label', { for: 'play-now-name' }, h('span', { text: t('home.yourName') }), nameInput),
       h('div', { class: 'game-fields' }, games),
-      h('label', { for: 'play-now-level' }, h('span', { text: t('tables.botLevel') }), levels),
+      h('label', { for: 'play-now-level' }, h('span', { text: t('tables.botLevel') }), levels), hint,
       error ? h('p', { class: 'error', role: 'alert', text: error }) : null,
       h('button', { type: 'submit', class: 'primary big', id: 'play-now', disabled: busy }, t('tables.playNow')));
   }

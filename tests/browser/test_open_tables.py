@@ -19,15 +19,17 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import RACE_SEED, PageProblems
+from tests.browser.conftest import ARTIFACTS, RACE_SEED, PageProblems
 from tests.browser.helpers import create_room, join_by_link, no_horizontal_scroll, settled
 from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_home_page import TEXT_WIDTH
 from tests.support.live_server import LiveServer
 
 # The server's PLAY_NOW_WAIT_S (app/demon/hub/open_tables.py): from a play-now table's
 # creation to its bots.
 PLAY_NOW_WAIT_S = 20
 REFRESH_S = 5  # GET /api/tables' refresh_s: the list follows a change within one poll
+SHOTS = ARTIFACTS / "open-tables"  # each size's home page and lobby, to look at
 
 SIZES = {
     "1280x800": {"width": 1280, "height": 800},
@@ -77,10 +79,11 @@ def fill_seconds(page: Page) -> int:
 
 def test_strangers_play_now_together_a_third_watches_and_a_lone_one_gets_bots(open_page):
     # a lone "Play now" (Nerts: a table of its own), whose wait runs alongside the others'
-    dan = open_page("dan")
+    dan = open_page("dan", viewport=SIZES["phone"], touch=True)
     expect(dan.locator("#open-tables-band")).to_be_visible()
     dan_code = play_now(dan, "Dan", game="nerts", level="easy")
     expect(dan.locator("#fill-note")).to_be_visible()
+    fits(dan, "lobby", "phone")
     dan_said = fill_seconds(dan)
     dan_from = time.monotonic()
     assert PLAY_NOW_WAIT_S - 3 <= dan_said <= PLAY_NOW_WAIT_S, dan_said
@@ -105,6 +108,8 @@ def test_strangers_play_now_together_a_third_watches_and_a_lone_one_gets_bots(op
     expect(bob.locator("#open-notice")).to_have_text("Open table: anyone on this server may join.")
     expect(bob.locator("#fill-note")).to_be_visible()
     expect(ann.locator(".seats .seat:not(.free)")).to_have_count(2)
+    expect(ann.locator("button.remove-player")).to_have_count(1)  # Bob's
+    fits(ann, "lobby", "1280x900")
 
     # Cat opens the home page: the table is listed, a lobby with a free seat
     cat = open_page("cat")
@@ -214,10 +219,30 @@ def test_the_band_and_the_lobby_fit_every_size(open_page, size):
     visitor.select_option("select.lang", "ru")  # the longest words
     expect(row(visitor, code)).to_contain_text("Хозяин: Maximilianusxyz")
     settled(visitor)
-    for page, where in ((visitor, "home"), (host, "lobby")):
-        problems = page.evaluate(OVERLAPS, where)
-        assert problems == [], f"{size} {where}: {problems}"
-        assert no_horizontal_scroll(page), f"{size} {where}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    visitor.locator("#open-tables-band").screenshot(path=str(SHOTS / f"open-tables-home-{size}.png"))
+    for select in visitor.locator("#open-tables-band select").all():  # no option's words cut
+        room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
+        assert select.evaluate(TEXT_WIDTH) <= room, (size, select.get_attribute("id"))
+    fits(visitor, "home", size)
+
+    # the visitor sits down from the list: the host's lobby has "Remove" beside them, the
+    # visitor's says the table is open
+    visitor.fill("#play-now-name", "Wolfgangamadeus")
+    row(visitor, code).locator("button").click()
+    expect(visitor.locator("#open-notice")).to_be_visible()
+    expect(host.locator("button.remove-player")).to_be_visible()
+    host.screenshot(path=str(SHOTS / f"open-tables-lobby-{size}.png"), full_page=True)
+    visitor.screenshot(path=str(SHOTS / f"open-tables-lobby-visitor-{size}.png"), full_page=True)
+    fits(host, "lobby", size)
+    fits(visitor, "lobby", size)
+
+
+def fits(page: Page, where: str, size: str) -> None:
+    settled(page)
+    problems = page.evaluate(OVERLAPS, where)
+    assert problems == [], f"{size} {where}: {problems}"
+    assert no_horizontal_scroll(page), f"{size} {where}"
 
 
 # Every element of the open tables' band (home) or the lobby's additions, and the rows'
@@ -232,7 +257,7 @@ OVERLAPS = """(where) => {
     const root = where === 'home' ? document.querySelector('#open-tables-band') : document.querySelector('.lobby');
     if (!root) return ['nothing drawn'];
     for (const el of root.querySelectorAll('button, input, select, label, h2, p, span, li')) {
-        if (!shown(el)) continue;
+        if (!shown(el) || el.closest('.sr-only')) continue;
         const r = el.getBoundingClientRect();
         if (r.left < -0.5 || r.right > width + 0.5) out.push(`${el.tagName}.${el.className} off the window`);
         if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== 'visible') out.push(`${el.tagName}.${el.className} cut`);
