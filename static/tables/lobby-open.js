@@ -12,7 +12,6 @@
 import { h, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { nameOf } from '../demon/bot-badge.js';
-import { fetchTables } from './tables-api.js';
 import { fillText, readTables } from './tables-model.js';
 
 /** @typedef {import('../demon/protocol-types.js').RoomState} RoomState */
@@ -45,10 +44,12 @@ export function createLobbyOpen(ctx) {
   // Asked once, by the host only (the others have no switch to show).
   function askServer() {
     asked = true;
-    fetchTables(null).then((got) => {
-      if (got.changed) serverHasThem = readTables(got.data).enabled;
-      if (state) update(state);
-    }, () => { /* not known: the switch stays hidden, the notice still follows the room */ });
+    fetch('/api/tables', { cache: 'no-store', credentials: 'same-origin' })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((data) => {
+        serverHasThem = readTables(data).enabled;
+        if (state) update(state);
+      }, () => { /* not known: the switch stays hidden, the notice still follows the room */ });
   }
 
   /** @param {RoomState} next */

@@ -13,10 +13,9 @@
 
 import { h, keyedChildren, replaceChildren, setHidden } from '../common/dom.js';
 import { t, getLang } from '../common/i18n.js';
-import { api } from '../common/api.js';
+import { api, ApiError } from '../common/api.js';
 import { setRoomCreds } from '../common/storage.js';
 import { errorText } from '../common/ui.js';
-import { fetchTables } from './tables-api.js';
 import { readTables, tableParts, actionOf, gameWords, seatWords, languageName, newTables } from './tables-model.js';
 import { createPlayNow } from './play-now.js';
 
@@ -34,6 +33,23 @@ import { createPlayNow } from './play-now.js';
 
 // A poll that failed waits longer each time, up to this many intervals.
 const MOST_BACKOFF = 6;
+
+// GET /api/tables with the last answer's ETag: `{changed: false}` on a 304. `no-store`:
+// the page makes its own conditional request and reads the 304 itself (common/api.js
+// has no conditional request).
+/**
+ * @param {string | null} etag
+ * @returns {Promise<{ changed: false } | { changed: true, etag: string | null, data: unknown }>}
+ */
+export async function fetchTables(etag) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json' };
+  if (etag) headers['If-None-Match'] = etag;
+  const response = await fetch('/api/tables', { headers, cache: 'no-store', credentials: 'same-origin' });
+  if (response.status === 304) return { changed: false };
+  if (!response.ok) throw new ApiError(response.status, `HTTP ${response.status}`);
+  return { changed: true, etag: response.headers.get('ETag'), data: await response.json() };
+}
 
 /**
  * @param {{ navigate: (path: string) => void, name: NameField }} options

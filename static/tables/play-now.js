@@ -7,16 +7,37 @@
 
 import { h, replaceChildren } from '../common/dom.js';
 import { t, getLang } from '../common/i18n.js';
-import { api } from '../common/api.js';
+import { api, ApiError } from '../common/api.js';
 import { getPref, setPref, setRoomCreds } from '../common/storage.js';
 import { errorText } from '../common/ui.js';
 import { BOT_LEVELS, levelChoiceLabel } from '../demon/bot-badge.js';
 import { GAMES, gameName } from '../racing/game-options.js';
-import { postPlayNow } from './tables-api.js';
 import { playNowStep, playNowErrorKey } from './tables-model.js';
 
 /** @typedef {import('../racing/game-options.js').Game} Game */
 /** @typedef {import('../common/api.js').SeatGrant} SeatGrant */
+
+// POST /api/play-now: the answer as it came (tables-model.js playNowStep reads it), or an
+// ApiError with the status and the server's words, as common/api.js throws.
+/**
+ * @param {{ name: string, level: string, language: string, game: Game }} body
+ * @returns {Promise<unknown>}
+ */
+async function postPlayNow(body) {
+  let response;
+  try {
+    response = await fetch('/api/play-now', { method: 'POST', cache: 'no-store', credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'network');
+  }
+  /** @type {{ detail?: unknown } | null} */
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError(response.status, data && typeof data.detail === 'string' ? data.detail : `HTTP ${response.status}`, data);
+  }
+  return data;
+}
 
 /**
  * @param {{ navigate: (path: string) => void, name: import('./open-tables.js').NameField }} options

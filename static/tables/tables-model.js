@@ -1,11 +1,6 @@
-// Open tables and "Play now" as the home page and the lobby read them, pure: no DOM, no
-// clock of its own (the time is passed in), the words from the `t` a caller passes in.
-//
-// On the wire (docs/protocol.md, "Open tables"): GET /api/tables answers
-// `{enabled, refresh_s, tables: [Table]}`; POST /api/play-now answers a seat (the same
-// `SeatGrant` as a join, plus `fill_at`) or, when the table is on another process,
-// `{join: CODE}`. Anything the page does not understand in a table is left out of the
-// list rather than shown half: the server stays the judge, the list only shows it.
+// Open tables and "Play now" as the home page and the lobby read them (docs/protocol.md,
+// "Open tables"), pure: no DOM, the time and the words (`t`) passed in. A table the page
+// does not understand is left out of the list rather than shown half.
 
 import { gameLine } from '../racing/game-options.js';
 import { LANGUAGES } from '../common/language.js';
@@ -34,7 +29,7 @@ import { LANGUAGES } from '../common/language.js';
  * @typedef {{ enabled: boolean, refreshS: number, tables: OpenTable[] }} TableList
  */
 
-/** The slowest and quickest polls the page makes, whatever the server says (seconds). */
+/** The quickest and slowest polls, whatever the server says (seconds). */
 export const REFRESH_BOUNDS = Object.freeze({ min: 2, max: 60, fallback: 5 });
 
 /**
@@ -53,7 +48,7 @@ function isCount(n) {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0;
 }
 
-// One table as it came, or null when it is not one the page can show.
+// One table as it came, or null when the page cannot show it.
 /**
  * @param {unknown} raw
  * @returns {OpenTable | null}
@@ -80,9 +75,8 @@ export function readTable(raw) {
   };
 }
 
-// The answer of GET /api/tables as the page keeps it: tables it cannot show left out,
-// the poll's interval kept within REFRESH_BOUNDS. An answer that is not one at all is a
-// list that is off (nothing shown), not an error on the page.
+// GET /api/tables' answer as the page keeps it; one that is not an answer is a list
+// that is off (nothing shown), not an error on the page.
 /**
  * @param {unknown} answer
  * @returns {TableList}
@@ -103,8 +97,8 @@ export function readTables(answer) {
   return { enabled: answer.enabled === true, refreshS, tables };
 }
 
-// What a row is drawn from, for the keyed list (common/keyed.js compares parts with
-// Object.is, and each poll parses new objects): every field, as text.
+// What a row is drawn from (common/keyed.js compares parts with Object.is, and each
+// poll parses new objects): every field, as text.
 /**
  * @param {OpenTable} table
  * @param {string} lang the page's language (a row is redrawn in a new one)
@@ -145,16 +139,14 @@ export function seatWords(table, t) {
   return t('tables.seats', { taken, max: table.max_players, who: who.join(', ') });
 }
 
-// The host's language by its own name ("Deutsch"), or the code for one this page does
-// not speak.
+// The host's language by its own name ("Deutsch"), else its code.
 /** @param {string} code */
 export function languageName(code) {
   const known = LANGUAGES.find(([c]) => c === code);
   return known ? known[1] : code;
 }
 
-// The codes of `tables` not in `seen`: the tables that appeared since the last poll
-// (a screen reader is told of those, politely, not of every poll).
+// The tables that appeared since the last poll (a screen reader is told of those).
 /**
  * @param {ReadonlySet<string>} seen
  * @param {readonly OpenTable[]} tables
@@ -189,10 +181,9 @@ export function fillText(fillAt, now, t) {
   return s > 0 ? t('tables.fillIn', { s }) : t('tables.fillNow');
 }
 
-// A `room` event's state with its open-table keys stated. The server leaves `open` and
-// `fill_at` out when they do not hold (Demon's wire bytes stay as they were), and the
-// page takes a `room` event's keys over its own, so a key left out would keep its old
-// value: a table closed would still say "open", a fill cancelled would still count down.
+// A `room` event's state with `open` and `fill_at` stated: the server leaves them out
+// when they do not hold, and the page takes a room event's keys over its own, so a key
+// left out would keep its old value (a closed table still "open").
 /**
  * @template {Record<string, unknown>} S
  * @param {S} state
@@ -203,9 +194,8 @@ export function withOpenKeys(state) {
   return { ...state, open: state.open === true, fill_at: typeof fill === 'number' && Number.isFinite(fill) ? fill : null };
 }
 
-// What the answer of POST /api/play-now says to do next: go to the seat it gave, or
-// join the table it names on another process (POST /api/rooms/CODE/join); null for an
-// answer that is neither.
+// What POST /api/play-now's answer says to do: go to the seat it gave, or join the
+// table it names on another process (POST /api/rooms/CODE/join); null: neither.
 /**
  * @param {unknown} answer
  * @returns {{ kind: 'seat', code: string } | { kind: 'join', code: string } | null}
@@ -221,8 +211,7 @@ export function playNowStep(answer) {
   return null;
 }
 
-// The words for a refused "Play now" by its HTTP status, as an i18n key; null for a
-// status whose server text (or the generic one) says it best.
+// A refused "Play now"'s words by its status (an i18n key); null: the server's own.
 /**
  * @param {number} status
  * @returns {string | null}
