@@ -133,10 +133,10 @@ class PublicState(TypedDict):
     history: list[RoundResult]
     result: MatchResult | None
     round: NotRequired[RoundView | None]  # absent from a `room` event, except after a rematch
-    # Open tables (docs/protocol.md): present only when set, so a closed table's bytes
-    # are what they were before open tables.
-    open: NotRequired[bool]  # listed for strangers
-    fill_at: NotRequired[int]  # epoch ms: a play-now lobby fills with bots and starts
+    # Open tables (docs/protocol.md): present only at a table that was ever open (a
+    # play-now one), so the bytes of every other table are what they were before.
+    open: NotRequired[bool]  # listed for strangers (false: it was, and the host closed it)
+    fill_at: NotRequired[int | None]  # epoch ms: a play-now lobby fills with bots and starts
 
 
 # --- events (the `event` field of an `event` message) ----------------------------------

@@ -89,7 +89,7 @@ class Hub:
                 handle = RoomHandle(room)
                 self.rooms[room.code] = handle
                 self.bots.poke(handle)  # a restored room's bots carry on
-                self.open_tables.watch(handle)  # a play-now lobby's bots come when due (now, if past)
+                self.open_tables.restored(handle)  # a play-now lobby's bots come when due
                 log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v, bots=len(room.bots()))
         self.timers.start()
 
@@ -138,7 +138,7 @@ class Hub:
             Options.chosen(body.rounds, body.time_limit_s, body.max_players, body.game, body.house_rules)
         )
         room.listed = body.listed
-        room.door.open = body.open
+        room.door.set_open(body.open)
         room.door.language = body.language
         handle = RoomHandle(room)
         self.rooms[room.code] = handle

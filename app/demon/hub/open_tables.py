@@ -9,9 +9,10 @@ the second finds the table the first opened.
 
 A play-now lobby's time (`Door.fill_at`) is wall-clock, saved with the room: a timer
 on the event loop wakes the room then (`watch`), and a room restored after its time
-passed is filled at once when the hub starts. At that moment the seats of people with
-no socket open are given up (somebody who pressed and went away must not hold a seat at
-a table of strangers), the empty seats are filled with bots of the level the person who
+passed is given `RESTORED_WAIT_S` more, so that its people, whose sockets the restart
+closed, are back before it fills. At that moment the seats of people who never opened
+their socket, or lost it more than `AWAY_S` ago, are given up (somebody who pressed and
+went away must not hold a seat at a table of strangers), the empty seats are filled with bots of the level the person who
 opened the table chose, and the round starts. The bots are paid for by that person's
 address (`charge`: the web edge's per-address bot budget) and counted against the
 server's `DEMON_MAX_BOTS`; refused either way, the round starts with the people there
@@ -39,6 +40,8 @@ PLAY_NOW_SEATS = 4
 # Seats one address may hold at once in play-now lobbies still waiting for players: a
 # household behind one address plays together, a loop of presses is refused (429).
 WAITING_SEATS_PER_ADDRESS = 4
+RESTORED_WAIT_S = 10.0  # a restored lobby's time, at the earliest: its people reconnect first
+AWAY_S = 10.0  # a person without a socket this long when the bots come loses the seat
 NO_BOTS = "No bots are free to fill this table now: it stays open for other players to join."
 
 
@@ -114,6 +117,14 @@ class OpenTables:
             self.payers[handle.room.code] = payer
         self.watch(handle)
 
+    def restored(self, handle: RoomHandle) -> None:
+        """A room the store gave back: its play-now time, if it has one, is kept, but not
+        sooner than `RESTORED_WAIT_S` from now (its people are reconnecting)."""
+        door = handle.room.door
+        if door.fill_at is not None:
+            door.fill_at = max(door.fill_at, self.wall() + RESTORED_WAIT_S)
+            self.watch(handle)
+
     def watch(self, handle: RoomHandle) -> None:
         """Wake the room when its `fill_at` comes (at once if it passed: a restored room).
         Without a running loop (room tests), `tick` is called by hand."""
@@ -166,8 +177,10 @@ class OpenTables:
 
     def _fill(self, handle: RoomHandle) -> None:
         room, now = handle.room, self.clock()
-        for person in [p for p in room.seating.seated() if p.bot is None and not p.connected]:
-            self.outbox.publish(handle, room.leave(person, now))  # pressed and went away
+        for person in room.seating.seated():
+            away = person.dropped_at is None or now - person.dropped_at >= AWAY_S
+            if person.bot is None and not person.connected and away:
+                self.outbox.publish(handle, room.leave(person, now))  # pressed and went away
         host = room.seating.by_id(room.host) if room.host else None
         if host is None or host.bot is not None or not room.has_people():
             self.outbox.publish(handle, Outcome(events=[room.room_event()]))

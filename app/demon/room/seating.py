@@ -313,6 +313,7 @@ class DoorJson(TypedDict):
     fill_at: float | None  # epoch seconds
     fill_level: str
     removed: list[str]  # `address_mark`s of the people the host removed
+    ever_open: NotRequired[bool]  # older files have none: as `open`
 
 
 def address_mark(code: str, address: str) -> str:
@@ -330,9 +331,13 @@ class Door:
     `fill_at` (wall-clock epoch seconds, so the time survives a restart; None once it
     filled, started or was closed). `removed`: the marks of people the host removed;
     `marks`: each person's mark by player id, for this run of the server only (never
-    saved: after a restart, removing a person bars their seat but not their address)."""
+    saved: after a restart, removing a person bars their seat but not their address).
+    `ever_open`: the table was open once, so its view says `"open": false` once closed
+    (a page merges a `room` event's keys into what it holds: a key that merely went
+    away would leave it believing the table open)."""
 
     open: bool = False
+    ever_open: bool = False
     language: str = "en"
     play_now: bool = False
     fill_at: float | None = None
@@ -343,6 +348,7 @@ class Door:
     def set_open(self, is_open: bool) -> None:
         """Closing a play-now table cancels its bots: nobody new will come to be waited for."""
         self.open = is_open
+        self.ever_open = self.ever_open or is_open
         if not is_open:
             self.fill_at = None
 
@@ -367,7 +373,7 @@ class Door:
             self.removed.add(mark)
 
     def is_default(self) -> bool:
-        return not self.open and not self.play_now and not self.removed and self.language == "en"
+        return not self.ever_open and not self.play_now and not self.removed and self.language == "en"
 
     def to_json(self) -> DoorJson:
         return DoorJson(
@@ -377,6 +383,7 @@ class Door:
             fill_at=self.fill_at,
             fill_level=self.fill_level,
             removed=sorted(self.removed),
+            ever_open=self.ever_open,
         )
 
     @classmethod
@@ -388,4 +395,5 @@ class Door:
             fill_at=d["fill_at"],
             fill_level=d["fill_level"],
             removed=set(d["removed"]),
+            ever_open=d.get("ever_open", d["open"]),
         )

@@ -140,11 +140,12 @@ def public_state(room: ShownRoom, now: float, *, with_round: bool) -> out.Public
     )
     if with_round:
         state["round"] = room.round_view()
-    door = room.door
-    if door.open:
-        state["open"] = True
-    if door.fill_at is not None and room.phase is Phase.LOBBY:
-        state["fill_at"] = int(door.fill_at * 1000)
+    door = room.door  # its keys only at a table that was ever open: Demon's bytes stay as they were
+    if door.ever_open:
+        state["open"] = door.open
+    if door.play_now:
+        fill_at = door.fill_at if room.phase is Phase.LOBBY else None
+        state["fill_at"] = int(fill_at * 1000) if fill_at is not None else None
     return state
 
 
