@@ -16,7 +16,7 @@ import { t, getLang } from '../common/i18n.js';
 import { api, ApiError } from '../common/api.js';
 import { setRoomCreds } from '../common/storage.js';
 import { errorText } from '../common/ui.js';
-import { readTables, tableParts, actionOf, gameWords, seatWords, languageName, newTables } from './tables-model.js';
+import { nextPoll, readTables, tableParts, actionOf, gameWords, seatWords, languageName, newTables } from './tables-model.js';
 import { createPlayNow } from './play-now.js';
 
 /** @typedef {import('./tables-model.js').OpenTable} OpenTable */
@@ -30,9 +30,6 @@ import { createPlayNow } from './play-now.js';
  * @property {(id: string) => HTMLInputElement} input a name field with this id
  * @property {() => string | null} clean the name, saved; null when there is none fit
  */
-
-// A poll that failed waits longer each time, up to this many intervals.
-const MOST_BACKOFF = 6;
 
 // GET /api/tables with the last answer's ETag: `{changed: false}` on a 304. `no-store`:
 // the page makes its own conditional request and reads the 304 itself (common/api.js
@@ -152,9 +149,8 @@ export function createOpenTables({ navigate, name }) {
     } finally {
       polling = false;
     }
-    if (destroyed || !enabled() && list !== null) return; // off: nothing to keep asking
-    const refreshS = list ? list.refreshS : 5;
-    timer = setTimeout(poll, refreshS * 1000 * Math.min(MOST_BACKOFF, 1 + failures));
+    const wait = destroyed ? null : nextPoll(list, document.visibilityState === 'visible', failures);
+    if (wait !== null) timer = setTimeout(poll, wait);
   }
 
   // Hidden: the pending poll is dropped; visible again: asked at once.

@@ -48,6 +48,23 @@ function isCount(n) {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0;
 }
 
+// A poll that failed waits longer each time, up to this many intervals.
+const MOST_BACKOFF = 6;
+
+// When to ask for the list again (ms), or null: not while the page is hidden (it asks
+// at once when shown again), and never once the server said open tables are off.
+/**
+ * @param {TableList | null} list the last answer (null: none yet)
+ * @param {boolean} visible document.visibilityState is 'visible'
+ * @param {number} failures polls that failed in a row
+ * @returns {number | null}
+ */
+export function nextPoll(list, visible, failures) {
+  if (!visible || (list !== null && !list.enabled)) return null;
+  const refreshS = list ? list.refreshS : REFRESH_BOUNDS.fallback;
+  return refreshS * 1000 * Math.min(MOST_BACKOFF, 1 + failures);
+}
+
 // One table as it came, or null when the page cannot show it.
 /**
  * @param {unknown} raw

@@ -154,6 +154,8 @@ def test_strangers_play_now_together_a_third_watches_and_a_lone_one_gets_bots(op
 
 def test_the_host_closes_and_reopens_an_open_table_and_the_list_follows_live(open_page):
     cat = open_page("cat")
+    polls = []  # what each of Cat's polls of the list was answered
+    cat.on("response", lambda r: polls.append(r.status) if r.url.endswith("/api/tables") else None)
     expect(cat.locator("#open-tables-band")).to_be_visible()
     axe_violations(cat, "home with the open tables")
 
@@ -179,6 +181,12 @@ def test_the_host_closes_and_reopens_an_open_table_and_the_list_follows_live(ope
     ann.check("#lobby-open")  # and open it again
     expect(bob.locator("#open-notice")).to_be_visible()
     expect(listed).to_contain_text("2 of 3 seats: 2 people", timeout=(REFRESH_S + 3) * 1000)
+    # nothing changes now: the next poll is asked with the ETag and answered 304
+    deadline = time.monotonic() + 2 * REFRESH_S + 3
+    while 304 not in polls and time.monotonic() < deadline:
+        cat.wait_for_timeout(250)
+    assert 304 in polls, polls
+    assert cat.locator("#tables-said").inner_text() == "A new open table: Demon, hosted by Ann."  # its last news only
 
 
 def test_the_host_removes_a_person_whose_page_says_so_and_does_not_reconnect(open_page):

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import {
   REFRESH_BOUNDS, readTable, readTables, tableParts, actionOf, gameWords, seatWords, languageName, newTables,
-  secondsLeft, fillText, playNowStep, playNowErrorKey, withOpenKeys,
+  secondsLeft, fillText, playNowStep, playNowErrorKey, withOpenKeys, nextPoll,
 } from '../../static/tables/tables-model.js';
 import { t } from '../../static/common/i18n.js';
 
@@ -116,4 +116,14 @@ test("a room event's state states its open-table keys: left out means closed, no
   // taken over a state that was open and counting: both end
   const before = { phase: 'lobby', open: true, fill_at: 5, host: 'p1' };
   assert.deepEqual({ ...before, ...withOpenKeys({ phase: 'lobby' }) }, { phase: 'lobby', open: false, fill_at: null, host: 'p1' });
+});
+
+test('the list is asked again every refresh_s while visible, later after failures, never hidden or off', () => {
+  const on = readTables({ enabled: true, refresh_s: 5, tables: [] });
+  assert.equal(nextPoll(on, true, 0), 5000);
+  assert.equal(nextPoll(null, true, 0), REFRESH_BOUNDS.fallback * 1000, 'no answer yet: the usual wait');
+  assert.equal(nextPoll(on, false, 0), null, 'a hidden page asks nothing (it asks when shown again)');
+  assert.equal(nextPoll(readTables({ enabled: false, refresh_s: 5 }), true, 0), null, 'off: never again');
+  assert.equal(nextPoll(on, true, 1), 10_000);
+  assert.equal(nextPoll(on, true, 50), 30_000, 'at most six intervals');
 });
