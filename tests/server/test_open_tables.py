@@ -245,3 +245,36 @@ def test_with_open_tables_off_there_is_no_list_no_play_now_and_no_open_table(clo
         await host.close()
 
     asyncio.run(main())
+
+
+# ----------------------------------------------------------------- pressing in a loop
+
+
+@pytest.fixture(scope="module")
+def budget_server(tmp_path_factory):
+    """Small room budgets: an address may open 3 tables, then one a minute."""
+    with LiveServer(tmp_path_factory.mktemp("budget"), room_create_burst=3, room_create_per_min=1, **SETTINGS) as srv:
+        yield srv
+
+
+def test_pressing_in_a_loop_fills_tables_and_meets_the_budgets(budget_server):
+    async def main():
+        async def press(address: str, game: str = "demon") -> httpx.Response:
+            return await post(budget_server, "/api/play-now", {"name": "Loop", "game": game}, address)
+
+        loop, other = "203.0.113.50", "203.0.113.51"
+        first = [(await press(loop, game)).json()["code"] for game in ("demon", "demon", "nerts", "nerts")]
+        assert first[0] == first[1] != first[2] == first[3]  # one lobby of each game
+        refused = await press(loop)  # 4 seats waiting for players already
+        assert refused.status_code == 429 and "seats at open tables" in refused.json()["detail"]
+        for game, code in (("demon", first[0]), ("nerts", first[2])):  # somebody else fills both
+            for _ in range(2):
+                assert (await press(other, game)).json()["code"] == code
+        answers = [(await press(loop)).json() for _ in range(4)]
+        assert all("code" in a for a in answers), answers
+        codes = [a["code"] for a in answers]
+        assert len(set(codes)) == 1 and codes[0] not in first  # the third table, filled by the loop
+        over = await press(loop)  # a fourth table would pass the address's room budget
+        assert over.status_code == 429 and "new rooms" in over.json()["detail"]
+
+    asyncio.run(main())
