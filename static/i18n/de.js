@@ -530,7 +530,7 @@ export default {
   'tables.playNow': 'Sofort spielen',
   'tables.botLevel': 'Stärke der Bots, falls welche mitspielen',
   'tables.off': 'Dieser Server hat keine offenen Tische.',
-  'tables.tooMany': 'Vorerst zu viele Tische von deiner Adresse. Warte eine Minute und versuch es noch einmal.',
+  'tables.tooMany': 'Deine Adresse hat schon so viele Tische und wartende Plätze, wie erlaubt sind. Spiel erst dort, oder versuch es in einer Minute noch einmal.',
   'tables.full': 'Der Server ist gerade voll. Versuch es in einer Minute noch einmal.',
   'tables.openChoice': 'Offener Tisch: jeder auf diesem Server darf sich dazusetzen',
   'tables.openNotice': 'Offener Tisch: jeder auf diesem Server darf sich dazusetzen.',

@@ -543,7 +543,7 @@ export default {
   'tables.playNow': 'Play now',
   'tables.botLevel': 'Level of the bots, if any',
   'tables.off': 'This server has no open tables.',
-  'tables.tooMany': 'Too many tables from your address for now. Wait a minute and try again.',
+  'tables.tooMany': 'Your address already holds as many tables and waiting seats as it may. Play those first, or try again in a minute.',
   'tables.full': 'The server is full right now. Try again in a minute.',
   'tables.openChoice': 'Open table: anyone on this server may join',
   'tables.openNotice': 'Open table: anyone on this server may join.',

@@ -530,7 +530,7 @@ export default {
   'tables.playNow': 'Pelaa heti',
   'tables.botLevel': 'Bottien taso, jos niitä tarvitaan',
   'tables.off': 'Tällä palvelimella ei ole avoimia pöytiä.',
-  'tables.tooMany': 'Osoitteestasi on nyt liikaa pöytiä. Odota minuutti ja yritä uudelleen.',
+  'tables.tooMany': 'Osoitteellasi on jo niin monta pöytää ja odottavaa paikkaa kuin sallitaan. Pelaa ne ensin tai yritä uudelleen minuutin päästä.',
   'tables.full': 'Palvelin on juuri nyt täynnä. Yritä uudelleen minuutin päästä.',
   'tables.openChoice': 'Avoin pöytä: kuka tahansa tällä palvelimella saa liittyä',
   'tables.openNotice': 'Avoin pöytä: kuka tahansa tällä palvelimella saa liittyä.',

@@ -532,7 +532,7 @@ export default {
   'tables.playNow': 'Joacă acum',
   'tables.botLevel': 'Nivelul boților, dacă e nevoie de ei',
   'tables.off': 'Acest server nu are mese deschise.',
-  'tables.tooMany': 'Prea multe mese de la adresa ta deocamdată. Așteaptă un minut și încearcă din nou.',
+  'tables.tooMany': 'Adresa ta are deja câte mese și locuri în așteptare îi sunt permise. Joacă mai întâi acolo sau încearcă din nou peste un minut.',
   'tables.full': 'Serverul este plin acum. Încearcă din nou peste un minut.',
   'tables.openChoice': 'Masă deschisă: oricine de pe acest server se poate așeza',
   'tables.openNotice': 'Masă deschisă: oricine de pe acest server se poate așeza.',

@@ -309,3 +309,34 @@ def test_with_open_tables_off_the_page_shows_none_of_it(browser, tmp_path):
         finally:
             context.close()
     assert not problems.items, problems.items
+
+
+def test_a_refused_play_now_says_why_in_clear_words(browser, tmp_path):
+    """On a server of its own: an address holding four seats in play-now lobbies still
+    waiting for players is refused another (429); the page says so and stays put."""
+    srv = LiveServer(tmp_path / "refused")
+    problems = PageProblems()
+    with srv:
+        context = browser.new_context(base_url=srv.base)
+        try:
+            page = context.new_page()
+            problems.watch(page, "eve")
+            page.goto("/")
+            expect(page.locator("#play-now")).to_be_visible()
+            press = """([name, game]) => fetch('/api/play-now', {method: 'POST',
+                headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({name, level: 'easy', language: 'en', game})}).then((r) => r.status)"""
+            # three seats at a Nerts lobby and one at a Demon lobby, all still waiting
+            presses = [("E1", "nerts"), ("E2", "nerts"), ("E3", "nerts"), ("E4", "demon")]
+            assert [page.evaluate(press, p) for p in presses] == [200, 200, 200, 200]
+            page.fill("#play-now-name", "Eve")
+            page.click("#play-now")
+            expect(page.locator("#play-now-form .error")).to_have_text(
+                "Your address already holds as many tables and waiting seats as it may. Play those first, or try again in a minute."
+            )
+            expect(page).to_have_url(re.compile(r"/$"))
+        finally:
+            context.close()
+    # the refusal asked for (the answer, and the browser's console line about it), nothing else
+    expected = ("HTTP 429: POST", "status of 429 (Too Many Requests)")
+    assert len(problems.items) == 2 and all(any(e in item for e in expected) for item in problems.items), problems.items
