@@ -119,13 +119,11 @@ export function createOpenTables({ navigate, name }) {
 
   /** @param {TableList} next */
   function apply(next) {
-    const wasEnabled = enabled();
     const fresh = seen === null ? [] : newTables(seen, next.tables);
     list = next;
     seen = new Set(next.tables.map((table) => table.code));
     setHidden(el, !next.enabled);
     if (openLabel) setHidden(openLabel, !next.enabled);
-    if (wasEnabled !== next.enabled) playNow.draw();
     drawRows();
     if (fresh.length) {
       said.textContent = fresh.slice(0, 3).map((table) =>
