@@ -74,6 +74,7 @@ def test_an_open_table_is_listed_and_a_page_holding_the_list_gets_304(open_serve
         async with httpx.AsyncClient(base_url=open_server.base, timeout=10) as http:
             first = await http.get("/api/tables")
             assert first.json()["enabled"] is True and first.json()["refresh_s"] == 5
+            assert set(first.json()) == {"enabled", "refresh_s", "tables"}
             assert grant["token"] not in first.text and "198.51.100" not in first.text
             etag = first.headers["etag"]
             again = await http.get("/api/tables", headers={"If-None-Match": etag})

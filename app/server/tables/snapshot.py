@@ -57,26 +57,27 @@ class TablesSnapshot:
         self.enabled = enabled
         self.clock = clock
         self.rebuilds = 0  # local rebuilds since start (the bench reads it)
-        self._local: tuple[float, Built] | None = None
+        self._local: tuple[float, Built, Built] | None = None  # when, for peers (with `shard`), for pages
         self._all: tuple[float, asyncio.Future[Built]] | None = None
         self.remote: list[TableRow] = []  # the other processes' rows, as of the last rebuild
 
-    def local(self) -> Built:
-        """This process's open tables, at most `REBUILD_S` old."""
+    def local(self, *, for_peer: bool = True) -> Built:
+        """This process's open tables, at most `REBUILD_S` old; `for_peer`: the answer to
+        `?scope=local`, which names this process's shard."""
         now = self.clock()
         if not self.enabled:
             return built([], enabled=False)
         if self._local is None or now - self._local[0] >= REBUILD_S:
-            rows = [row for handle in self.hub.rooms.values() if (row := table_row(handle.room)) is not None]
-            self._local = (now, built(order(rows), shard=self.shard))
+            rows = order([row for handle in self.hub.rooms.values() if (row := table_row(handle.room)) is not None])
+            self._local = (now, built(rows, shard=self.shard), built(rows))
             self.rebuilds += 1
-        return self._local[1]
+        return self._local[1] if for_peer else self._local[2]
 
     async def everything(self) -> Built:
         """Every process's open tables (this one's alone without peers), at most about
         `REBUILD_S` old; concurrent viewers share one rebuild."""
         if not self.enabled or not self.peers.urls:
-            return self.local() if self.enabled else built([], enabled=False)
+            return self.local(for_peer=False)
         now = self.clock()
         if self._all is None or now - self._all[0] >= REBUILD_S:
             self._all = (now, asyncio.ensure_future(self._gather()))
