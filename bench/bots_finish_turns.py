@@ -10,7 +10,9 @@ bots finish every round and asking for the next (a rematch every third), for `--
 Every turn of the event loop is timed in the loop thread's CPU time
 (`time.thread_time`, which a wait for the CPU does not add to); it reports the turns
 of 20, 50 and 100 ms of CPU or more, the longest and what ran in it, the rounds
-finished and the bots' messages a second, beside the loop watch's (wall) figures.
+finished and the bots' messages a second, beside the loop watch's (wall) figures and,
+for every wake-up 100 ms late, how long the kernel says the loop thread waited for a
+core meanwhile (/proc/thread-self/schedstat): a stall of the machine, not of the code.
 `--against DIR` runs another checkout's code the same way, alternating (each run is a
 subprocess importing `app` from its checkout).
 """
@@ -82,6 +84,28 @@ def time_turns(threshold_s: float) -> tuple[list[tuple[float, dict[str, float]]]
     return slow, count
 
 
+def schedstat() -> tuple[float, float]:
+    """This thread's (time on a CPU, time waiting for one) in seconds, from the kernel."""
+    with open("/proc/thread-self/schedstat") as f:
+        on_cpu, waiting = f.read().split()[:2]
+    return int(on_cpu) / 1e9, int(waiting) / 1e9
+
+
+async def watch_waits(stalls: list[tuple[float, float, float]], every_s: float = 0.1) -> None:
+    """The loop watch's question, asked again with the kernel's answer beside it: each
+    wake-up 100 ms late or more, with the CPU the loop thread had and the time it waited
+    for a core over that interval (lateness, CPU, waited)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + every_s
+        cpu0, wait0 = schedstat()
+        await asyncio.sleep(every_s)
+        late = loop.time() - due
+        if late >= 0.1:
+            cpu1, wait1 = schedstat()
+            stalls.append((late, cpu1 - cpu0, wait1 - wait0))
+
+
 async def child(rooms_n: int, seconds: float, game: str) -> dict:
     from app.config import Settings
     from app.demon.hub.connection import Pipe
@@ -132,6 +156,8 @@ async def child(rooms_n: int, seconds: float, game: str) -> dict:
 
     await asyncio.sleep(0.5)  # the first rounds deal (their countdown), outside the timing
     slow, turns = time_turns(0.02)
+    stalls: list[tuple[float, float, float]] = []
+    waits = asyncio.create_task(watch_waits(stalls))
     cpu0, t0, stalls0, actions0 = time.thread_time(), time.monotonic(), watch.stalls, hub.bots.actions
     watch.worst_s = 0.0
     for i in range(rooms_n):
@@ -150,7 +176,14 @@ async def child(rooms_n: int, seconds: float, game: str) -> dict:
         "cpu": (time.thread_time() - cpu0) / elapsed,
         "watch_stalls": watch.stalls - stalls0,
         "watch_worst_ms": watch.worst_s * 1e3,
+        # the stalls the kernel says the loop thread spent mostly waiting for a core
+        "stalls": len(stalls),
+        "machine_stalls": sum(1 for late, _, waited in stalls if waited >= late / 2),
+        "stall_late_s": sum(late for late, _, _ in stalls),
+        "stall_cpu_s": sum(cpu for _, cpu, _ in stalls),
+        "stall_wait_s": sum(waited for _, _, waited in stalls),
     }
+    waits.cancel()
     hub.bots.stopped = True
     for handle in hub.rooms.values():
         hub.bots.forget(handle)
@@ -198,7 +231,10 @@ def main() -> None:
                 f"{r['turns']} loop turns, of CPU >= 20 ms: {r['over_20ms']}, >= 50 ms: {r['over_50ms']}, "
                 f">= 100 ms: {r['over_100ms']}, "
                 f"longest {r['longest_ms']:.0f} ms ({what or '-'}); loop watch (wall): "
-                f"{r['watch_stalls']} stalls, worst {r['watch_worst_ms']:.0f} ms",
+                f"{r['watch_stalls']} stalls, worst {r['watch_worst_ms']:.0f} ms; of {r['stalls']} wake-ups "
+                f"100 ms late, {r['machine_stalls']} spent half their lateness or more waiting for a core "
+                f"(in all: {r['stall_late_s']:.2f} s late, the loop thread on a CPU {r['stall_cpu_s']:.2f} s "
+                f"and waiting for one {r['stall_wait_s']:.2f} s over those intervals)",
                 flush=True,
             )
 

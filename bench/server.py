@@ -143,10 +143,11 @@ def _is_grip_worker(pid: int | None) -> bool:
         return False
 
 
-def loop_stalls_at(port: int) -> int | None:
-    """`demon_loop_stalls_total` of the server on `port` (None: no such metric there)."""
+def loop_stalls_at(port: int, timeout: float = 5.0) -> int | None:
+    """`demon_loop_stalls_total` of the server on `port` (None: no such metric there, or
+    no answer within `timeout`)."""
     try:
-        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=5).text
+        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=timeout).text
     except httpx.HTTPError:
         return None
     for line in text.splitlines():
@@ -1563,6 +1564,7 @@ def run_grip_mode(args: argparse.Namespace) -> None:
 
 FINISH_ADDRESSES = 30  # the client addresses the practice rooms are created from
 FINISH_ROUNDS = 3  # rounds of a practice match: a rematch every third round
+FINISH_READ_S = 30.0  # how long a reading of /metrics or /health may take (a stalled server is slow to answer)
 
 
 class FinishingPerson(DemonSeat):
@@ -1606,7 +1608,7 @@ def loop_lag_buckets(port: int) -> dict[float, int]:
     """`demon_loop_lag_seconds`' cumulative buckets (upper bound -> wake-ups at most
     that late) of the server on `port`; empty when it has none."""
     try:
-        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=5).text
+        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=FINISH_READ_S).text
     except httpx.HTTPError:
         return {}
     out: dict[float, int] = {}
@@ -1632,10 +1634,21 @@ def worst_lag_between(before: dict[float, int], after: dict[float, int]) -> tupl
     return (lower, float("inf"))
 
 
+def main_thread_waits(pid: int) -> float:
+    """Seconds the process's main thread (the rooms' loop) has spent waiting for a core,
+    from the kernel (/proc/PID/task/PID/schedstat): on a shared machine, a loop that
+    waits for a core is late however little it has to do."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def worst_since_start_ms(port: int) -> float:
     """The loop watch's longest lateness since the server started (/health), in ms."""
     try:
-        return float(httpx.get(f"http://{HOST}:{port}/health", timeout=5).json()["loop"]["worst_ms"])
+        return float(httpx.get(f"http://{HOST}:{port}/health", timeout=FINISH_READ_S).json()["loop"]["worst_ms"])
     except (httpx.HTTPError, KeyError, ValueError):
         return float("nan")
 
@@ -1701,15 +1714,15 @@ async def bench_bots_finish(game: str, root: Path, args: argparse.Namespace, wor
             rooms.append(room)
             seats.append(seat)
         driver.phase = Phase("bots-finish", time.monotonic(), args.seconds)
-        stalls0, lag0 = server.loop_stalls(), loop_lag_buckets(port)
-        cpu0, t0 = server.cpu_s(), time.monotonic()
+        stalls0, lag0 = loop_stalls_at(port, FINISH_READ_S), loop_lag_buckets(port)
+        cpu0, t0, wait0 = server.cpu_s(), time.monotonic(), main_thread_waits(server.pid)
         await connect_all(driver, port, seats, lambda s: f"/ws/{s.room.code}")
         clients = [s.ws for s in seats]
         await wait_until(lambda: all(s.welcomed for s in seats), 30, "every socket's welcome", server)
         await asyncio.sleep(max(0.0, t0 + args.seconds - time.monotonic()))
-        cpu1, elapsed = server.cpu_s(), time.monotonic() - t0
+        cpu1, elapsed, wait1 = server.cpu_s(), time.monotonic() - t0, main_thread_waits(server.pid)
         server.check()
-        stalls1, lag1 = server.loop_stalls(), loop_lag_buckets(port)
+        stalls1, lag1 = loop_stalls_at(port, FINISH_READ_S), loop_lag_buckets(port)
         phase = driver.phase
         result: dict[str, Any] = {
             "game": game,
@@ -1721,6 +1734,7 @@ async def bench_bots_finish(game: str, root: Path, args: argparse.Namespace, wor
             "worst": worst_lag_between(lag0, lag1),
             "worst_since_start_ms": worst_since_start_ms(port),
             "server_cpu": (cpu1 - cpu0) / elapsed,
+            "waited": (wait1 - wait0) / elapsed,
             "elapsed": elapsed,
             "errors": dict(driver.errors),
             "closed_early": driver.closed_sockets,
@@ -1729,7 +1743,8 @@ async def bench_bots_finish(game: str, root: Path, args: argparse.Namespace, wor
             f"  {result['rounds']} rounds finished in {elapsed:.0f} s, {result['moves_s']:.0f} bot moves/s; "
             f"loop stalls >= 100 ms: {result['stalls']}; worst lateness {lag_cell(result['worst'])} ms "
             f"(/health since start: {result['worst_since_start_ms']:.0f} ms); server CPU "
-            f"{result['server_cpu'] * 100:.0f}%; load average {loadavg()}",
+            f"{result['server_cpu'] * 100:.0f}%, its loop waiting for a core {result['waited'] * 100:.0f}% of the time; "
+            f"load average {loadavg()}",
             flush=True,
         )
         return result
@@ -1781,6 +1796,9 @@ def run_bots_finish_mode(args: argparse.Namespace) -> None:
         print(f"  {'loop stalls >= 100 ms per run':44} " + ", ".join(str(s) for s in stalls))
         print(f"  {'worst lateness per run (ms, its bucket)':44} " + ", ".join(lag_cell(r["worst"]) for r in rs))
         print(f"  {'server CPU per run (% of a core)':44} " + ", ".join(f"{r['server_cpu'] * 100:.0f}" for r in rs))
+        print(
+            f"  {'its loop waiting for a core (% of the run)':44} " + ", ".join(f"{r['waited'] * 100:.0f}" for r in rs)
+        )
         if errors:
             print(f"  {'error messages (all runs)':44} {dict(errors)}")
         verdict = "met" if total == 0 else "MISSED"
