@@ -33,7 +33,8 @@ the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stop
 itself. `--repeat N` runs every server N times in rotation and reports medians (the
 machine may be shared); `--gc-log` reports the servers' garbage collections (full and young);
 `--profile DIR` records py-spy profiles of each server's saturated phase. `--capacity`
-and `--processes N` are in bench/scale.py. What the figures mean, and the figures
+and `--processes N` are in bench/scale.py. `--bots-finish N` instead fills N practice
+rooms whose people let the bots finish round after round (`run_bots_finish_mode`). What the figures mean, and the figures
 measured: docs/performance.md.
 """
 
