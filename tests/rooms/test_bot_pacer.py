@@ -147,3 +147,32 @@ def test_the_pacer_refuses_a_budget_that_runs_nothing():
     for bad in ({"per_turn": 0}, {"slice_s": 0.0}, {"share": 0.0}, {"share": 1.5}):
         with pytest.raises(ValueError):
             Pacer(**bad)
+
+
+def test_a_turn_that_raises_does_not_stop_the_queue():
+    async def main():
+        pacer = Pacer(per_turn=1)
+        loop = asyncio.get_running_loop()
+        token = loop.call_later(3600, lambda: None)
+        ran: list[str] = []
+
+        def broken() -> None:
+            raise RuntimeError("a bug in one bot")
+
+        pacer.push(token, broken)
+        pacer.push(token, lambda: ran.append("next"))
+        for _ in range(20):
+            await asyncio.sleep(0.001)
+            if ran:
+                break
+        token.cancel()
+        return ran
+
+    loop = asyncio.new_event_loop()
+    errors: list[dict] = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    try:
+        assert loop.run_until_complete(main()) == ["next"]
+    finally:
+        loop.close()
+    assert [str(e.get("exception")) for e in errors] == ["a bug in one bot"]  # reported by the loop, as any callback's

@@ -76,15 +76,17 @@ class Pacer:
         queue = self._queue
         started = self.clock()
         done = 0
-        while queue and done < self.per_turn and (done == 0 or self.clock() - started < self.slice_s):
-            token, turn = queue.popleft()
-            if token.cancelled():
-                continue
-            done += 1
-            turn()  # (the driver's turn catches its own errors: one bot must not stop the rest)
-        self.ran += done
-        self.slices += 1
-        if queue:
-            took = self.clock() - started
-            self._scheduled = True
-            asyncio.get_running_loop().call_later(took * (1 - self.share) / self.share, self._run)
+        try:
+            while queue and done < self.per_turn and (done == 0 or self.clock() - started < self.slice_s):
+                token, turn = queue.popleft()
+                if token.cancelled():
+                    continue
+                done += 1
+                turn()  # (the driver's turn catches its own errors: one bot must not stop the rest)
+        finally:  # even if a turn raised: the others still get their slice
+            self.ran += done
+            self.slices += 1
+            if queue:
+                took = self.clock() - started
+                self._scheduled = True
+                asyncio.get_running_loop().call_later(took * (1 - self.share) / self.share, self._run)
