@@ -14,17 +14,21 @@ NODE_STAMP := node_modules/.installed
 .PHONY: run run-scaled test typecheck lint format lock bench compile clean-compiled clean
 
 # The versions come from the lock files (hashes checked), so every checkout runs and
-# tests what CI tested; the app itself is installed editable without resolving again.
+# tests what CI tested. The server runs from the checkout (`python -m app` from its root),
+# so `make run` installs no package of its own: setuptools' editable install would only
+# add a warning a newcomer cannot act on. The checks and tests install the app editable
+# (mypy and the benches' imports see it), quietly.
 $(APP_STAMP): pyproject.toml requirements.lock
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
-	$(PY) -m pip install --quiet --no-deps -e .
-	touch $(APP_STAMP)
+	@test -x $(PY) || { echo "First start: installing the server's Python packages into $(VENV) (once)..."; $(PYTHON) -m venv $(VENV); }
+	@$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	@touch $(APP_STAMP)
 
 $(STAMP): $(APP_STAMP) requirements-dev.lock
-	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
-	touch $(STAMP)
+	@echo "Installing the test tools into $(VENV) (once)..."
+	@$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-dev.lock
+	@$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e . 2>/dev/null \
+	  || $(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $(STAMP)
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm not found: make test needs Node and npm (tsc, the node tests); see CONTRIBUTING.md"; exit 1; }
@@ -34,7 +38,7 @@ $(NODE_STAMP): package.json package-lock.json
 # `make run` listens on this computer only; `make run HOST=0.0.0.0` lets friends on your
 # network join (the start-up lines print the address to share).
 run: $(APP_STAMP)
-	$(if $(HOST),DEMON_HOST=$(HOST) )$(PY) -m app
+	@$(if $(HOST),DEMON_HOST=$(HOST) )$(PY) -m app
 
 # `make run-scaled N=3`: N server processes behind HAProxy, one address (port 8000); see
 # "Several processes" in docs/self-hosting.md. Needs haproxy (apt-get install haproxy).

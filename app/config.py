@@ -58,7 +58,18 @@ class Settings(BaseSettings):
     persist: bool = Field(True, description="Save rooms and Devil's Grip games to SQLite.")
     log_level: str = Field("info", description="Log level.")
     max_bots: int = Field(400, ge=0, description="Computer players held at once, in all rooms together.")
+    open_tables: bool = Field(
+        True,
+        description='Open tables: hosts may list a table for strangers on this server, and "Play now" seats '
+        "a person at one (false: no list, no Play now, every table is by link only).",
+    )
     daily_time_limit_s: int = Field(300, ge=2, le=3600, description="The daily race's round lasts this long (seconds).")
+    daily_secret: str = Field(
+        "",
+        description="The key mixed into the daily race's deal so that nobody can compute it from the source "
+        "(16 characters or more; docs/daily.md). Unset: one is made on first start and kept in the data "
+        "directory. Required, and the same on every process, with DEMON_PEERS.",
+    )
     bot_think_scale: float = Field(
         1.0, gt=0, le=10, description="Testing only: multiplies every bot's think time (0.05 = twenty times faster)."
     )
@@ -229,6 +240,13 @@ class Settings(BaseSettings):
         description="Testing only: a JSON file of Demon seats (DemonRound.to_json()'s form, 52 cards each); "
         "every round starts from its first seats (app/demon/room/fixed_layout.py).",
     )
+
+    @field_validator("daily_secret")
+    @classmethod
+    def _long_enough(cls, value: str) -> str:
+        if value and len(value) < 16:
+            raise ValueError("DEMON_DAILY_SECRET must be at least 16 characters (or unset)")
+        return value
 
     @field_validator("metrics_allow")
     @classmethod

@@ -33,7 +33,8 @@ the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stop
 itself. `--repeat N` runs every server N times in rotation and reports medians (the
 machine may be shared); `--gc-log` reports the servers' garbage collections (full and young);
 `--profile DIR` records py-spy profiles of each server's saturated phase. `--capacity`
-and `--processes N` are in bench/scale.py. What the figures mean, and the figures
+and `--processes N` are in bench/scale.py. `--bots-finish N` instead fills N practice
+rooms whose people let the bots finish round after round (`run_bots_finish_mode`). What the figures mean, and the figures
 measured: docs/performance.md.
 """
 
@@ -86,27 +87,27 @@ def _dumps(value: object) -> str:
 # ====================================================================== server process
 
 
-def code_version() -> str:
+def code_version(root: Path = ROOT) -> str:
     """The commit the server code comes from (and whether app/ differs from it)."""
     try:
         head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=5
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "app"], cwd=ROOT, capture_output=True, text=True, timeout=5
+            ["git", "status", "--porcelain", "--", "app"], cwd=root, capture_output=True, text=True, timeout=5
         ).stdout.strip()
-        return (head or "?") + (" + uncommitted changes in app/" if dirty else "") + "; " + hot_path()
+        return (head or "?") + (" + uncommitted changes in app/" if dirty else "") + "; " + hot_path(root)
     except (OSError, subprocess.SubprocessError):
         return "?"
 
 
-def hot_path() -> str:
+def hot_path(root: Path = ROOT) -> str:
     """Whether the servers run Demon's hot path compiled (mypyc, `make compile`) or as
     pure Python: asked of the tree they run from (a tree from before the compiled
     variant existed is pure Python)."""
     try:
         answer = subprocess.run(
-            [sys.executable, "-m", "app.support.native", "status"], cwd=ROOT, capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "app.support.native", "status"], cwd=root, capture_output=True, text=True, timeout=60
         )
     except (OSError, subprocess.SubprocessError):
         return "hot path: ?"
@@ -143,10 +144,11 @@ def _is_grip_worker(pid: int | None) -> bool:
         return False
 
 
-def loop_stalls_at(port: int) -> int | None:
-    """`demon_loop_stalls_total` of the server on `port` (None: no such metric there)."""
+def loop_stalls_at(port: int, timeout: float = 5.0) -> int | None:
+    """`demon_loop_stalls_total` of the server on `port` (None: no such metric there, or
+    no answer within `timeout`)."""
     try:
-        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=5).text
+        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=timeout).text
     except httpx.HTTPError:
         return None
     for line in text.splitlines():
@@ -195,13 +197,14 @@ class PhaseServer(Protocol):
 class ServerProcess:
     """A server subprocess, its log file, and its memory and CPU from /proc."""
 
-    def __init__(self, argv: list[str], env: dict, log_path: Path, port: int) -> None:
+    def __init__(self, argv: list[str], env: dict, log_path: Path, port: int, cwd: Path = ROOT) -> None:
         self.argv, self.env, self.log_path, self.port = argv, env, log_path, port
+        self.cwd = cwd  # the checkout whose `app` runs (`python -m app` imports it from there)
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> None:
         log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -1557,6 +1560,252 @@ def run_grip_mode(args: argparse.Namespace) -> None:
         )
 
 
+# ====================================================================== --bots-finish
+
+
+FINISH_ADDRESSES = 30  # the client addresses the practice rooms are created from
+FINISH_ROUNDS = 3  # rounds of a practice match: a rematch every third round
+FINISH_READ_S = 30.0  # how long a reading of /metrics or /health may take (a stalled server is slow to answer)
+
+
+class FinishingPerson(DemonSeat):
+    """`--bots-finish`: the person of a practice room, whose every opponent is a bot. As
+    soon as a round is in play it lets the bots finish (`vote` with `bots_finish`); once
+    the round has ended it asks for the next (`next_round`, or `rematch` when the match
+    is over). It counts the moves it sees (the bots')."""
+
+    def on_message(self, text: str, t: float) -> None:
+        if text.startswith(self.EVENT) and '"kind":"move"' in text[:60]:
+            self.driver.phase.moves_seen = getattr(self.driver.phase, "moves_seen", 0) + 1
+        was_playing = self.playing
+        super().on_message(text, t)
+        if self.playing and not was_playing and text.startswith('{"type":"sna'):
+            self.let_bots_finish()  # a snapshot of a round already in play (the first socket)
+
+    def on_event(self, event: dict) -> None:
+        kind = event["kind"]
+        if kind == "round_started":
+            self.playing = True
+            self.let_bots_finish()
+        elif kind == "round_ended":
+            self.playing = False
+            result = event["result"]
+            self.driver.phase.rounds_ended[result["reason"]] += 1
+            assert self.ws is not None
+            self.ws.send_text('{"type":"rematch"}' if result["match_over"] else '{"type":"next_round"}')
+        else:
+            super().on_event(event)
+
+    def let_bots_finish(self) -> None:
+        assert self.ws is not None
+        self.ws.send_text('{"type":"vote","end":true,"bots_finish":true}')
+
+
+class FinishingNertsPerson(FinishingPerson):
+    HELLO: ClassVar[Mapping[str, Any]] = {"protocol": 2}
+
+
+def loop_lag_buckets(port: int) -> dict[float, int]:
+    """`demon_loop_lag_seconds`' cumulative buckets (upper bound -> wake-ups at most
+    that late) of the server on `port`; empty when it has none."""
+    try:
+        text = httpx.get(f"http://{HOST}:{port}/metrics", timeout=FINISH_READ_S).text
+    except httpx.HTTPError:
+        return {}
+    out: dict[float, int] = {}
+    for line in text.splitlines():
+        if line.startswith('demon_loop_lag_seconds_bucket{le="'):
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            out[float(le)] = int(float(line.rsplit(" ", 1)[1]))
+    return out
+
+
+def worst_lag_between(before: dict[float, int], after: dict[float, int]) -> tuple[float, float]:
+    """The longest wake-up between two readings of `loop_lag_buckets`, as the bucket it
+    fell in: (lower bound, upper bound) in seconds (inf: past the last bucket)."""
+    if not after:
+        return (float("nan"), float("nan"))
+    bounds = sorted(after)
+    total = after[bounds[-1]] - before.get(bounds[-1], 0)  # the +Inf bucket: every wake-up
+    lower = 0.0
+    for le in bounds:
+        if after[le] - before.get(le, 0) >= total:
+            return (lower, le)
+        lower = le
+    return (lower, float("inf"))
+
+
+def main_thread_waits(pid: int) -> float:
+    """Seconds the process's main thread (the rooms' loop) has spent waiting for a core,
+    from the kernel (/proc/PID/task/PID/schedstat): on a shared machine, a loop that
+    waits for a core is late however little it has to do."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def worst_since_start_ms(port: int) -> float:
+    """The loop watch's longest lateness since the server started (/health), in ms."""
+    try:
+        return float(httpx.get(f"http://{HOST}:{port}/health", timeout=FINISH_READ_S).json()["loop"]["worst_ms"])
+    except (httpx.HTTPError, KeyError, ValueError):
+        return float("nan")
+
+
+async def create_finishing_rooms(base: str, args: argparse.Namespace, game: str) -> list[dict]:
+    """`--bots-finish` practice rooms of one person and 7 bots each, created round-robin
+    from `FINISH_ADDRESSES` client addresses (X-Forwarded-For, believed from the
+    loopback only in this benchmark: DEMON_TRUSTED_PROXIES), within the per-address
+    budgets of bots and rooms."""
+    sem = asyncio.Semaphore(8)
+    body = {"bots": SEATS - 1, "level": args.bots_level, "rounds": FINISH_ROUNDS, "game": game}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
+        async def one(i: int) -> dict:
+            address = f"203.0.113.{1 + i % FINISH_ADDRESSES}"
+            async with sem:
+                r = await http.post(
+                    "/api/rooms/practice", json={"name": f"f{i}", **body}, headers={"X-Forwarded-For": address}
+                )
+                r.raise_for_status()
+                return r.json()
+
+        return list(await asyncio.gather(*(one(i) for i in range(args.bots_finish))))
+
+
+async def bench_bots_finish(game: str, root: Path, args: argparse.Namespace, work: Path, run: int) -> dict:
+    """One server from `root`, `args.bots_finish` practice rooms of `game`, each person
+    letting the bots finish round after round for `args.seconds`; the server's loop
+    stalls, worst lateness and CPU over that time, and the rounds finished."""
+    port = free_port()
+    tag = f"{game}-{'this' if root == ROOT else 'other'}-{run}"
+    data_dir = work / f"data-finish-{tag}"
+    data_dir.mkdir()
+    rooms_n = args.bots_finish
+    per_address = -(-rooms_n // FINISH_ADDRESSES)  # rooms each address creates
+    env = our_server_env(
+        port,
+        data_dir,
+        args,
+        DEMON_TRUSTED_PROXIES=HOST,
+        # the per-address budgets at their defaults (as the tester met them), raised only
+        # when one address must create more rooms than they allow
+        DEMON_BOT_CREATE_BURST=str(max(14, per_address * (SEATS - 1))),
+        DEMON_ROOM_CREATE_BURST=str(max(10, per_address)),
+        DEMON_MAX_BOTS=str(max(400, rooms_n * (SEATS - 1))),
+    )
+    server = ServerProcess([sys.executable, "-m", "app"], env, work / f"server-finish-{tag}.log", port, cwd=root)
+    base = f"http://{HOST}:{port}"
+    print(f"- {game}, code of {root}: starting (load average {loadavg()})", flush=True)
+    server.start()
+    clients: list = []
+    try:
+        driver = Driver(1.0)
+        await warm_up("ours", server, base, game)
+        grants = await create_finishing_rooms(base, args, game)
+        person = FinishingNertsPerson if game == "nerts" else FinishingPerson
+        rooms, seats = [], []
+        for i, grant in enumerate(grants):
+            room = Room(f"f{i}")
+            room.code = grant["code"]
+            seat = person(driver, room, grant, True, random.Random(i))
+            room.seats.append(seat)
+            rooms.append(room)
+            seats.append(seat)
+        driver.phase = Phase("bots-finish", time.monotonic(), args.seconds)
+        stalls0, lag0 = loop_stalls_at(port, FINISH_READ_S), loop_lag_buckets(port)
+        cpu0, t0, wait0 = server.cpu_s(), time.monotonic(), main_thread_waits(server.pid)
+        await connect_all(driver, port, seats, lambda s: f"/ws/{s.room.code}")
+        clients = [s.ws for s in seats]
+        await wait_until(lambda: all(s.welcomed for s in seats), 30, "every socket's welcome", server)
+        await asyncio.sleep(max(0.0, t0 + args.seconds - time.monotonic()))
+        cpu1, elapsed, wait1 = server.cpu_s(), time.monotonic() - t0, main_thread_waits(server.pid)
+        server.check()
+        stalls1, lag1 = loop_stalls_at(port, FINISH_READ_S), loop_lag_buckets(port)
+        phase = driver.phase
+        result: dict[str, Any] = {
+            "game": game,
+            "root": str(root),
+            "rounds": sum(phase.rounds_ended.values()),
+            "reasons": dict(phase.rounds_ended),
+            "moves_s": getattr(phase, "moves_seen", 0) / elapsed,
+            "stalls": stalls1 - stalls0 if stalls0 is not None and stalls1 is not None else None,
+            "worst": worst_lag_between(lag0, lag1),
+            "worst_since_start_ms": worst_since_start_ms(port),
+            "server_cpu": (cpu1 - cpu0) / elapsed,
+            "waited": (wait1 - wait0) / elapsed,
+            "elapsed": elapsed,
+            "errors": dict(driver.errors),
+            "closed_early": driver.closed_sockets,
+        }
+        print(
+            f"  {result['rounds']} rounds finished in {elapsed:.0f} s, {result['moves_s']:.0f} bot moves/s; "
+            f"loop stalls >= 100 ms: {result['stalls']}; worst lateness {lag_cell(result['worst'])} ms "
+            f"(/health since start: {result['worst_since_start_ms']:.0f} ms); server CPU "
+            f"{result['server_cpu'] * 100:.0f}%, its loop waiting for a core {result['waited'] * 100:.0f}% of the time; "
+            f"load average {loadavg()}",
+            flush=True,
+        )
+        return result
+    finally:
+        server.stop()
+        for c in clients:
+            if c is not None:
+                c.close()
+        await asyncio.sleep(0.2)
+
+
+def lag_cell(worst: tuple[float, float]) -> str:
+    lo, hi = worst
+    return f"{lo * 1e3:.0f}-{hi * 1e3:.0f}" if hi != float("inf") else f"> {lo * 1e3:.0f}"
+
+
+def run_bots_finish_mode(args: argparse.Namespace) -> None:
+    """`--bots-finish N`: N practice rooms (1 person + 7 bots) from 30 addresses, every
+    person letting the bots finish round after round; target: no loop stall of 100 ms.
+    `--against DIR` runs another checkout's server too, alternating with this one's."""
+    work = Path(tempfile.mkdtemp(prefix="demon-bench-finish-"))
+    games = ["demon", "nerts"] if args.game == "nerts" else ["demon"]
+    roots = [ROOT] + ([Path(args.against).resolve()] if args.against else [])
+    print(
+        f"bench/server.py --bots-finish {args.bots_finish}: practice rooms of 1 person + {SEATS - 1} "
+        f"{args.bots_level} bots from {FINISH_ADDRESSES} addresses, {FINISH_ROUNDS}-round matches, "
+        f"{args.seconds:g} s each run; games {', '.join(games)}; {os.cpu_count()} CPUs",
+        flush=True,
+    )
+    for root in roots:
+        print(f"  code of {root}: {code_version(root)}", flush=True)
+    runs: dict[tuple[str, Path], list[dict]] = {(g, r): [] for g in games for r in roots}
+    try:
+        for run in range(args.repeat):  # in rotation: a slow spell of the machine hits every server
+            for game in games:
+                for root in roots:
+                    runs[(game, root)].append(asyncio.run(bench_bots_finish(game, root, args, work, run)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True) if not args.keep else print(f"kept {work}")
+    print()
+    for (game, root), rs in runs.items():
+        stalls = [r["stalls"] for r in rs]
+        total = None if None in stalls else sum(stalls)
+        worst = max(rs, key=lambda r: (r["worst"][1], r["worst"][0]))["worst"]
+        errors = sum((Counter(r["errors"]) for r in rs), Counter())
+        print(f"{game}, code of {root} ({len(rs)} run{'s' if len(rs) > 1 else ''}):")
+        print(f"  {'rounds finished per run':44} " + ", ".join(str(r["rounds"]) for r in rs))
+        print(f"  {'bot moves/s per run':44} " + ", ".join(f"{r['moves_s']:.0f}" for r in rs))
+        print(f"  {'loop stalls >= 100 ms per run':44} " + ", ".join(str(s) for s in stalls))
+        print(f"  {'worst lateness per run (ms, its bucket)':44} " + ", ".join(lag_cell(r["worst"]) for r in rs))
+        print(f"  {'server CPU per run (% of a core)':44} " + ", ".join(f"{r['server_cpu'] * 100:.0f}" for r in rs))
+        print(
+            f"  {'its loop waiting for a core (% of the run)':44} " + ", ".join(f"{r['waited'] * 100:.0f}" for r in rs)
+        )
+        if errors:
+            print(f"  {'error messages (all runs)':44} {dict(errors)}")
+        verdict = "met" if total == 0 else "MISSED"
+        print(f"  {'loop stalls >= 100 ms, all runs (target 0)':44} {total}   {verdict} (worst {lag_cell(worst)} ms)")
+
+
 # ====================================================================== main
 
 
@@ -1617,6 +1866,17 @@ def main(argv: list[str] | None = None) -> None:
         help="niceness of the process running the --grip-hinters clients (default 10; 0: none)",
     )
     ap.add_argument(
+        "--bots-finish",
+        type=int,
+        default=0,
+        metavar="ROOMS",
+        help="instead: ROOMS practice rooms (1 person + 7 bots) from 30 addresses, each person letting the bots "
+        "finish round after round for --seconds; loop stalls, worst lateness, server CPU, rounds finished "
+        "(57 rooms = 399 bots: the default DEMON_MAX_BOTS; --game nerts: Demon, then Nerts)",
+    )
+    ap.add_argument("--bots-level", default="hard", help="--bots-finish: the bots' level (default hard)")
+    ap.add_argument("--against", metavar="DIR", help="--bots-finish: also run DIR's server, alternating (a before)")
+    ap.add_argument(
         "--capacity",
         action="store_true",
         help="instead: players one process holds (rooms added until fan-out p99 > 50 ms), "
@@ -1643,6 +1903,8 @@ def main(argv: list[str] | None = None) -> None:
         args.rooms, args.seconds, args.sat_seconds = 5, 5.0, 3.0
     if args.bots:
         return run_bots_mode(args)
+    if args.bots_finish:
+        return run_bots_finish_mode(args)
     if args.grip_hinters:
         return run_grip_mode(args)
     if args.targets is None:

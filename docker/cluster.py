@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -89,6 +90,9 @@ class Cluster:
         ports = ports or [first_port + i for i in range(processes)]
         self.ports = {LETTERS[i]: ports[i] for i in range(processes)}
         self.extra_env = env or {}
+        # The daily race's key: one for every process, or each would deal its own race
+        # (app/daily/secret.py); `env` may name one.
+        self.daily_secret = secrets.token_hex(32)
         self.python = python
         self.procs: dict[str, subprocess.Popen] = {}
         self.balancer: subprocess.Popen | None = None
@@ -164,6 +168,7 @@ class Cluster:
                 "DEMON_DATA_DIR": str(self.data_dir / f"shard-{letter}"),
                 "DEMON_SHARD": letter,
                 "DEMON_PEERS": ",".join(self.process_base(x) for x in self.ports),
+                "DEMON_DAILY_SECRET": self.daily_secret,
                 "DEMON_SHARE_LAN_ADDRESS": "false",
                 "PYTHONUNBUFFERED": "1",
                 # HAProxy reaches the processes over the loopback and sets X-Forwarded-For

@@ -8,7 +8,8 @@
 #
 # LETTERS is a process's DEMON_SHARD: its room codes and Devil's Grip ids start with one
 # of them. Routing, first match wins:
-#   POST /api/rooms, /api/rooms/practice, /api/grip, /api/daily   a new room or game:
+#   POST /api/rooms, /api/rooms/practice, /api/grip, /api/daily, /api/play-now   a new
+#       room or game (Play now may open one):
 #       round-robin over the processes whose GET /health/accepting answers 200 (a draining
 #       one answers 503)
 #   /ws/{code}, /api/rooms/{code}..., /api/replays?code={code}   the process owning the
@@ -95,7 +96,7 @@ cat <<CFG
     # The path is matched decoded (%6Detrics is /metrics to the server), in any case and
     # with any run of slashes or ./ before it.
     http-request deny deny_status 404 if { path,url_dec -m reg -i ^/+(\./+)*metrics }
-    acl new_room path /api/rooms /api/rooms/practice /api/grip /api/daily
+    acl new_room path /api/rooms /api/rooms/practice /api/grip /api/daily /api/play-now
     use_backend new_rooms if new_room METH_POST
 CFG
 for spec in "$@"; do

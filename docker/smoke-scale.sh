@@ -49,6 +49,10 @@ fi
 PY=${SMOKE_PYTHON:-$ROOT/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 
+# The daily race's key, one for both processes (compose.scale.yml requires it).
+DEMON_DAILY_SECRET=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+export DEMON_DAILY_SECRET
+
 # Test settings: quick countdowns, no certified-deal search eating the CPU, and the
 # per-address budgets out of the way (every request here comes from this one host).
 cat >"$TMP/override.yml" <<YML

@@ -14,6 +14,8 @@ import { markGuidedRoom } from './guide/guide.js';
 import { mergeRecent, seatsToAsk, gameOfMatch, recentWhen } from './recent-games.js';
 import { HOUSE_RULE_DEFAULTS, gameName, wireFields } from './racing/game-options.js';
 import { gameFields } from './racing/game-fields.js';
+// ---- open tables and "Play now" (tables/open-tables.js) ----
+import { createOpenTables } from './tables/open-tables.js';
 
 /**
  * @param {HTMLElement} container
@@ -40,6 +42,8 @@ export function mount(container, { navigate }) {
   /** @type {Set<string>} */
   const openRules = new Set();
   if (!BOT_LEVELS.some((lv) => lv === form.practice.level)) form.practice.level = 'medium';
+  // ---- open tables and "Play now": their own section, made once and kept across redraws ----
+  const openTables = createOpenTables({ navigate, name: { input: nameInput, clean: cleanName } });
   let busy = false;
   let error = { create: '', join: '', practice: '' };
 
@@ -76,7 +80,8 @@ export function mount(container, { navigate }) {
     if (!name) { error.create = t('home.nameNeeded'); render(); return; }
     busy = true; error.create = ''; render();
     try {
-      const answer = await api.createRoom(name, { ...form.options, listed: form.listed, ...wireFields(form.createGame) });
+      const answer = await api.createRoom(name, { ...form.options, listed: form.listed, ...wireFields(form.createGame),
+        ...openTables.createFields() });
       setRoomCreds(answer.code, { code: answer.code, token: answer.token, seat: answer.seat,
         you: answer.you ?? null, spectator: answer.spectator, name });
       navigate(`/r/${answer.code}`);
@@ -174,6 +179,7 @@ export function mount(container, { navigate }) {
         h('input', { type: 'checkbox', id: 'create-listed', checked: form.listed,
           onchange: (/** @type {Event} */ e) => { form.listed = /** @type {HTMLInputElement} */ (e.target).checked; } }),
         h('span', { text: t('home.listRoom') })),
+      openTables.openChoice(), // "Open table: anyone on this server may join"
       error.create ? h('p', { class: 'error', role: 'alert', text: error.create }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'create-room' }, t('home.createButton')));
 
@@ -233,16 +239,16 @@ export function mount(container, { navigate }) {
           backEl(2, { mini: true }), cardEl('AH', { mini: true })),
         h('h1', { text: t('app.title') }),
         h('p', { class: 'tagline', text: t('home.tagline') })),
-      h('div', { class: 'home-grid' }, createForm, joinForm, practiceForm, gripPanel, rules, recent)));
+      h('div', { class: 'home-grid' }, openTables.el, createForm, joinForm, practiceForm, gripPanel, rules, recent)));
   }
 
   render();
   return {
-    rerender: render,
+    rerender: () => { openTables.rerender(); render(); },
     title: () => t('app.title'),
     /** @returns {import('./demon/room.js').KeyHelp} */
     keys: () => [],
-    destroy() { destroyed = true; skipToPractice.remove(); },
+    destroy() { destroyed = true; openTables.destroy(); skipToPractice.remove(); },
   };
 }
 

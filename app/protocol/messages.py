@@ -128,6 +128,9 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
+# The languages the page speaks (static/i18n/): an open table shows its creator's.
+Language = Literal["en", "de", "fi", "ro", "ru"]
+
 # A computer player's level (app/demon/rules/bot.py LEVELS).
 BotLevel = Literal["easy", "medium", "hard"]
 
@@ -165,16 +168,58 @@ class Coach(_Strict):
     type: Literal["coach"]
 
 
+class SetOpen(_Strict):
+    """Host, any phase: list the table for strangers (`GET /api/tables`) or take it off."""
+
+    type: Literal["set_open"]
+    open: bool
+
+
+class RemovePlayer(_Strict):
+    """Host, in the lobby: send the person at `seat` away; they may not come back."""
+
+    type: Literal["remove_player"]
+    seat: Annotated[int, Field(ge=0, le=7)]
+
+
 # What a seat sends once it is in (the hub's door, a socket's and a bot's alike): every
 # client message but `hello`, which the socket endpoint answers itself.
 RoomMessage = Union[
-    Start, SetOptions, Action, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot, Emote, Coach
+    Start,
+    SetOptions,
+    Action,
+    Vote,
+    NextRound,
+    Rematch,
+    Leave,
+    Resync,
+    Ping,
+    AddBot,
+    RemoveBot,
+    Emote,
+    Coach,
+    SetOpen,
+    RemovePlayer,
 ]
 ClientMessage = Annotated[Union[Hello, RoomMessage], Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 NertsRoomMessage = Union[
-    Start, SetOptions, NertsAction, Vote, NextRound, Rematch, Leave, Resync, Ping, AddBot, RemoveBot, Emote, Coach
+    Start,
+    SetOptions,
+    NertsAction,
+    Vote,
+    NextRound,
+    Rematch,
+    Leave,
+    Resync,
+    Ping,
+    AddBot,
+    RemoveBot,
+    Emote,
+    Coach,
+    SetOpen,
+    RemovePlayer,
 ]
 nerts_client_message = TypeAdapter(Annotated[Union[Hello, NertsRoomMessage], Field(discriminator="type")])
 
@@ -191,6 +236,10 @@ class CreateRoom(RoomOptions):
     # The host lists the room's finished matches on every visitor's home page; by default
     # only the people who played see them (docs/security.md, "Who sees which games").
     listed: bool = False
+    # Open tables (docs/protocol.md): listed for strangers on this server, and the
+    # creator's page language, shown in the list so strangers find a table they can read.
+    open: bool = False
+    language: Language = "en"
 
 
 class SeatProof(_Strict):
@@ -222,6 +271,30 @@ class SeatGrant(BaseModel):
     you: str
     seat: int | None
     spectator: bool
+
+
+class PlayNow(_Strict):
+    """ "Play now": a seat at the best open lobby for this person, or a new open table
+    of four that fills with bots of `level` at its `fill_at`."""
+
+    name: Name
+    level: BotLevel = "medium"
+    language: Language = "en"
+    game: GameName = "demon"
+
+
+class PlayNowGrant(SeatGrant):
+    """A seat from "Play now": a `SeatGrant` and when its lobby fills with bots (epoch ms;
+    None when nobody waits for bots: the table started already, or is not a play-now one)."""
+
+    fill_at: int | None
+
+
+class PlayNowElsewhere(BaseModel):
+    """ "Play now" found its lobby on another process: the page joins it there
+    (`POST /api/rooms/{join}/join`, which the balancer routes by the code's letter)."""
+
+    join: str
 
 
 class NewGrip(_Strict):

@@ -133,6 +133,11 @@ class PublicState(TypedDict):
     history: list[RoundResult]
     result: MatchResult | None
     round: NotRequired[RoundView | None]  # absent from a `room` event, except after a rematch
+    daily: NotRequired[str]  # a daily race's room only: its day (YYYY-MM-DD); docs/daily.md
+    # Open tables (docs/protocol.md): present only at a table that was ever open (a
+    # play-now one), so the bytes of every other table are what they were before.
+    open: NotRequired[bool]  # listed for strangers (false: it was, and the host closed it)
+    fill_at: NotRequired[int | None]  # epoch ms: a play-now lobby fills with bots and starts
 
 
 # --- events (the `event` field of an `event` message) ----------------------------------

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import app as app_pkg
 from app.config import Settings
+from app.daily.secret import daily_secret
 from app.demon.hub.hub import Hub
 from app.ops import jsonlog
 from app.server import (
@@ -38,6 +39,8 @@ from app.server.guard import ForwardedFor
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
 from app.server.loop.collector import Collector
 from app.server.loop.watch import LoopWatch
+from app.server.tables import http as tables_http
+from app.server.tables.snapshot import TablesSnapshot
 from app.storage.store import PRUNE_BATCH, Store
 
 PROJECT_ROOT = Path(app_pkg.__file__).resolve().parent.parent
@@ -201,6 +204,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.started = time.monotonic()
     app.state.drain = cluster.Drain()
     app.state.peers = peers
+    # The daily race's key (app/daily/secret.py): refuses to start a cluster without a shared one.
+    app.state.daily_secret = (
+        daily_secret(settings.daily_secret, settings.data_dir, clustered=bool(settings.peer_list))
+        if store is not None
+        else None
+    )
+    app.state.tables = TablesSnapshot(hub, peers, settings.shard, settings.open_tables)
+    # A play-now lobby's bots are paid for by the address that opened it (docs/security.md).
+    hub.open_tables.charge = lambda address, bots: budgets.bots.allow(address, bots)
     metrics_http.install(app.state, hub, grip, store, settings.shard, settings.metrics_allow)
 
     # Starlette types every handler as taking any Exception; this one is registered for
@@ -219,6 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(invite_http.router)
     app.include_router(replays_http.router)  # /api/replays: finished rounds watched again
     app.include_router(daily_http.router)  # /api/daily: the daily race
+    app.include_router(tables_http.router)  # /api/tables, /api/play-now: open tables
     app.include_router(metrics_http.router)  # /metrics, to the allowed addresses only
 
     static_assets.install(app, static_assets.StaticShell(STATIC_DIR))

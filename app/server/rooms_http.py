@@ -3,32 +3,56 @@ returned once, here.
 
 Finished matches are private to the people who played them (docs/security.md, "Who sees
 which games"): `POST /api/rooms/{code}/history` with a seat's token answers the room's
-matches played from that seat. Its path starts with the room code, so behind HAProxy it
+matches played from that seat. A room of today's daily race refuses its summary and
+spectators (403) while the day lasts, but to a browser whose own race of today has ended
+(docs/daily.md). Its path starts with the room code, so behind HAProxy it
 reaches the process that owns the room and its database, as every room request does.
 
 Each client address has budgets (docs/security.md): rooms created (practice rooms
-included), bots seated in practice rooms, joins, and misses (a code that names no room); past them, 429.
+included), bots seated in practice rooms and daily races, joins, and misses (a code that names no room); past them, 429.
+A person the host removed from a room (`remove_player`) is refused its join: 403.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request
 
+from app.daily.race import race_day
+from app.demon.hub.handle import RoomHandle
 from app.demon.hub.hub import Hub, HubFull
+from app.demon.room.errors import Removed
 from app.demon.room.room import Options, Player, RoomError
 from app.demon.room.views import RoomSummary
 from app.protocol.messages import CreateRoom, JoinRoom, PracticeRoom, SeatGrant, SeatProof
-from app.server.deps import BudgetsDep, HubDep, RoomWatchDep
+from app.server.daily_http import may_see_today
+from app.server.deps import BudgetsDep, HubDep, RoomWatchDep, SettingsDep
 from app.server.limits import request_address
 from app.support.secrets_util import hash_token, normalise_code
 
 router = APIRouter(prefix="/api/rooms")
 
 NO_ROOM = "No room with that code."
+NO_OPEN_TABLES = "This server has no open tables."
+DAILY_ROOM = (
+    "A room of today's daily race: only those whose own race of today has ended may watch it "
+    "while the day lasts (docs/daily.md)."
+)
+BrowserHeader = Annotated[str | None, Header(max_length=64)]
+
+
+async def _not_todays_daily(request: Request, handle: RoomHandle, browser: str | None) -> None:
+    """Watching one of today's daily races would show the day's deal: only a browser whose
+    own race of today has ended may (the `X-Demon-Browser` header, as for the day's
+    replays: daily_http.may_see_today). After the day, such a room is a room like any."""
+    day = handle.room.daily
+    if day is None or day < race_day().isoformat():
+        return
+    if not await may_see_today(request, day, hash_token(browser).hex() if browser else None):
+        raise HTTPException(403, DAILY_ROOM)
 
 
 def _grant(code: str, player: Player, token: str) -> SeatGrant:
@@ -56,12 +80,15 @@ def _check_game(game: str, house_rules: Mapping[str, object] | None) -> None:
 
 @router.post("", response_model=SeatGrant)
 async def create_room(
-    body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep
+    body: CreateRoom, request: Request, hub: HubDep, budgets: BudgetsDep, watch: RoomWatchDep, settings: SettingsDep
 ) -> SeatGrant:
     _check_game(body.game, body.house_rules)
-    budgets.spend(budgets.rooms, request_address(request), "new rooms")
+    if body.open and not settings.open_tables:
+        raise HTTPException(422, NO_OPEN_TABLES)
+    address = request_address(request)
+    budgets.spend(budgets.rooms, address, "new rooms")
     try:
-        handle, player, token = hub.create_room(body)
+        handle, player, token = hub.create_room(body, address)
     except HubFull as err:
         raise _full(err, hub) from err
     watch.created(handle.room.code)
@@ -93,27 +120,40 @@ async def practice_room(
 
 
 @router.get("/{code}", response_model=None)  # a plain dict (typing.TypedDict is no pydantic model on 3.11)
-async def room_summary(code: str, request: Request, hub: HubDep, budgets: BudgetsDep) -> RoomSummary:
+async def room_summary(
+    code: str, request: Request, hub: HubDep, budgets: BudgetsDep, x_demon_browser: BrowserHeader = None
+) -> RoomSummary:
     address = request_address(request)
     budgets.check_misses(address)
     handle = hub.rooms.get(normalise_code(code))
     if handle is None:
         budgets.miss(address)
         raise HTTPException(404, NO_ROOM)
+    await _not_todays_daily(request, handle, x_demon_browser)
     return handle.room.to_public_summary()
 
 
 @router.post("/{code}/join", response_model=SeatGrant)
-async def join_room(code: str, body: JoinRoom, request: Request, hub: HubDep, budgets: BudgetsDep) -> SeatGrant:
+async def join_room(
+    code: str,
+    body: JoinRoom,
+    request: Request,
+    hub: HubDep,
+    budgets: BudgetsDep,
+    x_demon_browser: BrowserHeader = None,
+) -> SeatGrant:
     address = request_address(request)
     budgets.check_misses(address)
     code = normalise_code(code)
     if code not in hub.rooms:
         budgets.miss(address)
         raise HTTPException(404, NO_ROOM)
+    await _not_todays_daily(request, hub.rooms[code], x_demon_browser)
     budgets.spend(budgets.joins, address, "joins")
     try:
-        joined = hub.join_room(code, body.name)
+        joined = hub.join_room(code, body.name, address)
+    except Removed as err:  # the host removed this address from the table
+        raise HTTPException(403, err.message) from err
     except RoomError as err:
         raise HTTPException(409, err.message) from err
     if joined is None:

@@ -2,9 +2,11 @@
 
 A row is written when a browser starts the day's race (the first start counts: the
 primary key (day, player) refuses a second), and completed in the same transaction that
-keeps the round's replay when it ends (`finished`), which also shares that replay with
-anyone: a day's results show every entry's replay. `player` is the hash of the id the
-browser keeps, never the id itself.
+keeps the round's replay when it ends (`finished`), which also shares that replay: a
+day's results show every entry's replay, but while the day lasts only to the browsers
+whose own race of it has ended (`ended`; the rule is app/server/daily_http.py's, and
+app/server/replays_http.py asks `day_of_code` which replays it covers). `player` is the
+hash of the id the browser keeps, never the id itself.
 
 With several processes each keeps the entries of the races it dealt; the day's table and
 the one attempt a browser has are asked of them all (app/server/daily_http.py), and
@@ -25,6 +27,7 @@ from app.storage.replay_store import PRUNE_BATCH
 
 
 class DailyEntry(TypedDict):
+    player: str  # the browser's hashed id: read by daily_http.py, never sent
     name: str
     level: str
     code: str
@@ -48,6 +51,19 @@ class DailyStore:
         """When the browser started its counted attempt of `day` here, or None."""
         row = self.conn.execute("SELECT started FROM daily WHERE day = ? AND player = ?", (day, player)).fetchone()
         return None if row is None else float(row[0])
+
+    def ended(self, day: str, player: str) -> bool:
+        """Whether the browser's race of `day` here has ended (its round's replay is kept)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM daily WHERE day = ? AND player = ? AND replay_id IS NOT NULL", (day, player)
+        ).fetchone()
+        return row is not None
+
+    def day_of_code(self, code: str) -> str | None:
+        """The day of the daily race dealt in room `code` (the latest, were a code dealt
+        twice), or None for a room that was no daily race."""
+        row = self.conn.execute("SELECT MAX(day) FROM daily WHERE code = ?", (code,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     def withdraw(self, day: str, player: str, code: str) -> None:
         """Forget an attempt that another process had counted first (its room never opened)."""
@@ -96,13 +112,21 @@ class DailyStore:
     def entries(self, day: str) -> list[DailyEntry]:
         """The day's entries, finished ones first, best score first."""
         rows = self.conn.execute(
-            "SELECT name, level, code, started, replay_id, score, home, reason FROM daily WHERE day = ? "
+            "SELECT player, name, level, code, started, replay_id, score, home, reason FROM daily WHERE day = ? "
             "ORDER BY score IS NULL, score DESC, started LIMIT 500",
             (day,),
         ).fetchall()
         return [
             DailyEntry(
-                name=r[0], level=r[1], code=r[2], started=r[3], replay_id=r[4], score=r[5], home=r[6], reason=r[7]
+                player=r[0],
+                name=r[1],
+                level=r[2],
+                code=r[3],
+                started=r[4],
+                replay_id=r[5],
+                score=r[6],
+                home=r[7],
+                reason=r[8],
             )
             for r in rows
         ]

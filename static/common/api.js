@@ -1,6 +1,8 @@
 // The HTTP side of docs/protocol.md. Every call resolves to the parsed JSON answer or
 // throws an ApiError carrying the status and the server's `detail`.
 
+import { getPref } from './storage.js';
+
 export class ApiError extends Error {
   /**
    * @param {number} status the HTTP status, 0 when the server could not be reached
@@ -21,14 +23,18 @@ export class ApiError extends Error {
  * @template T
  * @param {string} method
  * @param {string} path
- * @param {{ body?: unknown, token?: string | null }} [options]
+ * @param {{ body?: unknown, token?: string | null, browser?: boolean }} [options] `browser`:
+ *   send the daily race's browser id, which opens today's daily replays once this
+ *   browser's own race of today has ended (docs/daily.md)
  * @returns {Promise<T>}
  */
-async function request(method, path, { body, token } = {}) {
+async function request(method, path, { body, token, browser } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  const raced = browser ? getPref('browserId', null) : null;
+  if (typeof raced === 'string' && raced) headers['X-Demon-Browser'] = raced;
   let response;
   try {
     response = await fetch(path, {
@@ -92,10 +98,10 @@ export const api = {
   /** @type {(name: string, options: object) => Promise<SeatGrant>} */
   createRoom: (name, options) => request('POST', '/api/rooms', { body: { name, ...options } }),
   /** @type {(code: string) => Promise<PageAnswer>} */
-  getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`),
+  getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`, { browser: true }),
   /** @type {(code: string, name: string) => Promise<SeatGrant>} */
   joinRoom: (code, name) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
-    { body: { name } }),
+    { body: { name }, browser: true }),
   // `game`: `{game, house_rules}` for a Nerts room (racing/game-options.js wireFields), else nothing
   /** @type {(name: string, bots: number, level: string, rounds: number, game?: object) => Promise<SeatGrant>} */
   practiceRoom: (name, bots, level, rounds, game = {}) => request('POST', '/api/rooms/practice',
@@ -126,9 +132,9 @@ export const api = {
   /** @type {(name: string, level: string, browser: string) => Promise<SeatGrant>} */
   startDaily: (name, level, browser) => request('POST', '/api/daily', { body: { name, level, browser } }),
   /** @type {(code: string, token: string | null) => Promise<{ replays: ReplaySummary[] }>} */
-  replays: (code, token) => request('GET', `/api/replays?code=${encodeURIComponent(code)}`, { token }),
+  replays: (code, token) => request('GET', `/api/replays?code=${encodeURIComponent(code)}`, { token, browser: true }),
   /** @type {(id: string, token: string | null) => Promise<DemonReplay>} */
-  replay: (id, token) => request('GET', `/api/replays/${encodeURIComponent(id)}`, { token }),
+  replay: (id, token) => request('GET', `/api/replays/${encodeURIComponent(id)}`, { token, browser: true }),
   /** @type {(id: string, token: string | null, shared: boolean) => Promise<{ shared: boolean }>} */
   shareReplay: (id, token, shared) => request('POST', `/api/replays/${encodeURIComponent(id)}/share`,
     { body: { shared }, token }),

@@ -1,32 +1,29 @@
 // The daily race, /daily: today's Demon deal, the same for everyone on this
 // server, against bots of the chosen level; and the day's table of everyone who raced
 // it, each entry with its replay. The browser's one counted attempt a day rests on an
-// id it keeps (honour system: another browser is another attempt; docs/daily.md).
+// id it keeps (honour system: another browser is another attempt; docs/daily.md). Today's
+// replays (and rooms) stay closed to a browser until its own race of today has ended: the
+// server leaves them out of the table until then, and the page says so.
 
 import { h, replaceChildren } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { api, ApiError } from '../common/api.js';
 import { getPref, setPref, setRoomCreds } from '../common/storage.js';
 import { BOT_LEVELS } from '../demon/bot-badge.js';
+import { browserId } from './browser-id.js';
+import { placeOf, rankOf } from './daily-rank.js';
 
-// The id this browser races under: random, kept with the preferences, never shown.
-export function browserId() {
-  let id = getPref('browserId', null);
-  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    setPref('browserId', id);
-  }
-  return id;
-}
+export { browserId };
 
 /**
  * One racer of the day (docs/daily.md, GET /api/daily); `score` and `replay_id` are null
- * while the race is on.
+ * while the race is on, and `code` and `replay_id` are for today only once this browser's
+ * own race has ended.
  * @typedef {object} DailyEntry
  * @property {string} name
  * @property {string} level
- * @property {string} code
+ * @property {string | null} code
+ * @property {boolean} [mine] this browser's entry
  * @property {number | null} score
  * @property {number | null} home
  * @property {string | number | null} replay_id
@@ -37,7 +34,9 @@ export function browserId() {
  * @property {string} day YYYY-MM-DD
  * @property {number} bots
  * @property {number} time_limit_s
- * @property {boolean} played this browser id has raced that day
+ * @property {string} today YYYY-MM-DD
+ * @property {boolean} played this browser id has started that day's race
+ * @property {boolean} raced ...and it has ended: today's replays are shown
  * @property {DailyEntry[]} entries
  */
 
@@ -111,17 +110,23 @@ export function mount(container, { navigate }) {
         h('label', { for: 'daily-level' }, h('span', { text: t('bots.level') }), levelSelect),
         h('button', { type: 'submit', class: 'primary', id: 'daily-start', disabled: busy }, t('daily.start'))],
       error ? h('p', { class: 'error', role: 'alert', text: error }) : null);
-    const rows = day.entries.map((entry, i) => h('tr', null,
-      h('td', { text: entry.score === null ? '' : String(i + 1) }),
+    const entries = day.entries;
+    const rows = entries.map((entry) => h('tr', { class: entry.mine ? 'mine' : null },
+      h('td', { text: entry.score === null ? '' : String(placeOf(entries, entry.score)) }),
       h('th', { scope: 'row' }, h('span', { text: entry.name }), ' ',
-        h('span', { class: 'tag level', text: t(`bots.level.${entry.level}`) })),
+        h('span', { class: 'tag level', text: t(`bots.level.${entry.level}`) }),
+        entry.mine ? h('span', { class: 'tag you', text: t('daily.you') }) : null),
       h('td', { text: entry.home === null ? '' : `${entry.home}/52` }),
       h('td', { text: entry.score === null ? t('daily.racing') : String(entry.score) }),
-      h('td', null, entry.replay_id ? h('a', { href: `/replay/${entry.code}/${entry.replay_id}`, class: 'daily-replay',
+      h('td', null, entry.replay_id && entry.code ? h('a', { href: `/replay/${entry.code}/${entry.replay_id}`, class: 'daily-replay',
         onclick: (/** @type {MouseEvent} */ ev) => { ev.preventDefault(); navigate(`/replay/${entry.code}/${entry.replay_id}`); } },
       t('daily.watch', { name: entry.name })) : null)));
+    const rank = rankOf(day.entries);
+    const closed = day.day === day.today && !day.raced && day.entries.length > 0;
     const results = h('section', { class: 'panel daily-results', 'aria-labelledby': 'daily-results-title' },
       h('h2', { id: 'daily-results-title', text: t('daily.resultsTitle', { day: formatDay(day.day) }) }),
+      rank ? h('p', { class: 'daily-rank', id: 'daily-rank', text: t('daily.rank', { rank: rank.rank, of: rank.of }) }) : null,
+      closed ? h('p', { class: 'note', id: 'daily-closed', text: t('daily.closed') }) : null,
       day.entries.length ? h('div', { class: 'daily-table-wrap' }, h('table', { class: 'score-table daily-table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('result.player') }),
           h('th', { scope: 'col', text: t('daily.home') }),

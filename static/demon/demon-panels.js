@@ -15,6 +15,7 @@ import { foundationsWords, layoutWords } from './announce.js';
 import { voteMatters, voteCount, endChoice, isStuck, watchersOf, spectatorFate, matchOutcome } from './round-status.js';
 import { sameParts } from '../common/keyed.js';
 import { gameLine, gameName, gameOf, formatScore, callKey, reasonText } from '../racing/game-options.js';
+import { dailyNext } from '../daily/daily-results.js';
 
 /** @typedef {import('./protocol-types.js').RoomState} RoomState */
 /** @typedef {import('./protocol-types.js').Round} Round */
@@ -127,7 +128,7 @@ export function createStatusBar(el, { onVote }) {
     const shown = [parts.game, parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
       seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
       choice === 'finishing' ? parts.finishing : null,
-      canVote ? parts.vote : null, choice === 'alone' ? parts.botsFinish : null].filter(Boolean);
+      canVote ? parts.vote : null, choice === 'alone' && !st.daily ? parts.botsFinish : null].filter(Boolean);
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
@@ -586,8 +587,9 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
       target: '_blank', rel: 'noopener' }, t('replay.watch'))) : null,
     host && !matchOver ? h('button', { type: 'button', class: 'primary big', id: 'next-round',
       onclick: onNext }, t('result.nextRound')) : null,
-    host && matchOver ? h('button', { type: 'button', class: 'primary big', id: 'rematch',
+    host && matchOver && !st.daily ? h('button', { type: 'button', class: 'primary big', id: 'rematch',
       onclick: onRematch }, t('result.rematch')) : null,
+    matchOver && st.daily && st.code ? dailyNext(st.code) : null, // no rematch of the day's deal
     !host ? h('p', { class: 'note', text: matchOver ? t('result.waitRematch') : t('result.waitNext') }) : null,
     h('button', { type: 'button', class: 'secondary', onclick: () => {
       if (window.confirm(t('lobby.leaveConfirm'))) onLeave();

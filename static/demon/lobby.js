@@ -31,6 +31,18 @@ export function mount(container, ctx) {
   let botLevelChoice = 'medium'; // the level the host's next "Add a bot" seats
   const seatsBox = h('section', { class: 'panel seats-panel', 'aria-labelledby': 'seats-title' });
   const optionsSlot = h('div', { class: 'options-slot' });
+  // Open tables' part (the switch, the bots' countdown, "Remove"): import()ed, so that the
+  // home page, which loads this module when idle, does not download it for a first visit.
+  /** @type {ReturnType<import('../tables/lobby-open.js').createLobbyOpen> | null} */
+  let openTable = null;
+  let gone = false;
+  const openSlot = h('div', { class: 'open-slot' });
+  import('../tables/lobby-open.js').then((mod) => {
+    if (gone) return;
+    openTable = mod.createLobbyOpen(ctx);
+    openSlot.append(openTable.openBox);
+    update();
+  }, () => { /* a page older than the server's files: the lobby works without it */ });
 
   // The server says which address friends can open (GET /api/invite); until it has
   // answered, and if it cannot, the link uses the page's own address.
@@ -135,6 +147,7 @@ export function mount(container, ctx) {
         ctx.emotes ? ctx.emotes.muteButton(player) : null, // emotes.js: hide this player's emotes
         badge || h('span', { class: `conn conn-${conn}` },
           h('span', { class: 'dot', 'aria-hidden': 'true' }), t(`lobby.${conn}`)),
+        openTable ? openTable.removeButton(player, state, me) : null,
         badge && ctx.isHost() && state.phase === 'lobby'
           ? h('button', { type: 'button', class: 'secondary small remove-bot',
             'aria-label': t('bots.removeLabel', { name: nameOf(player) }),
@@ -162,6 +175,7 @@ export function mount(container, ctx) {
     const counting = state.phase === 'countdown';
 
     showInvite();
+    if (openTable) openTable.update(state);
 
     // Options: the host edits them; rebuilding the selects while one is open would
     // close it, so they are rebuilt only when the options change.
@@ -218,7 +232,7 @@ export function mount(container, ctx) {
           h('p', { id: 'code-title', class: 'code-label', text: t('lobby.roomCode') }),
           h('p', { class: 'room-code', id: 'room-code', text: ctx.model.code,
             'aria-label': ctx.model.code.split('').join(' ') }),
-          invite),
+          invite, openSlot),
         seatsBox, optionsSlot,
         h('div', { class: 'row lobby-foot' },
           h('button', { type: 'button', class: 'secondary', id: 'leave-room', onclick: () => {
@@ -227,6 +241,7 @@ export function mount(container, ctx) {
     }
     replaceChildren(seatsBox,
       h('h2', { id: 'seats-title', text: t('lobby.seats', { n: players.length, max }) }),
+      openTable ? openTable.fillBox : null,
       h('ul', { class: 'seats' }, seats),
       ctx.emotes ? ctx.emotes.bar() : null, // emotes.js: say hello
       spectatorCount(state) ? h('p', { class: 'note', text: t('lobby.spectators', { n: spectatorCount(state) }) }) : null,
@@ -240,8 +255,9 @@ export function mount(container, ctx) {
     update,
     // a refused option change: show the room's real options again
     onError: () => { lastOptionsKey = null; update(); },
+    tick: () => { if (openTable) openTable.tick(); }, // a play-now lobby's seconds to its bots
     /** @returns {import('./room.js').KeyHelp} */
     keys: () => [[t('keys.lobby'), [['Tab', t('keys.tab')], ['Enter', t('keys.lobbyEnter')]]]],
-    destroy() { el.remove(); },
+    destroy() { gone = true; el.remove(); },
   };
 }

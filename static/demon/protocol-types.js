@@ -123,6 +123,9 @@
  * @property {Round | null} [round]
  * @property {unknown[]} [history]
  * @property {RoundResult | null} [result]
+ * @property {string} [daily] a daily race's room: its day (no coach, bots-finish or rematch)
+ * @property {boolean} [open] an open table (listed for anyone on the server); absent when not
+ * @property {number | null} [fill_at] a "Play now" lobby: epoch ms when bots fill it and it starts
  */
 
 // ---- events (`event.event`) -------------------------------------------------------------

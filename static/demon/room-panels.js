@@ -175,11 +175,16 @@ export function showJoinForm(stage, { code, error, navigate, onJoined, stillWant
         you: answer.you ?? null, spectator: answer.spectator, name: clean });
     } catch (err) {
       busy = false;
-      joinError = /** @type {{status?: number}} */ (err).status === 404 ? t('home.noSuchRoom') : errorText(err);
+      const status = /** @type {{status?: number}} */ (err).status;
+      joinError = status === 404 ? t('home.noSuchRoom') : status === 403 ? t('daily.roomClosed') : errorText(err);
       draw();
     }
   }
   api.getRoom(code).then((data) => { info = data; draw(); })
-    .catch((err) => { info = err.status === 404 ? false : null; draw(); });
+    .catch((err) => {
+      info = err.status === 404 ? false : null;
+      if (err.status === 403) joinError = t('daily.roomClosed'); // today's daily race: not watched
+      draw();
+    });
   draw();
 }

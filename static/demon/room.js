@@ -13,6 +13,7 @@ import { moveWords } from './announce.js';
 import { cardName, seatColour } from '../cards/cards.js';
 import * as lobbyView from './lobby.js';
 import { createEmotes } from './emotes.js';
+import { withOpenKeys } from '../tables/tables-model.js';
 
 /** @typedef {import('./protocol-types.js').DemonAction} DemonAction */
 /** @typedef {import('./protocol-types.js').DemonEvent} DemonEvent */
@@ -30,6 +31,9 @@ import { createEmotes } from './emotes.js';
 /** @typedef {import('./room-model.js').RoomCreds} RoomCreds */
 /** @typedef {import('./table.js').BeforeMove} BeforeMove */
 /** @typedef {Record<string, unknown>} Incoming a message as the socket parsed it: its handler says which it is */
+
+// The close code of a seat the host removed (docs/protocol.md, open tables).
+const REMOVED_CODE = 4003;
 
 /**
  * The keyboard help a page adds to the header's (app.js): [title, [[keys, what]]] sections.
@@ -95,6 +99,7 @@ export function mount(container, { code, navigate }) {
   /** @type {number | undefined} */
   let saveTimer;
   let joinError = '';
+  let removed = false; // the host removed this seat (close 4003)
 
   const root = h('div', { class: 'room' });
   const banner = h('div', { class: 'conn-banner', role: 'status', 'aria-live': 'polite' });
@@ -206,8 +211,13 @@ export function mount(container, { code, navigate }) {
     render();
   }
 
-  /** @param {string} status */
-  function onStatus(status) {
+  /**
+   * @param {string} status
+   * @param {string | number} [detail] the close code, for a socket that closed
+   */
+  function onStatus(status, detail) {
+    if (status === 'lost' && detail === REMOVED_CODE) { removedByHost(); return; }
+    if (removed) return;
     model.status = status;
     if (status === 'denied') {
       // the token is not (or no longer) good for this room: ask to join again
@@ -246,8 +256,10 @@ export function mount(container, { code, navigate }) {
   let lastDrawn = -Infinity;
   /** @type {[DemonEvent, BeforeMove | null][]} [event, before] taken in since the last drawing */
   let drawn = [];
-  /** @param {DemonEvent} event */
-  function onEvent(event) {
+  /** @param {DemonEvent} incoming */
+  function onEvent(incoming) {
+    // a `room` event without `open` or `fill_at`: the table is closed, no fill is coming
+    const event = incoming.kind === 'room' ? { ...incoming, state: withOpenKeys(incoming.state) } : incoming;
     const before = view && view.api.beforeEvent ? view.api.beforeEvent(event) : null;
     adoptEvent(model, event, performance.now());
     if (event.kind === 'countdown') countdown.reset();
@@ -337,6 +349,26 @@ export function mount(container, { code, navigate }) {
     setTimeout(() => { stopSocket(); navigate('/'); }, 150);
   }
 
+  // Removed by the host (close 4003, open tables): the seat is gone for good, so no
+  // reconnecting and no join form; the page says so and offers the home page.
+  function removedByHost() {
+    removed = true;
+    setRoomCreds(code, null);
+    setRoomCache(code, null);
+    stopSocket();
+    model.creds = null;
+    if (view && view.api.destroy) view.api.destroy();
+    view = null;
+    countdown.forget();
+    replaceChildren(banner);
+    document.body.classList.remove('offline');
+    const home = h('a', { href: '/', class: 'button primary', id: 'removed-home',
+      onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); navigate('/'); } }, t('tables.removedHome'));
+    replaceChildren(stage, h('section', { class: 'panel removed-note', role: 'alert' },
+      h('p', { id: 'removed-text', text: t('tables.removed') }), home));
+    home.focus();
+  }
+
   // ---- timers: countdown overlay and time left -----------------------------------
   function tick() {
     const now = performance.now();
@@ -355,7 +387,7 @@ export function mount(container, { code, navigate }) {
     if (quietTimer !== null) clearTimeout(quietTimer);
     quietTimer = null;
     lastDrawn = performance.now();
-    if (destroyed) return;
+    if (destroyed || removed) return;
     setHidden(heading, false);
     const nerts = /** @type {{game?: string}} */ ((model.state || {}).options || {}).game === 'nerts';
     const title = t(nerts ? 'room.headingNerts' : 'room.heading', { code });
@@ -427,6 +459,7 @@ export function mount(container, { code, navigate }) {
 
   return {
     rerender: () => {
+      if (removed) { removedByHost(); return; }
       if (!model.creds) { showJoin(); return; }
       if (view && view.api.destroy) view.api.destroy();
       view = null;

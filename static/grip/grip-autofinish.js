@@ -1,22 +1,61 @@
-// "Finish" for a Devil's Grip deal that is certainly won, pure of the page: when to look
-// for a winning line (near the end only, where the proof, grip-finish.js, is quick and
-// likely), and the player that plays a line one move at a time so the player sees each
-// one. The timers are passed in; page/grip-session.js plays the moves and the page draws.
+// "Finish" for a Devil's Grip deal that is certainly won, pure of the page: the runner
+// that looks for a winning line right after every move, in slices between frames (the
+// proof, grip-finish.js, is a generator), and the player that plays a line one move at a
+// time so the player sees each one. The timers and the clock are passed in;
+// page/grip-session.js plays the moves and the page draws.
+//
+// Why no pause before looking and no "near the end only": the offer must be there as
+// soon as the win is certain, also for a player who moves at once (following hints); the
+// search is cheap enough in slices (a few thousand positions, tens of ms in all) and is
+// dropped the moment the player moves on.
 
 /** @typedef {import('./grip-rules.js').Action} Action */
 
-export const FINISH_CHECK_MS = 350; // the proof runs once the player pauses this long
-export const FINISH_MAX_SCORE = 24; // and only near the end, where it is quick and likely
+export const FINISH_SLICE_MS = 8; // the search runs at most this long between two frames
 export const FINISH_STEP_MS = 220; // auto-finish: one move shown every this long
 
 /**
- * Whether to look for a winning line from `state`: a deal not ended, with at most
- * FINISH_MAX_SCORE cards left outside the grid.
- * @param {{ended: boolean, stock: readonly unknown[], talon: readonly unknown[]} | null | undefined} state
- * @returns {boolean}
+ * @template Timer
+ * @param {object} how
+ * @param {(fn: () => void, ms: number) => Timer} how.setTimer
+ * @param {(timer: Timer) => void} how.clearTimer
+ * @param {() => number} how.now a monotonic clock in ms
+ * @param {number} [sliceMs]
  */
-export function worthProving(state) {
-  return Boolean(state && !state.ended && state.stock.length + state.talon.length <= FINISH_MAX_SCORE);
+export function createProofRunner({ setTimer, clearTimer, now }, sliceMs = FINISH_SLICE_MS) {
+  /** @type {Timer | null} */
+  let timer = null; // the next slice's, while a search runs
+
+  return {
+    /** Whether a search is running. */
+    running: () => timer !== null,
+    /**
+     * Runs `search` (a generator that yields between slices and returns a line or null)
+     * from the next tick, slice after slice, each tick for at most sliceMs, and calls
+     * `done` with its answer. Drops a search already running.
+     * @param {Generator<void, Action[] | null, void>} search
+     * @param {(line: Action[] | null) => void} done
+     */
+    start(search, done) {
+      this.stop();
+      const slice = () => {
+        timer = null;
+        const until = now() + sliceMs;
+        for (;;) {
+          const step = search.next();
+          if (step.done) { done(step.value); return; }
+          if (now() >= until) break;
+        }
+        timer = setTimer(slice, 0);
+      };
+      timer = setTimer(slice, 0);
+    },
+    /** Drops the search running, if any: its answer is never given. */
+    stop() {
+      if (timer !== null) clearTimer(timer);
+      timer = null;
+    },
+  };
 }
 
 /**

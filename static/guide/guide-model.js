@@ -225,14 +225,15 @@ export function demonWhy(why, t, card) {
 // ---- when the Demon coach is offered ----------------------------------------------------
 
 // A practice round: the player holds a seat and every other seated player is a bot (the
-// server checks the same before it answers `coach`).
+// server checks the same before it answers `coach`); never the daily race (`daily`), whose
+// racers compare scores (docs/daily.md).
 /**
- * @param {{ players?: { seat?: number | null, bot?: unknown }[] } | null | undefined} state
+ * @param {{ players?: { seat?: number | null, bot?: unknown }[], daily?: string } | null | undefined} state
  * @param {number | null | undefined} seat
  * @returns {boolean}
  */
 export function isPracticeTable(state, seat) {
-  if (!state || seat === null || seat === undefined || !Array.isArray(state.players)) return false;
+  if (!state || state.daily || seat === null || seat === undefined || !Array.isArray(state.players)) return false;
   const seated = state.players.filter((p) => p.seat !== null && p.seat !== undefined);
   return seated.some((p) => p.seat === seat && !p.bot) && seated.every((p) => p.seat === seat || p.bot);
 }

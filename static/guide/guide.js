@@ -60,8 +60,11 @@ export function guideReopener() {
 
 /**
  * What the bubble shows: a heading and words, the step ("2 of 4"), the primary button's
- * label (none: no button), the marks to ring, and a selector of what to sit next to.
- * @typedef {{ heading: string, words: string, stepText?: string, go?: string | null, marks?: Marks, anchor?: string | null }} BubbleContent
+ * label (none: no button), the marks to ring, a selector of what to sit next to, and
+ * `room`: a selector of a part of the page to move down by the bubble's height, the
+ * bubble sitting in the room made (where no free space is big enough for it).
+ * @typedef {{ heading: string, words: string, stepText?: string, go?: string | null, marks?: Marks, anchor?: string | null,
+ *   room?: string | null }} BubbleContent
  */
 /** @typedef {{ show: (what: BubbleContent) => void, hide: () => void, destroy: () => void }} Bubble */
 /** @typedef {{ onPrimary: () => void, onSkip: () => void }} BubbleHandlers */
@@ -85,8 +88,10 @@ function lazyBubble(root, handlers) {
   };
 }
 
-// What the bubble must never cover: whatever the player may pick up or drop on.
-const KEEP_CLEAR = '[data-target], [data-pick], #stock, #grip-stock, #grip-talon, #vote-end, #bots-finish';
+// What the bubble must never cover: whatever the player may pick up or drop on, and on
+// the Devil's Grip page the bar's buttons and the "New deal" panel.
+const KEEP_CLEAR = '[data-target], [data-pick], #stock, #grip-stock, #grip-talon, #vote-end, #bots-finish, '
+  + '.grip-bar button, .grip-new';
 
 /**
  * @param {HTMLElement} root
@@ -107,6 +112,8 @@ function createBubble(root, { onPrimary, onSkip }) {
   document.body.insertBefore(el, document.getElementById('top') || document.body.firstChild);
   /** @type {string | null} */
   let anchorSel = null;
+  /** @type {string | null} */
+  let roomSel = null;
   /** @type {Marks} */
   let marks = { src: null, dst: null };
 
@@ -117,7 +124,24 @@ function createBubble(root, { onPrimary, onSkip }) {
     const shown = !el.hidden;
     mark('guide-src', shown && marks.src ? root.querySelector(marks.src) : null);
     mark('guide-dst', shown && marks.dst ? root.querySelector(marks.dst) : null);
-    if (shown) place(anchorSel ? root.querySelector(anchorSel) : null);
+    const roomEl = shown && roomSel ? root.querySelector(roomSel) : null;
+    makeRoom(roomEl instanceof HTMLElement ? roomEl : null);
+    if (shown) place(anchorSel ? root.querySelector(anchorSel) : null, roomEl);
+  }
+
+  // The room: the part named moves down by the bubble's height (guide.css .guide-room),
+  // so the bubble covers neither it nor what it pushed down; taken back when not needed.
+  /** @param {HTMLElement | null} node */
+  function makeRoom(node) {
+    root.querySelectorAll('.guide-room').forEach((n) => {
+      if (n === node || !(n instanceof HTMLElement)) return;
+      n.classList.remove('guide-room');
+      n.style.removeProperty('--guide-room');
+    });
+    if (!node) return;
+    const room = `${Math.ceil(el.getBoundingClientRect().height) + 20}px`;
+    if (node.style.getPropertyValue('--guide-room') !== room) node.style.setProperty('--guide-room', room);
+    if (!node.classList.contains('guide-room')) node.classList.add('guide-room');
   }
 
   /**
@@ -142,8 +166,11 @@ function createBubble(root, { onPrimary, onSkip }) {
   // screen with no free space, where it covers least. "Needed" are the page's own marks:
   // every card or pile one can pick up or drop on, and the stock and vote buttons.
   /** @typedef {{ x: number, y: number, side: 'below' | 'above' | 'side' | 'free', area: number, dist: number }} Spot */
-  /** @param {Element | null} anchor */
-  function place(anchor) {
+  /**
+   * @param {Element | null} anchor
+   * @param {Element | null} [roomEl] the part moved down to make room: the bubble sits above it
+   */
+  function place(anchor, roomEl = null) {
     const vw = window.innerWidth;
     const vh = window.innerHeight;
     const { width: w, height: ht } = el.getBoundingClientRect();
@@ -176,6 +203,11 @@ function createBubble(root, { onPrimary, onSkip }) {
       const dist = Math.hypot(fx + w / 2 - cx, fy + ht / 2 - cy);
       if (!best || area < best.area || (area === best.area && dist < best.dist)) best = { x: fx, y: fy, side, area, dist };
     };
+    if (roomEl) {
+      const room = roomEl.getBoundingClientRect();
+      consider(room.left, room.top - ht - 10, 'free');
+      if (bestSpot().area === 0) return put(bestSpot(), r);
+    }
     if (onScreen) {
       consider(cx - w / 2, r.bottom + 14, 'below');
       if (bestSpot().area === 0) return put(bestSpot(), r);
@@ -217,10 +249,17 @@ function createBubble(root, { onPrimary, onSkip }) {
   observer.observe(root, { childList: true, subtree: true });
   const onResize = () => paint();
   window.addEventListener('resize', onResize);
+  // fixed in the window: placed again when the page scrolls under it (a phone's page scrolls)
+  const onScroll = () => {
+    if (queued || el.hidden) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; paint(); });
+  };
+  window.addEventListener('scroll', onScroll, { passive: true });
 
   return {
     el,
-    show({ heading, words, stepText = '', go = null, marks: m = { src: null, dst: null }, anchor = null }) {
+    show({ heading, words, stepText = '', go = null, marks: m = { src: null, dst: null }, anchor = null, room = null }) {
       setHidden(el, false);
       if (title.textContent !== heading) title.textContent = heading;
       if (text.textContent !== words) text.textContent = words;
@@ -233,6 +272,7 @@ function createBubble(root, { onPrimary, onSkip }) {
       if (el.getAttribute('aria-label') !== t('guide.title')) el.setAttribute('aria-label', t('guide.title'));
       marks = m;
       anchorSel = anchor;
+      roomSel = room;
       paint();
     },
     hide() {
@@ -243,6 +283,7 @@ function createBubble(root, { onPrimary, onSkip }) {
     destroy() {
       observer.disconnect();
       window.removeEventListener('resize', onResize);
+      window.removeEventListener('scroll', onScroll);
       el.hidden = true;
       paint();
       el.remove();
@@ -338,10 +379,12 @@ export function createGripGuide(root, { ask }) {
     const heading = t('guide.gripTitle');
     const stepText = t('guide.step', { n: Math.min(g.step + 1, G.STEPS.grip), total: G.STEPS.grip });
     if (g.phase === 'intro') {
-      bubble.show({ heading, words: t('guide.gripIntro'), go: t('guide.showMe'), anchor: '.grip-grid' });
+      // no free space beside the grid is big enough for it: it sits at the head of the
+      // side column (below the grid on a phone), which moves down to make room
+      bubble.show({ heading, words: t('guide.gripIntro'), go: t('guide.showMe'), anchor: '.grip-grid', room: '.grip-side' });
     } else if (g.phase === 'ask') {
       bubble.show({ heading, words: failed ? t('guide.failed') : t('guide.looking'), stepText,
-        go: failed ? t('guide.showMe') : null, anchor: '.grip-grid' });
+        go: failed ? t('guide.showMe') : null, anchor: '.grip-grid', room: '.grip-side' });
     } else if (g.phase === 'point') {
       // pointing: there is advice, about a Grip move
       const advice = /** @type {{ action?: import('../grip/grip-rules.js').Action | null, why?: import('../grip/grip-model.js').GripHintReason | null }} */ (g.advice);

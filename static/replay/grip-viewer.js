@@ -114,6 +114,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
   const thePlayer = () => /** @type {ReplayPlayer} */ (player);
 
   const heading = h('h1', { class: 'replay-title' });
+  const back = toGrip(); // its words follow the language, as the rest of the header's
   const outcome = h('p', { class: 'grip-watch-outcome', id: 'grip-watch-outcome' });
   const info = h('div', { class: 'grip-info' });
   const { playBtn, backBtn, fwdBtn, scrub, scrubLabel, clock, speedSel, speedLabel } = createControls(last, thePlayer);
@@ -133,7 +134,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
     h('div', { class: 'replay-options' }, h('span', { class: 'field' }, speedLabel, speedSel), copyBtn),
     moveLine);
   replaceChildren(el,
-    h('header', { class: 'grip-bar grip-watch-head' }, h('div', null, heading, outcome), info, toGrip()),
+    h('header', { class: 'grip-bar grip-watch-head' }, h('div', null, heading, outcome), info, back),
     h('div', { class: 'grip-summary-area' }, differs, controls),
     top, h('div', { class: 'grip-board' }, grid), status);
   const drawTop = createTop(top, { onDeal: () => {} });
@@ -142,6 +143,7 @@ function showGame(el, answer, positions, { daily, toGrip }) {
 
   function words() {
     setText(heading, t(daily ? 'gripReplay.headingDaily' : 'gripReplay.heading', { n: answer.number }));
+    setText(back, t('gripReplay.toGrip'));
     const end = views[last];
     setText(outcome, t(`gripReplay.outcome.${outcomeOf(end)}`, { n: end.score }));
     playBtn.textContent = thePlayer().playing() ? t('replay.pause') : t('replay.play');

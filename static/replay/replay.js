@@ -61,7 +61,8 @@ export function mount(container, { code, id, navigate }) {
       if (destroyed) return;
       replaceChildren(el, h('section', { class: 'panel replay-missing' },
         h('h1', { text: t('replay.titleShort') }),
-        h('p', { text: err instanceof ApiError && err.status === 404 ? t('replay.none') : t('replay.failed') }),
+        h('p', { id: 'replay-error', text: err instanceof ApiError && err.status === 404 ? t('replay.none')
+          : err instanceof ApiError && err.status === 403 ? t('daily.closed') : t('replay.failed') }), // 403: today's daily race
         h('a', { href: '/', class: 'button secondary', onclick: (e) => { e.preventDefault(); navigate('/'); } },
           t('room.backHome'))));
     }

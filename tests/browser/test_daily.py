@@ -1,10 +1,14 @@
 """The daily race in real Chromium: two people race the day's deal in
 their own browsers, and the day's table shows both results, each with its replay, whose
-first table is the same deal for both; a browser that raced cannot start again; the page
-fits the four screen sizes of the fit test and passes axe with no violation, in every
-language."""
+first table is the same deal for both; a browser that raced cannot start again; a browser
+that has not raced today sees nothing of the deal (no replay, no live room, no code) until
+its own race has ended, then its rank, and its results offer no rematch, no coach and no
+"let the bots finish"; the page fits the four screen sizes of the fit test and passes axe
+with no violation, in every language."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -70,6 +74,64 @@ def test_two_people_race_the_same_deal_and_the_day_shows_both(open_page):
         ann.keyboard.press("End")
         expect(ann.locator("#replay-results")).to_contain_text("Time is up")
     assert first_tables[0] == first_tables[1]
+
+
+def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_rank(open_page, artifacts):
+    dora = open_page("dora-first", path=None)
+    race(dora, "Dora", "easy")
+    dora_room = dora.url.rstrip("/").split("/")[-1]
+    dora.goto("/daily")
+    link = dora.locator('.daily-replay:has-text("Dora")')
+    expect(link).to_have_count(1)
+    dora_replay = link.get_attribute("href")
+    assert dora_replay and dora_replay.startswith(f"/replay/{dora_room}/")
+
+    esme = open_page("esme-second", path="/daily")
+    # the table names Dora and her score, but links no replay and shows no code
+    expect(esme.locator(".daily-table")).to_contain_text("Dora")
+    expect(esme.locator("#daily-closed")).to_be_visible()
+    expect(esme.locator(".daily-replay")).to_have_count(0)
+    assert dora_room not in esme.locator(".daily-results").inner_html()
+    # her replay, by its address: refused, and said why
+    esme.goto(dora_replay)
+    expect(esme.locator("#replay-error")).to_contain_text("your own race")
+    expect(esme.locator("#replay-scrub")).to_have_count(0)
+    esme.goto(f"/replay/{dora_room}/last")
+    expect(esme.locator("#replay-error")).to_be_visible()
+    expect(esme.locator("#replay-scrub")).to_have_count(0)
+    # her room, by its address: nobody watches it today
+    esme.goto(f"/r/{dora_room}")
+    expect(esme.locator(".join-link .error")).to_contain_text("only those who have finished racing")
+    esme.fill("#link-name", "Spy")
+    esme.click("#join-by-link")
+    expect(esme.locator(".join-link .error")).to_contain_text("only those who have finished racing")
+    expect(esme.locator(".mine .tableau")).to_have_count(0)
+
+    # Esme races: no coach, no "let the bots finish"; then no rematch, but her rank
+    esme.goto("/")
+    esme.click("#daily-link")
+    esme.fill("#daily-name", "Esme")
+    esme.click("#daily-start")
+    expect(esme.locator(".mine .tableau [data-pick]").first).to_be_visible(timeout=10000)
+    expect(esme.locator("#vote-end")).to_be_visible()
+    expect(esme.locator("#bots-finish")).to_have_count(0)
+    expect(esme.locator("#results")).to_contain_text("Time is up", timeout=15000)
+    expect(esme.locator("#rematch")).to_have_count(0)
+    expect(esme.locator("#daily-rank")).to_contain_text(re.compile(r"Your rank today: \d+ of \d+"))
+    expect(esme.locator("#daily-practice")).to_be_visible()
+    assert axe_violations(esme, "daily results") == []
+    esme.screenshot(path=str(artifacts / "daily-results.png"))
+    esme.click("#daily-table-link")
+    expect(esme.locator("#daily-played")).to_be_visible()
+    expect(esme.locator("#daily-start")).to_have_count(0)
+    expect(esme.locator("#daily-rank")).to_contain_text(re.compile(r"Your rank today: \d+ of \d+"))
+    expect(esme.locator(".daily-table tr.mine")).to_contain_text("Esme")
+    expect(esme.locator(".daily-table tr.mine .daily-replay")).to_have_count(1)
+    esme.click('.daily-replay:has-text("Dora")')
+    expect(esme.locator("#replay-scrub")).to_be_visible()
+    # the refusals above were the point: each answered 403 (its console line with it)
+    problems = open_page.problems.items
+    problems[:] = [p for p in problems if not (p.startswith("esme-second") and "403" in p)]
 
 
 def test_the_daily_page_fits_every_screen_and_passes_axe_in_every_language(open_page, artifacts):

@@ -127,6 +127,16 @@ def _stats() -> dict:
     return {"byLimit": {k: {"clean": dict(bucket), "assisted": dict(bucket)} for k in ("1", "3", "u")}, "counted": []}
 
 
+# The statistics panel: how far its content scrolls inside it, and the cells past its edge.
+STATS_CUT = """() => {
+    const box = document.querySelector('.grip-stats');
+    const edge = box.getBoundingClientRect().right;
+    return {scroll: box.scrollWidth - box.clientWidth,
+            cut: [...box.querySelectorAll('th, td')].filter((c) => c.getBoundingClientRect().right > edge + 0.5)
+              .map((c) => c.textContent)};
+}"""
+
+
 def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
     """A player who has played has a tall statistics panel beside the grid: it must not
     stretch the grid's rows apart, nor push the new-deal buttons past the right edge."""
@@ -146,18 +156,20 @@ def test_the_grip_grid_fits_a_laptop_beside_its_statistics(open_page):
     assert len(found) >= 26 + 3  # the grid, stock, talon and the new-deal buttons
     # Every column of the statistics shows, "Against par" included, with no
     # scrolling inside the panel (it was cut off at 1280 px).
-    panel = page.evaluate("""() => {
-        const box = document.querySelector('.grip-stats');
-        const edge = box.getBoundingClientRect().right;
-        return {scroll: box.scrollWidth - box.clientWidth,
-                cut: [...box.querySelectorAll('th, td')].filter((c) => c.getBoundingClientRect().right > edge + 0.5)
-                  .map((c) => c.textContent)};
-    }""")
+    panel = page.evaluate(STATS_CUT)
     assert panel["scroll"] <= 0 and not panel["cut"], panel
-    expect(page.locator(".grip-stats thead th").last).to_have_text("Against par")
+    expect(page.locator(".grip-stats tbody th").last).to_have_text("Against par")
     assert page.evaluate("window.scrollY") == 0
     out = [e for e in found if e["top"] < 0 or e["left"] < 0 or e["bottom"] > 800.5 or e["right"] > 1280.5]
     assert not out, out
+    # every pass limit's column shows in every language too (German, Finnish and Russian
+    # scrolled the last ones out of sight when the figures went across)
+    for code in ("de", "fi", "ro", "ru"):
+        page.select_option("select.lang", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        settled(page)
+        panel = page.evaluate(STATS_CUT)
+        assert panel["scroll"] <= 0 and not panel["cut"], (code, panel)
 
 
 def test_the_grip_row_labels_show_on_a_phone(open_page):

@@ -4,7 +4,9 @@ reason it ended, undo and redo on the way, and statistics kept across a reload."
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -110,13 +112,16 @@ def test_whole_deal_by_clicking_with_undo(open_page, artifacts):
     expect(page.locator("#grip-summary")).to_be_visible()
     stats = page.locator(".grip-stats")
     expect(stats.locator(".stats-clean")).to_have_count(0)
-    row = stats.locator('.stats-assisted tr[data-limit="1"]')
     expect(stats.locator(".stats-assisted caption")).to_have_text("Deals played with undo or hints")
-    cells = row.locator("td")
-    expect(cells.nth(0)).to_have_text("1")  # played
-    expect(cells.nth(2)).to_have_text(score)  # best
+    expect(stats.locator('.stats-assisted thead th[data-limit="1"]')).to_have_text("one")
+
+    def figure(stat: str):
+        return stats.locator(f'.stats-assisted tr[data-stat="{stat}"] td[data-limit="1"]')
+
+    expect(figure("played")).to_have_text("1")
+    expect(figure("best")).to_have_text(score)
     vs_par = int(score) - par
-    expect(cells.nth(4)).to_have_text(("+" if vs_par > 0 else "−" if vs_par < 0 else "±") + f"{abs(vs_par)}.0")
+    expect(figure("vsPar")).to_have_text(("+" if vs_par > 0 else "−" if vs_par < 0 else "±") + f"{abs(vs_par)}.0")
 
 
 def test_grip_on_a_phone(open_page, artifacts):
@@ -160,7 +165,7 @@ def test_grip_fits_a_laptop_and_stays_clear_of_the_header(open_page):
 
 
 @pytest.mark.slow
-def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
+def test_a_winnable_deal_shows_its_solution_step_by_step(open_page, artifacts):
     page = open_page("grip-solution", path="/grip")
     expect(page.locator("#grip-stock")).to_be_visible()
     page.select_option("#grip-passes", "")
@@ -193,6 +198,16 @@ def test_a_winnable_deal_shows_its_solution_step_by_step(open_page):
         .map((c) => c.getBoundingClientRect().bottom))""")
     assert low <= 800 and page.evaluate("window.scrollY") == 0, low
     expect(page.locator("#replay-next")).to_be_in_viewport()
+    # and on a phone: the whole grid with the solution's buttons, unscrolled
+    page.set_viewport_size(PHONE)
+    settled(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / "grip-solution-phone.png"))
+    low = page.evaluate("""() => Math.max(...[...document.querySelectorAll('.grip-grid .cell')]
+        .map((c) => c.getBoundingClientRect().bottom))""")
+    assert low <= PHONE["height"], low
+    for sel in ("#replay-prev", "#replay-next", "#replay-play", "#replay-close"):
+        expect(page.locator(sel)).to_be_in_viewport(ratio=1)
     page.set_viewport_size({"width": 1280, "height": 900})
     for _ in range(total - 1):
         page.click("#replay-next")
@@ -277,3 +292,57 @@ def test_hinted_moves_with_the_keyboard_only(open_page):
         expect(page.locator(".grip-grid .selected")).not_to_have_count(0)
         page.keyboard.press("Escape")
         expect(page.locator(".grip-grid .selected")).to_have_count(0)
+
+
+FIXTURE = Path(__file__).resolve().parent.parent / "js" / "fixtures" / "grip-deal3-solution.json"
+
+
+def play_by_keys(page, action: dict) -> None:
+    """One action of a known line with the keyboard, at once (no hint, no wait): D for
+    the stock (a deal or a redeal); T or Enter on a cell (once per card of the run) to
+    pick up, Enter on the target to build."""
+    if action["type"] in ("deal", "redeal"):
+        page.keyboard.press("d")
+        return
+    if action["type"] == "talon":
+        page.keyboard.press("t")
+    else:
+        page.focus(f'[data-cell="{action["src"]}"]')
+        for _ in range(action["count"]):
+            page.keyboard.press("Enter")
+    page.focus(f'[data-cell="{action["dst"]}"]')
+    page.keyboard.press("Enter")
+
+
+@pytest.mark.slow
+def test_finish_is_offered_as_soon_as_the_win_is_proven(open_page):
+    """Deal 3, unlimited passes, played fast along a known winning line: "Finish" shows
+    right after the redeal that lets the player know the stock's order (tens of cards
+    out, no pause needed), stays offered while the player keeps moving at once, and
+    plays the deal to its win."""
+    line = json.loads(FIXTURE.read_text())
+    assert line["number"] == 3 and line["passes"] is None
+    page = open_page("grip-finish", path="/grip")
+    expect(page.locator("#grip-stock")).to_be_visible()
+    page.select_option("#grip-passes", "")
+    page.fill("#grip-number", "3")
+    page.click("#grip-by-number")
+    expect(page.locator(".deal-no")).to_have_text("Deal #3")
+    finish = page.locator("#grip-finish")
+    redeal = next(i for i, a in enumerate(line["line"]) if a["type"] == "redeal")
+    for action in line["line"][:redeal]:
+        play_by_keys(page, action)
+        expect(finish).to_have_count(0)  # the first pass: the order is not known
+    play_by_keys(page, line["line"][redeal])
+    expect(page.locator(".passes")).to_have_text(re.compile(r"^Pass 2\b"))
+    # no pause: shown within 300 ms (it waited for 350 ms of stillness before)
+    expect(finish).to_be_visible(timeout=300)
+    out = int(page.inner_text("#grip-score strong"))
+    assert out > 40, out
+    # moving at once, move after move: every position is still offered within 300 ms
+    for action in line["line"][redeal + 1 : redeal + 6]:
+        play_by_keys(page, action)
+        expect(finish).to_be_visible(timeout=300)
+    finish.click()
+    expect(page.locator("#grip-summary")).to_be_visible(timeout=60_000)
+    expect(page.locator("#grip-why")).to_have_text("Every card is in the grid.")

@@ -86,7 +86,7 @@ def test_a_game_is_played_then_replayed_to_the_same_final_grid(open_page):
     final = play_and_end(page, 7)
     expect(page.locator("#grip-recent li").first).to_contain_text("Deal #7: score")
     open_replay(page, 7)
-    expect(page.locator(".replay-title")).to_have_text("Deal #7, played again")
+    expect(page.locator(".replay-title")).to_have_text("Replay of deal #7")
     expect(page.locator("#grip-watch-outcome")).to_have_text(f"The deal ended with a score of {final['score']}.")
     expect(page.locator("#grip-watch-differs")).to_have_count(0)  # the page's rules end where the server's did
     # the first position is the deal: a full grid, an empty talon, no move yet
@@ -208,42 +208,57 @@ def test_another_browser_is_refused(open_page, server):
     assert mine.status_code == 200 and mine.json()["number"] == 31
 
 
+def viewer_fits(page, name: str, size: dict, shot) -> None:
+    """The controls and the whole grid, with the stock and talon, in the window unscrolled,
+    nothing wider than it, and no text of the header or the controls cut or overflowing."""
+    page.set_viewport_size(size)
+    page.keyboard.press("End")
+    settled(page)  # card sizes follow the window
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(shot))
+    assert no_horizontal_scroll(page), name
+    shown = ["#replay-play", "#replay-back", "#replay-forward", "#replay-scrub", "#replay-speed", ".replay-clock"]
+    shown += [".grip-grid", "#grip-stock", "#grip-talon", ".replay-title", "#grip-watch-back", "#replay-copy"]
+    for sel in shown:
+        box = page.locator(sel).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, sel, box)
+    right = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('.grip-watch [data-card]')]"
+        ".map((c) => c.getBoundingClientRect().right))"
+    )
+    assert right <= size["width"] + 0.5, (name, right)
+    # no word cut: no button, link or select narrower than its text
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.grip-watch-head *, .grip-watch-controls *')]
+            .filter((e) => e.matches('button, a, select') && e.scrollWidth > e.clientWidth + 1)
+            .map((e) => e.id || e.tagName)"""
+    )
+    assert cut == [], (name, cut)
+
+
 def test_the_viewer_fits_every_screen_and_passes_axe_in_every_language(open_page, artifacts):
     page = open_page("fit", path="/grip")
     play_and_end(page, 41)
     assert axe_violations(page, "grip page with its recent games") == []
     open_replay(page, 41)
     for name, size in SIZES.items():
-        page.set_viewport_size(size)
-        page.keyboard.press("End")
-        settled(page)  # card sizes follow the window
-        page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(artifacts / f"grip-replay-{name}.png"))
-        assert no_horizontal_scroll(page), name
-        # the controls are in the window, unscrolled; on a laptop the whole grid too
-        shown = ["#replay-play", "#replay-back", "#replay-forward", "#replay-scrub", "#replay-speed", ".replay-clock"]
-        if name != "phone":
-            shown += [".grip-grid", "#grip-stock", "#grip-talon"]
-        for sel in shown:
-            box = page.locator(sel).bounding_box()
-            assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
-            assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, sel, box)
-        right = page.evaluate(
-            "Math.max(...[...document.querySelectorAll('.grip-watch [data-card]')]"
-            ".map((c) => c.getBoundingClientRect().right))"
-        )
-        assert right <= size["width"] + 0.5, (name, right)
+        viewer_fits(page, name, size, artifacts / f"grip-replay-{name}.png")
         assert axe_violations(page, f"grip replay {name}") == [], name
-    page.set_viewport_size(SIZES["1280x800"])
-    for code, play, heading in (
-        ("ro", "Redă", "Împărțirea #41, jucată din nou"),
-        ("de", "Abspielen", "Blatt #41, noch einmal gespielt"),
-        ("fi", "Toista", "Jako #41 uudelleen"),
-        ("ru", "Смотреть", "Раздача №41, ещё раз"),
-        ("en", "Play", "Deal #41, played again"),
+    # the heading says what is shown: a replay being watched; the way back follows the language
+    for code, play, heading, to_grip in (
+        ("ro", "Redă", "Reluarea împărțirii #41", "Înapoi la Devil's Grip"),
+        ("de", "Abspielen", "Wiederholung von Blatt #41", "Zurück zu Devil's Grip"),
+        ("fi", "Toista", "Jaon #41 uusinta", "Takaisin Devil's Gripiin"),
+        ("ru", "Смотреть", "Повтор раздачи №41", "Назад к Devil's Grip"),
+        ("en", "Play", "Replay of deal #41", "Back to Devil's Grip"),
     ):
+        page.set_viewport_size(SIZES["1280x800"])
         page.select_option("select.lang", code)
         expect(page.locator("html")).to_have_attribute("lang", code)
         expect(page.locator("#replay-play")).to_have_text(play)
         expect(page.locator(".replay-title")).to_have_text(heading)
+        expect(page.locator("#grip-watch-back")).to_have_text(to_grip)
         assert axe_violations(page, f"grip replay {code}") == [], code
+        for name, size in SIZES.items():
+            viewer_fits(page, f"{code} {name}", size, artifacts / f"grip-replay-{code}-{name}.png")

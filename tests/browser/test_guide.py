@@ -355,3 +355,47 @@ def test_the_grip_guide_covers_no_card_at_1280_by_800(open_page):
         assert page.evaluate(COVERED) == []
         follow_grip(page, server_game(page)["hint"])
         page.wait_for_function("() => !document.querySelector('.grip.busy')")
+
+
+# What the first Devil's Grip bubble must leave in view: everything one can pick up, drop
+# on or click on the page (the grid, stock and talon, the bar's buttons, the "New deal"
+# panel), and the grid it talks about.
+NEEDED_ON_GRIP = """() => {
+  const bubble = document.querySelector('.guide-bubble');
+  const b = bubble.getBoundingClientRect();
+  const needed = [...document.querySelectorAll(
+    '.grip [data-target], .grip [data-pick], #grip-stock, #grip-talon, .grip-grid, .grip-bar button, .grip-new')];
+  return needed.filter((n) => {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    return Math.min(b.right, r.right) - Math.max(b.left, r.left) > 0
+      && Math.min(b.bottom, r.bottom) - Math.max(b.top, r.top) > 0;
+  }).map((n) => n.id || n.dataset.target || n.dataset.pick || n.className);
+}"""
+
+FIT_SIZES = {  # the fit test's four (tests/browser/test_fit.py)
+    "1280x800": {"width": 1280, "height": 800},
+    "1366x768": {"width": 1366, "height": 768},
+    "1920x1080": {"width": 1920, "height": 1080},
+    "phone": PHONE,
+}
+
+
+@pytest.mark.parametrize("size", list(FIT_SIZES))
+def test_the_first_grip_bubble_covers_nothing_it_talks_about_or_needs_clicking(open_page, artifacts, size):
+    viewport = FIT_SIZES[size]
+    page = open_page("grip", viewport=viewport, path="/grip", guide=True)
+    bubble = page.locator(".guide-bubble")
+    expect(bubble).to_be_visible()
+    expect(bubble.locator(".guide-title")).to_have_text("Your first deal")
+    expect(page.locator(".grip-new")).to_be_visible()
+    settled(page)
+    page.screenshot(path=str(artifacts / f"guide-grip-first-{size}.png"))
+    box = bubble.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    assert page.evaluate(NEEDED_ON_GRIP) == []
+    # pointing at a move, the bubble sits by the card and the room it took is given back
+    bubble.get_by_role("button", name="Show me").click()
+    expect(page.locator(".guide-src")).to_have_count(1, timeout=15000)
+    expect(page.locator(".guide-room")).to_have_count(0)

@@ -1,18 +1,10 @@
 // node --test: "Finish" for a Devil's Grip deal certainly won (static/grip/grip-autofinish.js):
-// when the page looks for a winning line, and the player that shows it one move at a time.
+// the runner that searches for a winning line in slices right after a move, and the
+// player that shows the line one move at a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { worthProving, createFinishPlayer, FINISH_MAX_SCORE, FINISH_STEP_MS } from '../../static/grip/grip-autofinish.js';
-
-test('a winning line is looked for near the end only, in a deal not ended', () => {
-  const cards = (n) => Array(n).fill('x');
-  assert.equal(FINISH_MAX_SCORE, 24);
-  assert.equal(worthProving({ ended: false, stock: cards(20), talon: cards(4) }), true);
-  assert.equal(worthProving({ ended: false, stock: cards(21), talon: cards(4) }), false);
-  assert.equal(worthProving({ ended: true, stock: [], talon: [] }), false);
-  assert.equal(worthProving(null), false);
-});
+import { createFinishPlayer, createProofRunner, FINISH_STEP_MS } from '../../static/grip/grip-autofinish.js';
 
 // Timers the test runs by hand: each entry is [fn, ms].
 function manualTimers() {
@@ -80,4 +72,47 @@ test('a page gone stops the line; stop() cancels the next move', () => {
   assert.equal(timers.queue.length, 0);
   player.stop(); // nothing to stop
   assert.equal(timers.cleared.length, 1);
+});
+
+// A search of `slices` slices (each yields once) that answers `answer`.
+function* fakeSearch(slices, answer, log) {
+  for (let i = 0; i < slices; i += 1) { log.push(i); yield; }
+  return answer;
+}
+
+test('a search runs from the next tick, with no pause, in slices bounded by the clock', () => {
+  const timers = manualTimers();
+  let clock = 0;
+  const runner = createProofRunner({ ...timers, now: () => clock }, 8);
+  const log = [];
+  let answer = 'none yet';
+  // every slice takes 3 ms of the clock: two fit in 8 ms, the third ends the tick
+  const search = (function* () { for (const x of fakeSearch(7, ['win'], log)) { clock += 3; yield x; } return ['win']; })();
+  runner.start(search, (line) => { answer = line; });
+  assert.equal(runner.running(), true);
+  assert.deepEqual(log, [], 'nothing runs before the move is drawn');
+  assert.equal(timers.tick(), 0, 'no pause: the next tick');
+  assert.deepEqual(log, [0, 1, 2]);
+  assert.equal(answer, 'none yet');
+  assert.equal(timers.tick(), 0);
+  assert.equal(timers.tick(), 0);
+  assert.deepEqual(answer, ['win']);
+  assert.equal(runner.running(), false);
+  assert.equal(timers.queue.length, 0);
+});
+
+test('a search dropped (the player moved on) never answers; a new one replaces it', () => {
+  const timers = manualTimers();
+  const runner = createProofRunner({ ...timers, now: () => 0 });
+  const answers = [];
+  runner.start(fakeSearch(3, ['old'], []), (line) => answers.push(line));
+  runner.start(fakeSearch(0, null, []), (line) => answers.push(line));
+  assert.equal(timers.cleared.length, 1, 'the first search is dropped');
+  timers.tick();
+  assert.deepEqual(answers, [null]);
+  runner.start(fakeSearch(3, ['x'], []), (line) => answers.push(line));
+  runner.stop();
+  assert.equal(runner.running(), false);
+  assert.equal(timers.queue.length, 0);
+  assert.deepEqual(answers, [null]);
 });

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 
 import { newGame, fromRecord, play, current, recordOf, sameRecord, viewOf, answerOf, dailyDealNumber,
   randomDealNumber } from '../../static/grip/grip-local.js';
-import { winningLine, orderKnown } from '../../static/grip/grip-finish.js';
-import { apply, legalActions, won, IllegalAction } from '../../static/grip/grip-rules.js';
+import { winningLine, orderKnown, searchWinningLine, lineAfter, FINISH_SLICE } from '../../static/grip/grip-finish.js';
+import { apply, legalActions, won, score, deal, fromLayout, IllegalAction } from '../../static/grip/grip-rules.js';
 
 const solution = JSON.parse(fs.readFileSync(new URL('./fixtures/grip-deal3-solution.json', import.meta.url)));
 
@@ -96,4 +96,67 @@ test('auto-finish: a lost position is not offered', () => {
   let g = newGame(11, 1);
   while (!current(g).ended) g = play(g, { op: 'action', action: legalActions(current(g), { swaps: false }).find((a) => a.type === 'deal') || { type: 'end' } });
   assert.equal(winningLine(current(g)), null);
+});
+
+test('auto-finish: the win is proven as soon as the order is known, far from the end', () => {
+  // The fixture's deal (unlimited passes): the first position where the player knows
+  // the stock's order still has most of the cards out; the win is proven there already.
+  let state = current(newGame(solution.number, solution.passes));
+  let i = 0;
+  while (!orderKnown(state)) state = apply(state, solution.line[i++]);
+  assert.ok(score(state) > 40, `${score(state)} cards out`);
+  const line = winningLine(state);
+  assert.ok(line, 'proven');
+  let s = state;
+  for (const action of line) s = apply(s, action);
+  assert.ok(won(s), 'and the line found wins, played through the rules');
+});
+
+test('auto-finish: with a pass limit, the pass-limit move orders prove the win', () => {
+  // The fixture's position after a redeal with three more still to come, as a deal with
+  // exactly three passes left: the line found must live within them.
+  let state = current(newGame(solution.number, solution.passes));
+  const redeals = solution.line.map((a, i) => (a.type === 'redeal' ? i : -1)).filter((i) => i >= 0);
+  const at = redeals[redeals.length - 4];
+  for (const action of solution.line.slice(0, at + 1)) state = apply(state, action);
+  const allowed = state.passes_used + 3;
+  const limited = fromLayout(state.grid.map((p) => p.join(' ')), state.stock, state.talon, allowed, state.passes_used);
+  assert.ok(score(limited) > 20, `${score(limited)} cards out`);
+  const line = winningLine(limited);
+  assert.ok(line, 'proven');
+  let s = limited;
+  for (const action of line) s = apply(s, action);
+  assert.ok(won(s) && s.passes_used <= allowed);
+});
+
+test('auto-finish: the search runs in slices (a generator) and answers as the whole search does', () => {
+  let state = current(newGame(solution.number, solution.passes));
+  let i = 0;
+  while (!orderKnown(state)) state = apply(state, solution.line[i++]);
+  const search = searchWinningLine(state);
+  let slices = 0;
+  let step = search.next();
+  while (!step.done) { slices += 1; step = search.next(); }
+  assert.deepEqual(step.value, winningLine(state));
+  assert.ok(FINISH_SLICE > 0);
+  // a search that must give up yields many times before it does (never one long block)
+  let lost = deal(1, 3);
+  while (lost.stock.length) lost = apply(lost, { type: 'deal' });
+  lost = apply(lost, { type: 'redeal' });
+  const long = searchWinningLine(lost, 3000);
+  let yields = 0;
+  for (let r = long.next(); !r.done; r = long.next()) yields += 1;
+  assert.ok(yields >= 3000 / FINISH_SLICE / 2, `${yields} yields`);
+});
+
+test('auto-finish: a proven line still holds after its first action, not after another move', () => {
+  let state = current(newGame(solution.number, solution.passes));
+  let i = 0;
+  while (!orderKnown(state)) state = apply(state, solution.line[i++]);
+  const line = winningLine(state);
+  const after = apply(state, line[0]);
+  assert.deepEqual(lineAfter(state, line, after), line.slice(1));
+  const other = legalActions(state, { swaps: true }).find((a) => a.type === 'swap');
+  assert.equal(lineAfter(state, line, apply(state, other)), null);
+  assert.equal(lineAfter(state, [], state), null);
 });

@@ -11,6 +11,9 @@ import { newGame, play, current, recordOf, viewOf } from '../../static/grip/grip
 import { legalActions } from '../../static/grip/grip-rules.js';
 import { savedGameOf } from '../../static/grip/sync/grip-reconcile.js';
 import { t } from '../../static/common/i18n.js';
+import fs from 'node:fs';
+
+const solution = JSON.parse(fs.readFileSync(new URL('./fixtures/grip-deal3-solution.json', import.meta.url)));
 
 const settle = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
@@ -26,7 +29,7 @@ const moved = (number, n) => {
 // The server's answer for a page game: its record, its count and its view.
 const answerFor = (g, seq, id = 'g1') => ({ ...recordOf(g), seq, state: viewOf(current(g)), id, par: null, used_hint: false });
 
-function harness({ saved = null, prefs = {}, api = {} } = {}) {
+function harness({ saved = null, prefs = {}, api = {}, timers = null } = {}) {
   const calls = { toasts: [], sounds: [], changed: 0, cleared: 0, dropped: 0, shown: [], announced: [], pushed: [],
     followed: [], stored: [], recorded: [], reachable: [], asked: [], closed: false };
   let on = null;
@@ -61,9 +64,10 @@ function harness({ saved = null, prefs = {}, api = {} } = {}) {
       setPref: (name, value) => { prefs[name] = value; },
     },
     sleep: async () => {},
-    now: () => 0,
-    setTimer: () => 0, // no finish check runs: the positions here are far from the end
-    clearTimer: () => {},
+    // by default no timer runs (no search for a win, no "Finish" played); `timers` real ones
+    now: timers ? () => performance.now() : () => 0,
+    setTimer: timers ? (fn, ms) => setTimeout(fn, ms) : () => 0,
+    clearTimer: timers ? (timer) => clearTimeout(timer) : () => {},
     sound: (name) => { calls.sounds.push(name); },
     toast: (text, kind) => { calls.toasts.push([text, kind]); },
     confirm: () => true,
@@ -237,4 +241,54 @@ test('a reloaded game the server agrees with stays as it is, acknowledged', asyn
   assert.deepEqual(syncs, [['g9', 't9']]);
   assert.deepEqual(session.game().state, viewOf(current(mine)));
   assert.equal(session.screen().sync, null);
+});
+
+// Real timers: until `ready()` holds, or 200 turns of the event loop.
+async function until(ready) {
+  for (let i = 0; i < 200 && !ready(); i += 1) await new Promise((resolve) => { setTimeout(resolve, 1); });
+}
+
+test('"Finish" is offered right after the move that makes the win provable, with no pause to wait for', async () => {
+  const { session, calls } = harness({ prefs: { gripPasses: null }, timers: true });
+  await session.load();
+  await session.newDeal({ number: 3 });
+  assert.equal(session.game().number, 3);
+  const redeal = solution.line.findIndex((a) => a.type === 'redeal');
+  for (const action of solution.line.slice(0, redeal)) assert.equal(session.op({ op: 'action', action }), true);
+  await settle();
+  assert.equal(session.screen().finishLine, false, 'the first pass: the stock\'s order is not known');
+  session.op({ op: 'action', action: solution.line[redeal] });
+  await until(() => session.screen().finishLine);
+  assert.equal(session.screen().finishLine, true, 'offered in the second pass, with most cards still out');
+  assert.ok(session.game().state.score > 40);
+  assert.deepEqual(calls.announced, [t('grip.finishOffer')]);
+  // the next move, whatever it is, keeps the offer drawn while the new position is searched
+  session.op({ op: 'action', action: solution.line[redeal + 1] });
+  assert.equal(session.screen().finishLine, true, 'still drawn, at once');
+  await until(() => !session.screen().finishLine);
+  assert.equal(session.screen().finishLine, true, 'and still offered: the win is proven again');
+  assert.equal(calls.announced.length, 1, 'said once, not after every move');
+  // pressed at once after a move, it plays when the search answers
+  session.op({ op: 'action', action: solution.line[redeal + 2] });
+  session.autoFinish();
+  await until(() => session.finishing());
+  assert.equal(session.finishing(), true);
+  session.destroy();
+});
+
+test('an offer that no longer holds goes: the deal ended', async () => {
+  const { session } = harness({ prefs: { gripPasses: null }, timers: true });
+  await session.load();
+  await session.newDeal({ number: 3 });
+  const redeal = solution.line.findIndex((a) => a.type === 'redeal');
+  for (const action of solution.line.slice(0, redeal + 1)) session.op({ op: 'action', action });
+  await until(() => session.screen().finishLine);
+  assert.equal(session.screen().finishLine, true);
+  session.op({ op: 'end' });
+  await until(() => !session.screen().finishLine);
+  assert.equal(session.screen().finishLine, false);
+  session.autoFinish();
+  await settle();
+  assert.equal(session.finishing(), false, 'nothing to finish');
+  session.destroy();
 });

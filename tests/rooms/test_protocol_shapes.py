@@ -53,6 +53,9 @@ def test_every_room_error_names_a_documented_code():
         "too_many_bots",
         "slow_down",
         "not_practice",
+        "daily_race",
+        "bad_seat",
+        "removed",
     }
 
     def subclasses(cls):

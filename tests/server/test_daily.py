@@ -1,7 +1,8 @@
 """The daily race over real HTTP: two browsers race the day's deal
 against bots on a real uvicorn and SQLite; each start is a counted attempt (a second is
 refused); when the time limit ends the rounds, the day's table lists both with their
-replays, which anyone may open and which start from the same cards: the day's deal."""
+replays, which either racer may open and which start from the same cards: the day's deal
+(its seed keyed by the server's secret, kept in its data directory)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import httpx
 import pytest
 
 from app.daily.race import DAILY_PLAYERS, daily_race_seed, parse_day, race_day
+from app.daily.secret import SECRET_FILE
 from app.demon.rules.round import DemonRound
 from app.racing import DEMON
 from app.records.frames import round_view
@@ -25,10 +27,10 @@ def server(tmp_path_factory):
         yield srv
 
 
-def wait_for_entries(http: httpx.Client, n: int, seconds: float = 20) -> dict:
+def wait_for_entries(http: httpx.Client, n: int, seconds: float = 20, browser: str | None = None) -> dict:
     deadline = time.monotonic() + seconds
     while True:
-        day = http.get("/api/daily").json()
+        day = http.get("/api/daily", params={"browser": browser} if browser else {}).json()
         if sum(e["replay_id"] is not None for e in day["entries"]) >= n or time.monotonic() > deadline:
             return day
         time.sleep(0.2)
@@ -45,16 +47,17 @@ def test_two_browsers_race_the_same_deal_and_the_day_compares_them(server):
         again = http.post("/api/daily", json={"name": "Ann", "level": "hard", "browser": ann_id})
         assert again.status_code == 409 and "already" in again.json()["detail"]
         assert http.get("/api/daily", params={"browser": ann_id}).json()["played"] is True
-        day = wait_for_entries(http, 2)
+        day = wait_for_entries(http, 2, browser=ann_id)
         assert day["day"] == race_day().isoformat() and day["bots"] == DAILY_PLAYERS - 1
         entries = day["entries"]
         assert sorted(e["name"] for e in entries) == ["Ann", "Bob"]
         assert {e["name"]: e["level"] for e in entries} == {"Ann": "easy", "Bob": "hard"}
         assert all(e["reason"] in ("time", "demon", "stuck") and e["score"] is not None for e in entries)
         assert [e["score"] for e in entries] == sorted((e["score"] for e in entries), reverse=True)
-        dealt = round_view(DemonRound.deal(daily_race_seed(race_day()), DAILY_PLAYERS).start(), DEMON)
-        for e in entries:  # anyone may watch a daily entry: no token
-            replay = http.get(f"/api/replays/{e['replay_id']}")
+        secret = (server.data_dir / SECRET_FILE).read_text().strip().encode()
+        dealt = round_view(DemonRound.deal(daily_race_seed(race_day(), secret), DAILY_PLAYERS).start(), DEMON)
+        for e in entries:  # a browser that raced today may watch every entry: no token
+            replay = http.get(f"/api/replays/{e['replay_id']}", headers={"X-Demon-Browser": ann_id})
             assert replay.status_code == 200, replay.text
             assert replay.json()["initial"]["seats"] == dealt["seats"]
 
@@ -70,11 +73,13 @@ def test_bad_starts_and_days_are_refused(server):
         assert http.get("/api/daily", params={"day": "2025-01-01"}).json()["entries"] == []
 
 
-def test_the_deal_is_the_days_and_differs_from_day_to_day():
+def test_the_deal_is_the_days_and_the_secrets_and_differs_from_day_to_day():
+    key, other = b"k" * 32, b"o" * 32
     days = [dt.date(2026, 12, d) for d in range(1, 8)]
-    seeds = [daily_race_seed(d) for d in days]
+    seeds = [daily_race_seed(d, key) for d in days]
     assert len(set(seeds)) == 7 and all(1 <= s <= 999_999_999 for s in seeds)
-    assert daily_race_seed(dt.date(2026, 12, 3)) == daily_race_seed(dt.date(2026, 12, 3))
+    assert daily_race_seed(dt.date(2026, 12, 3), key) == daily_race_seed(dt.date(2026, 12, 3), key)
+    assert [daily_race_seed(d, other) for d in days] != seeds
     assert parse_day("2026-12-03") == dt.date(2026, 12, 3) and parse_day("3.12.2026") is None
     assert race_day(dt.datetime(2026, 12, 3, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))) == dt.date(
         2026, 12, 4

@@ -456,14 +456,17 @@ async def every_link(cluster: Cluster) -> None:
             await same_every_time(http, f"/api/grip/{game['id']}/sync", headers=bearer(game["token"]))
             assert (await http.get(f"/grip/replay/{game['id']}")).status_code == 200
 
-        # the daily race: one table for the whole server, each entry's replay for anyone
+        # the daily race: one table for the whole server, each entry's replay for a browser
+        # whose own race ended (on whichever process), nothing of it for one that has not
         started = await finish_daily_races(http, cluster.letters)
         codes = set(started.values())
+        racer = next(iter(started))
+        as_racer = {"browser": racer}
 
         async def finished_table() -> dict:
             deadline = time.monotonic() + 60
             while True:
-                day = (await http.get("/api/daily")).json()
+                day = (await http.get("/api/daily", params=as_racer)).json()
                 done = {e["code"] for e in day["entries"] if e["replay_id"] is not None}
                 if codes <= done or time.monotonic() > deadline:
                     return day
@@ -473,18 +476,24 @@ async def every_link(cluster: Cluster) -> None:
         # a process keeps its peers' answers for a second (cluster.Peers): past that, every
         # process answers the same table
         await asyncio.sleep(1.1)
-        day = (await http.get("/api/daily")).json()
-        assert day["complete"] is True
+        day = (await http.get("/api/daily", params=as_racer)).json()
+        assert day["complete"] is True and day["raced"] is True
         for _ in range(TIMES):
-            again = (await http.get("/api/daily")).json()
+            again = (await http.get("/api/daily", params=as_racer)).json()
             assert [e["code"] for e in again["entries"]] == [e["code"] for e in day["entries"]]
             assert codes <= {e["code"] for e in again["entries"]}
         assert (await http.get("/daily")).status_code == 200
         for entry in day["entries"]:
             if entry["code"] in codes:
                 assert entry["replay_id"].startswith(entry["code"] + "-")
-                watched = await same_every_time(http, f"/api/replays/{entry['replay_id']}")
+                watched = await same_every_time(
+                    http, f"/api/replays/{entry['replay_id']}", headers={"X-Demon-Browser": racer}
+                )
                 assert watched["code"] == entry["code"]
+                stranger = await http.get(f"/api/replays/{entry['replay_id']}")
+                assert stranger.status_code == 403, stranger.text
+        unraced = (await http.get("/api/daily")).json()
+        assert all(e["code"] is None and e["replay_id"] is None for e in unraced["entries"])
         # one counted attempt per browser, whichever process a second start reaches
         for browser in started:
             for _ in range(len(cluster.letters) + 1):  # round-robin: every process in turn

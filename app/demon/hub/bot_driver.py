@@ -34,16 +34,23 @@ takes its vote back when that changes (at the latest just before its next play).
 Letting the bots finish: a person alone with bots who is stuck may hand them the rest
 of the round; from then on every think time is `hurried` (a fiftieth), the timers
 already set are made again at that pace, and the round ends when the bots are done.
+A hurried bot's timer does not act itself: it queues the bot's turn (its play, then
+its next decision) with the hub's one `Pacer` (app/demon/hub/pacer.py), which runs the
+turns of every hurried room a few at a time, so that however many rooms let their bots
+finish, the people's tables never wait behind them; a hurried bot's first look (after
+the hurry, or after a change to a table where it had nothing to do) goes there too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 from typing import Literal, Protocol
 
 from app.demon.hub.handle import RoomHandle
+from app.demon.hub.pacer import Pacer
 from app.demon.room.phases import Phase
 from app.demon.room.seating import Player
 from app.protocol import messages as m
@@ -84,9 +91,10 @@ def hurried(think_s: float) -> float:
 class BotDriver:
     """Schedules and runs every bot of one hub, on the hub's event loop."""
 
-    def __init__(self, hub: BotDoor, think_scale: float = 1.0) -> None:
+    def __init__(self, hub: BotDoor, think_scale: float = 1.0, pacer: Pacer | None = None) -> None:
         self.hub = hub
         self.think_scale = think_scale
+        self.pacer = pacer or Pacer()  # hurried bots' turns, every room's, a few per turn of the loop
         self._ids = itertools.count(1)  # action ids: unique within this run (with the epoch)
         self.actions = 0  # bot messages sent through the door, for the benchmark
         self.stopped = False  # the server is stopping: no bot starts thinking again
@@ -114,6 +122,9 @@ class BotDriver:
                 people = room.has_people()
                 if not people:
                     return  # bots play only for people: a room of bots alone is left to expire
+            if room.bots_finish:  # hurried: even its look at the table waits for the pacer
+                timers[p.id] = asyncio.get_running_loop().call_later(0.0, self._due, handle, p, None, room.round_no)
+                continue
             try:
                 self.think(handle, p)
             except Exception:  # called from the flush: one bad bot must not stop it
@@ -127,11 +138,14 @@ class BotDriver:
         bot = player.bot
         assert bot is not None
         delay = handle.room.record.game.bots.think_time(bot.level, bot.rng)
-        if handle.room.bots_finish:
+        hurry = handle.room.bots_finish
+        if hurry:
             delay = hurried(delay)
         delay *= self.think_scale
         loop = asyncio.get_running_loop()
-        handle.bot_timers[player.id] = loop.call_later(delay, self._fire, handle, player, message, handle.room.round_no)
+        handle.bot_timers[player.id] = loop.call_later(
+            delay, self._due if hurry else self._fire, handle, player, message, handle.room.round_no
+        )
 
     def forget(self, handle: RoomHandle) -> None:
         """The room is gone (or the server stops): its bots stop thinking."""
@@ -184,6 +198,17 @@ class BotDriver:
         if decision.vote_end != (seat in room.votes):
             return m.Vote(type="vote", end=decision.vote_end)
         return False if decision.vote_end else None
+
+    def _due(self, handle: RoomHandle, player: Player, message: Intent, round_no: int) -> None:
+        """A hurried bot's timer fired: its turn (`_fire`) waits for the pacer, the timer
+        staying in `bot_timers` meanwhile, so the bot is not made to think twice and
+        cancelling the timer (`forget`, a new hurry) takes the turn back too. A room
+        whose person took the round back plays at once, as at a person's pace."""
+        token = handle.bot_timers.get(player.id)
+        if token is None or not handle.room.bots_finish:
+            self._fire(handle, player, message, round_no)
+            return
+        self.pacer.push(token, functools.partial(self._fire, handle, player, message, round_no))
 
     def _fire(self, handle: RoomHandle, player: Player, message: Intent, round_no: int) -> None:
         handle.bot_timers.pop(player.id, None)

@@ -11,6 +11,9 @@ Why only in practice rooms: advice in a race between people would help one of th
 against the others. A room qualifies when every other seat is a bot (`is_practice`);
 anywhere else the request is refused (`not_practice`) and nothing changes.
 
+Never in the daily race (`daily_race`): its racers compare scores, so advice would be
+help that only some of them asked for (docs/daily.md).
+
 Fair by construction: the advice is the bots' own decision (`demon_bot.decide`) over the
 asking seat's `SeatView`, which holds no face-down card and no stock order, so it cannot
 tell the player anything they could not see. The level is Hard without its human flaws
@@ -46,6 +49,7 @@ def advice(room: Room, player: Player) -> out.Coach:
     """The coach's answer for `player` now; RoomError when it may not be given."""
     if player.bot is not None or not room.seating.is_seated(player):
         raise SpectatorCannotPlay("Only a seated player can be coached.")
+    room.refuse_in_daily("The coach does not help in the daily race: everyone races the day's deal alone.")
     if not is_practice(room, player):
         raise NotPractice("The coach helps only in a practice round against bots.")
     if room.options.game != "demon":

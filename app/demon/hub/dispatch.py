@@ -28,6 +28,10 @@ from app.support.logfmt import log_event
 
 M = TypeVar("M", bound=BaseModel)  # one of m.RoomMessage's classes
 
+CLOSE_REMOVED = 4003  # the host removed this seat's person (`remove_player`)
+REMOVED_REASON = "removed by the host"
+NO_OPEN_TABLES = "This server has no open tables."
+
 
 class Dispatcher:
     def __init__(
@@ -43,6 +47,7 @@ class Dispatcher:
         self.clock = clock
         self.check_bot_cap = check_bot_cap  # raises TooManyBots past the server's DEMON_MAX_BOTS
         self._after_change = after_change  # the room may have started counting down
+        self.open_tables = True  # DEMON_OPEN_TABLES: false refuses `set_open` to true
 
     def dispatch(self, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.RoomMessage) -> Outcome:
         """Run the message's handler; `pipe` is the sender's socket, None for a bot. The
@@ -145,6 +150,29 @@ def _on_remove_bot(
     return outcome
 
 
+def _on_set_open(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.SetOpen, now: float
+) -> Outcome:
+    if msg.open and not d.open_tables:
+        raise Invalid(NO_OPEN_TABLES)
+    outcome = handle.room.set_open(player, msg.open)
+    log_event("table_opened" if msg.open else "table_closed", code=handle.room.code)
+    return outcome
+
+
+def _on_remove_player(
+    d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.RemovePlayer, now: float
+) -> Outcome:
+    """The removed person's socket closes with 4003; their token opens nothing any more."""
+    outcome, removed = handle.room.remove_player(player, msg.seat, now)
+    gone = handle.pipes.pop(removed.id, None)
+    if gone is not None:
+        handle.room.answers.forget_sent(removed.id)
+        gone.close(CLOSE_REMOVED, REMOVED_REASON)
+    log_event("player_removed", code=handle.room.code, player=removed.id)
+    return outcome
+
+
 def _on_resync(
     d: Dispatcher, handle: RoomHandle, player: Player, pipe: Pipe | None, msg: m.Resync, now: float
 ) -> Outcome:
@@ -213,5 +241,7 @@ HANDLERS: dict[type[BaseModel], Handler] = dict(
         _row(m.Ping, _on_ping),
         _row(m.Emote, _on_emote),
         _row(m.Coach, _on_coach),
+        _row(m.SetOpen, _on_set_open),
+        _row(m.RemovePlayer, _on_remove_player),
     ]
 )

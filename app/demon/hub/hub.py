@@ -14,6 +14,7 @@ sockets' comings and goings itself:
 * `flush.Outbox`: nothing leaves at once; once per turn of the event loop, one frame per
   socket and one commit for every room the turn changed;
 * `timers.Timers`: the countdown, the tick, idle rooms, the WAL checkpoint;
+* `open_tables.OpenTables`: "Play now"'s choice of lobby, and a play-now lobby's bots;
 * `bot_driver.BotDriver`: seats without sockets. The flush, once its frames have left,
   tells the driver which rooms changed, and a bot's message comes back in through
   `bot_message`, the same dispatch a socket's message goes through.
@@ -32,11 +33,13 @@ from app.demon.hub.connection import Pipe
 from app.demon.hub.dispatch import Dispatcher
 from app.demon.hub.flush import Outbox
 from app.demon.hub.handle import SAVE_ALL, RoomHandle, RoomStore
+from app.demon.hub.open_tables import PLAY_NOW_SEATS, OpenTables
 from app.demon.hub.timers import Timers
-from app.demon.room.errors import TooManyBots
+from app.demon.room.errors import Removed, TooManyBots
 from app.demon.room.fixed_layout import load_test_layout
 from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Outcome, Player, Room
+from app.demon.room.seating import address_mark
 from app.protocol import messages as m
 from app.protocol import server as out
 from app.support.logfmt import log_event
@@ -68,6 +71,8 @@ class Hub:
         self.outbox = Outbox(store, self._after_flush)
         self.timers = Timers(self.rooms, self.outbox, settings, store, clock, self.bots.forget)
         self.dispatcher = Dispatcher(self.outbox, store, clock, self._check_bot_room, self._after_change)
+        self.dispatcher.open_tables = settings.open_tables
+        self.open_tables = OpenTables(self.rooms, self.outbox, settings, clock, self.bot_count, self._after_change)
         self.test_layout = load_test_layout(settings.test_layout)  # testing only
 
     # ------------------------------------------------------------ lifecycle
@@ -84,12 +89,14 @@ class Hub:
                 handle = RoomHandle(room)
                 self.rooms[room.code] = handle
                 self.bots.poke(handle)  # a restored room's bots carry on
+                self.open_tables.restored(handle)  # a play-now lobby's bots come when due
                 log_event("room_restored", code=room.code, phase=room.phase.value, v=room.v, bots=len(room.bots()))
         self.timers.start()
 
     async def stop(self) -> None:
         """Graceful stop: tell every socket to come back later (1012) and flush."""
         self.timers.stop()  # a room counting down resumes its countdown on restart
+        self.open_tables.stop()  # a play-now lobby's `fill_at` is saved: the next run keeps it
         self.bots.stopped = True
         for handle in self.rooms.values():
             if handle.room.bots():
@@ -122,40 +129,78 @@ class Hub:
 
     # ------------------------------------------------------------ HTTP-side entry points
 
-    def create_room(self, body: m.CreateRoom) -> tuple[RoomHandle, Player, str]:
+    def create_room(self, body: m.CreateRoom, address: str | None = None) -> tuple[RoomHandle, Player, str]:
+        """`address`: the creator's, kept (as `address_mark`) so the host's removal of a
+        person bars that person's address; None where nobody can be removed (practice)."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise HubFull("The server is full; try again later.")
         room = self._new_room(
             Options.chosen(body.rounds, body.time_limit_s, body.max_players, body.game, body.house_rules)
         )
         room.listed = body.listed
+        room.door.set_open(body.open)
+        room.door.language = body.language
         handle = RoomHandle(room)
         self.rooms[room.code] = handle
         token = new_token()
         player = room.join(body.name, hash_token(token))
+        if address is not None:
+            room.door.marks[player.id] = address_mark(room.code, address)
         handle.unsaved = SAVE_ALL
         self.outbox.save([handle])  # on disk before its creator hears of it
         log_event("room_created", code=room.code, game=body.game, max_players=body.max_players, rounds=body.rounds)
         return handle, player, token
 
-    def join_room(self, code: str, name: str) -> tuple[RoomHandle, Player, str] | None:
-        """None when there is no such room; RoomError("room_full") when it cannot take more."""
+    def join_room(self, code: str, name: str, address: str | None = None) -> tuple[RoomHandle, Player, str] | None:
+        """None when there is no such room; RoomError("room_full") when it cannot take more,
+        Removed when the host removed this address from it."""
         handle = self.rooms.get(code)
         if handle is None:
             return None
+        door = handle.room.door
+        mark = address_mark(code, address) if address is not None else None
+        if mark is not None and door.refuses(mark):
+            raise Removed("You were removed from this table.")
         token = new_token()
         player = handle.room.join(name, hash_token(token))
+        if mark is not None:
+            door.marks[player.id] = mark
         handle.room.last_active = self.clock()
         self.outbox.publish(handle, Outcome(events=[handle.room.room_event()]))
         self.outbox.save([handle])  # the new seat is on disk before its token is handed out
+        self.open_tables.seated(handle)
+        return handle, player, token
+
+    def play_now(self, body: m.PlayNow, address: str) -> tuple[RoomHandle, Player, str]:
+        """ "Play now" (app/demon/hub/open_tables.py): a seat at the best open lobby, or a
+        new open table of four that fills with bots. One synchronous call: two presses at
+        the same moment land at the same table. HubFull as `create_room`."""
+        handle = self.open_tables.best_lobby(body.game, body.language, address)
+        if handle is not None:
+            joined = self.join_room(handle.room.code, body.name, address)
+            assert joined is not None  # the room is in `self.rooms`: we looked there, nothing ran since
+            return joined
+        create = m.CreateRoom(
+            name=body.name, max_players=PLAY_NOW_SEATS, game=body.game, open=True, language=body.language
+        )
+        handle, player, token = self.create_room(create, address)
+        self.open_tables.opened(handle, body.level, address)
+        handle.unsaved = SAVE_ALL
+        self.outbox.save([handle])  # its `fill_at` is on disk with it
+        log_event("play_now_opened", code=handle.room.code, game=body.game, language=body.language)
         return handle, player, token
 
     def create_practice(
-        self, body: m.PracticeRoom, *, seed: int | None = None, time_limit_s: int | None = None
+        self,
+        body: m.PracticeRoom,
+        *,
+        seed: int | None = None,
+        time_limit_s: int | None = None,
+        daily: str | None = None,
     ) -> tuple[RoomHandle, Player, str]:
         """ "Play against bots": one person and `body.bots` bots, the countdown started.
         The daily race (app/server/daily_http.py) names the deal (`seed`, which also
-        seeds the bots) and a time limit."""
+        seeds the bots), a time limit and its day (`Room.daily`: what it refuses)."""
         self._check_bot_room(body.bots)
         handle, player, token = self.create_room(
             m.CreateRoom(
@@ -169,6 +214,7 @@ class Hub:
         room, now = handle.room, self.clock()
         if seed is not None:
             room.test_seed = seed
+        room.daily = daily
         if time_limit_s is not None:  # the server's own setting, not a player's (no 60 s floor)
             room.options.time_limit_s = time_limit_s
         for _ in range(body.bots):
@@ -218,6 +264,7 @@ class Hub:
         )
         room.answers.forget_sent(player.id)
         self.outbox.mark_changed(handle)
+        self.open_tables.seated(handle)  # a full play-now lobby of people all here starts
         log_event("seat_connected", code=room.code, player=player.id, resumed=missed is not None)
         return True
 

@@ -35,6 +35,13 @@ class RoomFull(RoomError):
     code = "room_full"
 
 
+class BadSeat(RoomError):
+    """No person the host may remove sits there: an empty seat, a bot's (`remove_bot`
+    takes those), or the host's own."""
+
+    code = "bad_seat"
+
+
 class SpectatorCannotPlay(RoomError):
     code = "spectator"
 
@@ -51,8 +58,21 @@ class TooManyBots(RoomError):
     code = "too_many_bots"
 
 
+class DailyRace(RoomError):
+    """Not in the daily race, which is one counted round alike for everyone (docs/daily.md):
+    no coach, no handing the round to the bots, no rematch of the day's deal."""
+
+    code = "daily_race"
+
+
 class NotPractice(RoomError):
     """Only where no other person plays (a practice round): the coach's advice, and
     handing the rest of a round to the bots."""
 
     code = "not_practice"
+
+
+class Removed(RoomError):
+    """The host removed this person from the table: they may not join it again."""
+
+    code = "removed"

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from app.demon.room.action_ids import KeptId
 from app.demon.room.phases import Phase
 from app.demon.room.room import Options, Room
 from app.demon.room.round_record import RoundRecord, Step, StepIds
-from app.demon.room.seating import Seating, SeatingJson
+from app.demon.room.seating import Door, DoorJson, Seating, SeatingJson
 from app.protocol import server as out
 
 
@@ -41,6 +41,8 @@ class RoomMeta(SeatingJson, MatchJson):
     code: str
     options: out.OptionsJson
     listed: NotRequired[bool]  # older files have none: not listed
+    daily: NotRequired[str | None]  # a daily race's day; older files have none: not one
+    door: NotRequired[DoorJson]  # open tables; none when closed and nobody was removed
 
 
 def match_json(room: Room, now: float) -> MatchJson:
@@ -62,12 +64,18 @@ def match_json(room: Room, now: float) -> MatchJson:
 
 def room_meta(room: Room, now: float) -> RoomMeta:
     """Everything but the round's cards and action log."""
-    return RoomMeta(
-        code=room.code,
-        options=room.options.to_json(),
-        listed=room.listed,
-        **room.seating.to_json(),
-        **match_json(room, now),
+    door = {} if room.door.is_default() else {"door": room.door.to_json()}
+    return cast(
+        RoomMeta,
+        {
+            "code": room.code,
+            "options": room.options.to_json(),
+            "listed": room.listed,
+            "daily": room.daily,
+            **room.seating.to_json(),
+            **match_json(room, now),
+            **door,
+        },
     )
 
 
@@ -119,6 +127,10 @@ def restore_room(
     room.log.resume_at(max([meta["v"]] + [v for _pid, _aid, v in room.record.acknowledged()]))
     room.created_at = meta.get("created_at", time.time())
     room.listed = meta.get("listed", False)
+    room.daily = meta.get("daily")
+    door = meta.get("door")
+    if door is not None:  # a play-now lobby's `fill_at` passed meanwhile: the hub's next tick fills it
+        room.door = Door.from_json(door)
     room.last_active = now
     phase = Phase(meta["phase"])
     deadline_wall = meta.get("deadline_wall")

@@ -22,7 +22,7 @@ from app.common.events import Event
 from app.demon.room import views
 from app.demon.room.action_ids import ActionIds
 from app.demon.room.answers import TableAnswers
-from app.demon.room.errors import NotPractice, OutOfRound, RoomError, SpectatorCannotPlay
+from app.demon.room.errors import DailyRace, NotPractice, OutOfRound, RoomError, SpectatorCannotPlay
 from app.demon.room.event_log import EventLog
 from app.demon.room.outcome import Outcome
 from app.demon.room.phases import NOT_STARTED, Op, Phase, allows, check_move, require
@@ -51,6 +51,9 @@ class RoundPlay:
         # A person alone with bots handed the rest of the round to them (`vote(...,
         # bots_finish=True)`): the bots play it out fast, and their votes decide.
         self.bots_finish = False
+        # A daily race's room (app/server/daily_http.py): its day, YYYY-MM-DD. The same
+        # round for everyone, so nothing here may help one racer or deal it again.
+        self.daily: str | None = None
         self.clock: Callable[[], float] = time.monotonic  # injectable, so room tests control time
 
     @property
@@ -166,6 +169,7 @@ class RoundPlay:
             raise SpectatorCannotPlay("Spectators cannot vote.")  # before the phase: docs/protocol.md
         self._require(Op.VOTE)
         if bots_finish:
+            self.refuse_in_daily("Letting the bots finish is not offered in the daily race: its time is everyone's.")
             if not end or player.bot is not None or not self._only_bots_besides(player):
                 raise NotPractice("Only a person whose every opponent is a bot can let the bots finish.")
             self.bots_finish = True
@@ -181,6 +185,11 @@ class RoundPlay:
         outcome = Outcome(events=[self._emit(body)])
         self._check_vote(outcome)
         return outcome
+
+    def refuse_in_daily(self, message: str) -> None:
+        """`daily_race` in a daily race's room, where every racer gets the same round alone."""
+        if self.daily is not None:
+            raise DailyRace(message)
 
     def _in_round(self) -> list[Player]:
         assert self.round is not None

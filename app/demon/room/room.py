@@ -35,7 +35,7 @@ from app.demon.room.phases import Op, Phase
 from app.demon.room.play import RoundPlay
 from app.demon.room.round_record import Step, StepIds
 from app.demon.room.scores import history_entry, score_round
-from app.demon.room.seating import MAX_SEATS, MAX_SPECTATORS, Player
+from app.demon.room.seating import MAX_SEATS, MAX_SPECTATORS, Door, Player
 from app.demon.rules.round import DemonRound
 from app.protocol import server as out
 from app.racing import RaceGame, RaceRound
@@ -126,6 +126,7 @@ class Room(RoundPlay):
         self.created_at = time.time()
         self.last_active = time.monotonic()  # when somebody was last connected
         self.listed = False  # the host shows its finished matches to every visitor
+        self.door = Door()  # open to strangers? a play-now lobby's bots, who was removed
 
     # The parts' state under the names the hub, the store, the bots and bench/ read.
 
@@ -208,6 +209,18 @@ class Room(RoundPlay):
         self._require(Op.REMOVE_BOT)
         self.seating.remove_bot(bot_id)
         return Outcome(events=[self.room_event()])
+
+    def set_open(self, player: Player, is_open: bool) -> Outcome:
+        """The host lists the table for strangers or takes it off the list, any time."""
+        self._require_host(player)
+        self.door.set_open(is_open)
+        return Outcome(events=[self.room_event()])
+
+    def remove_player(self, player: Player, seat: int, now: float) -> tuple[Outcome, Player]:
+        """The host sends a person away from the lobby, for good (`Door.bar`)."""
+        self._require_host(player)
+        self.door.bar(removed := self.door.removable(self.seating, seat, player, self.phase is Phase.LOBBY))
+        return self.leave(removed, now), removed
 
     # ----------------------------------------------------------------- the match
 
@@ -305,6 +318,7 @@ class Room(RoundPlay):
         counting down for everyone at once (the host's Rematch is the new match's
         Start). With fewer than two seated (the others left), back to the lobby."""
         self._require_host(player)
+        self.refuse_in_daily("The daily race is one counted round: its deal is not dealt again.")
         self._require(Op.REMATCH)
         for p in self.players:
             p.total = 0

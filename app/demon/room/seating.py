@@ -5,16 +5,21 @@ for the life of the room; seats are per round, renumbered 0..n-1 when seats are
 compacted (between rounds, docs/architecture.md). The room decides *when* somebody may
 sit (its phase); this class only keeps the list straight. It saves and restores itself
 (`to_json`, `from_json`), so the store never reaches into it.
+
+`Door` is who may come in: whether strangers see the table in the open-tables list
+(docs/protocol.md, "Open tables"), a "Play now" lobby's bots-at time, and the people the
+host removed, who may not come back.
 """
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict
 
 from app.demon.room.bot_seat import BotSeat, BotSeatJson
-from app.demon.room.errors import Invalid, RoomFull
+from app.demon.room.errors import BadPhase, BadSeat, Invalid, RoomFull
 from app.protocol import server as out
 from app.support.secrets_util import token_matches
 
@@ -296,3 +301,99 @@ class Seating:
         seating.host = data["host"]
         seating.next_number = data["next_player"]
         return seating
+
+
+# ------------------------------------------------------------------ the door
+
+
+class DoorJson(TypedDict):
+    open: bool
+    language: str
+    play_now: bool
+    fill_at: float | None  # epoch seconds
+    fill_level: str
+    removed: list[str]  # `address_mark`s of the people the host removed
+    ever_open: NotRequired[bool]  # older files have none: as `open`
+
+
+def address_mark(code: str, address: str) -> str:
+    """What a room keeps of a client address: a hash keyed by the room's code, enough to
+    refuse a removed person at this table and useless for anything else (the same
+    address gives another mark at every other table, and the address itself is never
+    stored)."""
+    return hashlib.sha256(f"{code}\0{address}".encode()).hexdigest()[:32]
+
+
+@dataclass
+class Door:
+    """Who may come in. `open`: listed for strangers (`GET /api/tables`). A "Play now"
+    table (`play_now`) fills its empty seats with bots of `fill_level` and starts at
+    `fill_at` (wall-clock epoch seconds, so the time survives a restart; None once it
+    filled, started or was closed). `removed`: the marks of people the host removed;
+    `marks`: each person's mark by player id, for this run of the server only (never
+    saved: after a restart, removing a person bars their seat but not their address).
+    `ever_open`: the table was open once, so its view says `"open": false` once closed
+    (a page merges a `room` event's keys into what it holds: a key that merely went
+    away would leave it believing the table open)."""
+
+    open: bool = False
+    ever_open: bool = False
+    language: str = "en"
+    play_now: bool = False
+    fill_at: float | None = None
+    fill_level: str = "medium"
+    removed: set[str] = field(default_factory=set)
+    marks: dict[str, str] = field(default_factory=dict)
+
+    def set_open(self, is_open: bool) -> None:
+        """Closing a play-now table cancels its bots: nobody new will come to be waited for."""
+        self.open = is_open
+        self.ever_open = self.ever_open or is_open
+        if not is_open:
+            self.fill_at = None
+
+    def refuses(self, mark: str) -> bool:
+        return mark in self.removed
+
+    def removable(self, seating: Seating, seat: int, host: Player, in_lobby: bool) -> Player:
+        """The person at `seat`, whom the host may remove now (the lobby only: mid-match,
+        a seat holds cards that score); BadPhase or BadSeat otherwise."""
+        if not in_lobby:
+            raise BadPhase("Players can only be removed in the lobby.")
+        target = seating.at_seat(seat)
+        if target is None or target.left or target.bot is not None or target is host:
+            raise BadSeat("No player you can remove sits there.")
+        return target
+
+    def bar(self, player: Player) -> None:
+        """`player` was removed: their address (when this run saw it) may not join again.
+        Their token opens nothing already: they left the room."""
+        mark = self.marks.pop(player.id, None)
+        if mark is not None:
+            self.removed.add(mark)
+
+    def is_default(self) -> bool:
+        return not self.ever_open and not self.play_now and not self.removed and self.language == "en"
+
+    def to_json(self) -> DoorJson:
+        return DoorJson(
+            open=self.open,
+            language=self.language,
+            play_now=self.play_now,
+            fill_at=self.fill_at,
+            fill_level=self.fill_level,
+            removed=sorted(self.removed),
+            ever_open=self.ever_open,
+        )
+
+    @classmethod
+    def from_json(cls, d: DoorJson) -> Door:
+        return cls(
+            open=d["open"],
+            language=d["language"],
+            play_now=d["play_now"],
+            fill_at=d["fill_at"],
+            fill_level=d["fill_level"],
+            removed=set(d["removed"]),
+            ever_open=d.get("ever_open", d["open"]),
+        )

@@ -11,11 +11,11 @@ itself (which imports it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, TypedDict
+from typing import NotRequired, Protocol, TypedDict
 
 from app.common.cards import Card
 from app.demon.room.phases import Op, Phase, allows
-from app.demon.room.seating import Player, Seating
+from app.demon.room.seating import Door, Player, Seating
 from app.protocol import server as out
 from app.racing import RaceGame, RaceRound
 
@@ -54,6 +54,8 @@ class ShownRoom(Protocol):
     @property
     def round_no(self) -> int: ...
     @property
+    def daily(self) -> str | None: ...
+    @property
     def countdown_ends(self) -> float | None: ...
     @property
     def round_deadline(self) -> float | None: ...
@@ -61,6 +63,10 @@ class ShownRoom(Protocol):
     def history(self) -> list[out.RoundResult]: ...
     @property
     def result(self) -> out.MatchResult | None: ...
+    @property
+    def door(self) -> Door: ...
+    @property
+    def created_at(self) -> float: ...
 
     def round_view(self) -> out.RoundView | None: ...
 
@@ -136,7 +142,62 @@ def public_state(room: ShownRoom, now: float, *, with_round: bool) -> out.Public
     )
     if with_round:
         state["round"] = room.round_view()
+    door = room.door  # its keys only at a table that was ever open: Demon's bytes stay as they were
+    if door.ever_open:
+        state["open"] = door.open
+    if door.play_now:
+        fill_at = door.fill_at if room.phase is Phase.LOBBY else None
+        state["fill_at"] = int(fill_at * 1000) if fill_at is not None else None
+    if room.daily is not None:  # a daily race's room: the page offers no rematch (docs/daily.md)
+        state["daily"] = room.daily
     return state
+
+
+class TableRow(TypedDict):
+    """One open table in `GET /api/tables` (docs/protocol.md, "Open tables"): what a
+    stranger needs to choose, and never a token, an address or a player id."""
+
+    code: str
+    game: str
+    house_rules: NotRequired[dict[str, object]]  # Nerts only, as in the room's options
+    players: int  # people seated
+    bots: int
+    max_players: int
+    started: bool  # a round is on (or between rounds): newcomers watch
+    language: str
+    host: str
+    play_now: bool
+    fill_at: int | None  # epoch ms
+
+
+def table_row(room: ShownRoom) -> TableRow | None:
+    """The table as the open-tables list shows it, or None when it is not listed there:
+    closed, or a lobby with no free seat (nobody could sit down)."""
+    door = room.door
+    if not door.open:
+        return None
+    seated = room.seating.seated()
+    lobby = room.phase is Phase.LOBBY
+    if lobby and len(seated) >= room.options.max_players:
+        return None
+    host = room.seating.by_id(room.host) if room.host else None
+    bots = sum(1 for p in seated if p.bot is not None)
+    row = TableRow(
+        code=room.code,
+        game=room.options.game,
+        players=len(seated) - bots,
+        bots=bots,
+        max_players=room.options.max_players,
+        started=not lobby,
+        language=door.language,
+        host=host.name if host is not None else "",
+        play_now=door.play_now,
+        fill_at=int(door.fill_at * 1000) if door.fill_at is not None and lobby else None,
+    )
+    house = room.options.to_json().get("house_rules")
+    if house is not None:
+        row["house_rules"] = house
+    return row
 
 
 def summary(room: ShownRoom) -> RoomSummary:

@@ -18,8 +18,8 @@ import { solutionsSeenOf, withSolutionSeen, passesOf, metaOfFollowed, metaFromAn
 import { createHintPacer, requestHint, hintFailure } from '../sync/grip-hint.js';
 import { fetchPar as fetchParWithRetries } from '../sync/grip-par.js';
 import { startPlan, dealInstead, wantsWinnable, dealNumber } from '../sync/grip-start.js';
-import { FINISH_CHECK_MS, worthProving, createFinishPlayer } from '../grip-autofinish.js';
-import { winningLine } from '../grip-finish.js';
+import { createFinishPlayer, createProofRunner } from '../grip-autofinish.js';
+import { searchWinningLine, lineAfter } from '../grip-finish.js';
 import { createReplay } from '../grip-replay.js';
 
 /** @typedef {import('../sync/grip-sync-types.js').SavedGame} SavedGame */
@@ -100,12 +100,15 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     sync: null,
     /** @type {Action[] | null} a proven winning line from the current position */
     finishLine: null,
-    /** @type {Timer | undefined} */
-    finishTimer: undefined,
+    /** @type {LocalGame | null} the position finishLine starts from */
+    finishFrom: null,
+    finishRecheck: false, // "Finish" was offered and the new position is being searched: it stays drawn
+    finishAsked: false, // and the player pressed it meanwhile: played once the search answers
     recorded: 0, // results counted in the statistics since the page opened
   };
   const hintPacer = createHintPacer(now);
   const finisher = createFinishPlayer({ setTimer, clearTimer: (timer) => clearTimer(timer) }); // auto-finish, while it plays
+  const prover = createProofRunner({ setTimer, clearTimer: (timer) => clearTimer(timer), now }); // the search for a win
   const replayer = createReplay(() => page.changed()); // a certified deal's solution being shown
   const link = createLink({ save: (savedGame) => store.setGripGame(savedGame), on: {
     acked, refused, lost, created, reachable,
@@ -133,21 +136,24 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     const moved = replay && replay.i ? replay.steps[replay.i - 1].action : null; // marked on the grid
     return { game: s.game, state: st(), legal: legal(), busy: s.busy, replay, moved, finished: finished(),
       hint: s.game ? s.game.hint : null, isDaily: s.isDaily, parFailed: s.parFailed, loadError: s.loadError,
-      hintAsked: Boolean(s.hintAsked), finishLine: Boolean(s.finishLine), finishing: finishing(), online: link.online(),
+      hintAsked: Boolean(s.hintAsked), finishLine: Boolean(s.finishLine || s.finishRecheck), finishing: finishing(), online: link.online(),
       verified: verified(), sync: s.sync, passes: s.passes, winnableOnly: s.winnableOnly, saved: saved(), recorded: s.recorded };
   }
 
   // ---- the game on the page ------------------------------------------------------------
   // Shows `next` (a local game): the view the panels draw, the guide, the sync line.
-  /** @param {LocalGame} next */
-  function show(next) {
+  /**
+   * @param {LocalGame} next
+   * @param {boolean} [byFinish] a move of the line "Finish" plays: nothing to search
+   */
+  function show(next, byFinish = false) {
     s.local = next;
     s.game = view(next);
+    if (!byFinish) scheduleFinishCheck(); // before drawing: an offer that no longer holds is not drawn
     page.cleared();
     maybeRecord();
     page.changed();
     page.shown(s.game);
-    scheduleFinishCheck();
   }
 
   /**
@@ -185,7 +191,7 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     s.meta = withoutHint(s.meta);
     s.hintAsked = null;
     const wasFinished = finished();
-    show(next);
+    show(next, fromFinish === true);
     link.push(wire);
     if (wire.op === 'action') sound(wire.action.type === 'deal' || wire.action.type === 'redeal' ? 'draw' : 'place');
     // finished() means a game is shown, so st() is its state
@@ -476,24 +482,57 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
   }
 
   // ---- auto-finish ------------------------------------------------------------------
+  // Right after every new position: a line proven from the position before still wins
+  // when the player played its first action (offered again at once); otherwise the
+  // search starts at once, in slices, and is dropped if the player moves on first. An
+  // offer already shown stays drawn while the search runs (the button neither blinks
+  // nor shifts the bar's buttons under the pointer), and goes if the win is not proven.
+  // Called by show(), which draws the page next.
   function scheduleFinishCheck() {
-    clearTimer(s.finishTimer);
+    prover.stop();
     if (finishing()) return;
-    if (s.finishLine) { s.finishLine = null; page.changed(); }
     const at = s.local;
-    if (!at || !worthProving(current(at))) return;
-    s.finishTimer = setTimer(() => {
+    const before = s.finishFrom;
+    const line = s.finishLine;
+    const wasOffered = Boolean(line) || s.finishRecheck;
+    s.finishLine = null;
+    s.finishFrom = null;
+    s.finishRecheck = false;
+    s.finishAsked = false; // a press was for the position it was made in
+    if (!at) return;
+    const rest = line && before ? lineAfter(current(before), line, current(at)) : null;
+    if (rest && rest.length) {
+      s.finishLine = rest;
+      s.finishFrom = at;
+      return;
+    }
+    s.finishRecheck = wasOffered;
+    prover.start(searchWinningLine(current(at)), (found) => {
+      const asked = s.finishAsked;
+      s.finishRecheck = false;
+      s.finishAsked = false;
       if (s.local !== at || s.destroyed || finishing()) return;
-      const line = winningLine(current(at));
-      s.finishLine = line && line.length ? /** @type {Action[]} */ (line) : null;
-      if (s.finishLine) { page.announce(t('grip.finishOffer')); page.changed(); }
-    }, FINISH_CHECK_MS);
+      if (!found || !found.length) {
+        if (wasOffered) page.changed();
+        return;
+      }
+      s.finishLine = found;
+      s.finishFrom = at;
+      if (asked) { autoFinish(); return; }
+      if (!wasOffered) page.announce(t('grip.finishOffer'));
+      page.changed();
+    });
   }
 
   function autoFinish() {
-    if (!s.finishLine || finishing()) return;
+    if (finishing()) return;
+    if (!s.finishLine) {
+      if (s.finishRecheck) s.finishAsked = true; // pressed while the new position is searched
+      return;
+    }
     const line = s.finishLine;
     s.finishLine = null;
+    s.finishFrom = null;
     page.drop();
     finisher.start(line, {
       play: (action) => op({ op: 'action', action, fromFinish: true }),
@@ -505,7 +544,11 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
 
   function stopFinishing() {
     finisher.stop();
+    prover.stop();
     s.finishLine = null;
+    s.finishFrom = null;
+    s.finishRecheck = false;
+    s.finishAsked = false;
   }
 
   return {
@@ -535,7 +578,6 @@ export function createGripSession({ createLink, api, store, sleep, now, setTimer
     load,
     destroy() {
       s.destroyed = true;
-      clearTimer(s.finishTimer);
       stopFinishing();
       link.close();
       replayer.pause();

@@ -1,0 +1,1 @@
+"""Open tables at the web edge: the shared list (`snapshot`) and its routes (`http`)."""
