@@ -8,7 +8,7 @@
 
 import { h, replaceChildren, icon, formatClock, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
-import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
+import { cardEl, backEl, slotEl, seatColour, cardText, faceUrl } from '../cards/cards.js';
 import { playerName, shownName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
@@ -315,8 +315,9 @@ export function opponentHead(p, { name, stuck, voted, colour, muteButton, total 
     h('span', { class: 'opp-name', text: name }),
     botBadge(p) || h('span', { class: `conn conn-${p && p.absent ? 'absent' : p && p.connected ? 'online' : 'offline'}`,
       title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
-    stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
-    voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
+    // (titled: a head too narrow for its tags cuts them short, style.css)
+    stuck ? h('span', { class: 'tag stuck', title: t('table.stuck'), text: t('table.stuck') }) : null,
+    voted ? h('span', { class: 'tag voted', title: t('table.voted'), text: t('table.voted') }) : null,
     h('span', { class: 'home-count', title: t('table.cardsHome') }),
     total !== null ? h('span', { class: 'total', title: t('table.total'), text: t('table.totalShort', { n: total }) }) : null,
     muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
@@ -330,10 +331,25 @@ export function opponentHead(p, { name, stuck, voted, colour, muteButton, total 
 function opponentPile(pile, i, { fan, top, colour }) {
   const shown = fan
     ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', String(j)); return n; })
-    : top ? cardEl(top, { mini: true }) : null;
-  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}`, dataset: { src: String(i) } },
+    : top ? countedTop(top, pile.down) : null;
+  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}${!fan && top && pile.down ? ' counted' : ''}`, dataset: { src: String(i) } },
     shown || (pile.down ? backEl(colour, { mini: true }) : slotEl()),
     pile.down ? h('span', { class: 'down-count', 'aria-label': t('table.faceDown', { n: pile.down }), text: `+${pile.down}` }) : null);
+}
+
+// Another seat's top card over a count of cards under it. On a phone the count lies inside
+// the small card's lower half, where its compact face draws the suit (♥ and ♦ told
+// apart only by it): there the card shows its tab instead, rank and suit side by side
+// in its upper half (style.css `.opp-pile.counted`, cards.js `tabBody`), kept in `--tab`
+// so that a wider window, which shows the compact face, never draws the tab.
+/**
+ * @param {string} card
+ * @param {number} under how many cards lie under it (0: none, no count)
+ */
+export function countedTop(card, under) {
+  const node = cardEl(card, { mini: true });
+  if (under) node.style.setProperty('--tab', faceUrl(card, 'tab'));
+  return node;
 }
 
 // On a phone, this many foundation piles and more wrap to a second row of whole cards,
