@@ -8,7 +8,7 @@ import { h, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
 import { playerName, playerAtSeat, colourOfSeat } from '../demon/demon-model.js';
-import { opponentHead, matchPoints } from '../demon/demon-panels.js';
+import { opponentHead, matchPoints, countedTop } from '../demon/demon-panels.js';
 import { sameParts } from '../common/keyed.js';
 import { nertsLayoutWords, workWords } from './nerts-words.js';
 
@@ -261,8 +261,9 @@ function opponentPanel(seat) {
     if (homeCount) setText(homeCount, t('nertsTable.homeShort', { n: home }));
     const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
     cardPieces.patch([
-      { key: 'nerts', parts: [view.nerts_top, view.nerts_count, lang], make: () => h('div', { class: 'opp-nerts', dataset: { src: 'nerts' } },
-        view.nerts_top ? cardEl(view.nerts_top, { mini: true }) : slotEl(),
+      // (counted: on a phone the count lies where the small card's suit is, demon-panels.js countedTop)
+      { key: 'nerts', parts: [view.nerts_top, view.nerts_count, lang], make: () => h('div', { class: `opp-nerts${view.nerts_top ? ' counted' : ''}`, dataset: { src: 'nerts' } },
+        view.nerts_top ? countedTop(view.nerts_top, 1) : slotEl(),
         h('span', { class: 'stock-count nerts-left', title: t('nertsTable.nertsLeft'), text: String(view.nerts_count) })) },
       { key: 'stock', parts: [view.stock, colour], make: () => h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
         view.stock ? backEl(colour, { mini: true }) : slotEl(),
@@ -293,8 +294,9 @@ function opponentPanel(seat) {
 function opponentWork(pile, i, { fan, top }) {
   const shown = fan
     ? pile.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', String(j)); return n; })
-    : top ? cardEl(top, { mini: true }) : null;
-  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}`, dataset: { src: String(i) } },
+    : top ? countedTop(top, pile.length - 1) : null;
+  const counted = !fan && pile.length > 1;
+  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}${counted ? ' counted' : ''}`, dataset: { src: String(i) } },
     shown || slotEl(),
     !fan && pile.length > 1 ? h('span', { class: 'down-count', 'aria-hidden': 'true', text: `${pile.length}` }) : null);
 }
