@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import RACE_SEED
 from tests.browser.helpers import settled
@@ -62,3 +63,26 @@ def test_your_cards_keep_their_size_when_the_room_above_them_grows(open_page, si
     ann.set_viewport_size({"width": viewport["width"], "height": viewport["height"] - 1})
     settled(ann)
     assert ann.evaluate(SIZES_NOW)["card"] < dealt["card"] - 0.5
+
+
+def test_your_cards_shrink_once_a_pile_of_yours_needs_the_room(open_page):
+    """The room owed is taken when your layout reaches the window's bottom: your waste
+    holds Q♥ down to 2♥ under the ace, played one by one onto your K♠ (pile 7)."""
+    viewport, _touch = SIZES["1366x768"]
+    ann, dealt, middle_of_the_round = table_of_eight_with_tags(open_page, "wrap-grow", viewport=viewport)
+    middle_of_the_round()
+    assert ann.evaluate(SIZES_NOW)["card"] == pytest.approx(dealt["card"], abs=0.01)
+    pile = ann.locator('.mine .tableau .pile[data-src="6"] .card.up')
+    widths = []
+    for n in range(2, 13):
+        ann.keyboard.press("w")  # the waste's top card
+        ann.keyboard.press("7")  # onto pile 7
+        expect(pile).to_have_count(n)
+        settled(ann)
+        widths.append(round(ann.evaluate(SIZES_NOW)["card"], 2))
+        problems = fit_problems(ann, "wrap-grow.png", phone=False)
+        assert not problems, (n, widths, problems)
+    # kept while the pile had room, then smaller once, for the room owed
+    assert widths[0] == pytest.approx(dealt["card"], abs=0.01), widths
+    assert widths[-1] < dealt["card"] - 5, widths
+    assert len(set(widths)) == 2, widths
