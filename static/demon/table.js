@@ -426,6 +426,7 @@ export function mount(container, ctx) {
       stopWarming();
       flights.destroy();
       foundationPiles.destroy();
+      opponentPanels.destroy();
       fit.destroy();
       coach.destroy();
       selection.destroy();
@@ -527,14 +528,15 @@ export function createTableFit({ mine, results, above }) {
   let mineRoom = null;
   /** @type {number | null} a smaller room measured mid-round, taken once your layout needs it */
   let owed = null;
-  let pilesBefore = 0; // the foundation piles of the drawing before the last one
-  let pilesNow = 0;
+  let pilesNow = 0; // the foundation piles drawn last
+  let pilesTaken = 0; // and when the room was last taken
   const observer = new ResizeObserver(() => fit());
   for (const node of above) observer.observe(node);
 
   /** @param {number} room */
   function take(room) {
     owed = null;
+    pilesTaken = pilesNow;
     if (room === mineRoom) return;
     mineRoom = room;
     mine.style.setProperty('--mine-room', `${room}px`);
@@ -550,7 +552,9 @@ export function createTableFit({ mine, results, above }) {
     if (mineRoom === null || resized) return take(room);
     if (room > mineRoom) {
       owed = null;
-      if (pilesNow > pilesBefore) return; // the foundations' tabs or small cards: no growth
+      // the foundations took less room as they grew (a phone's tabs): no growth; a room
+      // grown by what the window's new size drew anew (the tabs again) is taken
+      if (pilesNow > pilesTaken) return;
       return take(room);
     }
     if (room === mineRoom) { owed = null; return; }
@@ -565,10 +569,7 @@ export function createTableFit({ mine, results, above }) {
      * A drawing with this many foundation piles; the first drawing is fitted before it shows.
      * @param {number} piles
      */
-    drawn(piles) {
-      pilesBefore = pilesNow;
-      pilesNow = piles;
-    },
+    drawn(piles) { pilesNow = piles; },
     /** Called after the drawing: fits the first one. */
     fitFirst() { if (mineRoom === null) fit(); },
     /** Called when your layout was drawn anew: takes the room owed once it no longer ends

@@ -369,6 +369,7 @@ export function mount(container, ctx) {
       stopWarming();
       flights.destroy();
       foundationPiles.destroy();
+      opponentPanels.destroy();
       fit.destroy();
       selection.destroy();
       unbindKeys();
