@@ -8,7 +8,7 @@
 
 import { h, replaceChildren, icon, formatClock, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
-import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
+import { cardEl, backEl, slotEl, seatColour, cardText, faceUrl } from '../cards/cards.js';
 import { playerName, shownName, seatedPlayers, playerAtSeat, playerById, colourOfSeat } from './demon-model.js';
 import { botBadge, botLevel } from './bot-badge.js';
 import { foundationsWords, layoutWords } from './announce.js';
@@ -44,6 +44,24 @@ import { dailyNext } from '../daily/daily-results.js';
  * A piece a keyed container (dom.js keyedChildren) draws: made again when `parts` differ.
  * @typedef {{key: string | number, parts: unknown[], make: () => HTMLElement}} KeyedItem
  */
+
+// A phone's width: the foundations' tabs and the counted tops of other seats' piles
+// (style.css, `max-width: 600px`). A panel drawn at one width is drawn again when the
+// window crosses it (`watchNarrow`).
+const narrowQuery = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(max-width: 600px)') : null;
+
+/** @returns {boolean} */
+export function isNarrow() { return Boolean(narrowQuery && narrowQuery.matches); }
+
+/**
+ * @param {() => void} redraw called when the window crosses a phone's width
+ * @returns {() => void} stops watching
+ */
+export function watchNarrow(redraw) {
+  if (!narrowQuery) return () => {};
+  narrowQuery.addEventListener('change', redraw);
+  return () => narrowQuery.removeEventListener('change', redraw);
+}
 
 // The letter on a foundation card saying whose it is.
 /**
@@ -185,8 +203,14 @@ export function createOpponents(el) {
   /** @type {Map<number, ReturnType<typeof opponentPanel>>} */
   const bySeat = new Map();
 
-  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'>} view */
-  function draw({ state: st, round: r, seat: me, muteButton = null }) {
+  /** @type {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'> | null} the view drawn last */
+  let last = null;
+  const unwatch = watchNarrow(() => { if (last) draw(last); }); // the counted tops (countedTop)
+
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'>} v */
+  function draw(v) {
+    last = v;
+    const { state: st, round: r, seat: me, muteButton = null } = v;
     const seats = r.seats.map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
     el.classList.toggle('many', seats.length > 3);
     el.classList.toggle('few', seats.length <= 2);
@@ -210,7 +234,7 @@ export function createOpponents(el) {
     }
   }
 
-  return { draw };
+  return { draw, destroy: () => { unwatch(); last = null; } };
 }
 
 // One other seat's panel: its frame stays, its pieces are patched.
@@ -244,7 +268,8 @@ function opponentPanel(seat) {
     // Most drawings at a table of eight carry another seat's play: this seat's panel is
     // then drawn from the very same objects, and patching it would only compare them all
     // again (a JavaScript profile: the panels' draw was a third of the page's script).
-    const from = [view, p, name, lang, spectating, muteButton, stuck, voted, home, colour, st.round_no];
+    const narrow = isNarrow();
+    const from = [view, p, name, lang, spectating, muteButton, stuck, voted, home, colour, st.round_no, narrow];
     if (drawnFrom && sameParts(drawnFrom, from)) return;
     drawnFrom = from;
     const cls = `opp${p && !p.connected ? ' away' : ''}`;
@@ -281,8 +306,8 @@ function opponentPanel(seat) {
       // a spectator has the room to see each pile's whole face-up run, fanned
       const fan = spectating && pile.up.length > 1;
       const top = pile.up.length ? pile.up[pile.up.length - 1] : null;
-      return { key: i, parts: [pile.down, fan ? pile.up.join(' ') : top, colour, lang],
-        make: () => opponentPile(pile, i, { fan, top, colour }) };
+      return { key: i, parts: [pile.down, fan ? pile.up.join(' ') : top, colour, lang, narrow],
+        make: () => opponentPile(pile, i, { fan, top, colour, narrow }) };
     }));
     if (!wordsOf || !sameParts(wordsOf, [view, home, lang])) {
       wordsOf = [view, home, lang];
@@ -316,8 +341,9 @@ export function opponentHead(p, { name, stuck, voted, colour, muteButton, total 
     h('span', { class: 'opp-name', text: name }),
     botBadge(p) || h('span', { class: `conn conn-${p && p.absent ? 'absent' : p && p.connected ? 'online' : 'offline'}`,
       title: connText(p) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'conn-text', text: connText(p) })),
-    stuck ? h('span', { class: 'tag stuck', text: t('table.stuck') }) : null,
-    voted ? h('span', { class: 'tag voted', text: t('table.voted') }) : null,
+    // (titled: a head too narrow for its tags cuts them short, style.css)
+    stuck ? h('span', { class: 'tag stuck', title: t('table.stuck'), text: t('table.stuck') }) : null,
+    voted ? h('span', { class: 'tag voted', title: t('table.voted'), text: t('table.voted') }) : null,
     h('span', { class: 'home-count', title: t('table.cardsHome') }),
     total !== null ? h('span', { class: 'total', title: t('table.total'), text: t('table.totalShort', { n: total }) }) : null,
     muteButton ? muteButton(p) : null); // emotes.js: hide this player's emotes
@@ -326,15 +352,32 @@ export function opponentHead(p, { name, stuck, voted, colour, muteButton, total 
 /**
  * @param {Pile} pile
  * @param {number} i
- * @param {{fan: boolean, top: string | null, colour: number}} look
+ * @param {{fan: boolean, top: string | null, colour: number, narrow: boolean}} look
  */
-function opponentPile(pile, i, { fan, top, colour }) {
+function opponentPile(pile, i, { fan, top, colour, narrow }) {
+  const counted = narrow && !fan && top !== null && pile.down > 0;
   const shown = fan
     ? pile.up.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', String(j)); return n; })
-    : top ? cardEl(top, { mini: true }) : null;
-  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}`, dataset: { src: String(i) } },
+    : top ? countedTop(top, counted) : null;
+  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}${counted ? ' counted' : ''}`, dataset: { src: String(i) } },
     shown || (pile.down ? backEl(colour, { mini: true }) : slotEl()),
     pile.down ? h('span', { class: 'down-count', 'aria-label': t('table.faceDown', { n: pile.down }), text: `+${pile.down}` }) : null);
+}
+
+// Another seat's top card over a count of cards under it. On a phone the count lies inside
+// the small card's lower half, where its compact face draws the suit (♥ and ♦ told
+// apart only by it): there (`counted`: a phone's width, a count shown) the card shows its
+// tab instead, rank and suit side by side in its upper half, from `--tab` (style.css
+// `.counted`, cards.js `tabBody`). Only then: a custom property on every card of a laptop's
+// panels made the table's style and script dearer per play (bench/page.py at 4x).
+/**
+ * @param {string} card
+ * @param {boolean} counted
+ */
+export function countedTop(card, counted) {
+  const node = cardEl(card, { mini: true });
+  if (counted) node.style.setProperty('--tab', faceUrl(card, 'tab'));
+  return node;
 }
 
 // On a phone, this many foundation piles and more wrap to a second row of whole cards,
@@ -348,7 +391,6 @@ const TABS_FROM = 8;
 // size (each face an SVG image drawn anew) and everything below the row moved, the
 // table's longest task on a slow CPU (bench/page.py --long-tasks at 4x: 110-320 ms).
 const MANY_FROM = 12;
-const narrowQuery = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(max-width: 600px)') : null;
 
 // The shared foundations, and the place for a new one: one node per pile, made again
 // only when its top card (or its owner's colour or name, or the tabs) changed.
@@ -364,7 +406,7 @@ export function createFoundations(el) {
   /** @type {FoundationsView | null} the view drawn last: drawn again when the window crosses the phone's width */
   let last = null;
   const redraw = () => { if (last) draw(last); };
-  if (narrowQuery) narrowQuery.addEventListener('change', redraw);
+  const unwatch = watchNarrow(redraw);
 
   /** @param {FoundationsView} v */
   function draw(v) {
@@ -372,7 +414,7 @@ export function createFoundations(el) {
     const { state: st, round: r } = v;
     const lang = t('lang.code');
     const next = r.foundations.length;
-    const tabs = Boolean(narrowQuery && narrowQuery.matches && next >= TABS_FROM);
+    const tabs = isNarrow() && next >= TABS_FROM;
     /** @type {KeyedItem[]} */
     const items = [{ key: 'heading', parts: [], make: () => heading }];
     r.foundations.forEach((f, i) => {
@@ -399,7 +441,7 @@ export function createFoundations(el) {
   }
 
   function destroy() {
-    if (narrowQuery) narrowQuery.removeEventListener('change', redraw);
+    unwatch();
     last = null;
   }
 

@@ -352,7 +352,7 @@ export function mount(container, ctx) {
 
   /** @param {TableView} v */
   function drawMine(v) {
-    minePanel.draw(v);
+    if (minePanel.draw(v)) fit.mineDrawn();
     hideMoving();
   }
 
@@ -426,6 +426,7 @@ export function mount(container, ctx) {
       stopWarming();
       flights.destroy();
       foundationPiles.destroy();
+      opponentPanels.destroy();
       fit.destroy();
       coach.destroy();
       selection.destroy();
@@ -508,9 +509,15 @@ export function createFlights({ foundations, opponents }) {
 
 // ---- fitting your cards ---------------------------------------------------------------
 // Your cards are sized to the room below what stands above them (--mine-room, measured
-// on a ResizeObserver and a window resize, never per play), so the tallest pile ends in
-// the window; they shrink with that room but do not grow mid-round when the foundations
-// took less of it: docs/architecture.md ("Nothing changes size in the middle of the race").
+// on a ResizeObserver and a window resize, never per play), so the tallest pile a layout
+// can hold ends in the window. In the middle of the round they do not grow when the
+// foundations took less room, and they do not shrink while your layout still ends in the
+// window: the room lost (the foundations wrapping to a new row, other seats' tags) is
+// given up only once one of your piles reaches the window's bottom edge
+// (docs/architecture.md, "Nothing changes size in the middle of the race").
+
+// The margin kept below your layout, in px.
+const ROOM_MARGIN = 14;
 
 /**
  * @param {{mine: HTMLElement, results: HTMLElement, above: HTMLElement[]}} parts your layout,
@@ -519,19 +526,40 @@ export function createFlights({ foundations, opponents }) {
 export function createTableFit({ mine, results, above }) {
   /** @type {number | null} */
   let mineRoom = null;
-  let pilesBefore = 0; // the foundation piles of the drawing before the last one
-  let pilesNow = 0;
+  /** @type {number | null} a smaller room measured mid-round, taken once your layout needs it */
+  let owed = null;
+  let pilesNow = 0; // the foundation piles drawn last
+  let pilesTaken = 0; // and when the room was last taken
   const observer = new ResizeObserver(() => fit());
   for (const node of above) observer.observe(node);
+
+  /** @param {number} room */
+  function take(room) {
+    owed = null;
+    pilesTaken = pilesNow;
+    if (room === mineRoom) return;
+    mineRoom = room;
+    mine.style.setProperty('--mine-room', `${room}px`);
+  }
+
+  // Whether your layout as drawn now ends above the window's bottom margin.
+  const endsInView = () => mine.getBoundingClientRect().bottom <= window.innerHeight - ROOM_MARGIN + 0.5;
 
   function fit({ resized = false } = {}) {
     if (mine.hidden || results.firstChild) return;
     const top = mine.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(0, Math.floor(window.innerHeight - top - 14));
-    if (room === mineRoom) return;
-    if (mineRoom !== null && room > mineRoom && pilesNow > pilesBefore && !resized) return;
-    mineRoom = room;
-    mine.style.setProperty('--mine-room', `${room}px`);
+    const room = Math.max(0, Math.floor(window.innerHeight - top - ROOM_MARGIN));
+    if (mineRoom === null || resized) return take(room);
+    if (room > mineRoom) {
+      owed = null;
+      // the foundations took less room as they grew (a phone's tabs): no growth; a room
+      // grown by what the window's new size drew anew (the tabs again) is taken
+      if (pilesNow > pilesTaken) return;
+      return take(room);
+    }
+    if (room === mineRoom) { owed = null; return; }
+    if (endsInView()) owed = room; // shrink later, if ever
+    else take(room);
   }
   const onResize = () => fit({ resized: true });
   window.addEventListener('resize', onResize);
@@ -541,12 +569,14 @@ export function createTableFit({ mine, results, above }) {
      * A drawing with this many foundation piles; the first drawing is fitted before it shows.
      * @param {number} piles
      */
-    drawn(piles) {
-      pilesBefore = pilesNow;
-      pilesNow = piles;
-    },
+    drawn(piles) { pilesNow = piles; },
     /** Called after the drawing: fits the first one. */
     fitFirst() { if (mineRoom === null) fit(); },
+    /** Called when your layout was drawn anew: takes the room owed once it no longer ends
+     * in the window (one read of its box, and only while a room is owed). */
+    mineDrawn() {
+      if (owed !== null && !mine.hidden && !results.firstChild && !endsInView()) take(owed);
+    },
     destroy() {
       window.removeEventListener('resize', onResize);
       observer.disconnect();

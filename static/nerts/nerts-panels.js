@@ -8,7 +8,7 @@ import { h, keyedChildren, setText, setHidden } from '../common/dom.js';
 import { t } from '../common/i18n.js';
 import { cardEl, backEl, slotEl, seatColour, cardText } from '../cards/cards.js';
 import { playerName, playerAtSeat, colourOfSeat } from '../demon/demon-model.js';
-import { opponentHead, matchPoints } from '../demon/demon-panels.js';
+import { opponentHead, matchPoints, countedTop, isNarrow, watchNarrow } from '../demon/demon-panels.js';
 import { sameParts } from '../common/keyed.js';
 import { nertsLayoutWords, workWords } from './nerts-words.js';
 
@@ -187,8 +187,14 @@ export function createNertsOpponents(el) {
   /** @type {Map<number, ReturnType<typeof opponentPanel>>} */
   const bySeat = new Map();
 
-  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'>} view */
-  function draw({ state: st, round: r, seat: me, muteButton = null }) {
+  /** @type {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'> | null} the view drawn last */
+  let last = null;
+  const unwatch = watchNarrow(() => { if (last) draw(last); }); // the counted tops (countedTop)
+
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'muteButton'>} v */
+  function draw(v) {
+    last = v;
+    const { state: st, round: r, seat: me, muteButton = null } = v;
     const seats = nertsSeats(r).map((view, seat) => ({ seat, view })).filter((s) => s.seat !== me);
     el.classList.toggle('many', seats.length > 3);
     el.classList.toggle('few', seats.length <= 2);
@@ -212,7 +218,7 @@ export function createNertsOpponents(el) {
     }
   }
 
-  return { draw };
+  return { draw, destroy: () => { unwatch(); last = null; } };
 }
 
 /** @param {number} seat */
@@ -239,7 +245,8 @@ function opponentPanel(seat) {
    */
   function draw(st, { view, p, lang, spectating, muteButton, stuck, voted, home, colour }) {
     const name = playerName(st, seat, t);
-    const from = [view, p, name, lang, spectating, muteButton, stuck, voted, home, colour, st.round_no];
+    const narrow = isNarrow();
+    const from = [view, p, name, lang, spectating, muteButton, stuck, voted, home, colour, st.round_no, narrow];
     if (drawnFrom && sameParts(drawnFrom, from)) return;
     drawnFrom = from;
     const cls = `opp nerts-opp${p && !p.connected ? ' away' : ''}`;
@@ -261,8 +268,9 @@ function opponentPanel(seat) {
     if (homeCount) setText(homeCount, t('nertsTable.homeShort', { n: home }));
     const wasteTop = view.waste.length ? view.waste[view.waste.length - 1] : null;
     cardPieces.patch([
-      { key: 'nerts', parts: [view.nerts_top, view.nerts_count, lang], make: () => h('div', { class: 'opp-nerts', dataset: { src: 'nerts' } },
-        view.nerts_top ? cardEl(view.nerts_top, { mini: true }) : slotEl(),
+      // (counted: on a phone the count lies where the small card's suit is, demon-panels.js countedTop)
+      { key: 'nerts', parts: [view.nerts_top, view.nerts_count, lang, narrow], make: () => h('div', { class: `opp-nerts${narrow && view.nerts_top ? ' counted' : ''}`, dataset: { src: 'nerts' } },
+        view.nerts_top ? countedTop(view.nerts_top, narrow) : slotEl(),
         h('span', { class: 'stock-count nerts-left', title: t('nertsTable.nertsLeft'), text: String(view.nerts_count) })) },
       { key: 'stock', parts: [view.stock, colour], make: () => h('div', { class: 'opp-stock', dataset: { src: 'stock' } },
         view.stock ? backEl(colour, { mini: true }) : slotEl(),
@@ -274,7 +282,7 @@ function opponentPanel(seat) {
     piles.patch(view.work.map((pile, i) => {
       const fan = spectating && pile.length > 1;
       const top = pile.length ? pile[pile.length - 1] : null;
-      return { key: i, parts: [fan ? pile.join(' ') : `${top}|${pile.length}`, lang], make: () => opponentWork(pile, i, { fan, top }) };
+      return { key: i, parts: [fan ? pile.join(' ') : `${top}|${pile.length}`, lang, narrow], make: () => opponentWork(pile, i, { fan, top, narrow }) };
     }));
     if (!wordsOf || !sameParts(wordsOf, [view, home, lang])) {
       wordsOf = [view, home, lang];
@@ -288,13 +296,14 @@ function opponentPanel(seat) {
 /**
  * @param {string[]} pile
  * @param {number} i
- * @param {{fan: boolean, top: string | null}} look
+ * @param {{fan: boolean, top: string | null, narrow: boolean}} look
  */
-function opponentWork(pile, i, { fan, top }) {
+function opponentWork(pile, i, { fan, top, narrow }) {
   const shown = fan
     ? pile.map((c, j) => { const n = cardEl(c, { mini: true }); n.style.setProperty('--j', String(j)); return n; })
-    : top ? cardEl(top, { mini: true }) : null;
-  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}`, dataset: { src: String(i) } },
+    : top ? countedTop(top, narrow && !fan && pile.length > 1) : null;
+  const counted = narrow && !fan && pile.length > 1;
+  return h('div', { class: `opp-pile${fan ? ' fanned' : ''}${counted ? ' counted' : ''}`, dataset: { src: String(i) } },
     shown || slotEl(),
     !fan && pile.length > 1 ? h('span', { class: 'down-count', 'aria-hidden': 'true', text: `${pile.length}` }) : null);
 }

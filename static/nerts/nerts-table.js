@@ -308,7 +308,7 @@ export function mount(container, ctx) {
 
   /** @param {TableView} v */
   function drawMine(v) {
-    minePanel.draw(v);
+    if (minePanel.draw(v)) fit.mineDrawn(); // the room owed, once your layout needs it (demon/table.js)
     pending.hide();
     const held = selection.dragging();
     if (held) liftOf(/** @type {NertsSelection} */ (held)).forEach((n) => n.classList.add('lifted'));
@@ -369,6 +369,7 @@ export function mount(container, ctx) {
       stopWarming();
       flights.destroy();
       foundationPiles.destroy();
+      opponentPanels.destroy();
       fit.destroy();
       selection.destroy();
       unbindKeys();

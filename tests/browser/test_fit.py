@@ -192,7 +192,8 @@ def test_the_grip_row_labels_show_on_a_phone(open_page):
 # Every other seat's panel and what it must show: the name, the cards home,
 # the stock, the waste and each pile's top, each inside its panel and the window, not
 # cut short (the name is not ellipsised) and not covered (the point at its centre hits
-# it). The opponents' box must not scroll: a box that scrolls hides seats.
+# it), and each top card's suit not covered by the count of cards under it. The
+# opponents' box must not scroll: a box that scrolls hides seats.
 OTHERS = """() => {
     const inView = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= window.innerWidth + 0.5
         && r.bottom <= window.innerHeight + 0.5 && r.width > 0 && r.height > 0;
@@ -220,6 +221,26 @@ OTHERS = """() => {
             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
             if (!hit || !(el.contains(hit) || hit.contains(el))) problems.push(`${who}: ${what} covered by ${hit && hit.className}`);
         }
+        // A top card over a count of cards under it shows its suit (a heart and a diamond
+        // differ by it alone): the point where its face draws the suit lies outside the
+        // count (which lets the pointer through: its box, not elementFromPoint) and is the
+        // card's. cards.js centres the suit at (30, 60) of a 60 x 84 compact face, and at
+        // (45, 21) of a 60 x 44 tab, drawn at the top of the card.
+        panel.querySelectorAll('.opp-pile').forEach((pile, i) => {
+            const card = pile.querySelector(':scope > .card.face');
+            const count = pile.querySelector('.down-count');
+            if (!card || !count) return;
+            const r = card.getBoundingClientRect();
+            const face = decodeURIComponent(getComputedStyle(card).backgroundImage);
+            const tab = face.includes('viewBox="0 0 60 44"');
+            const x = r.left + r.width * (tab ? 45 : 30) / 60;
+            const y = r.top + (tab ? r.width * 21 / 60 : r.height * 60 / 84);
+            const c = count.getBoundingClientRect();
+            const hit = document.elementFromPoint(x, y);
+            if ((x >= c.left && x <= c.right && y >= c.top && y <= c.bottom) || hit !== card) {
+                problems.push(`${who}: pile ${i + 1}'s suit covered`);
+            }
+        });
     }
     const mine = [...document.querySelectorAll('.mine .tableau .card.up')].map((c) => c.getBoundingClientRect().width);
     const targets = [...document.querySelectorAll('.mine .tableau .pile, .mine .stock, .mine .waste [data-pick]')]
