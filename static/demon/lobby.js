@@ -216,14 +216,22 @@ export function mount(container, ctx) {
       }
     }
 
+    // "Leave" sits beside "Start" (or under the wait), not in a row of its own: with the
+    // open-table switch in the code's panel, a row below the options fell off a laptop.
+    const leave = h('button', { type: 'button', class: 'secondary', id: 'leave-room', onclick: () => {
+      if (window.confirm(t('lobby.leaveConfirm'))) ctx.leave();
+    } }, t('lobby.leave'));
     const startArea = host
       ? h('div', { class: 'start-area' },
         h('button', { type: 'button', class: 'primary big', id: 'start-game', disabled: !canStart || counting,
           onclick: () => ctx.send({ type: 'start' }) }, t('lobby.start')),
+        leave,
         canStart ? null : h('p', { class: 'note', text: t('lobby.needTwo') }))
-      // once the host started (a countdown, a rematch's too), nobody waits for them any more
-      : h('p', { class: 'waiting' }, ctx.model.seat === null ? t('lobby.spectating') + ' ' : '',
-        t(counting ? 'lobby.startedBy' : 'lobby.waitingFor', { name: hostName || '?' }));
+      : h('div', { class: 'start-area' },
+        // once the host started (a countdown, a rematch's too), nobody waits for them any more
+        h('p', { class: 'waiting' }, ctx.model.seat === null ? t('lobby.spectating') + ' ' : '',
+          t(counting ? 'lobby.startedBy' : 'lobby.waitingFor', { name: hostName || '?' })),
+        leave);
 
     if (!built) {
       built = true;
@@ -233,11 +241,7 @@ export function mount(container, ctx) {
           h('p', { class: 'room-code', id: 'room-code', text: ctx.model.code,
             'aria-label': ctx.model.code.split('').join(' ') }),
           invite, openSlot),
-        seatsBox, optionsSlot,
-        h('div', { class: 'row lobby-foot' },
-          h('button', { type: 'button', class: 'secondary', id: 'leave-room', onclick: () => {
-            if (window.confirm(t('lobby.leaveConfirm'))) ctx.leave();
-          } }, t('lobby.leave'))));
+        seatsBox, optionsSlot);
     }
     replaceChildren(seatsBox,
       h('h2', { id: 'seats-title', text: t('lobby.seats', { n: players.length, max }) }),
