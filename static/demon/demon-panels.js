@@ -580,9 +580,9 @@ function pileEl(pile, i, { canAct, myColour }) {
 /**
  * @param {HTMLElement} el
  * @param {{state: RoomState, isHost: boolean, seat?: number | null}} view
- * @param {{onNext: () => void, onRematch: () => void, onLeave: () => void}} handlers
+ * @param {{onNext: () => void, onRematch: () => void, onLeave: () => void, onSetOpen: (open: boolean) => void}} handlers
  */
-export function drawResults(el, { state: st, isHost: host, seat = null }, { onNext, onRematch, onLeave }) {
+export function drawResults(el, { state: st, isHost: host, seat = null }, { onNext, onRematch, onLeave, onSetOpen }) {
   const res = st.result;
   if (!res || (st.phase !== 'round_over' && st.phase !== 'match_over')) {
     replaceChildren(el);
@@ -633,6 +633,12 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
       onclick: onRematch }, t('result.rematch')) : null,
     matchOver && st.daily && st.code ? dailyNext(st.code) : null, // no rematch of the day's deal
     !host ? h('p', { class: 'note', text: matchOver ? t('result.waitRematch') : t('result.waitNext') }) : null,
+    // an open table's host may close it (or open it again) between rounds too, not only
+    // in the lobby: strangers join at the next deal (docs/protocol.md, "Open tables")
+    host && typeof st.open === 'boolean' ? h('label', { class: 'check results-open', for: 'results-open' },
+      h('input', { type: 'checkbox', id: 'results-open', checked: st.open,
+        onchange: (/** @type {Event} */ e) => onSetOpen(/** @type {HTMLInputElement} */ (e.target).checked) }),
+      h('span', { text: t('tables.openToggle') })) : null,
     h('button', { type: 'button', class: 'secondary', onclick: () => {
       if (window.confirm(t('lobby.leaveConfirm'))) onLeave();
     } }, t('lobby.leave'))));

@@ -211,7 +211,7 @@ export function mount(container, ctx) {
     if (!st || !r || model.seat === null || st.phase !== 'playing') return false;
     const choice = endChoice(st, model.seat);
     if (how === 'bots') {
-      if (choice !== 'alone') return false;
+      if (choice !== 'alone' || st.daily) return false; // the daily race's round is the person's own (docs/daily.md)
       ctx.send({ type: 'vote', end: true, bots_finish: true });
       return true;
     }
@@ -340,6 +340,7 @@ export function mount(container, ctx) {
     onNext: () => ctx.send({ type: 'next_round' }),
     onRematch: () => ctx.send({ type: 'rematch' }),
     onLeave: () => ctx.leave(),
+    onSetOpen: (/** @type {boolean} */ open) => ctx.send({ type: 'set_open', open }),
   };
 
   // Only while the room shows the table, which it does only with a round (room-model.js
@@ -419,7 +420,7 @@ export function mount(container, ctx) {
       ['Enter', t('keys.enter')],
       ['← / →', t('keys.focusMove')],
       ['V', t('keys.vote')],
-      ['B', t('keys.botsFinish')],
+      ...(state()?.daily ? [] : [/** @type {[string, string]} */ (['B', t('keys.botsFinish')])]),
       ['Esc', t('keys.drop')],
     ]]],
     destroy() {

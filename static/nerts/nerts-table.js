@@ -297,6 +297,7 @@ export function mount(container, ctx) {
     onNext: () => ctx.send({ type: 'next_round' }),
     onRematch: () => ctx.send({ type: 'rematch' }),
     onLeave: () => ctx.leave(),
+    onSetOpen: (/** @type {boolean} */ open) => ctx.send({ type: 'set_open', open }),
   };
 
   /** @returns {TableView} */

@@ -79,6 +79,20 @@ def server(tmp_path_factory):
         yield srv
 
 
+def fixed_layout_server(data_dir: Path, layout: Path) -> LiveServer:
+    """A server of a module's own for the fit tests: every round starts from `layout`
+    (DEMON_TEST_LAYOUT), the races are dealt from RACE_SEED, and the bots think slowly
+    (they fill the seats; they are not there to end the round)."""
+    return LiveServer(
+        data_dir,
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=60,
+        bot_think_scale=10,
+        test_layout=layout,
+    )
+
+
 @pytest.fixture(scope="package")
 def browser(chromium_path):
     with playwright_api.sync_playwright() as pw:

@@ -111,10 +111,15 @@ def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_ran
     esme.goto("/")
     esme.click("#daily-link")
     esme.fill("#daily-name", "Esme")
+    sent: list[str] = []
+    esme.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
     esme.click("#daily-start")
     expect(esme.locator(".mine .tableau [data-pick]").first).to_be_visible(timeout=10000)
     expect(esme.locator("#vote-end")).to_be_visible()
     expect(esme.locator("#bots-finish")).to_have_count(0)
+    esme.keyboard.press("b")  # the key for "let the bots finish" does nothing here either
+    esme.wait_for_timeout(300)
+    assert not [f for f in sent if "bots_finish" in f], sent
     expect(esme.locator("#results")).to_contain_text("Time is up", timeout=15000)
     expect(esme.locator("#rematch")).to_have_count(0)
     expect(esme.locator("#daily-rank")).to_contain_text(re.compile(r"Your rank today: \d+ of \d+"))

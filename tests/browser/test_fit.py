@@ -21,9 +21,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ARTIFACTS, RACE_SEED
+from tests.browser.conftest import ARTIFACTS, fixed_layout_server
 from tests.browser.helpers import settled, wait_for_table
-from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 # A test run must leave the tracked screenshots alone (`make test` rewrote all ten).
@@ -44,15 +43,7 @@ SIZES = {
 def server(tmp_path_factory):
     """This module's own server: every round starts from the tall-pile layout, and the
     bots think slowly (they are there to fill the seats, not to end the round)."""
-    srv = LiveServer(
-        tmp_path_factory.mktemp("browser-fit"),
-        test_seed=RACE_SEED,
-        countdown_s=0.3,
-        reconnect_grace_s=60,
-        bot_think_scale=10,
-        test_layout=LAYOUT,
-    )
-    with srv:
+    with fixed_layout_server(tmp_path_factory.mktemp("browser-fit"), LAYOUT) as srv:
         yield srv
 
 

@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ARTIFACTS, RACE_SEED
+from tests.browser.conftest import ARTIFACTS, fixed_layout_server
 from tests.browser.helpers import settled, wait_for_table
 from tests.browser.test_fit import ACTIONABLE, OTHERS, SIZES, TALL, outside
-from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "tall-pile-32-foundations.json"
 SHOTS = ARTIFACTS / "fit"
@@ -33,15 +32,7 @@ SHOTS = ARTIFACTS / "fit"
 def server(tmp_path_factory):
     """This module's own server: every round starts with 32 foundation piles, and the bots
     think slowly (they fill the seats; the test reads the table as dealt)."""
-    srv = LiveServer(
-        tmp_path_factory.mktemp("browser-fit-foundations"),
-        test_seed=RACE_SEED,
-        countdown_s=0.3,
-        reconnect_grace_s=60,
-        bot_think_scale=10,
-        test_layout=LAYOUT,
-    )
-    with srv:
+    with fixed_layout_server(tmp_path_factory.mktemp("browser-fit-foundations"), LAYOUT) as srv:
         yield srv
 
 

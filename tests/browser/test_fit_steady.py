@@ -23,9 +23,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import RACE_SEED
+from tests.browser.conftest import fixed_layout_server
 from tests.browser.helpers import practice_from_home, settled
-from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "eleven-foundations.json"
 LAPTOP = {"width": 1366, "height": 768}
@@ -35,15 +34,7 @@ LAPTOP = {"width": 1366, "height": 768}
 def server(tmp_path_factory):
     """This module's own server: every round starts with eleven foundation piles, and the
     bots think slowly."""
-    srv = LiveServer(
-        tmp_path_factory.mktemp("browser-fit-steady"),
-        test_seed=RACE_SEED,
-        countdown_s=0.3,
-        reconnect_grace_s=60,
-        bot_think_scale=10,
-        test_layout=LAYOUT,
-    )
-    with srv:
+    with fixed_layout_server(tmp_path_factory.mktemp("browser-fit-steady"), LAYOUT) as srv:
         yield srv
 
 

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import PHONE, RACE_SEED
+from tests.browser.conftest import PHONE, fixed_layout_server
 from tests.browser.helpers import settled
 from tests.browser.test_fit_steady import SIZES, play_the_ace
-from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "seven-foundations.json"
 # short enough that your cards are sized by the height left to them, not by the width
@@ -30,15 +29,7 @@ SHORT_PHONE = {"width": PHONE["width"], "height": 640}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """This module's own server: every round starts with seven foundation piles."""
-    srv = LiveServer(
-        tmp_path_factory.mktemp("browser-fit-steady-phone"),
-        test_seed=RACE_SEED,
-        countdown_s=0.3,
-        reconnect_grace_s=60,
-        bot_think_scale=10,
-        test_layout=LAYOUT,
-    )
-    with srv:
+    with fixed_layout_server(tmp_path_factory.mktemp("browser-fit-steady-phone"), LAYOUT) as srv:
         yield srv
 
 

@@ -24,10 +24,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS, RACE_SEED
+from tests.browser.conftest import ARTIFACTS, fixed_layout_server
 from tests.browser.helpers import create_room, join_by_link, settled, wait_for_table
 from tests.browser.test_fit import ACTIONABLE, OTHERS, SIZES, outside
-from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "eight-seats-tags.json"
 SHOTS = ARTIFACTS / "fit"
@@ -41,15 +40,7 @@ DEALT_PILES = 19
 def server(tmp_path_factory):
     """This module's own server: every round starts from the layout above, and the bots
     think slowly (they fill the seats; the tags are the test's)."""
-    srv = LiveServer(
-        tmp_path_factory.mktemp("browser-fit-tags"),
-        test_seed=RACE_SEED,
-        countdown_s=0.3,
-        reconnect_grace_s=60,
-        bot_think_scale=10,
-        test_layout=LAYOUT,
-    )
-    with srv:
+    with fixed_layout_server(tmp_path_factory.mktemp("browser-fit-tags"), LAYOUT) as srv:
         yield srv
 
 

@@ -20,11 +20,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import RACE_SEED
+from tests.browser.conftest import fixed_layout_server
 from tests.browser.helpers import settled
 from tests.browser.test_fit import SIZES
 from tests.browser.test_fit_tags import SIZES_NOW, fit_problems, table_of_eight_with_tags
-from tests.support.live_server import LiveServer
 
 LAYOUT = Path(__file__).resolve().parent / "layouts" / "eight-seats-wrap.json"
 
@@ -32,15 +31,7 @@ LAYOUT = Path(__file__).resolve().parent / "layouts" / "eight-seats-wrap.json"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """This module's own server: every round starts from the layout above."""
-    srv = LiveServer(
-        tmp_path_factory.mktemp("browser-fit-wrap"),
-        test_seed=RACE_SEED,
-        countdown_s=0.3,
-        reconnect_grace_s=60,
-        bot_think_scale=10,
-        test_layout=LAYOUT,
-    )
-    with srv:
+    with fixed_layout_server(tmp_path_factory.mktemp("browser-fit-wrap"), LAYOUT) as srv:
         yield srv
 
 

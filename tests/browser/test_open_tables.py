@@ -190,6 +190,30 @@ def test_the_host_closes_and_reopens_an_open_table_and_the_list_follows_live(ope
     assert cat.locator("#tables-said").inner_text() == "A new open table: Demon, hosted by Ann."  # its last news only
 
 
+def test_the_host_closes_an_open_table_between_rounds_too(open_page):
+    """ "The host may close it at any time": under the round's results too, where
+    strangers would otherwise join at the next deal."""
+    cat = open_page("cat")
+    ann = open_page("ann")
+    ann.check("#create-open")
+    code = create_room(ann, "Ann", rounds=3, max_players=3)
+    bob = open_page("bob")
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    for page in (ann, bob):  # both vote to end the round at once
+        expect(page.locator("#vote-end")).to_be_visible(timeout=15_000)
+        page.click("#vote-end")
+    expect(ann.locator("#results")).to_be_visible(timeout=10_000)
+    expect(bob.locator("#results-open")).to_have_count(0)  # the host's switch only
+    switch = ann.locator("#results-open")
+    expect(switch).to_be_checked()
+    listed = row(cat, code)
+    expect(listed).to_contain_text("Playing", timeout=(REFRESH_S + 3) * 1000)
+    switch.uncheck()
+    expect(listed).to_have_count(0, timeout=(REFRESH_S + 3) * 1000)
+    expect(ann.locator("#results-open")).not_to_be_checked()
+
+
 def test_the_host_removes_a_person_whose_page_says_so_and_does_not_reconnect(open_page):
     ann = open_page("ann")
     code = create_room(ann, "Ann")
