@@ -15,7 +15,9 @@ is off (compression costs CPU per message and opens compression side channels).
 uvicorn runs its h11 HTTP protocol and websockets-sansio protocol wrapped by the
 connection guard (`app/server/guard.py`): a deadline for each request, caps on connections
 overall and per address, refusals logged once per interval. X-Forwarded-For is believed
-from `DEMON_TRUSTED_PROXIES` only, walked from the right (docs/security.md).
+from `DEMON_TRUSTED_PROXIES` only, walked from the right (docs/security.md). The event
+loop is uvloop's where it is installed, else asyncio's; `DEMON_LOOP` chooses
+(app/server/loop/choice.py).
 """
 
 from __future__ import annotations
@@ -122,12 +124,27 @@ def serve() -> None:
         protocols,
     )
     from app.server.invite import lan_addresses, startup_lines
+    from app.server.loop.choice import LoopUnavailable, choose, startup_line
     from app.storage.store import StoreError
     from app.support.native import status
 
     settings = _settings()
     try:
-        app = create_app(settings)
+        loop = choose(settings.loop)
+    except LoopUnavailable as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    as_json = settings.log_format == "json"
+
+    def say(line: str) -> None:
+        if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
+            logging.getLogger("demon.start").info(line)
+        else:
+            print(line, flush=True)
+
+    try:
+        # The loop's line comes from the running loop, once uvicorn has started it.
+        app = create_app(settings, on_loop=lambda name: say(startup_line(name, loop.why)))
     except StoreError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from err
@@ -139,8 +156,8 @@ def serve() -> None:
     logging.getLogger("uvicorn.access").addFilter(QuietRefusals(settings.refusal_log_interval_s))
     logging.getLogger("uvicorn.access").addFilter(QuietHealth())
     lan = lan_addresses() if settings.share_lan_address else []
-    as_json = settings.log_format == "json"
-    # The last line says whether Demon's hot path runs compiled (mypyc) or as Python.
+    # The last line says whether Demon's hot path runs compiled (mypyc) or as Python; the
+    # event loop's line follows once it runs (`on_loop` above).
     for line in [
         *startup_lines(
             public_url=settings.public_url,
@@ -152,10 +169,7 @@ def serve() -> None:
         ),
         status(),
     ]:
-        if as_json:  # every line of the output one JSON object (app/ops/jsonlog.py)
-            logging.getLogger("demon.start").info(line)
-        else:
-            print(line, flush=True)
+        say(line)
     uvicorn.run(
         app,
         host=settings.host,
@@ -164,6 +178,9 @@ def serve() -> None:
         ws=ws_protocol,
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=False,
+        # uvloop or asyncio's own, as DEMON_LOOP and what is installed decide
+        # (app/server/loop/choice.py); uvicorn's "auto" would not let a self-hoster choose.
+        loop=loop.name,
         # X-Forwarded-For is read by the app itself, walked from the right
         # (app/server/guard.py `ForwardedFor`); uvicorn's reading would believe the
         # left-most entry, the client's own, for DEMON_TRUSTED_PROXIES="*".

@@ -232,6 +232,11 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(
         "text", description="Log lines as plain text, or one JSON object per line (json) for a log shipper."
     )
+    loop: Literal["auto", "uvloop", "asyncio"] = Field(
+        "auto",
+        description="The event loop: auto (uvloop when installed, else asyncio's own), uvloop (refuse to start "
+        "without it) or asyncio (never uvloop). The start-up lines and /health name the one that runs.",
+    )
     test_seed: int | None = Field(
         None, ge=0, lt=2**64, description="Testing only: every Demon round is dealt from this seed."
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -37,6 +37,7 @@ from app.server.gripproc.parts import GripParts
 from app.server.gripproc.relay import GripRelay, RelayGrip
 from app.server.guard import ForwardedFor
 from app.server.limits import BodyGuard, Budgets, RoomWatch, SocketGate, validation_error
+from app.server.loop import choice as loop_choice
 from app.server.loop.collector import Collector
 from app.server.loop.watch import LoopWatch
 from app.server.tables import http as tables_http
@@ -119,7 +120,9 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
     return next((value for key, value in scope.get("headers", ()) if key == name), None)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, on_loop: Callable[[str], None] | None = None) -> FastAPI:
+    """The app. `on_loop`, if given, is told at start-up which event loop runs it
+    (`python -m app` prints it as a start-up line: app/server/loop/choice.py)."""
     settings = settings or Settings()
     jsonlog.configure(settings.log_level, settings.shard, as_json=settings.log_format == "json")
     store = (
@@ -176,6 +179,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # later, does whatever survives (app/server/loop/collector.py says why).
         collector.start()
         loop_watch.start()
+        if on_loop is not None:
+            on_loop(loop_choice.running())
         maintenance = asyncio.create_task(maintain())
         yield
         maintenance.cancel()

@@ -45,6 +45,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import app as app_pkg
+from app.server.loop import choice as loop_choice
 from app.storage.replay_store import replay_letter
 from app.support.logfmt import log_event
 from app.support.secrets_util import normalise_code
@@ -98,9 +99,14 @@ def own_health(request: Request) -> dict[str, Any]:
         # the Devil's Grip worker (app/server/gripproc): "ready", "starting" (its
         # requests wait), "restarting" (503); "in-process" without one
         "grip": state.grip_relay.state if state.grip_relay is not None else "in-process",
-        # the rooms' event loop (app/server/loop/watch.py): stalls of 0.1 s or more
-        # since start, and the longest wait
-        "loop": {"stalls": state.loop_watch.stalls, "worst_ms": round(state.loop_watch.worst_s * 1e3, 1)},
+        # the rooms' event loop: which one runs, read from the loop itself
+        # (app/server/loop/choice.py), its stalls of 0.1 s or more since start and the
+        # longest wait (app/server/loop/watch.py)
+        "loop": {
+            "impl": loop_choice.running(),
+            "stalls": state.loop_watch.stalls,
+            "worst_ms": round(state.loop_watch.worst_s * 1e3, 1),
+        },
     }
 
 
