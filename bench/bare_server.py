@@ -1,6 +1,6 @@
 """The baseline for bench/server.py: a bare WebSocket fan-out server, and nothing else.
 
-    python bench/bare_server.py --port 8765 [--impl starlette|websockets]
+    python bench/bare_server.py --port 8765 [--impl starlette|websockets] [--loop auto|uvloop|asyncio]
 
 `/ws/{room}`: every text message a socket sends is sent, unchanged and unparsed, to every
 socket of the same room, the sender included (its own copy is its acknowledgement, so a
@@ -15,6 +15,12 @@ validation, rooms, engine, JSON views, SQLite) and not the HTTP/WebSocket stack.
 `--impl websockets` runs the `websockets` library's own asyncio server (no ASGI layer,
 `broadcast()` fan-out) for comparison: the floor for a Python WebSocket server.
 
+`--loop` picks the event loop as `DEMON_LOOP` does for ours (app/server/loop/choice.py):
+`auto` (uvloop when it imports, else asyncio's), `uvloop` or `asyncio`; bench/server.py
+passes the loop our server runs on, so the two differ by the application only. Once
+the loop runs, the server prints `bare relay loop: NAME` (read from the running loop,
+not the option) to its output, where bench/server.py reads it.
+
 Any TCP connection that completes means the server is ready.
 """
 
@@ -22,6 +28,29 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import importlib
+from collections.abc import AsyncIterator, Callable
+
+
+def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop]:
+    """The loop `--loop` asks for (an ImportError for `uvloop` without it)."""
+    if choice != "asyncio":
+        try:
+            uvloop = importlib.import_module("uvloop")  # by name: mypy need not find it where it is missing
+        except ImportError:
+            if choice == "uvloop":
+                raise
+        else:
+            factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+            return factory
+    return asyncio.new_event_loop
+
+
+def say_loop() -> None:
+    """The line bench/server.py reads: which loop runs, from the loop's own class."""
+    module = type(asyncio.get_running_loop()).__module__.split(".")[0]
+    print(f"bare relay loop: {module}", flush=True)
 
 
 def starlette_app():
@@ -55,12 +84,18 @@ def starlette_app():
             if not room:
                 rooms.pop(websocket.path_params["room"], None)
 
-    return Starlette(routes=[WebSocketRoute("/ws/{room}", fan_out)])
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        say_loop()
+        yield
+
+    return Starlette(routes=[WebSocketRoute("/ws/{room}", fan_out)], lifespan=lifespan)
 
 
-def run_starlette(host: str, port: int) -> None:
+def run_starlette(host: str, port: int, loop: str) -> None:
     import uvicorn
 
+    factory = loop_factory(loop)  # fails here, as ours does, when the loop asked for is missing
     uvicorn.run(
         starlette_app(),
         host=host,
@@ -69,11 +104,12 @@ def run_starlette(host: str, port: int) -> None:
         ws_max_size=4096,
         ws_per_message_deflate=False,
         log_level="warning",
-        lifespan="off",
+        lifespan="on",  # only to print the loop's line once it runs
+        loop="asyncio" if factory is asyncio.new_event_loop else "uvloop",
     )
 
 
-def run_websockets(host: str, port: int) -> None:
+def run_websockets(host: str, port: int, loop: str) -> None:
     from websockets.asyncio.server import broadcast, serve
 
     rooms: dict[str, set] = {}
@@ -90,11 +126,13 @@ def run_websockets(host: str, port: int) -> None:
                 rooms.pop(ws.request.path, None)
 
     async def main() -> None:
+        say_loop()
         async with serve(fan_out, host, port, compression=None, max_size=4096) as server:
             await server.serve_forever()
 
     try:
-        asyncio.run(main())
+        with asyncio.Runner(loop_factory=loop_factory(loop)) as runner:
+            runner.run(main())
     except KeyboardInterrupt:
         pass
 
@@ -104,11 +142,12 @@ def main() -> None:
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--impl", choices=("starlette", "websockets"), default="starlette")
+    ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto")
     args = ap.parse_args()
     if args.impl == "starlette":
-        run_starlette(args.host, args.port)
+        run_starlette(args.host, args.port, args.loop)
     else:
-        run_websockets(args.host, args.port)
+        run_websockets(args.host, args.port, args.loop)
 
 
 if __name__ == "__main__":

@@ -887,11 +887,11 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
     data_dir = work / f"data-{name}-{run}"
     data_dir.mkdir()
     if kind == "ours":
-        env = our_server_env(port, data_dir, args, **extra_env)
+        env = our_server_env(port, data_dir, args, **{"DEMON_LOOP": args.loop, **extra_env})
         argv = ["-m", "app"]
     else:
         env = dict(os.environ)
-        argv = [str(HERE / "bare_server.py"), "--port", str(port), "--impl", args.bare_impl]
+        argv = [str(HERE / "bare_server.py"), "--port", str(port), "--impl", args.bare_impl, "--loop", args.loop]
         label = f"bare ({args.bare_impl})"
     gc_log = work / f"gc-{name}-{run}.log"
     argv = [sys.executable] + ([str(HERE / "_gcwatch.py"), str(gc_log)] if args.gc_log else []) + argv
@@ -904,6 +904,8 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
     try:
         driver = Driver(args.rate)
         await warm_up(kind, server, base, game)
+        result["loop"] = running_loop(kind, server, base)
+        print(f"  event loop: {result['loop']}", flush=True)
         await asyncio.sleep(0.3)
         rss0 = server.rss_kb()
         rooms = [Room(f"r{i}") for i in range(args.rooms)]
@@ -989,6 +991,22 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
     return result
 
 
+def running_loop(kind: str, server: ServerProcess, base: str) -> str:
+    """The event loop a server runs on, as it says itself: ours in /health (`loop.impl`,
+    read from its running loop), the bare relay in the line it prints once its loop runs
+    (bench/bare_server.py `say_loop`); "?" when neither says."""
+    if kind == "ours":
+        try:
+            return str(httpx.get(base + "/health", timeout=5).json()["loop"].get("impl", "?"))
+        except (httpx.HTTPError, ValueError, KeyError, AttributeError):
+            return "?"
+    marker = "bare relay loop: "
+    for line in server.log_tail(200).splitlines():
+        if line.startswith(marker):
+            return line[len(marker) :].strip()
+    return "?"
+
+
 def gc_pauses(gc_log: Path, t0: float, t1: float) -> dict[str, tuple[int, float, float]]:
     """The server's collections that started inside [t0, t1], from bench/_gcwatch.py's
     log: `full` (generation 2) and `young` (generations 0 and 1), each (count, total
@@ -1056,6 +1074,7 @@ def print_report(results: list[dict], args: argparse.Namespace) -> None:
     by = {r["name"]: r for r in results}
     cols = [r["label"] for r in results]
     rows: list[tuple[str, list[str]]] = [
+        ("event loop (as the server says)", [r.get("loop", "?") for r in results]),
         ("connections", [f"{r['connections']:.0f}" for r in results]),
         ("RSS before rooms (MB)", [f"{r['rss0'] / 1024:.1f}" for r in results]),
         ("RSS sockets up (MB)", [f"{r['rss2'] / 1024:.1f}" for r in results]),
@@ -1833,6 +1852,13 @@ def main(argv: list[str] | None = None) -> None:
         choices=("starlette", "websockets"),
         default="starlette",
         help="bare server: uvicorn + Starlette (default, the fair baseline) or the websockets library",
+    )
+    ap.add_argument(
+        "--loop",
+        choices=("auto", "uvloop", "asyncio"),
+        default="auto",
+        help="the event loop of every server, ours (DEMON_LOOP) and the bare relay alike (default auto: "
+        "uvloop when installed); the report says which each ran on",
     )
     ap.add_argument("--quick", action="store_true", help="5 rooms, 5 s open loop, 3 s saturated")
     ap.add_argument(
