@@ -74,5 +74,5 @@ def startup_line(name: str, why: str) -> str:
     """The start-up line naming the loop, and how to get the faster one when it is not."""
     if name == "uvloop":
         return "loop: uvloop"
-    hint = "; pip install uvloop, then start again" if why.startswith("uvloop is not installed") else ""
+    hint = "; pip install uvloop for the faster loop" if why.startswith("uvloop is not installed") else ""
     return f"loop: {name} ({why}{hint})" if why else f"loop: {name}"
