@@ -633,12 +633,10 @@ export function drawResults(el, { state: st, isHost: host, seat = null }, { onNe
       onclick: onRematch }, t('result.rematch')) : null,
     matchOver && st.daily && st.code ? dailyNext(st.code) : null, // no rematch of the day's deal
     !host ? h('p', { class: 'note', text: matchOver ? t('result.waitRematch') : t('result.waitNext') }) : null,
-    // an open table's host may close it (or open it again) between rounds too, not only
-    // in the lobby: strangers join at the next deal (docs/protocol.md, "Open tables")
-    host && typeof st.open === 'boolean' ? h('label', { class: 'check results-open', for: 'results-open' },
-      h('input', { type: 'checkbox', id: 'results-open', checked: st.open,
-        onchange: (/** @type {Event} */ e) => onSetOpen(/** @type {HTMLInputElement} */ (e.target).checked) }),
-      h('span', { text: t('tables.openToggle') })) : null,
+    // an open table's host may take it off the open list between rounds too, not only in
+    // the lobby: strangers would join at the next deal (docs/protocol.md, "Open tables")
+    host && st.open === true && !st.daily ? h('button', { type: 'button', class: 'secondary', id: 'results-close-table',
+      onclick: () => onSetOpen(false) }, t('tables.closeTable')) : null,
     h('button', { type: 'button', class: 'secondary', onclick: () => {
       if (window.confirm(t('lobby.leaveConfirm'))) onLeave();
     } }, t('lobby.leave'))));

@@ -543,6 +543,7 @@ export default {
   'tables.openChoice': 'Offener Tisch: jeder auf diesem Server darf sich dazusetzen',
   'tables.openNotice': 'Offener Tisch: jeder auf diesem Server darf sich dazusetzen.',
   'tables.openToggle': 'Offener Tisch: für jeden auf diesem Server auflisten',
+  'tables.closeTable': 'Tisch nicht mehr für Fremde anzeigen',
   'tables.fillIn': 'Bots füllen die freien Plätze, und das Spiel beginnt in {s} s',
   'tables.fillNow': 'Bots füllen die freien Plätze, und das Spiel beginnt jetzt…',
   'tables.removePlayer': 'Entfernen',

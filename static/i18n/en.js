@@ -556,6 +556,7 @@ export default {
   'tables.openChoice': 'Open table: anyone on this server may join',
   'tables.openNotice': 'Open table: anyone on this server may join.',
   'tables.openToggle': 'Open table: list it for anyone on this server',
+  'tables.closeTable': 'Stop listing this table for strangers',
   'tables.fillIn': 'Bots fill the empty seats and the game starts in {s} s',
   'tables.fillNow': 'Bots fill the empty seats and the game starts now…',
   'tables.removePlayer': 'Remove',

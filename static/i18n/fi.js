@@ -543,6 +543,7 @@ export default {
   'tables.openChoice': 'Avoin pöytä: kuka tahansa tällä palvelimella saa liittyä',
   'tables.openNotice': 'Avoin pöytä: kuka tahansa tällä palvelimella saa liittyä.',
   'tables.openToggle': 'Avoin pöytä: näytä se kaikille tämän palvelimen käyttäjille',
+  'tables.closeTable': 'Lopeta pöydän näyttäminen muille',
   'tables.fillIn': 'Botit täyttävät tyhjät paikat ja peli alkaa {s} s:n kuluttua',
   'tables.fillNow': 'Botit täyttävät tyhjät paikat ja peli alkaa nyt…',
   'tables.removePlayer': 'Poista',

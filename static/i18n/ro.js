@@ -545,6 +545,7 @@ export default {
   'tables.openChoice': 'Masă deschisă: oricine de pe acest server se poate așeza',
   'tables.openNotice': 'Masă deschisă: oricine de pe acest server se poate așeza.',
   'tables.openToggle': 'Masă deschisă: arat-o tuturor de pe acest server',
+  'tables.closeTable': 'Nu mai afișa masa pentru străini',
   'tables.fillIn': 'Boții ocupă locurile libere și jocul începe în {s} s',
   'tables.fillNow': 'Boții ocupă locurile libere și jocul începe acum…',
   'tables.removePlayer': 'Scoate',

@@ -204,14 +204,12 @@ def test_the_host_closes_an_open_table_between_rounds_too(open_page):
         expect(page.locator("#vote-end")).to_be_visible(timeout=15_000)
         page.click("#vote-end")
     expect(ann.locator("#results")).to_be_visible(timeout=10_000)
-    expect(bob.locator("#results-open")).to_have_count(0)  # the host's switch only
-    switch = ann.locator("#results-open")
-    expect(switch).to_be_checked()
+    expect(bob.locator("#results-close-table")).to_have_count(0)  # the host's only
     listed = row(cat, code)
     expect(listed).to_contain_text("Playing", timeout=(REFRESH_S + 3) * 1000)
-    switch.uncheck()
+    ann.click("#results-close-table")
     expect(listed).to_have_count(0, timeout=(REFRESH_S + 3) * 1000)
-    expect(ann.locator("#results-open")).not_to_be_checked()
+    expect(ann.locator("#results-close-table")).to_have_count(0)  # closed: nothing left to close
 
 
 def test_the_host_removes_a_person_whose_page_says_so_and_does_not_reconnect(open_page):

@@ -74,3 +74,16 @@ def test_the_room_says_it_is_the_days_and_a_restart_keeps_it():
     assert again.daily == DAY and again.public_state(T0 + 6)["daily"] == DAY
     with pytest.raises(DailyRace):
         again.vote(again.seating.by_id(person.id), True, bots_finish=True)
+
+
+def test_the_daily_race_is_never_an_open_table():
+    """Listed, its code would reach strangers who have not raced the day's deal."""
+    room, person, _bots = race(DAY)
+    before = (room.v, room.public_state(T0))
+    with pytest.raises(DailyRace) as err:
+        room.set_open(person, True)
+    assert err.value.code == "daily_race"
+    assert not room.door.open and (room.v, room.public_state(T0)) == before
+    practice, person, _ = race(None)
+    practice.set_open(person, True)
+    assert practice.door.open

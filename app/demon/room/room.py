@@ -213,6 +213,7 @@ class Room(RoundPlay):
     def set_open(self, player: Player, is_open: bool) -> Outcome:
         """The host lists the table for strangers or takes it off the list, any time."""
         self._require_host(player)
+        self.refuse_in_daily("A daily race's table is never listed: nobody sees its deal before racing it.")
         self.door.set_open(is_open)
         return Outcome(events=[self.room_event()])
 
@@ -260,8 +261,7 @@ class Room(RoundPlay):
         outcome.events.append(self._emit(out.CountdownEvent(kind="countdown", ends_in_ms=int(self.countdown_s * 1000))))
 
     def begin_round(self, now: float) -> Outcome:
-        """Countdown -> playing. The signal (rule 4): deal and open the round for
-        everyone at once."""
+        """Countdown -> playing. The signal (rule 4): deal, and open the round for everyone at once."""
         if not self._allows(Op.BEGIN_ROUND):
             return Outcome()
         self.countdown_ends = None
