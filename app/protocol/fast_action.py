@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 from pydantic_core import from_json
 
 from app.common.errors import MalformedAction
@@ -147,11 +147,16 @@ def _message(model: type[m.Action], msg_id: str, engine: PlayerAction) -> m.Acti
     return msg
 
 
-# What `_message` leaves out must not exist: no private attributes, no post-init hook,
-# no extra fields kept, and exactly the three fields it sets.
-for _model in (m.Action, m.NertsAction):
-    assert not _model.__private_attributes__ and not _model.__pydantic_post_init__, _model
-    assert _model.model_config.get("extra") == "forbid" and list(_model.model_fields) == ["type", "id", "action"]
+def _check_model(model: type[BaseModel]) -> None:
+    """What `_message` leaves out must not exist: no private attributes, no post-init
+    hook, no extra fields kept, and exactly the three fields it sets."""
+    config: dict[str, Any] = dict(model.model_config)
+    assert not model.__private_attributes__ and not model.__pydantic_post_init__, model
+    assert config.get("extra") == "forbid" and list(model.model_fields) == ["type", "id", "action"], model
+
+
+_check_model(m.Action)
+_check_model(m.NertsAction)
 
 
 def read_client_message(adapter: TypeAdapter[Any], text: str) -> Any:
