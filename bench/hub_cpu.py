@@ -7,13 +7,16 @@ network at all, to see our share alone and what it is made of: rooms of 8 seats 
 sockets are recorders (`Pipe` needs only `send_text` and `close`), the real hub, rooms,
 engine and SQLite store (persistence on, in a temporary directory), and, each turn of
 the event loop, one random seat playing what bench/server.py's seats choose, sent as
-its JSON text through the same validation (`client_message.validate_json`),
+its JSON text through the same reading as the socket's (`read_client_message`: the
+short way for an `action`, pydantic for anything else),
 `Hub.handle_message`, and the flush (the onlookers' frames, the commit, the mover's
 `legal` and `ack`). The garbage collector is set as the server sets it (app/server/app.py).
 
-`--parts` also times the three big parts of a move (the dispatch: `Room.act` and what
+`--parts` also times the three big parts of a move (those of a compiled class are not:
+it refuses the timing wrapper) (the dispatch: `Room.act` and what
 the hub does around it; the frames of the flush, the legal actions included; the
-commit). `--profile` prints cProfile's top functions (which inflates every figure).
+commit). `--messages` also times the reading of the run's own action messages alone,
+pydantic's `validate_json` against `read_client_message`, in alternation. `--profile` prints cProfile's top functions (which inflates every figure).
 Figures include the seat's own choice of move (its legal actions are cached), a few
 µs; read them as ± 10 % on a busy machine and compare two commits in alternation.
 """
@@ -41,6 +44,7 @@ from app.demon.hub.connection import Pipe  # noqa: E402
 from app.demon.hub.hub import Hub  # noqa: E402
 from app.demon.room.phases import Phase  # noqa: E402
 from app.protocol import messages as m  # noqa: E402
+from app.protocol.fast_action import read_client_message  # noqa: E402
 from app.server.loop.collector import GEN0_THRESHOLD  # noqa: E402
 from app.storage.store import Store  # noqa: E402
 from server import SEATS, choose, hot_path  # noqa: E402  (bench/server.py: a seat's choice of move)
@@ -62,7 +66,8 @@ class Recorder:
 
 
 def timed(obj: object, name: str, totals: dict) -> None:
-    """Wrap `obj.name` to add its CPU time to `totals[name]`."""
+    """Wrap `obj.name` to add its CPU time to `totals[name]`; a compiled class
+    (app/support/native.py) refuses the wrapper, and its part is not timed (None)."""
     inner = getattr(obj, name)
 
     def wrapper(*args, **kwargs):
@@ -72,7 +77,10 @@ def timed(obj: object, name: str, totals: dict) -> None:
         finally:
             totals[name] = totals.get(name, 0.0) + time.process_time() - t0
 
-    setattr(obj, name, wrapper)
+    try:
+        setattr(obj, name, wrapper)
+    except AttributeError:  # "attribute is read-only": a compiled class's method
+        totals[name] = None
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -99,6 +107,7 @@ async def run(args: argparse.Namespace) -> None:
         seats += [(handle, p, pipe, random.Random(f"{r}-{i}")) for i, (p, pipe) in enumerate(zip(players, pipes))]
     rng = random.Random(args.seed)
     sent = 0
+    texts: list[str] = []
 
     def play() -> bool:
         """One seat's play, as its socket would send it; True when it was applied."""
@@ -112,7 +121,10 @@ async def run(args: argparse.Namespace) -> None:
         if action is None:
             return False
         sent += 1
-        msg = m.client_message.validate_json(json.dumps({"type": "action", "id": f"a{sent}", "action": action}))
+        text = json.dumps({"type": "action", "id": f"a{sent}", "action": action})
+        if len(texts) < 5000:
+            texts.append(text)
+        msg = read_client_message(m.client_message, text)
         assert not isinstance(msg, m.Hello)
         v0 = room.v
         hub.handle_message(handle, player, pipe, msg)
@@ -151,10 +163,34 @@ async def run(args: argparse.Namespace) -> None:
         "save_rooms": "commit",
     }
     for name, seconds in totals.items():
-        print(f"  {names[name]:36s} {seconds / max(1, applied) * 1e6:6.0f} us/move")
+        if seconds is None:
+            print(f"  {names[name]:36s} not timed: compiled (`make clean-compiled` to time it)")
+        else:
+            print(f"  {names[name]:36s} {seconds / max(1, applied) * 1e6:6.0f} us/move")
+    if args.messages:
+        time_messages(texts)
     if profile:
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
     store.close()
+
+
+def time_messages(texts: list[str], rounds: int = 15) -> None:
+    """CPU per message of the two ways of reading `texts` (the run's own action
+    messages), each the best of `rounds` passes taken in alternation, so that a busy
+    machine slows both alike."""
+    ways = {
+        "pydantic validate_json": lambda text: m.client_message.validate_json(text),
+        "read_client_message": lambda text: read_client_message(m.client_message, text),
+    }
+    best = dict.fromkeys(ways, float("inf"))
+    for _ in range(rounds):
+        for name, read in ways.items():
+            t0 = time.process_time()
+            for text in texts:
+                read(text)
+            best[name] = min(best[name], time.process_time() - t0)
+    for name, seconds in best.items():
+        print(f"  reading an action message: {name:24s} {seconds / len(texts) * 1e6:5.2f} us")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -164,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--warm", type=int, default=2000, help="plays before measuring (default 2000)")
     ap.add_argument("--seed", type=int, default=20240, help="DEMON_TEST_SEED: every round's deal")
     ap.add_argument("--parts", action="store_true", help="also time the dispatch, the frames and the commit")
+    ap.add_argument("--messages", action="store_true", help="also time the reading of an action message, both ways")
     ap.add_argument("--profile", action="store_true", help="cProfile's top functions")
     asyncio.run(run(ap.parse_args(argv)))
 

@@ -21,6 +21,7 @@ from app.demon.hub.connection import CLOSE_OUTDATED, OUTDATED_REASON, Pipe
 from app.demon.hub.hub import CLOSE_POLICY, Hub
 from app.protocol import messages as m
 from app.protocol import server as out
+from app.protocol.fast_action import read_client_message
 from app.server.guard import ADMISSION
 from app.support.logfmt import log_event
 from app.support.rate import RateLimiter
@@ -157,7 +158,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send, code: str) -> 
                 log_event("socket_closed", code=handle.room.code, player=player.id, reason="flood")
                 break
             try:
-                msg = handle.room.options.rules.client_messages.validate_json(text)
+                msg = read_client_message(handle.room.options.rules.client_messages, text)
             except ValidationError as err:
                 hub.reply(pipe, out.error("invalid", explain(err)))
                 log_event("input_rejected", code=handle.room.code, player=player.id, reason="invalid")

@@ -30,9 +30,18 @@ microseconds per move"), minus what mypyc cannot take as it is:
 * `app/common/cards.py` stays Python: Devil's Grip sends its cards to the hint search
   in another process by pickling, which a compiled `Card` breaks (every hint was
   refused as busy);
-* the hub (`app/demon/hub`) stays Python: it lives with asyncio callbacks, and
-  `bench/hub_cpu.py --parts` times its methods by wrapping them, which a compiled
-  class refuses.
+* the hub's move path is compiled (the socket's `Pipe` and its coroutines in
+  `connection.py`, `dispatch.py`, `flush.py`, `handle.py`), and so is the socket's
+  short way of reading an `action` message (`app/protocol/fast_action.py`);
+  `bench/hub_cpu.py --parts` cannot wrap a compiled method, so it says which parts it
+  did not time. tests/rooms/test_hub_flush.py replaces `flush._legal_message` to count
+  the flush's questions; that works compiled only because `_send_turn` calls it with
+  `*seat`, which mypyc makes a look-up in the module (a plain two-argument call would
+  be bound at compile time and the test would see no question);
+* the rest of the hub stays Python: `hub.py`, because tests/rooms/test_bot_pacer.py
+  counts the bots' plays by replacing `Hub.bot_message` on the instance, which a
+  compiled class refuses; the timers, bots, pacer, coach, emotes and open tables,
+  because they are not on a move's path (a person's move meets none of them).
 
 Compiled classes refuse new attributes and the replacement of their methods at run
 time, and check their arguments' declared types at the call (a bool passes for an
@@ -96,6 +105,11 @@ NATIVE_MODULES: tuple[str, ...] = (
     "app.demon.room.scores",
     "app.demon.room.seating",
     "app.demon.room.views",
+    "app.demon.hub.connection",
+    "app.demon.hub.dispatch",
+    "app.demon.hub.flush",
+    "app.demon.hub.handle",
+    "app.protocol.fast_action",
 )
 
 # The one extension module the compiled modules share (mypyc's runtime and the code of
