@@ -28,9 +28,10 @@ class Settings(BaseSettings):
     )
     published: str | None = Field(
         None,
-        pattern=r"^(\[[0-9A-Fa-f:.]+\]:|[0-9A-Za-z.-]+:)?[0-9]{1,5}$",
+        pattern=r"^(\[[0-9A-Fa-f:.]+\]:|[0-9A-Za-z.-]+:)?[0-9]{0,5}$",
         description="Where Docker publishes the server's port, written as Compose's PUBLISH_PORT is (8000, "
-        "127.0.0.1:8080): read only for the start-up line's address (the compose files pass it).",
+        "127.0.0.1:8080; 127.0.0.1: lets Docker choose the port, which the start-up line then cannot name): read "
+        "only for the start-up line's address (the compose files pass it).",
     )
     share_lan_address: bool = Field(
         True,

@@ -30,7 +30,7 @@ COMPOSE_FILE=docker/compose.yml
 TMP=$(mktemp -d)
 RESULTS=$TMP/results
 : >"$RESULTS"
-VERSION=$(sed -n 's/^version *= *"\(.*\)".*/\1/p' pyproject.toml | head -n 1)
+VERSION=$(sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' app/__init__.py | head -n 1)
 COMPOSE=()
 CLIENT_PID=
 

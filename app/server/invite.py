@@ -143,7 +143,7 @@ def startup_lines(
     elsewhere (DEMON_PUBLISHED says where, as compose passes PUBLISH_PORT); without it the
     line says that the address cannot be known from inside."""
     lan = lan_addresses() if lan is None else lan
-    if published:
+    if published and not published.endswith(":"):  # `127.0.0.1:` is any port Docker chose: not known here
         lines = [f"Demon & Devil's Grip: open {published_origin(published)} in your browser."]
         if public_url:
             lines.append(f"Invite links use DEMON_PUBLIC_URL: {public_url.rstrip('/')}")

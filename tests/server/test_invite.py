@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.config import Settings
 from app.server.invite import invite_for, is_loopback_host, lan_addresses, startup_lines
 
 LAN = ["192.168.1.23"]
@@ -133,6 +134,16 @@ def test_startup_lines_name_the_published_address_when_compose_passes_it():
         startup_lines(public_url=None, listen_host="0.0.0.0", port=8000, lan=[], published="127.0.0.1:9000")
     )
     assert "open http://127.0.0.1:9000 in your browser" in text
+
+
+def test_a_published_address_without_a_port_is_not_named_and_does_not_stop_the_server(tmp_path):
+    """`PUBLISH_PORT=127.0.0.1:` lets Docker choose the port (docker/smoke.sh does): the
+    server starts, and its line says the address cannot be seen from inside."""
+    Settings(published="127.0.0.1:", data_dir=tmp_path)
+    lines = startup_lines(
+        public_url=None, listen_host="0.0.0.0", port=8000, lan=[], published="127.0.0.1:", in_container=True
+    )
+    assert "cannot be seen from here" in "\n".join(lines)
 
 
 def test_startup_lines_in_a_container_say_the_address_cannot_be_known():
