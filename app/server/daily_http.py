@@ -202,14 +202,14 @@ async def start_daily(
 ) -> SeatGrant:
     address = request_address(request)
     budgets.spend(budgets.rooms, address, "new rooms")
-    budgets.spend(budgets.bots, address, "bots", cost=DAILY_BOTS)  # as a practice room's bots
     daily = _daily(request)
     today = race_day()
     player = hash_token(body.browser).hex()
     day = today.isoformat()
     shard = request.app.state.settings.shard
     if daily.has_started(day, player) or await _started_elsewhere(request, day, player):
-        raise HTTPException(409, ALREADY)
+        raise HTTPException(409, ALREADY)  # seats no bot, so spends none: "already raced" is the answer
+    budgets.spend(budgets.bots, address, "bots", cost=DAILY_BOTS)  # as a practice room's bots
     try:
         handle, seat, token = hub.create_practice(
             PracticeRoom(name=body.name, bots=DAILY_BOTS, level=body.level, rounds=1),

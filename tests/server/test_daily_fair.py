@@ -188,3 +188,15 @@ def test_daily_bots_are_paid_from_the_addresses_bot_budget(server):
         assert http.post("/api/rooms/practice", json={"name": "Dee", "bots": 3}).status_code == 429
         # nothing was counted for the refused start: that browser may still race today
         assert http.get("/api/daily", params={"browser": "dee-budget-browser-0004"}).json()["played"] is False
+
+
+def test_a_second_attempt_is_told_it_already_raced_and_spends_no_bots(server):
+    """The answer to a browser that has raced today is 409 "already raced", however often
+    it asks: a refused start seats no bot, so it spends none of the address's budget (it
+    was 429 "too many bots" from the fifth attempt on)."""
+    with client(server, "127.0.71.10") as http:
+        start(http, "Eve", "eve-again-browser-0001")
+        for _ in range(6):
+            r = http.post("/api/daily", json={"name": "Eve", "level": "easy", "browser": "eve-again-browser-0001"})
+            assert r.status_code == 409, r.text
+        start(http, "Eve", "eve-again-browser-0002")  # the budget still holds a start
