@@ -248,6 +248,30 @@ def test_at_fill_at_the_empty_seats_get_bots_of_the_level_and_the_round_starts(t
     asyncio.run(main())
 
 
+def test_a_timer_that_fires_a_little_early_waits_again_and_still_fills(tmp_path):
+    """uvloop keeps time in whole milliseconds, so a timer may fire up to 1 ms before
+    `fill_at` by the wall clock: the lobby must still fill, not be forgotten."""
+
+    async def main():
+        clocks = Clocks()
+        hub = hub_with(tmp_path, clocks)
+        handle, ann, _ = press(hub, "Ann", "203.0.113.1", level="easy")
+        attach(hub, handle, ann)
+        room = handle.room
+        clocks.wall = room.door.fill_at - 0.0005  # the timer comes half a millisecond early
+        clocks.mono += PLAY_NOW_WAIT_S
+        hub.open_tables._wake(room.code)
+        assert not room.bots()  # not due yet by the wall clock
+        clocks.wall = room.door.fill_at + 0.001
+        await asyncio.sleep(0.05)  # the re-armed timer's turn
+        assert [b.bot.level for b in room.bots()] == ["easy"] * 3
+        hub.open_tables.stop()
+        if handle.countdown is not None:
+            handle.countdown.cancel()
+
+    asyncio.run(main())
+
+
 def test_seats_of_people_who_went_away_go_to_bots(tmp_path):
     async def main():
         clocks = Clocks()

@@ -148,7 +148,9 @@ class OpenTables:
             self.payers.pop(code, None)
             return
         fill_at = handle.room.door.fill_at
-        if fill_at is not None and fill_at > self.wall() + 0.001:  # moved on: wait again
+        if fill_at is not None and fill_at > self.wall():
+            # Moved on, or early: uvloop's timers keep whole milliseconds and may fire
+            # just before `fill_at` by the wall clock. Wait again rather than forget it.
             self.watch(handle)
             return
         self.fill_if_due(handle)
