@@ -3,6 +3,7 @@ explicit layouts, foundation pile naming."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -82,6 +83,18 @@ def test_apply_refuses_non_actions():
     r = DemonRound.deal(1, 2).start()
     with pytest.raises(IllegalAction):
         r.apply({"type": "draw", "seat": 0})  # type: ignore[arg-type]
+
+
+def test_apply_carries_every_field_it_does_not_change():
+    """`apply` builds the next round with the constructor, not `dataclasses.replace`
+    (speed): a field added to DemonRound must still reach the next round."""
+    r, _ = DemonRound.deal(7, 3).start().with_absent(2)
+    after, _ = r.apply(Draw(0))
+    assert after.analysis is r.analysis
+    for f in dataclasses.fields(DemonRound):
+        if f.name not in ("seats", "foundations", "analysis"):
+            assert getattr(after, f.name) == getattr(r, f.name), f.name
+    assert after.seats[1:] == r.seats[1:] and after.seats[0] != r.seats[0]
 
 
 def test_seat_view_shape():
