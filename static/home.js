@@ -56,7 +56,7 @@ export function mount(container, { navigate }) {
 
   /** @param {string} id */
   function nameInput(id) {
-    return h('input', { id, name: 'name', type: 'text', maxlength: '20', autocomplete: 'nickname',
+    return h('input', { id, name: 'name', type: 'text', maxlength: '20', autocomplete: 'nickname', dataset: { focus: id },
       required: true, value: form.name, placeholder: t('home.namePlaceholder'),
       oninput: (/** @type {Event} */ e) => { const input = /** @type {HTMLInputElement} */ (e.target); form.name = input.value; syncNames(input); } });
   }
@@ -183,7 +183,7 @@ export function mount(container, { navigate }) {
       error.create ? h('p', { class: 'error', role: 'alert', text: error.create }) : null,
       h('button', { type: 'submit', class: 'primary', disabled: busy, id: 'create-room' }, t('home.createButton')));
 
-    const codeInput = h('input', { id: 'join-code', name: 'code', type: 'text', maxlength: '12',
+    const codeInput = h('input', { id: 'join-code', name: 'code', type: 'text', maxlength: '12', dataset: { focus: 'join-code' },
       autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', value: form.code,
       placeholder: 'KXWPRTM', class: 'code-input',
       oninput: (/** @type {Event} */ e) => { form.code = /** @type {HTMLInputElement} */ (e.target).value.toUpperCase(); } });

@@ -120,7 +120,9 @@ function focusedElement() {
 }
 
 // Replace the children of `container` with `children`, keeping keyboard focus on the
-// element with the same data-focus key when there is one in the new content.
+// element with the same data-focus key when there is one in the new content. A text
+// field keeps its caret and selection too: a page redrawn while somebody types (the
+// home page when its recent games arrive) must not swallow the next keys.
 /**
  * @param {Element} container
  * @param {...Children} children
@@ -128,11 +130,18 @@ function focusedElement() {
 export function replaceChildren(container, ...children) {
   const active = focusedElement();
   const key = active && container.contains(active) ? active.dataset.focus : null;
+  const caret = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement
+    ? { start: active.selectionStart, end: active.selectionEnd, direction: active.selectionDirection }
+    : null;
   clear(container);
   append(container, children);
   if (key) {
     const again = /** @type {FocusableElement | null} */ (container.querySelector(`[data-focus="${cssEscape(key)}"]`));
     if (again) again.focus({ preventScroll: true });
+    if (caret && caret.start !== null && caret.end !== null
+      && (again instanceof HTMLInputElement || again instanceof HTMLTextAreaElement)) {
+      again.setSelectionRange(caret.start, caret.end, caret.direction ?? undefined);
+    }
   }
 }
 

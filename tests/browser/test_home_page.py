@@ -255,3 +255,25 @@ def test_the_practice_name_is_a_few_tabs_from_the_top(open_page, size):
                 page.keyboard.press("Enter")
         assert page.evaluate("() => document.activeElement.id") == "practice-name", (code, tabs)
         assert tabs <= 3, (code, tabs)
+
+
+def test_typing_a_name_goes_on_when_the_recent_games_arrive(open_page):
+    """The recent games come a moment after the page and redraw it: a person already
+    typing their name kept typing into a field that was gone (the focus fell to the page,
+    the rest of the name was lost). CI once lost a whole name this way."""
+    page = open_page("typist", path=None)
+    held = []
+    page.route("**/api/history*", lambda route: held.append(route))
+    page.goto("/")
+    page.click("#create-name")
+    page.keyboard.type("An")
+    page.evaluate("() => { document.getElementById('create-name').dataset.before = 'yes'; }")
+    assert held, "the home page asks for the recent games"
+    for route in held:
+        route.continue_()
+    page.wait_for_function("() => !document.getElementById('create-name').dataset.before")  # redrawn
+    page.keyboard.type("n")
+    expect(page.locator("#create-name")).to_have_value("Ann")
+    expect(page.locator("#create-name")).to_be_focused()
+    page.click("#create-room")
+    expect(page.locator("#room-code")).to_be_visible()
