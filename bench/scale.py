@@ -199,7 +199,10 @@ def run_capacity(args: argparse.Namespace) -> None:
     try:
         results = [asyncio.run(capacity_of(name, args, work)) for name in ("on", "bare")]
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep:
+            print(f"(kept the servers' logs and data in {work})")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     print(
         f"\nplayers held with fan-out p99 <= {args.capacity_p99_ms:g} ms (rooms of {S.SEATS}, "
         f"~{args.rate:g} play/s/seat):"
@@ -210,7 +213,7 @@ def run_capacity(args: argparse.Namespace) -> None:
     ours, bare = results[0]["held"], results[1]["held"]
     if bare:
         ratio = ours / bare
-        print(f"  ours / bare (target >= 0.6): {ratio:.2f}  {'met' if ratio >= 0.6 else 'MISSED'}")
+        print(f"  ours / bare (target >= 0.7): {ratio:.2f}  {'met' if ratio >= 0.7 else 'MISSED'}")
 
 
 # ====================================================================== --processes N

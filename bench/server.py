@@ -32,7 +32,8 @@ kept cheap: a bare asyncio protocol (bench/_wsclient.py) and prefix checks so th
 the messages a bot needs are parsed as JSON. Everything is on 127.0.0.1 and stops by
 itself. `--repeat N` runs every server N times in rotation and reports medians (the
 machine may be shared); `--gc-log` reports the servers' garbage collections (full and young);
-`--profile DIR` records py-spy profiles of each server's saturated phase. `--capacity`
+`--profile DIR` records py-spy profiles of each server's saturated phase (`--profile-phase
+open`: its open loop). `--capacity`
 and `--processes N` are in bench/scale.py. `--bots-finish N` instead fills N practice
 rooms whose people let the bots finish round after round (`run_bots_finish_mode`). What the figures mean, and the figures
 measured: docs/performance.md.
@@ -943,6 +944,9 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
             await wait_until(lambda: all(s.playing and s.legal for s in seats), 30, "every round to start", server)
         gc.collect()
         gc.freeze()  # the bots' long-lived objects are never scanned again
+        spy = None
+        if args.profile and run == 0 and args.profile_phase == "open":
+            spy = start_profiler(server.pid, args.seconds, Path(args.profile) / f"{name}.txt")
         result["open"] = await run_phase(driver, "open", OPEN, args.seconds, rooms, seats, server)
         o = result["open"]
         print(
@@ -950,9 +954,10 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
             f"other processes {o['other_cpu'] * 100:.0f}% of a core",
             flush=True,
         )
+        stop_profiler(spy)
         rss3 = server.rss_kb()
         spy = None
-        if args.profile and run == 0:
+        if args.profile and run == 0 and args.profile_phase == "saturated":
             spy = start_profiler(server.pid, args.sat_seconds, Path(args.profile) / f"{name}.txt")
         result["sat"] = await run_phase(driver, "saturated", CLOSED, args.sat_seconds, rooms, seats, server)
         s = result["sat"]
@@ -961,11 +966,7 @@ async def bench_server(name: str, args: argparse.Namespace, work: Path, run: int
             f"other processes {s['other_cpu'] * 100:.0f}% of a core",
             flush=True,
         )
-        if spy is not None:
-            try:
-                spy.wait(30)
-            except subprocess.TimeoutExpired:
-                spy.kill()
+        stop_profiler(spy)
         result.update(
             connections=n,
             rss0=rss0,
@@ -1214,7 +1215,17 @@ def _function(frame: str) -> str:
     return head + ")" if sep and tail.rstrip(")").isdigit() else frame
 
 
-def print_profiles(directory: Path, top: int = 20) -> None:
+def stop_profiler(spy: subprocess.Popen | None) -> None:
+    """Wait for py-spy to write its profile (it stops by itself after its duration)."""
+    if spy is None:
+        return
+    try:
+        spy.wait(30)
+    except subprocess.TimeoutExpired:
+        spy.kill()
+
+
+def print_profiles(directory: Path, top: int = 20, phase: str = "saturated") -> None:
     """Self and inclusive time per function; inclusive only for our code (app/) and the
     few library calls it makes directly, since the ASGI stack wraps every sample."""
     for path in sorted(directory.glob("*.txt")):
@@ -1233,7 +1244,7 @@ def print_profiles(directory: Path, top: int = 20) -> None:
                 inclusive[frame] += n
         if not total:
             continue
-        print(f"\nprofile {path.name}: {total} samples (py-spy, saturated phase)")
+        print(f"\nprofile {path.name}: {total} samples (py-spy, {phase} phase)")
         print("  self time (function):")
         for frame, n in own.most_common(top):
             print(f"    {100 * n / total:5.1f}%  {frame}")
@@ -1565,10 +1576,15 @@ def run_grip_mode(args: argparse.Namespace) -> None:
         f"hints answered (200): {hint['hints_s']:.1f}/s; their latency p50 {hint['hint_p50'] * 1e3:.0f} ms, "
         f"p99 {hint['hint_p99'] * 1e3:.0f} ms; answers by status {dict(status)}"
     )
-    q = med["with"]["p99"] / med["without"]["p99"]
+    # The target is the absolute p99 players feel; on two shared cores the ratio measures
+    # the machine more than the server, so it is printed for orientation only.
+    p99_with = med["with"]["p99"] * 1e3
     print(
-        f"\n  {'Demon p99 with hinters / without, open loop (<= 1.2)':58} {q:8.2f}   {'met' if q <= 1.2 else 'MISSED'}"
+        f"\n  {'Demon p99 with hinters, open loop, ms (<= 20)':58} {p99_with:8.1f}   "
+        f"{'met' if p99_with <= 20 else 'MISSED'}"
     )
+    q = med["with"]["p99"] / med["without"]["p99"]
+    print(f"  {'  the same ÷ without hinters (for orientation)':58} {q:8.2f}")
     v = hint["hint_p99"] * 1e3
     print(f"  {'hint latency p99, ms (<= 300)':58} {v:8.0f}   {'met' if v <= 300 else 'MISSED'}")
     if args.repeat > 1:
@@ -1866,6 +1882,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--profile", metavar="DIR", help="py-spy profiles of each server's saturated phase into DIR")
     ap.add_argument(
+        "--profile-phase",
+        choices=("saturated", "open"),
+        default="saturated",
+        help="--profile: the phase profiled (open: the open loop, where capacity is decided)",
+    )
+    ap.add_argument(
         "--gc-log",
         action="store_true",
         help="run the servers under bench/_gcwatch.py and report their garbage collections",
@@ -1964,7 +1986,7 @@ def main(argv: list[str] | None = None) -> None:
     results = [merge_runs(runs[name]) for name in names]
     print_report(results, args)
     if args.profile:
-        print_profiles(Path(args.profile))
+        print_profiles(Path(args.profile), phase=args.profile_phase)
     print(f"\ntotal {time.monotonic() - t0:.0f} s; load average at the end {loadavg()}")
 
 

@@ -27,9 +27,12 @@ What the server does instead:
   table stops for it, to free almost nothing (84 objects in that run). So it waits for
   a moment when nobody races: when no one is connected to a round in play (`busy()`
   is false) and the frozen heap has grown by `QUIET_GROWTH` since the last one. While
-  people race it runs only if the heap has grown `BUSY_GROWTH` times, which the rooms
-  alone do not reach before the process runs out of CPU (a process at its capacity
-  holds about 3x its start-up heap): a safety net against a leak, not a schedule.
+  people race it runs only if the heap has grown `BUSY_GROWTH` times *and* holds
+  `BUSY_FLOOR` objects, which the rooms alone do not reach before the process runs out
+  of CPU: a safety net against a leak, not a schedule. The floor matters for a server
+  that starts nearly empty and fills up: growth alone fired at 1,600 players (501,000
+  objects, 8x the start-up heap), a 307 ms pause in the middle of everyone's races,
+  which set the players one process holds (bench/results/2026-12-07-server-on-uvloop.md).
   Either way it is logged with its duration; a busy one as a warning.
 
 The code keeps its side of the bargain: a move makes no reference cycle (the test
@@ -53,6 +56,7 @@ TICK_S = 0.1  # how often survivors are frozen: the longest young list the colle
 CHECK_EVERY = 100  # ticks between looks at the frozen heap's size (the look walks the whole list)
 QUIET_GROWTH = 1.25  # a full collection when nobody races and the frozen heap has grown this much
 BUSY_GROWTH = 8.0  # ... or while people race, only past this growth (a leak's safety net)
+BUSY_FLOOR = 2_000_000  # ... and this many objects: more than a process at capacity holds
 FLOOR = 200_000  # ... and never while it holds fewer objects than this
 GEN0_THRESHOLD = 20_000  # the automatic young collection, a safety net between ticks
 
@@ -69,6 +73,7 @@ class Collector:
         check_every: int = CHECK_EVERY,
         quiet_growth: float = QUIET_GROWTH,
         busy_growth: float = BUSY_GROWTH,
+        busy_floor: int = BUSY_FLOOR,
         floor: int = FLOOR,
     ) -> None:
         self.busy = busy  # whether a pause now would be felt (Hub.racing)
@@ -76,6 +81,7 @@ class Collector:
         self.check_every = check_every
         self.quiet_growth = quiet_growth
         self.busy_growth = busy_growth
+        self.busy_floor = busy_floor
         self.floor = floor
         self.baseline = 0  # frozen objects after the last full collection
         self.full_collections = 0
@@ -126,6 +132,8 @@ class Collector:
         if frozen < self.floor:
             return False
         busy = self.busy()
+        if busy and frozen < self.busy_floor:
+            return False
         if frozen < self.baseline * (self.busy_growth if busy else self.quiet_growth):
             return False
         self.full_collection(busy)
