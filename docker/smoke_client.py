@@ -53,6 +53,8 @@ def http_checks(base: str, version: str, label: str) -> None:
             f"GET /health -> 200 JSON with status ok, version {version}",
             f"status {status}, body {body[:200]!r}",
         )
+        loop = (health.get("loop") or {}).get("impl")
+        check(label, loop == "uvloop", "the server runs on uvloop (/health loop.impl)", f"loop.impl {loop!r}")
     except Exception as err:  # noqa: BLE001 - any failure is a FAIL line
         check(label, False, "GET /health", repr(err))
     try:
