@@ -2,7 +2,7 @@
 // and (when the server keeps them) the recent games: the visitor's own, asked for with the
 // seats this browser keeps, and those of rooms whose host listed them (recent-games.js).
 
-import { h, replaceChildren } from './common/dom.js';
+import { h, rememberFocus, replaceChildren } from './common/dom.js';
 import { t } from './common/i18n.js';
 import { api } from './common/api.js';
 import { getPref, getRoomCreds, listRoomCreds, setPref, setRoomCreds } from './common/storage.js';
@@ -166,6 +166,9 @@ export function mount(container, { navigate }) {
   document.querySelector('a.skip')?.after(skipToPractice);
 
   function render() {
+    // before building: putting `openTables.el` into the new page moves it, which blurs
+    // its "Play now" name field while somebody may be typing in it
+    const focus = rememberFocus(container);
     skipToPractice.textContent = t('home.skipPractice');
     const opts = optionFields(form.options, () => { form.options = opts.read(); }, 'create');
     const title = h('h2', { id: 'create-title', text: createTitle(form.createGame) });
@@ -240,6 +243,7 @@ export function mount(container, { navigate }) {
         h('h1', { text: t('app.title') }),
         h('p', { class: 'tagline', text: t('home.tagline') })),
       h('div', { class: 'home-grid' }, openTables.el, createForm, joinForm, practiceForm, gripPanel, rules, recent)));
+    focus.restore();
   }
 
   render();

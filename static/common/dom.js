@@ -119,30 +119,50 @@ function focusedElement() {
   return /** @type {FocusableElement | null} */ (document.activeElement);
 }
 
-// Replace the children of `container` with `children`, keeping keyboard focus on the
-// element with the same data-focus key when there is one in the new content. A text
-// field keeps its caret and selection too: a page redrawn while somebody types (the
-// home page when its recent games arrive) must not swallow the next keys.
 /**
+ * Where the keyboard focus is inside `container` now, to give it back after a redraw
+ * (`restore`): to the element with the same data-focus key in the new content, with a
+ * text field's caret and selection. A redraw blurs the focused field even when it keeps
+ * the very element: moving a node (a section made once and put into each new page)
+ * takes the focus from it, already while the new content is being built. A page
+ * redrawn while somebody types (the home page when its recent games arrive) must not
+ * swallow the next keys.
  * @param {Element} container
- * @param {...Children} children
+ * @returns {{restore: () => void}}
  */
-export function replaceChildren(container, ...children) {
+export function rememberFocus(container) {
   const active = focusedElement();
   const key = active && container.contains(active) ? active.dataset.focus : null;
   const caret = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement
     ? { start: active.selectionStart, end: active.selectionEnd, direction: active.selectionDirection }
     : null;
+  return {
+    restore() {
+      if (!key) return;
+      const again = /** @type {FocusableElement | null} */ (container.querySelector(`[data-focus="${cssEscape(key)}"]`));
+      if (!again) return;
+      if (focusedElement() !== again) again.focus({ preventScroll: true });
+      if (caret && caret.start !== null && caret.end !== null
+        && (again instanceof HTMLInputElement || again instanceof HTMLTextAreaElement)) {
+        again.setSelectionRange(caret.start, caret.end, caret.direction ?? undefined);
+      }
+    },
+  };
+}
+
+// Replace the children of `container` with `children`, keeping keyboard focus on the
+// element with the same data-focus key when there is one in the new content
+// (`rememberFocus`; a caller that builds the new content from nodes it keeps calls
+// `rememberFocus` itself before building).
+/**
+ * @param {Element} container
+ * @param {...Children} children
+ */
+export function replaceChildren(container, ...children) {
+  const focus = rememberFocus(container);
   clear(container);
   append(container, children);
-  if (key) {
-    const again = /** @type {FocusableElement | null} */ (container.querySelector(`[data-focus="${cssEscape(key)}"]`));
-    if (again) again.focus({ preventScroll: true });
-    if (caret && caret.start !== null && caret.end !== null
-      && (again instanceof HTMLInputElement || again instanceof HTMLTextAreaElement)) {
-      again.setSelectionRange(caret.start, caret.end, caret.direction ?? undefined);
-    }
-  }
+  focus.restore();
 }
 
 // Set a node's text only when it differs: writing the same text again still replaces the

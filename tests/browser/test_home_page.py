@@ -257,23 +257,26 @@ def test_the_practice_name_is_a_few_tabs_from_the_top(open_page, size):
         assert tabs <= 3, (code, tabs)
 
 
-def test_typing_a_name_goes_on_when_the_recent_games_arrive(open_page):
+@pytest.mark.parametrize("field, button", [("create-name", "create-room"), ("play-now-name", "play-now")])
+def test_typing_a_name_goes_on_when_the_recent_games_arrive(open_page, field, button):
     """The recent games come a moment after the page and redraw it: a person already
-    typing their name kept typing into a field that was gone (the focus fell to the page,
-    the rest of the name was lost). CI once lost a whole name this way."""
+    typing their name kept typing into a field that was gone, or (Play now's, a section
+    kept across redraws) moved and blurred: the focus fell to the page and the rest of
+    the name was lost. CI lost whole names this way, in both forms."""
     page = open_page("typist", path=None)
     held = []
     page.route("**/api/history*", lambda route: held.append(route))
     page.goto("/")
-    page.click("#create-name")
+    page.click(f"#{field}")
     page.keyboard.type("An")
-    page.evaluate("() => { document.getElementById('create-name').dataset.before = 'yes'; }")
+    redrawn = "() => !document.querySelector('.home-grid').dataset.before"
+    page.evaluate("() => { document.querySelector('.home-grid').dataset.before = 'yes'; }")
     assert held, "the home page asks for the recent games"
     for route in held:
         route.continue_()
-    page.wait_for_function("() => !document.getElementById('create-name').dataset.before")  # redrawn
+    page.wait_for_function(redrawn)
     page.keyboard.type("n")
-    expect(page.locator("#create-name")).to_have_value("Ann")
-    expect(page.locator("#create-name")).to_be_focused()
-    page.click("#create-room")
+    expect(page.locator(f"#{field}")).to_have_value("Ann")
+    expect(page.locator(f"#{field}")).to_be_focused()
+    page.click(f"#{button}")
     expect(page.locator("#room-code")).to_be_visible()
