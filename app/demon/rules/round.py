@@ -329,7 +329,8 @@ class DemonRound:
             new = play.to_tableau(seat, st, action, events)
         seats = self.seats[:seat] + (new,) + self.seats[seat + 1 :]
         # Not `dataclasses.replace` on the hot path: it introspects the fields every call
-        # (about a fifth of a move's time in the room, compiled). The analysis carries over.
+        # (10-14 us against 5.5-6.3 us for the constructor, pure Python). The analysis
+        # carries over.
         r = DemonRound(seats, foundations, self.started, self.absent, self.end, self.seed, self.analysis)
         if isinstance(action, ToFoundation) and new.is_empty:  # rule 15: "Demon!"
             return r._ended(Termination.DEMON, seat, events), events
