@@ -82,6 +82,7 @@ def _summary(row: ReplayRow) -> dict[str, Any]:
         "finished_at": row["finished_at"],
         "players": row["players"],
         "shared": row["shared"],
+        "bots_finish": row["bots_finish"],
     }
 
 

@@ -7,6 +7,8 @@ scores for the viewer, and their seat tokens' hashes, which decide who may watch
 (app/server/replays_http.py `may_watch`). A round of a room its host listed (the recent
 games' rule, docs/security.md) is shared from the start; the host may share any other
 later. A round saved again after a restart is the same row (INSERT OR IGNORE on the id).
+The row also says whether its person let the bots finish the round (`bots_finish`: the
+record says only that votes ended it, and the replay's results say it as the live ones do).
 
 A replay id is the room's code, a dash, and the round's random, unguessable id
 (`RoundRecord.round_id`): `ABCDEFG-x4Tq...`, in the characters the page's links allow.
@@ -57,6 +59,7 @@ class ReplayRow(TypedDict):
     watchers: list[str]  # seat tokens' hashes (hex) of the people who played it
     host: str | None  # the host's token hash: the one who may share it with anyone
     shared: bool
+    bots_finish: bool  # its person let the bots finish it (the room's `bots_finish`)
     record: dict[str, Any]
 
 
@@ -107,8 +110,8 @@ class ReplayStore:
         watchers = [p.token_hash.hex() for p in room.players if p.bot is None]
         host = next((p.token_hash.hex() for p in room.players if p.id == room.host), None)
         self.conn.execute(
-            "INSERT OR IGNORE INTO replays (id, code, round_no, finished_at, players, watchers, shared, record) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO replays (id, code, round_no, finished_at, players, watchers, shared, bots_finish, "
+            "record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 kept_id,
                 room.code,
@@ -117,6 +120,7 @@ class ReplayStore:
                 dumps(players),
                 dumps({"players": watchers, "host": host}),
                 int(room.listed),
+                int(room.bots_finish),
                 dumps(record),
             ),
         )
@@ -127,7 +131,8 @@ class ReplayStore:
 
     def load(self, replay_id: str) -> ReplayRow | None:
         row = self.conn.execute(
-            "SELECT id, code, round_no, finished_at, players, watchers, shared, record FROM replays WHERE id = ?",
+            "SELECT id, code, round_no, finished_at, players, watchers, shared, bots_finish, record "
+            "FROM replays WHERE id = ?",
             (replay_id,),
         ).fetchone()
         return None if row is None else self._row(row)
@@ -135,7 +140,7 @@ class ReplayStore:
     def of_room(self, code: str, limit: int = 50) -> list[ReplayRow]:
         """The room's kept rounds, newest first (their records left out: {})."""
         rows = self.conn.execute(
-            "SELECT id, code, round_no, finished_at, players, watchers, shared, '{}' "
+            "SELECT id, code, round_no, finished_at, players, watchers, shared, bots_finish, '{}' "
             "FROM replays WHERE code = ? ORDER BY finished_at DESC LIMIT ?",
             (code, limit),
         ).fetchall()
@@ -174,7 +179,7 @@ class ReplayStore:
 
     @staticmethod
     def _row(row: tuple[Any, ...]) -> ReplayRow:
-        rid, code, round_no, at, players, watchers, shared, record = row
+        rid, code, round_no, at, players, watchers, shared, bots_finish, record = row
         who = json.loads(watchers)
         return ReplayRow(
             id=rid,
@@ -185,5 +190,6 @@ class ReplayStore:
             watchers=who["players"],
             host=who["host"],
             shared=bool(shared),
+            bots_finish=bool(bots_finish),
             record=json.loads(record),
         )

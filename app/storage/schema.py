@@ -108,4 +108,12 @@ MIGRATIONS.append(
         "ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'demon'",
     ]
 )
+MIGRATIONS.append(
+    # 9 -> 10: a kept round remembers that its person let the bots finish it, so its
+    # replay says how it ended as the results did ("The bots finished the round for
+    # you."), not that the players voted. Rounds from before read as not.
+    [
+        "ALTER TABLE replays ADD COLUMN bots_finish INTEGER NOT NULL DEFAULT 0",
+    ]
+)
 SCHEMA_VERSION = len(MIGRATIONS)

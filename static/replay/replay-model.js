@@ -45,7 +45,7 @@ export { SPEEDS, stepTo } from './replay-steps.js';
 
 /**
  * A round in the list of a room's rounds (GET /api/replays?code=).
- * @typedef {{ id: string, code: string, round_no: number, finished_at: number, players: ReplayPlayer[], shared: boolean }} ReplaySummary
+ * @typedef {{ id: string, code: string, round_no: number, finished_at: number, players: ReplayPlayer[], shared: boolean, bots_finish?: boolean }} ReplaySummary
  */
 
 /**

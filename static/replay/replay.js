@@ -194,7 +194,8 @@ function showReplay(el, replay, { code, token, rounds, navigate }) {
     }
     const end = replay.end;
     const winner = replay.players.find((p) => p.seat === end.winner);
-    const reason = reasonText(end.reason, winner ? winner.name : null, t);
+    // a round its person let the bots finish ends by the bots' votes: said as the results said it
+    const reason = reasonText(end.reason, winner ? winner.name : null, t, Boolean(replay.bots_finish));
     const order = replay.players.slice().sort((a, b) => b.score - a.score);
     replaceChildren(ending, h('section', { class: 'panel results', id: 'replay-results', 'aria-labelledby': 'replay-results-title' },
       h('h2', { id: 'replay-results-title', text: t('result.roundOver', { n: replay.round_no }) }),

@@ -67,9 +67,18 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     expect(results).to_contain_text("The match is over")
     # What happened, said as such: the bots finished it for her, or one of them went
     # out; once it read "The players voted to end the round."
-    expect(results.locator(".reason")).to_have_text(
+    reason = results.locator(".reason")
+    expect(reason).to_have_text(
         re.compile(r"^(The bots finished the round for you\.|Bot [123] played all 52 cards and called “Demon!”)$")
     )
+    # ...and its replay says the same (it said "The players voted to end the round.")
+    with ann.context.expect_page() as opened:
+        ann.click("#watch-replay")
+    viewer = opened.value
+    expect(viewer.locator("#replay-scrub")).to_be_visible()
+    viewer.keyboard.press("End")
+    expect(viewer.locator("#replay-results .reason")).to_have_text(reason.inner_text())
+    viewer.close()
     rows = results.locator("tbody tr")
     expect(rows).to_have_count(4)
     expect(results.locator("tbody .tag.bot")).to_have_count(3)

@@ -170,6 +170,31 @@ def test_a_round_handed_to_the_bots_stays_theirs_after_a_restart(tmp_path):
     assert back.round_view()["bots_finish"] is True
 
 
+def test_a_round_the_bots_finished_is_kept_as_theirs_for_its_replay(tmp_path):
+    """The record says only that votes ended the round; the kept round also says that its
+    person let the bots finish it, so its replay says so as the results did (it said "The
+    players voted to end the round."). A round the people voted to end says not."""
+    store = Store.open(tmp_path)
+    kept = {}
+    for code, handed in (("ROOMBOT", True), ("ROOMVOT", False)):
+        room = Room(code, Options(rounds=1), test_seed=288)
+        person = room.join("Ann", hash_token(f"t-{code}"))
+        room.connect(person, now())
+        _out, bot = room.add_bot(person, "easy", now())
+        room.start(person, now())
+        room.begin_round(now())
+        room.vote(person, True, bots_finish=handed)
+        if handed:
+            room.vote(bot, True)  # the bots' say ends a round handed to them
+        assert room.phase is Phase.MATCH_OVER and room.result is not None and room.result["reason"] == "vote"
+        store.save_room(room)
+        (row,) = store.demon.replays.of_room(code)
+        kept[code] = (row["bots_finish"], store.demon.replays.load(row["id"]))
+    assert kept["ROOMBOT"][0] is True and kept["ROOMVOT"][0] is False
+    assert kept["ROOMBOT"][1] is not None and kept["ROOMBOT"][1]["bots_finish"] is True
+    assert kept["ROOMVOT"][1] is not None and kept["ROOMVOT"][1]["bots_finish"] is False
+
+
 def test_applied_ids_of_the_previous_round_come_back_after_a_rematch_too(tmp_path):
     """Without sockets: the ids the room still answers come back as
     they were, in the next round and between a rematch and its first round, and an id
