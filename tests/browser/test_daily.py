@@ -139,6 +139,29 @@ def test_a_second_browser_sees_nothing_of_the_deal_before_racing_it_then_its_ran
     problems[:] = [p for p in problems if not (p.startswith("esme-second") and "403" in p)]
 
 
+# Each header of the day's table against its column: the column's alignment is its cells'
+# (text-align), and the header's text must sit on the same side as theirs (the Player
+# header once stood right over names set left). A list of what does not.
+HEADERS_MISALIGNED = """() => {
+    const textBox = (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
+    const problems = [];
+    const rows = [...document.querySelectorAll('.daily-table tbody tr')];
+    document.querySelectorAll('.daily-table thead th').forEach((head, i) => {
+        const cells = rows.map((tr) => tr.children[i]).filter((c) => c && c.textContent.trim());
+        const h = textBox(head);
+        for (const cell of cells) {
+            const align = getComputedStyle(cell).textAlign;
+            const c = textBox(cell);
+            const side = ['right', 'end'].includes(align) ? 'right' : align === 'center' ? 'center' : 'left';
+            const off = side === 'right' ? h.right - c.right : side === 'left' ? h.left - c.left
+                : (h.left + h.right - c.left - c.right) / 2;
+            if (Math.abs(off) > 1.5) problems.push(`${head.textContent}: ${off.toFixed(1)} px off its column (${side})`);
+        }
+    });
+    return problems;
+}"""
+
+
 def test_the_daily_page_fits_every_screen_and_passes_axe_in_every_language(open_page, artifacts):
     someone = open_page("someone", path=None)
     race(someone, "Cleo", "medium")
@@ -150,6 +173,7 @@ def test_the_daily_page_fits_every_screen_and_passes_axe_in_every_language(open_
         for sel in ("#daily-start", "#daily-level", "#daily-name", ".daily-table"):
             box = page.locator(sel).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
+        assert page.evaluate(HEADERS_MISALIGNED) == [], name
         assert axe_violations(page, f"daily {name}") == [], name
         page.screenshot(path=str(artifacts / f"daily-{name}.png"))
     for locale, title in (
@@ -160,4 +184,9 @@ def test_the_daily_page_fits_every_screen_and_passes_axe_in_every_language(open_
     ):
         page = open_page(f"daily-{locale}", path="/daily", locale=locale)
         expect(page.locator("h1")).to_have_text(title)
+        expect(page.locator(".daily-table tbody tr").first).to_be_visible()
+        assert page.evaluate(HEADERS_MISALIGNED) == [], locale
+        if locale == "ru-RU":  # the game is «Демон» on every Russian page (it once said "раздача Demon")
+            expect(page.locator(".daily-start .lead")).to_contain_text("«Демона»")
+            assert "Demon" not in page.locator("main").inner_text()
         assert axe_violations(page, f"daily {locale}") == [], locale

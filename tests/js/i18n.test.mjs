@@ -67,3 +67,9 @@ test('t() fills placeholders and picks the plural form', () => {
   assert.equal(t('table.beatenBy', { name: '{n}' }), TABLES.en['table.beatenBy'].replace('{name}', '{n}'));
   assert.equal(t('no.such.key'), 'no.such.key');
 });
+
+test('Russian names the game «Демон» everywhere: "Demon" only inside the name Racing Demon', () => {
+  // the daily page once said "раздача Demon" where every other page says «Демон»
+  const latin = Object.entries(TABLES.ru).filter(([, text]) => /Demon/.test(text.replaceAll('Racing Demon', '')));
+  assert.deepEqual(latin, []);
+});
