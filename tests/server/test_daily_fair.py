@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import sqlite3
 import time
 
 import httpx
@@ -25,6 +27,7 @@ from app.demon.rules.round import DemonRound
 from app.racing import DEMON
 from app.records.frames import round_view
 from app.server.daily_http import peer_key
+from app.storage.db import DB_NAME
 from tests.server.test_abuse import client
 from tests.server.test_ws_bots import refused
 from tests.support.live_server import LiveServer
@@ -200,3 +203,28 @@ def test_a_second_attempt_is_told_it_already_raced_and_spends_no_bots(server):
             r = http.post("/api/daily", json={"name": "Eve", "level": "easy", "browser": "eve-again-browser-0001"})
             assert r.status_code == 409, r.text
         start(http, "Eve", "eve-again-browser-0002")  # the budget still holds a start
+
+
+def test_after_the_day_its_races_open_to_anyone(server):
+    """docs/daily.md: after the day (UTC) a day's replays open to anyone, like a shared
+    replay, and its table names them. The day is made past in the server's own database
+    (the entry's day moved back by one), as it would be at midnight. (A daily room still
+    live keeps its own day, `Room.daily`, which this cannot move.)"""
+    fay_id, gus_id = "fay-afterday-browser-1", "gus-afterday-browser-1"
+    with client(server, "127.0.71.11") as http:
+        fay = start(http, "Fay", fay_id)
+        rid = next(e for e in wait_ended(http, fay_id)["entries"] if e["mine"])["replay_id"]
+        assert rid and http.get(f"/api/replays/{rid}", headers={"X-Demon-Browser": gus_id}).status_code == 403
+        yesterday = (race_day() - dt.timedelta(days=1)).isoformat()
+        with sqlite3.connect(server.data_dir / DB_NAME) as db:
+            moved = db.execute("UPDATE daily SET day = ? WHERE code = ?", (yesterday, fay["code"])).rowcount
+        assert moved == 1
+        past = http.get("/api/daily", params={"day": yesterday, "browser": gus_id}).json()
+        (entry,) = [e for e in past["entries"] if e["name"] == "Fay"]
+        assert entry["replay_id"] == rid and entry["code"] == fay["code"]
+        for headers in ({}, {"X-Demon-Browser": gus_id}):
+            assert http.get(f"/api/replays/{rid}", headers=headers).status_code == 200
+            assert [
+                r["id"]
+                for r in http.get("/api/replays", params={"code": fay["code"]}, headers=headers).json()["replays"]
+            ] == [rid]
