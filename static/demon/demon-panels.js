@@ -121,7 +121,8 @@ export function createStatusBar(el, { onVote }) {
     setText(/** @type {Element} */ (node.querySelector('.long')), long);
     setText(/** @type {Element} */ (node.querySelector('.short')), short);
   };
-  const parts = { ...fixed, vote, botsFinish, finishing: h('span', { class: 'finishing', role: 'status' }) };
+  const parts = { ...fixed, vote, botsFinish, finishing: h('span', { class: 'finishing', role: 'status' },
+    h('span', { class: 'long' }), h('span', { class: 'short' })) };
 
   /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'timeEnd' | 'you'>} view */
   function update({ state: st, round: r, seat, timeEnd, you }) {
@@ -162,7 +163,7 @@ export function createStatusBar(el, { onVote }) {
     const voteClass = `vote${voted ? ' voted' : ''}${loud ? '' : ' quiet'}`;
     if (parts.vote.className !== voteClass) parts.vote.className = voteClass;
     if (parts.vote.getAttribute('aria-pressed') !== String(voted)) parts.vote.setAttribute('aria-pressed', String(voted));
-    if (choice === 'finishing') label(parts.label, t('table.takeBack'));
+    if (choice === 'finishing') label(parts.label, t('table.takeBack'), t('table.takeBackShort'));
     else if (choice === 'alone') label(parts.label, t('table.endNow'), t('table.endNowShort'));
     else if (voted) label(parts.label, t('table.unvote'));
     else label(parts.label, stuck ? t('table.vote') : t('table.voteQuiet'));
@@ -170,7 +171,7 @@ export function createStatusBar(el, { onVote }) {
     label(parts.botsFinish, t('table.botsFinish'), t('table.botsFinishShort'));
     const finishClass = `vote${stuck ? '' : ' quiet'}`;
     if (parts.botsFinish.className !== finishClass) parts.botsFinish.className = finishClass;
-    setText(parts.finishing, t('table.botsFinishing'));
+    label(parts.finishing, t('table.botsFinishing'), t('table.botsFinishingShort'));
   }
 
   // The round's clock, every 200 ms.

@@ -385,6 +385,9 @@ export default {
   'table.botsFinishShort': 'Bots spielen',
   'table.botsFinishing': 'Die Bots spielen die Runde zu Ende …',
   'table.takeBack': 'Runde zurücknehmen',
+  // a phone's status bar keeps to one line while the bots finish (the long ones above)
+  'table.botsFinishingShort': 'Bots spielen …',
+  'table.takeBackShort': 'Zurücknehmen',
   'keys.botsFinish': 'allein mit Bots: sie die Runde schnell zu Ende spielen lassen',
   'table.totalShort': '{n} Pkt.',
   'table.spectatingNext': 'Zuschauer — ab der nächsten Runde spielst du mit',

@@ -398,6 +398,9 @@ export default {
   'table.botsFinishShort': 'Bots finish',
   'table.botsFinishing': 'The bots are finishing the round…',
   'table.takeBack': 'Take the round back',
+  // a phone's status bar keeps to one line while the bots finish (the long ones above)
+  'table.botsFinishingShort': 'Bots finishing…',
+  'table.takeBackShort': 'Take back',
   'keys.botsFinish': 'alone with bots: let them finish the round fast',
   'table.totalShort': '{n} pts',
   'table.spectatingNext': 'watching — you are dealt in next round',

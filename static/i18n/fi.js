@@ -385,6 +385,9 @@ export default {
   'table.botsFinishShort': 'Botit loppuun',
   'table.botsFinishing': 'Botit pelaavat kierroksen loppuun…',
   'table.takeBack': 'Ota kierros takaisin',
+  // a phone's status bar keeps to one line while the bots finish (the long ones above)
+  'table.botsFinishingShort': 'Botit pelaavat…',
+  'table.takeBackShort': 'Ota takaisin',
   'keys.botsFinish': 'yksin bottien kanssa: anna niiden pelata kierros nopeasti loppuun',
   'table.totalShort': '{n} p',
   'table.spectatingNext': 'katsot — pelaat seuraavalla kierroksella',

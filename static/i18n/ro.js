@@ -386,6 +386,9 @@ export default {
   'table.botsFinishShort': 'Boții termină',
   'table.botsFinishing': 'Boții termină runda…',
   'table.takeBack': 'Reia runda',
+  // a phone's status bar keeps to one line while the bots finish (the long ones above)
+  'table.botsFinishingShort': 'Boții joacă…',
+  'table.takeBackShort': 'Reia runda',
   'keys.botsFinish': 'singur cu boții: lasă-i să termine repede runda',
   'table.totalShort': '{n} pct.',
   'table.spectatingNext': 'urmărești — intri în joc runda următoare',

@@ -384,6 +384,9 @@ export default {
   'table.botsFinishShort': 'Боты доиграют',
   'table.botsFinishing': 'Боты доигрывают раунд…',
   'table.takeBack': 'Вернуть раунд себе',
+  // a phone's status bar keeps to one line while the bots finish (the long ones above)
+  'table.botsFinishingShort': 'Боты доигрывают…',
+  'table.takeBackShort': 'Вернуть',
   'keys.botsFinish': 'один с ботами: пусть быстро доиграют раунд',
   'table.totalShort': '{n} оч.',
   'table.spectatingNext': 'вы зритель — сыграете со следующего раунда',

@@ -49,7 +49,9 @@ def test_play_against_bots_from_the_home_page_to_the_results(open_page):
     expect(ann.locator("#vote-end")).to_have_text("End the round now", use_inner_text=True)
     expect(ann.locator("#bots-finish")).to_have_text("Let the bots finish", use_inner_text=True)
     ann.keyboard.press("b")
-    expect(ann.locator(".table-status .finishing")).to_have_text("The bots are finishing the round…")
+    expect(ann.locator(".table-status .finishing")).to_have_text(
+        "The bots are finishing the round…", use_inner_text=True
+    )
     expect(ann.locator("#vote-end")).to_have_text("Take the round back", use_inner_text=True)
     opponents = ann.locator(".opp")
     expect(opponents).to_have_count(3)

@@ -93,13 +93,19 @@ def table_of_eight_with_tags(open_page, tag: str, *, viewport: dict, touch: bool
     return ann, dealt, middle_of_the_round
 
 
-def fit_problems(page: Page, shot: str, *, phone: bool) -> list[str]:
-    """test_fit.py's checks, as a list of what is wrong (a screenshot saved either way)."""
-    settled(page)
+def fit_problems(page: Page, shot: str | None, *, phone: bool, settle: bool = True) -> list[str]:
+    """test_fit.py's checks, as a list of what is wrong (a screenshot saved either way,
+    unless `shot` is None). `settle=False` for a table whose bots keep playing: the
+    checks read the page as it is (two frames after a new window size)."""
+    if settle:
+        settled(page)
+    else:
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     found = page.evaluate(ACTIONABLE)
     others = page.evaluate(OTHERS)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / shot))
+    if shot is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / shot))
     problems = outside(found) + others["problems"]
     if found["scrollY"] != 0 or others["pageTaller"]:
         problems.append("the page scrolls")

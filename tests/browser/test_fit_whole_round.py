@@ -1,0 +1,83 @@
+"""A table of eight stays whole through the rest of its round, its tags showing.
+
+test_fit_tags.py checks the table at one moment of the middle of a round. This follows a
+round to its end: from that middle (Bob and Cleo voted and left, seat 4 stuck, a
+twentieth foundation pile), Bob's and Cleo's seats go absent once the grace period ends,
+Ann, alone with the bots, lets them finish (her own vote, the status bar's "finishing"
+line), and while they play it out, stuck tags coming and the foundations filling, the
+checks of test_fit.py hold at each of the four sizes in turn until the results.
+
+The server is this module's own: tests/browser/layouts/eight-seats-tags.json and slow
+bots (as test_fit_tags.py's: finishing, they play a move in 0.2-0.5 s, so the rest of the
+round lasts long enough to be read at every size), and a grace period of a few seconds
+(a seat left is absent soon). The page asks for reduced motion: a card in flight over
+another is not a card covered.
+
+On a phone the status bar once took three lines while the bots finished (the round,
+"The bots are finishing the round…", "Take the round back"), and your cards shrank to
+36 px, under the 40 px a finger needs (test_status_bar.py holds the bar to one row).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import cycle
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import RACE_SEED
+from tests.browser.test_fit import SIZES
+from tests.browser.test_fit_tags import LAPTOP, LAYOUT, fit_problems, table_of_eight_with_tags
+from tests.support.live_server import LiveServer
+
+GRACE_S = 6
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = LiveServer(
+        tmp_path_factory.mktemp("browser-fit-whole-round"),
+        test_seed=RACE_SEED,
+        countdown_s=0.3,
+        reconnect_grace_s=GRACE_S,
+        bot_think_scale=10,
+        test_layout=LAYOUT,
+    )
+    with srv:
+        yield srv
+
+
+@pytest.mark.slow
+def test_a_table_of_eight_stays_whole_to_the_end_of_its_round(open_page):
+    ann, _dealt, middle_of_the_round = table_of_eight_with_tags(open_page, "whole-round", viewport=LAPTOP)
+    ann.emulate_media(reduced_motion="reduce")
+    middle_of_the_round()
+    # the grace period ends: Bob and Cleo are absent, and Ann is alone with the bots
+    expect(ann.locator(".opp .conn-absent")).to_have_count(2, timeout=(GRACE_S + 10) * 1000)
+    expect(ann.locator("#bots-finish")).to_be_visible()
+    ann.keyboard.press("b")
+    expect(ann.locator(".table-status .finishing")).to_be_visible()
+    results = ann.locator("#results")
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    piles = set()
+    for size, (viewport, _touch) in cycle(SIZES.items()):
+        if results.is_visible():
+            break
+        ann.set_viewport_size(viewport)
+        found = fit_problems(ann, None, phone=size == "phone", settle=False)
+        home = ann.locator(".foundations [data-fpile] .card.face").count()
+        stuck = ann.locator(".opp .tag.stuck").count()
+        if results.is_visible():
+            break  # the round ended while the checks ran: the table they read was going
+        seen[size] = seen.get(size, 0) + 1
+        piles.add(home)
+        problems += [f"{size} ({home} piles, {stuck} stuck): {p}" for p in found]
+    assert not problems, "\n".join(problems)
+    # the rest of a round, sampled: every size more than once, the foundations changing
+    assert len(seen) == 4 and min(seen.values()) >= 2, seen
+    assert len(piles) >= 2, piles
+    expect(results.locator(".reason")).to_have_text(
+        re.compile(r"^(The bots finished the round for you\.|Bot [1-8] played all 52 cards and called “Demon!”)$")
+    )
