@@ -289,15 +289,16 @@ def test_the_band_and_the_lobby_fit_every_size(open_page, size):
     code = create_room(host, "Maximilianusxyz")
     visitor = open_page(f"visitor-{size}", viewport=viewport)
     expect(row(visitor, code)).to_be_visible(timeout=(REFRESH_S + 3) * 1000)
-    visitor.select_option("select.lang", "ru")  # the longest words
-    expect(row(visitor, code)).to_contain_text("Хозяин: Maximilianusxyz")
-    settled(visitor)
+    for language, host_is in HOST_IS.items():  # every language, Russian's longest words last
+        visitor.select_option("select.lang", language)
+        expect(row(visitor, code)).to_contain_text(f"{host_is}: Maximilianusxyz")
+        settled(visitor)
+        for select in visitor.locator("#open-tables-band select").all():  # no option's words cut
+            room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
+            assert select.evaluate(TEXT_WIDTH) <= room, (size, language, select.get_attribute("id"))
+        fits(visitor, "home", f"{size} {language}")
     SHOTS.mkdir(parents=True, exist_ok=True)
     visitor.locator("#open-tables-band").screenshot(path=str(SHOTS / f"open-tables-home-{size}.png"))
-    for select in visitor.locator("#open-tables-band select").all():  # no option's words cut
-        room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
-        assert select.evaluate(TEXT_WIDTH) <= room, (size, select.get_attribute("id"))
-    fits(visitor, "home", size)
 
     # the visitor sits down from the list: the host's lobby has "Remove" beside them, the
     # visitor's says the table is open
@@ -307,8 +308,16 @@ def test_the_band_and_the_lobby_fit_every_size(open_page, size):
     expect(host.locator("button.remove-player")).to_be_visible()
     host.screenshot(path=str(SHOTS / f"open-tables-lobby-{size}.png"), full_page=True)
     visitor.screenshot(path=str(SHOTS / f"open-tables-lobby-visitor-{size}.png"), full_page=True)
-    fits(host, "lobby", size)
     fits(visitor, "lobby", size)
+    for language in HOST_IS:  # the host's lobby with its switch and "Remove", in every language
+        host.select_option("select.lang", language)
+        expect(host.locator("button.remove-player")).to_have_text(REMOVE[language])
+        fits(host, "lobby", f"{size} {language}")
+
+
+# The list's "Host: …" and the lobby's "Remove" in each language (static/i18n/*.js).
+HOST_IS = {"en": "Host", "de": "Gastgeber", "fi": "Isäntä", "ro": "Gazdă", "ru": "Хозяин"}
+REMOVE = {"en": "Remove", "de": "Entfernen", "fi": "Poista", "ro": "Scoate", "ru": "Убрать"}
 
 
 def fits(page: Page, where: str, size: str) -> None:
