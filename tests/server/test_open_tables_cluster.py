@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.server.test_scale import haproxy_path, running_cluster
+from tests.support.ws_client import Player
 
 pytestmark = pytest.mark.skipif(haproxy_path() is None, reason="haproxy is not installed")
 
@@ -131,5 +132,38 @@ def test_presses_at_once_through_the_balancer_open_no_more_tables_than_needed(cl
         finally:
             cluster.drain(first, accepting=True)
             await asyncio.to_thread(cluster.wait_servers, "play_now", set(cluster.letters))
+
+    asyncio.run(main())
+
+
+def test_a_person_removed_at_another_process_s_table_presses_again_without_it(cluster):
+    """ "Play now" sends a person to a lobby on another process, whose host removed them:
+    only that process knows, so the join is refused (403), and the page presses again
+    naming that table in `avoid` (static/tables/play-now.js), and gets a seat elsewhere."""
+
+    async def main():
+        other = cluster.letters[1]  # not the process that takes the presses
+        async with httpx.AsyncClient(timeout=10) as http:
+            body = {"name": "Host", "open": True, "game": "nerts", "language": "fi"}
+            grant = (await http.post(cluster.process_base(other) + "/api/rooms", json=body)).json()
+            code = grant["code"]
+        async with from_address("127.0.0.40") as eve:
+            joined = await eve.post(f"{cluster.base}/api/rooms/{code}/join", json={"name": "Eve"})
+            assert joined.status_code == 200, joined.text
+            host = Player(cluster.ws_base, grant)
+            await host.connect(protocol=2)  # a Nerts table
+            await host.wait_for(lambda: host.state is not None and len(host.state["players"]) == 2, 5)
+            await host.send({"type": "remove_player", "seat": joined.json()["seat"]})
+            await host.wait_for(lambda: len(host.state["players"]) == 1, 5)
+            await asyncio.sleep(1.2)  # every snapshot rebuilt: the lobby is listed with a free seat
+            press = {"name": "Eve", "game": "nerts", "language": "fi"}
+            first = (await eve.post(cluster.base + "/api/play-now", json=press)).json()
+            assert first == {"join": code}, first  # the process taking presses cannot know
+            refused = await eve.post(f"{cluster.base}/api/rooms/{code}/join", json={"name": "Eve", "seat_only": True})
+            assert refused.status_code == 403, refused.text
+            again = await eve.post(cluster.base + "/api/play-now", json={**press, "avoid": [code]})
+            assert again.status_code == 200 and again.json().get("seat") is not None, again.text
+            assert again.json()["code"] != code
+            await host.close()
 
     asyncio.run(main())
