@@ -240,7 +240,7 @@ class Cluster:
             if time.monotonic() > deadline:
                 raise TimeoutError("the balancer did not answer /health")
             time.sleep(0.1)
-        for backend in ("new_rooms", "any"):
+        for backend in ("new_rooms", "play_now", "any"):
             up = self.servers_up(backend)
             self.wait_servers(backend, up | set(letters or self.letters), max(1.0, deadline - time.monotonic()))
         for letter in letters or self.letters:

@@ -8,10 +8,12 @@
 #
 # LETTERS is a process's DEMON_SHARD: its room codes and Devil's Grip ids start with one
 # of them. Routing, first match wins:
-#   POST /api/rooms, /api/rooms/practice, /api/grip, /api/daily, /api/play-now   a new
-#       room or game (Play now may open one):
-#       round-robin over the processes whose GET /health/accepting answers 200 (a draining
-#       one answers 503)
+#   POST /api/play-now   the first process given here whose GET /health/accepting
+#       answers 200, the next one while it does not (a draining one answers 503): every
+#       press is matched by one process, so that presses at the same moment sit at the
+#       same table (docs/decisions/0103-open-tables-snapshot-and-play-now.md)
+#   POST /api/rooms, /api/rooms/practice, /api/grip, /api/daily   a new room or game:
+#       round-robin over the processes whose GET /health/accepting answers 200
 #   /ws/{code}, /api/rooms/{code}..., /api/replays?code={code}   the process owning the
 #       code's first letter (either case: people type codes)
 #   /api/grip/{id}..., /api/replays/{CODE}-{id}...    the process owning the id's first
@@ -96,7 +98,8 @@ cat <<CFG
     # The path is matched decoded (%6Detrics is /metrics to the server), in any case and
     # with any run of slashes or ./ before it.
     http-request deny deny_status 404 if { path,url_dec -m reg -i ^/+(\./+)*metrics }
-    acl new_room path /api/rooms /api/rooms/practice /api/grip /api/daily /api/play-now
+    use_backend play_now if { path /api/play-now } METH_POST
+    acl new_room path /api/rooms /api/rooms/practice /api/grip /api/daily
     use_backend new_rooms if new_room METH_POST
 CFG
 for spec in "$@"; do
@@ -115,6 +118,21 @@ backend new_rooms
 CFG
 for spec in "$@"; do
   echo "    server ${spec%%=*} ${spec#*=} check$srv_opts"
+done
+cat <<CFG
+
+# "Play now": one process matches every press (the first accepting one; the others are
+# backups, the first of them taking over while it drains or is down), so that two presses
+# at the same moment are taken one after the other by the same process.
+backend play_now
+    option httpchk GET /health/accepting
+    http-check expect status 200
+    default-server inter 1s fastinter 500ms fall 1 rise 1
+CFG
+backup=
+for spec in "$@"; do
+  echo "    server ${spec%%=*} ${spec#*=} check$srv_opts$backup"
+  backup=" backup"
 done
 cat <<CFG
 

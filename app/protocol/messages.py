@@ -250,6 +250,9 @@ class SeatProof(_Strict):
 
 class JoinRoom(_Strict):
     name: Name
+    # "Play now" sent the page here: a seat in an open lobby, or nothing (409) rather than
+    # a spectator's place at a table that filled or started meanwhile.
+    seat_only: bool = False
 
 
 class PracticeRoom(_Strict):
@@ -273,6 +276,9 @@ class SeatGrant(BaseModel):
     spectator: bool
 
 
+AvoidCode = Annotated[str, StringConstraints(min_length=1, max_length=12, pattern=r"^[A-Za-z0-9]+$")]
+
+
 class PlayNow(_Strict):
     """ "Play now": a seat at the best open lobby for this person, or a new open table
     of four that fills with bots of `level` at its `fill_at`."""
@@ -281,6 +287,9 @@ class PlayNow(_Strict):
     level: BotLevel = "medium"
     language: Language = "en"
     game: GameName = "demon"
+    # Another process's lobbies this press must not be sent to: the page names a table it
+    # was sent to and could not sit at (full by then, or it was removed from it).
+    avoid: Annotated[list[AvoidCode], Field(max_length=4)] = []
 
 
 class PlayNowGrant(SeatGrant):

@@ -24,6 +24,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 from app.daily.race import race_day
 from app.demon.hub.handle import RoomHandle
 from app.demon.hub.hub import Hub, HubFull
+from app.demon.hub.open_tables import waiting_lobby
 from app.demon.room.errors import Removed
 from app.demon.room.room import Options, Player, RoomError
 from app.demon.room.views import RoomSummary
@@ -36,6 +37,7 @@ from app.support.secrets_util import hash_token, normalise_code
 router = APIRouter(prefix="/api/rooms")
 
 NO_ROOM = "No room with that code."
+NO_FREE_SEAT = "This table has no free seat in its lobby any more."
 NO_OPEN_TABLES = "This server has no open tables."
 DAILY_ROOM = (
     "A room of today's daily race: only those whose own race of today has ended may watch it "
@@ -150,6 +152,8 @@ async def join_room(
         raise HTTPException(404, NO_ROOM)
     await _not_todays_daily(request, hub.rooms[code], x_demon_browser)
     budgets.spend(budgets.joins, address, "joins")
+    if body.seat_only and not waiting_lobby(hub.rooms[code].room):  # no await since: still true at the join
+        raise HTTPException(409, NO_FREE_SEAT)
     try:
         joined = hub.join_room(code, body.name, address)
     except Removed as err:  # the host removed this address from the table

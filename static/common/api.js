@@ -99,9 +99,11 @@ export const api = {
   createRoom: (name, options) => request('POST', '/api/rooms', { body: { name, ...options } }),
   /** @type {(code: string) => Promise<PageAnswer>} */
   getRoom: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`, { browser: true }),
-  /** @type {(code: string, name: string) => Promise<SeatGrant>} */
-  joinRoom: (code, name) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
-    { body: { name }, browser: true }),
+  // `seatOnly`: a seat in an open lobby or a refusal (409), never a spectator's place
+  // ("Play now" sent the page to another process's table)
+  /** @type {(code: string, name: string, seatOnly?: boolean) => Promise<SeatGrant>} */
+  joinRoom: (code, name, seatOnly = false) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
+    { body: seatOnly ? { name, seat_only: true } : { name }, browser: true }),
   // `game`: `{game, house_rules}` for a Nerts room (racing/game-options.js wireFields), else nothing
   /** @type {(name: string, bots: number, level: string, rounds: number, game?: object) => Promise<SeatGrant>} */
   practiceRoom: (name, bots, level, rounds, game = {}) => request('POST', '/api/rooms/practice',

@@ -373,6 +373,8 @@ const ICONS = {
   undo: ['M9 5L4 10l5 5', 'M4 10h10a5 5 0 0 1 0 10h-3'],
   redo: ['M15 5l5 5-5 5', 'M20 10H10a5 5 0 0 0 0 10h3'],
   settings: ['M4 7h9', 'M17 7h3', 'M4 17h3', 'M11 17h9', 'M15 5a2 2 0 1 1 0 4a2 2 0 1 1 0-4', 'M9 15a2 2 0 1 1 0 4a2 2 0 1 1 0-4'],
+  // an eye struck through: no longer shown (an open table taken off the list)
+  unlist: ['M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12z', 'M15 12a3 3 0 1 1-6 0a3 3 0 1 1 6 0', 'M4 4l16 16'],
   book: ['M12 6.5C9.5 4.8 6.5 4.5 3 5v13c3.5-.5 6.5-.2 9 1.5c2.5-1.7 5.5-2 9-1.5V5c-3.5-.5-6.5-.2-9 1.5z', 'M12 6.5v13'],
 };
 

@@ -87,11 +87,13 @@ function connText(p) {
 // every event replaced the vote button between the press and the release of a click,
 // and the click was lost. `onVote(how)`: 'toggle' (vote, or take the vote back), 'end'
 // (alone with bots: end it now), 'bots' (alone with bots: let them finish).
+// `onCloseTable()`: the host of an open table takes it off the open list mid-round (the
+// lobby has its switch, the results their own button), so that no more strangers come.
 /**
  * @param {HTMLElement} el
- * @param {{onVote: (how: string) => void}} handlers
+ * @param {{onVote: (how: string) => void, onCloseTable: () => void}} handlers
  */
-export function createStatusBar(el, { onVote }) {
+export function createStatusBar(el, { onVote, onCloseTable }) {
   const fixed = {
     // which game is on (Demon, or Nerts with its house rules); on a phone only a screen
     // reader hears it, since the bar must stay one line at a table of eight (style.css)
@@ -121,11 +123,15 @@ export function createStatusBar(el, { onVote }) {
     setText(/** @type {Element} */ (node.querySelector('.long')), long);
     setText(/** @type {Element} */ (node.querySelector('.short')), short);
   };
-  const parts = { ...fixed, vote, botsFinish, finishing: h('span', { class: 'finishing', role: 'status' },
+  // its words on a wide screen; on a phone, where the bar must keep to one line, an eye
+  // struck through (named by the same words)
+  const closeTable = h('button', { type: 'button', class: 'close-table', id: 'bar-close-table',
+    onclick: () => onCloseTable() }, h('span', { class: 'long' }), h('span', { class: 'short' }, icon('unlist')));
+  const parts = { ...fixed, vote, botsFinish, closeTable, finishing: h('span', { class: 'finishing', role: 'status' },
     h('span', { class: 'long' }), h('span', { class: 'short' })) };
 
-  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'timeEnd' | 'you'>} view */
-  function update({ state: st, round: r, seat, timeEnd, you }) {
+  /** @param {Pick<TableView, 'state' | 'round' | 'seat' | 'timeEnd' | 'you'> & {isHost?: boolean}} view */
+  function update({ state: st, round: r, seat, timeEnd, you, isHost = false }) {
     const opts = st.options || {};
     const { votes, voters } = voteCount(st);
     const voted = Boolean(r && r.votes && seat !== null && r.votes.includes(seat));
@@ -144,10 +150,14 @@ export function createStatusBar(el, { onVote }) {
     const watcherNames = watchers.map((p) => p.name).join(', ');
     if (parts.watching.title !== watcherNames) parts.watching.title = watcherNames;
     const canVote = seat !== null && st.phase === 'playing';
+    // mid-round only: between rounds the results have the same button, in the lobby the switch
+    const canClose = isHost && st.open === true && !st.daily && (st.phase === 'playing' || st.phase === 'countdown');
     const shown = [parts.game, parts.roundNo, parts.timeLeft, phaseText ? parts.phase : null,
       seat === null ? parts.spectator : null, watchers.length ? parts.watching : null,
       choice === 'finishing' ? parts.finishing : null,
-      canVote ? parts.vote : null, choice === 'alone' && !st.daily ? parts.botsFinish : null].filter(Boolean);
+      canVote ? parts.vote : null, choice === 'alone' && !st.daily ? parts.botsFinish : null,
+      canClose ? parts.closeTable : null].filter(Boolean);
+    el.classList.toggle('closable', canClose); // a phone's quiet vote makes room for it (style.css)
     const current = [...el.children];
     if (shown.length !== current.length || shown.some((node, i) => node !== current[i])) {
       replaceChildren(el, ...shown);
@@ -169,6 +179,11 @@ export function createStatusBar(el, { onVote }) {
     else label(parts.label, stuck ? t('table.vote') : t('table.voteQuiet'));
     setText(parts.count, choice === 'vote' && (loud || votes > 0) ? ` ${votes}/${voters}` : '');
     label(parts.botsFinish, t('table.botsFinish'), t('table.botsFinishShort'));
+    setText(/** @type {Element} */ (parts.closeTable.querySelector('.long')), t('tables.closeTable'));
+    if (parts.closeTable.getAttribute('aria-label') !== t('tables.closeTable')) {
+      parts.closeTable.setAttribute('aria-label', t('tables.closeTable'));
+      parts.closeTable.title = t('tables.closeTable');
+    }
     const finishClass = `vote${stuck ? '' : ' quiet'}`;
     if (parts.botsFinish.className !== finishClass) parts.botsFinish.className = finishClass;
     label(parts.finishing, t('table.botsFinishing'), t('table.botsFinishingShort'));

@@ -332,7 +332,8 @@ export function mount(container, ctx) {
   }
 
   // ---- drawing ---------------------------------------------------------------------
-  const statusBar = createStatusBar(status, { onVote: vote });
+  const statusBar = createStatusBar(status, { onVote: vote,
+    onCloseTable: () => ctx.send({ type: 'set_open', open: false }) });
   const minePanel = createMinePanel(mine, { onDraw: draw, extra: ctx.emotes ? ctx.emotes.dock() : null });
   const opponentPanels = createOpponents(opponents);
   const foundationPiles = createFoundations(foundations);

@@ -288,7 +288,8 @@ export function mount(container, ctx) {
   }
 
   // ---- drawing ---------------------------------------------------------------------
-  const statusBar = createStatusBar(status, { onVote: vote });
+  const statusBar = createStatusBar(status, { onVote: vote,
+    onCloseTable: () => ctx.send({ type: 'set_open', open: false }) });
   const minePanel = createNertsMine(mine, { onDraw: draw, extra: ctx.emotes ? ctx.emotes.dock() : null });
   const opponentPanels = createNertsOpponents(opponents);
   const foundationPiles = createFoundations(foundations);

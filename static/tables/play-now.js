@@ -12,7 +12,7 @@ import { getPref, setPref, setRoomCreds } from '../common/storage.js';
 import { errorText } from '../common/ui.js';
 import { BOT_LEVELS, levelChoiceLabel } from '../demon/bot-badge.js';
 import { GAMES, gameName } from '../racing/game-options.js';
-import { playNowStep, playNowErrorKey } from './tables-model.js';
+import { playNowStep, playNowErrorKey, pressAgain } from './tables-model.js';
 
 /** @typedef {import('../racing/game-options.js').Game} Game */
 /** @typedef {import('../common/api.js').SeatGrant} SeatGrant */
@@ -20,7 +20,7 @@ import { playNowStep, playNowErrorKey } from './tables-model.js';
 // POST /api/play-now: the answer as it came (tables-model.js playNowStep reads it), or an
 // ApiError with the status and the server's words, as common/api.js throws.
 /**
- * @param {{ name: string, level: string, language: string, game: Game }} body
+ * @param {{ name: string, level: string, language: string, game: Game, avoid: string[] }} body
  * @returns {Promise<unknown>}
  */
 async function postPlayNow(body) {
@@ -89,11 +89,7 @@ export function createPlayNow({ navigate, name }) {
     if (!who) { error = t('home.nameNeeded'); draw(); focusName(); return; }
     busy = true; error = ''; draw();
     try {
-      const answer = await postPlayNow({ name: who, level, language: getLang(), game });
-      const step = playNowStep(answer);
-      if (!step) throw new Error('not a seat');
-      /** @type {SeatGrant} */
-      const grant = step.kind === 'seat' ? /** @type {SeatGrant} */ (answer) : await api.joinRoom(step.code, who);
+      const grant = await seatFor(who);
       setRoomCreds(grant.code, { code: grant.code, token: grant.token, seat: grant.seat,
         you: grant.you ?? null, spectator: grant.spectator, name: who });
       navigate(`/r/${grant.code}`);
@@ -105,6 +101,30 @@ export function createPlayNow({ navigate, name }) {
       draw();
       const shown = el.querySelector('.error');
       if (shown) shown.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  // A seat from "Play now": the one it gave, or one at the table it named on another
+  // process, joined as by its code; refused there, pressed again without that table.
+  /**
+   * @param {string} who
+   * @returns {Promise<SeatGrant>}
+   */
+  async function seatFor(who) {
+    /** @type {string[]} */
+    const avoid = [];
+    for (;;) {
+      const answer = await postPlayNow({ name: who, level, language: getLang(), game, avoid });
+      const step = playNowStep(answer);
+      if (!step) throw new Error('not a seat');
+      if (step.kind === 'seat') return /** @type {SeatGrant} */ (answer);
+      try {
+        return await api.joinRoom(step.code, who, true);
+      } catch (err) {
+        const status = /** @type {{status?: unknown}} */ (err).status;
+        if (typeof status !== 'number' || !pressAgain(status, avoid.length + 1)) throw err;
+        avoid.push(step.code);
+      }
     }
   }
 

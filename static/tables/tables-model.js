@@ -228,6 +228,20 @@ export function playNowStep(answer) {
   return null;
 }
 
+// "Play now" sent the page to another process's lobby, whose join was refused with
+// `status`: press again, naming that table in `avoid`, when a new press can do better
+// (403: this address was removed there; 404: gone; 409: no free seat any more, as the
+// list it was chosen from was a second or two old), at most `PLAY_NOW_TRIES` presses in all.
+export const PLAY_NOW_TRIES = 3;
+/**
+ * @param {number} status
+ * @param {number} presses made so far
+ * @returns {boolean}
+ */
+export function pressAgain(status, presses) {
+  return presses < PLAY_NOW_TRIES && (status === 403 || status === 404 || status === 409);
+}
+
 // A refused "Play now"'s words by its status (an i18n key); null: the server's own.
 /**
  * @param {number} status

@@ -212,6 +212,48 @@ def test_the_host_closes_an_open_table_between_rounds_too(open_page):
     expect(ann.locator("#results-close-table")).to_have_count(0)  # closed: nothing left to close
 
 
+# The round's bar on a phone: every piece on the first piece's line (a second line would
+# take the cards' room), and inside the window.
+ONE_LINE = """() => {
+    const bar = document.querySelector('.table-status');
+    const parts = [...bar.children].filter((el) => el.getClientRects().length && getComputedStyle(el).position !== 'absolute');
+    const top = parts[0].getBoundingClientRect().top;
+    return parts.filter((el) => el.getBoundingClientRect().top > top + 20 || el.getBoundingClientRect().right > innerWidth + 0.5)
+        .map((el) => el.className || el.tagName);
+}"""
+
+
+def test_the_host_stops_listing_an_open_table_mid_round(open_page):
+    """ "The host may close it at any time": mid-round too, from the round's bar (a quiet
+    button, the host's only), which keeps to one line on a phone in every language and is
+    read out by its words."""
+    cat = open_page("cat")
+    ann = open_page("ann", viewport=SIZES["phone"], touch=True)
+    ann.check("#create-open")
+    code = create_room(ann, "Ann", rounds=3, max_players=3)
+    bob = open_page("bob")
+    join_by_link(bob, f"/r/{code}", "Bob")
+    ann.click("#start-game")
+    close = ann.locator("#bar-close-table")
+    expect(close).to_be_visible(timeout=15_000)
+    # on a phone an eye struck through, named by the words a wider screen shows
+    expect(close).to_have_attribute("aria-label", "Stop listing this table for strangers")
+    assert close.inner_text().strip() == "" and close.locator("svg.icon").is_visible()
+    expect(bob.locator(".table-status")).to_be_visible()
+    expect(bob.locator("#bar-close-table")).to_have_count(0)  # the host's only
+    listed = row(cat, code)
+    expect(listed).to_contain_text("Playing", timeout=(REFRESH_S + 3) * 1000)
+    for language in ("de", "fi", "ro", "ru", "en"):
+        ann.select_option("select.lang", language)
+        settled(ann)
+        assert ann.evaluate(ONE_LINE) == [], language
+        assert no_horizontal_scroll(ann), language
+    close.click()
+    expect(close).to_have_count(0)  # closed: nothing left to close
+    expect(listed).to_have_count(0, timeout=(REFRESH_S + 3) * 1000)
+    expect(bob.locator(".table-status")).to_be_visible()  # the round plays on
+
+
 def test_the_host_removes_a_person_whose_page_says_so_and_does_not_reconnect(open_page):
     ann = open_page("ann")
     code = create_room(ann, "Ann")
@@ -247,15 +289,16 @@ def test_the_band_and_the_lobby_fit_every_size(open_page, size):
     code = create_room(host, "Maximilianusxyz")
     visitor = open_page(f"visitor-{size}", viewport=viewport)
     expect(row(visitor, code)).to_be_visible(timeout=(REFRESH_S + 3) * 1000)
-    visitor.select_option("select.lang", "ru")  # the longest words
-    expect(row(visitor, code)).to_contain_text("Хозяин: Maximilianusxyz")
-    settled(visitor)
+    for language, host_is in HOST_IS.items():  # every language, Russian's longest words last
+        visitor.select_option("select.lang", language)
+        expect(row(visitor, code)).to_contain_text(f"{host_is}: Maximilianusxyz")
+        settled(visitor)
+        for select in visitor.locator("#open-tables-band select").all():  # no option's words cut
+            room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
+            assert select.evaluate(TEXT_WIDTH) <= room, (size, language, select.get_attribute("id"))
+        fits(visitor, "home", f"{size} {language}")
     SHOTS.mkdir(parents=True, exist_ok=True)
     visitor.locator("#open-tables-band").screenshot(path=str(SHOTS / f"open-tables-home-{size}.png"))
-    for select in visitor.locator("#open-tables-band select").all():  # no option's words cut
-        room = select.evaluate("(el) => el.clientWidth") - 44  # padding, border, arrow
-        assert select.evaluate(TEXT_WIDTH) <= room, (size, select.get_attribute("id"))
-    fits(visitor, "home", size)
 
     # the visitor sits down from the list: the host's lobby has "Remove" beside them, the
     # visitor's says the table is open
@@ -265,8 +308,16 @@ def test_the_band_and_the_lobby_fit_every_size(open_page, size):
     expect(host.locator("button.remove-player")).to_be_visible()
     host.screenshot(path=str(SHOTS / f"open-tables-lobby-{size}.png"), full_page=True)
     visitor.screenshot(path=str(SHOTS / f"open-tables-lobby-visitor-{size}.png"), full_page=True)
-    fits(host, "lobby", size)
     fits(visitor, "lobby", size)
+    for language in HOST_IS:  # the host's lobby with its switch and "Remove", in every language
+        host.select_option("select.lang", language)
+        expect(host.locator("button.remove-player")).to_have_text(REMOVE[language])
+        fits(host, "lobby", f"{size} {language}")
+
+
+# The list's "Host: …" and the lobby's "Remove" in each language (static/i18n/*.js).
+HOST_IS = {"en": "Host", "de": "Gastgeber", "fi": "Isäntä", "ro": "Gazdă", "ru": "Хозяин"}
+REMOVE = {"en": "Remove", "de": "Entfernen", "fi": "Poista", "ro": "Scoate", "ru": "Убрать"}
 
 
 def fits(page: Page, where: str, size: str) -> None:

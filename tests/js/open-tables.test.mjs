@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import {
   REFRESH_BOUNDS, readTable, readTables, tableParts, actionOf, gameWords, seatWords, languageName, newTables,
-  secondsLeft, fillText, playNowStep, playNowErrorKey, withOpenKeys, nextPoll,
+  secondsLeft, fillText, playNowStep, playNowErrorKey, withOpenKeys, nextPoll, pressAgain, PLAY_NOW_TRIES,
 } from '../../static/tables/tables-model.js';
 import { t } from '../../static/common/i18n.js';
 
@@ -99,6 +99,13 @@ test('a "Play now" answer: a seat to go to, a table on another process to join, 
   assert.equal(playNowStep({ join: '../x' }), null);
   assert.equal(playNowStep({ code: 'ABC' }), null, 'no token: not a seat');
   assert.equal(playNowStep(null), null);
+});
+
+test("a table on another process that refused the join: pressed again without it, a few times at most", () => {
+  for (const status of [403, 404, 409]) assert.equal(pressAgain(status, 1), true, String(status));
+  for (const status of [0, 422, 429, 503]) assert.equal(pressAgain(status, 1), false, String(status));
+  assert.equal(pressAgain(409, PLAY_NOW_TRIES - 1), true);
+  assert.equal(pressAgain(409, PLAY_NOW_TRIES), false, 'never a loop');
 });
 
 test('a refused "Play now" in clear words by its status', () => {

@@ -177,6 +177,40 @@ def test_the_host_removes_a_person_who_then_cannot_come_back(open_server):
     asyncio.run(main())
 
 
+def test_a_join_for_a_seat_only_is_refused_where_no_lobby_seat_is_left(open_server):
+    """What the page sends when "Play now" names another process's table (`seat_only`): a
+    seat in an open lobby, else 409 and nothing changes (no spectator's place); and "Play
+    now"'s `avoid` is checked like the rest of its body."""
+
+    async def main():
+        grant = (
+            await post(open_server, "/api/rooms", {"name": "Hal", "open": True, "max_players": 2}, "198.51.100.60")
+        ).json()
+        code = grant["code"]
+        seat = await post(open_server, f"/api/rooms/{code}/join", {"name": "Ivy", "seat_only": True}, "198.51.100.61")
+        assert seat.status_code == 200 and seat.json()["seat"] == 1, seat.text
+        full = await post(open_server, f"/api/rooms/{code}/join", {"name": "Jo", "seat_only": True}, "198.51.100.62")
+        assert full.status_code == 409 and full.json()["detail"] == "This table has no free seat in its lobby any more."
+        async with httpx.AsyncClient(base_url=open_server.base, timeout=10) as http:
+            summary = (await http.get(f"/api/rooms/{code}")).json()
+        assert [p["name"] for p in summary["players"]] == ["Hal", "Ivy"]  # Jo is nowhere
+        shut = (await post(open_server, "/api/rooms", {"name": "Kim", "max_players": 3}, "198.51.100.63")).json()
+        closed = await post(
+            open_server, f"/api/rooms/{shut['code']}/join", {"name": "Lu", "seat_only": True}, "198.51.100.64"
+        )
+        assert closed.status_code == 409  # a free seat, but not an open table
+        watcher = await post(open_server, f"/api/rooms/{code}/join", {"name": "Jo"}, "198.51.100.62")
+        assert watcher.status_code == 200 and watcher.json()["spectator"]  # without it, as before
+        body = {"name": "Mo", "game": "nerts", "language": "ro"}
+        for avoid in (["A" * 13], ["AB/CD"], ["ABCDEFG"] * 5, "ABCDEFG"):
+            bad = await post(open_server, "/api/play-now", {**body, "avoid": avoid}, "198.51.100.65")
+            assert bad.status_code == 422, avoid
+        fine = await post(open_server, "/api/play-now", {**body, "avoid": ["ABCDEFG", "hjkmnpq"]}, "198.51.100.65")
+        assert fine.status_code == 200 and fine.json()["seat"] is not None, fine.text
+
+    asyncio.run(main())
+
+
 # ----------------------------------------------------------------- many presses at once
 
 PRESSES, ADDRESSES, SEATS = 50, 10, 4

@@ -74,7 +74,7 @@ async def play_now(
     # From here on nothing awaits: the choice and the seating are one step on the loop.
     local = hub.open_tables.best_lobby(body.game, body.language, address)
     here = (local.room.door.language != body.language, -len(local.room.seating.seated())) if local else None
-    elsewhere = _better_elsewhere(tables, body, here)
+    elsewhere = _better_elsewhere(tables, body, here, {code.upper() for code in body.avoid})
     if elsewhere is not None:
         budgets.spend(budgets.joins, address, "joins")
         return PlayNowElsewhere(join=elsewhere)
@@ -110,14 +110,20 @@ async def play_now(
     )
 
 
-def _better_elsewhere(tables: TablesSnapshot, body: PlayNow, here: tuple[bool, int] | None) -> str | None:
+def _better_elsewhere(
+    tables: TablesSnapshot, body: PlayNow, here: tuple[bool, int] | None, avoid: set[str]
+) -> str | None:
     """The code of another process's lobby that suits better than this process's best
     (`here`: its key, None when there is none): the same language first, then the
-    fuller. A tie stays here (no hop through the balancer)."""
+    fuller. A tie stays here (no hop through the balancer). Lobbies in `avoid` are
+    skipped: the page could not sit there (the row was a second or two old, or the
+    host there removed this address, which only that process knows)."""
     best: tuple[bool, int] | None = None
     code = None
     for row in tables.remote:
         if row["started"] or row["game"] != body.game or row["players"] + row["bots"] >= row["max_players"]:
+            continue
+        if row["code"] in avoid:
             continue
         key = (row["language"] != body.language, -(row["players"] + row["bots"]))
         if best is None or key < best:
