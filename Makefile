@@ -36,9 +36,10 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $(NODE_STAMP)
 
 # `make run` listens on this computer only; `make run HOST=0.0.0.0` lets friends on your
-# network join (the start-up lines print the address to share).
+# network join (the start-up lines print the address to share); `PORT=8080` when port
+# 8000 is taken.
 run: $(APP_STAMP)
-	@$(if $(HOST),DEMON_HOST=$(HOST) )$(PY) -m app
+	@$(if $(HOST),DEMON_HOST=$(HOST) )$(if $(PORT),DEMON_PORT=$(PORT) )$(PY) -m app
 
 # `make run-scaled N=3`: N server processes behind HAProxy, one address (port 8000); see
 # "Several processes" in docs/self-hosting.md. Needs haproxy (apt-get install haproxy).
