@@ -536,6 +536,7 @@ export default {
   'tables.language': 'Sprache: {language}',
   'tables.appeared': 'Ein neuer offener Tisch: {game}, Gastgeber {name}.',
   'tables.gone': 'Dieser Tisch ist nicht mehr offen.',
+  'tables.nameFirst': 'Zum Mitspielen oder Zuschauen erst unter „Sofort spielen“ deinen Namen eingeben: Die anderen am Tisch sehen ihn.',
   'tables.playNowTitle': 'Sofort spielen',
   'tables.playNowLead': 'Setz dich mit anderen Spielern dieses Servers an einen Tisch. Kommt bald niemand mehr, füllen Bots die freien Plätze.',
   'tables.playNow': 'Sofort spielen',

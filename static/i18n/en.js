@@ -549,6 +549,7 @@ export default {
   'tables.language': 'Language: {language}',
   'tables.appeared': 'A new open table: {game}, hosted by {name}.',
   'tables.gone': 'That table is no longer open.',
+  'tables.nameFirst': 'To join or watch, first type your name under “Play now”: the others at the table see it.',
   'tables.playNowTitle': 'Play now',
   'tables.playNowLead': 'Sit down with other players on this server. If nobody else comes soon, bots fill the empty seats.',
   'tables.playNow': 'Play now',

@@ -536,6 +536,7 @@ export default {
   'tables.language': 'Kieli: {language}',
   'tables.appeared': 'Uusi avoin pöytä: {game}, isäntänä {name}.',
   'tables.gone': 'Se pöytä ei ole enää avoin.',
+  'tables.nameFirst': 'Kirjoita ensin nimesi kohtaan ”Pelaa heti”, niin voit liittyä tai katsoa: muut pöydässä näkevät sen.',
   'tables.playNowTitle': 'Pelaa heti',
   'tables.playNowLead': 'Istu samaan pöytään tämän palvelimen muiden pelaajien kanssa. Jos muita ei pian tule, botit täyttävät tyhjät paikat.',
   'tables.playNow': 'Pelaa heti',

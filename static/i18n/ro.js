@@ -538,6 +538,7 @@ export default {
   'tables.language': 'Limba: {language}',
   'tables.appeared': 'O masă deschisă nouă: {game}, gazdă {name}.',
   'tables.gone': 'Masa aceea nu mai este deschisă.',
+  'tables.nameFirst': 'Ca să intri sau să privești, scrie întâi numele la „Joacă acum”: ceilalți de la masă îl văd.',
   'tables.playNowTitle': 'Joacă acum',
   'tables.playNowLead': 'Așază-te la masă cu alți jucători de pe acest server. Dacă nu mai vine nimeni în curând, boții ocupă locurile libere.',
   'tables.playNow': 'Joacă acum',

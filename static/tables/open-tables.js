@@ -167,7 +167,7 @@ export function createOpenTables({ navigate, name }) {
   async function sit(code) {
     const who = name.clean();
     if (!who) {
-      error = t('home.nameNeeded');
+      error = t('tables.nameFirst'); // the name field is Play now's, beside the list
       drawPanel();
       playNow.focusName();
       return;

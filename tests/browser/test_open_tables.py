@@ -138,6 +138,11 @@ def test_strangers_play_now_together_a_third_watches_and_a_lone_one_gets_bots(op
     expect(listed).to_contain_text("4 of 4 seats: 2 people, 2 bots")
     watch = listed.locator("button")
     expect(watch).to_have_text("Watch")
+    watch.click()  # no name yet: the list says where to type it, and that field has the focus
+    expect(cat.locator("section.tables-list p.error[role=alert]")).to_have_text(
+        "To join or watch, first type your name under “Play now”: the others at the table see it."
+    )
+    expect(cat.locator("#play-now-name")).to_be_focused()
     cat.fill("#play-now-name", "Cat")
     cat.focus("#play-now")
     for _ in range(30):  # Tab on from "Play now" to the first table's button
