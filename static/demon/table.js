@@ -515,7 +515,8 @@ export function createFlights({ foundations, opponents }) {
 // can hold ends in the window. In the middle of the round they do not grow when the
 // foundations took less room, and they do not shrink while your layout still ends in the
 // window: the room lost (the foundations wrapping to a new row, other seats' tags) is
-// given up only once one of your piles reaches the window's bottom edge
+// given up only once one of your piles reaches the window's bottom edge. A new window
+// size fits them anew, once the page has drawn itself for it
 // (docs/architecture.md, "Nothing changes size in the middle of the race").
 
 // The margin kept below your layout, in px.
@@ -563,7 +564,17 @@ export function createTableFit({ mine, results, above }) {
     if (endsInView()) owed = room; // shrink later, if ever
     else take(room);
   }
-  const onResize = () => fit({ resized: true });
+  // A resize takes the room at once, and again once the page has drawn itself for its
+  // new width: crossing a phone's width, other seats' panels are drawn anew after the
+  // `resize` event (demon-panels.js watchNarrow), with the plays held for that frame
+  // (perhaps a new foundation pile, which the rules above would read as the foundations
+  // taking less room). The second fit is in the next frame, that drawing laid out.
+  let refit = 0;
+  const onResize = () => {
+    fit({ resized: true });
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(() => { refit = requestAnimationFrame(() => fit({ resized: true })); });
+  };
   window.addEventListener('resize', onResize);
 
   return {
@@ -581,6 +592,7 @@ export function createTableFit({ mine, results, above }) {
     },
     destroy() {
       window.removeEventListener('resize', onResize);
+      cancelAnimationFrame(refit);
       observer.disconnect();
     },
   };

@@ -54,7 +54,7 @@ def server(tmp_path_factory):
 # The laptops' sizes in turn on one page; a phone on a page of its own. (Resized from
 # 1920 x 1080 to a phone in the middle of a round whose bots finish fast, your cards once
 # stayed at 30 px with room unused below: a window crossing a phone's width while the
-# foundations grow is left out here, and said in the report of the branch.)
+# foundations grow is test_fit_resize.py's, which makes that frame every run.)
 GROUPS = {
     "laptops": [s for s in SIZES if s != "phone"],
     "phone": ["phone"],
