@@ -100,6 +100,9 @@ def test_strangers_play_now_together_a_third_watches_and_a_lone_one_gets_bots(op
 
     # Bob, by keyboard only: the name, then Enter on "Play now"; he lands at Ann's table
     bob = open_page("bob")
+    # the band shows once the list first answers; focus() would not wait for that, and a
+    # hidden field takes no focus: the keys typed then went nowhere (a failure seen in CI)
+    expect(bob.locator("#play-now-name")).to_be_visible()
     bob.focus("#play-now-name")
     bob.keyboard.type("Bob")
     bob.focus("#play-now")
