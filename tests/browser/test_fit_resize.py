@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.browser.conftest import fixed_layout_server
 from tests.browser.helpers import Gate, practice_from_home, settled
@@ -53,10 +53,10 @@ def server(tmp_path_factory):
         yield srv
 
 
-def fresh_fit(page: Page, viewport: dict) -> dict:
+def fresh_fit(page: Page, viewport: ViewportSize) -> dict:
     """Your layout as a resize that crosses no phone's width fits it: one px shorter,
     then the window's own size again."""
-    page.set_viewport_size(viewport | {"height": viewport["height"] - 1})
+    page.set_viewport_size({"width": viewport["width"], "height": viewport["height"] - 1})
     settled(page)
     page.set_viewport_size(viewport)
     settled(page)
